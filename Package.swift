@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "vcproto",
+  platforms: [.macOS(.v13), .iOS(.v16)],
+  products: [
+    .library(name: "VCProto", targets: ["VCProto"]),
+    .executable(name: "vcproto", targets: ["vcproto"]),
+  ],
+  targets: [
+    .target(
+      name: "VCProto",
+      path: "Sources/VCProto"
+    ),
+    .target(
+      name: "VCProtoCLI",
+      dependencies: ["VCProto"],
+      path: "Sources/VCProtoCLI"
+    ),
+    .executableTarget(
+      name: "vcproto",
+      dependencies: ["VCProtoCLI"],
+      path: "Sources/vcproto"
+    ),
+    .testTarget(
+      name: "VCProtoTests",
+      dependencies: ["VCProto", "VCProtoCLI"],
+      path: "Tests/VCProtoTests"
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

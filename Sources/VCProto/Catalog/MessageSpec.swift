@@ -1,0 +1,43 @@
+/// One message type of one protocol version.
+public struct MessageSpec: Sendable, Hashable {
+  /// The `type` value on the wire.
+  public var type: String
+  /// Who sends it.
+  public var direction: MessageDirection
+  /// How it stands in the real system.
+  public var status: MessageStatus
+  /// The members other than `type`, in canonical (encoding) order.
+  public var fields: [FieldSpec]
+  /// Cross-member rules.
+  public var rules: [FieldRule]
+  /// The capability both peers must have negotiated before it may be sent (extension messages).
+  public var capability: String?
+  /// Whether the server requires authentication first (client-to-server only).
+  public var requiresAuthentication: Bool
+  /// What the message is for (our words).
+  public var doc: String
+
+  /// Creates a message spec.
+  public init(
+    _ type: String, _ direction: MessageDirection, status: MessageStatus = .implemented,
+    requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [], doc: String,
+    fields: [FieldSpec]
+  ) {
+    self.type = type
+    self.direction = direction
+    self.status = status
+    self.fields = fields
+    self.rules = rules
+    self.capability = capability
+    self.requiresAuthentication = requiresAuthentication && direction == .clientToServer
+    self.doc = doc
+  }
+
+  /// The field named `name`, if declared.
+  public func field(_ name: String) -> FieldSpec? {
+    fields.first { $0.name == name }
+  }
+
+  /// `false` for types that never existed (kept in the catalog only to say so).
+  public var isModelled: Bool { status != .nonexistent }
+}

@@ -1,0 +1,46 @@
+/// Bounds on every size an attacker controls while a frame is parsed.
+///
+/// Each limit turns hostile input into a specific error (and, in the validator, a finding with its own
+/// code) instead of unbounded memory, time or stack use. The defaults fit the real protocol: the
+/// largest legitimate frame is a `command_output_full` carrying up to 10 MiB of output.
+public struct JSONLimits: Sendable, Hashable {
+  /// Largest frame accepted, in bytes. Defends against memory exhaustion by one huge frame.
+  /// Default 16 MiB. Finding code `frame_too_large`.
+  public var maxFrameBytes: Int
+  /// Deepest nesting of arrays and objects. Defends against stack exhaustion
+  /// (`[[[[...` 100,000 deep). Default 128. Finding code `nesting_too_deep`.
+  public var maxDepth: Int
+  /// Longest string, in UTF-8 bytes after unescaping. Defends against one value taking the whole
+  /// memory budget. Default 16 MiB. Finding code `string_too_long`.
+  public var maxStringBytes: Int
+  /// Most elements in one array. Defends against per-element overhead amplification
+  /// (`[0,0,0,...]` costs far more in memory than on the wire). Default 1,000,000.
+  /// Finding code `array_too_long`.
+  public var maxArrayElements: Int
+  /// Most members in one object. Defends against the same amplification and against quadratic
+  /// duplicate-key checks. Default 100,000. Finding code `object_too_large`.
+  public var maxObjectMembers: Int
+  /// Longest number literal, in characters. Defends against slow big-number conversions
+  /// (`1` followed by a million zeros). Default 64. Finding code `number_too_long`.
+  public var maxNumberLength: Int
+
+  /// Creates limits; every parameter defaults to the documented default.
+  public init(
+    maxFrameBytes: Int = 16 << 20,
+    maxDepth: Int = 128,
+    maxStringBytes: Int = 16 << 20,
+    maxArrayElements: Int = 1_000_000,
+    maxObjectMembers: Int = 100_000,
+    maxNumberLength: Int = 64
+  ) {
+    self.maxFrameBytes = maxFrameBytes
+    self.maxDepth = maxDepth
+    self.maxStringBytes = maxStringBytes
+    self.maxArrayElements = maxArrayElements
+    self.maxObjectMembers = maxObjectMembers
+    self.maxNumberLength = maxNumberLength
+  }
+
+  /// The documented defaults.
+  public static let `default` = JSONLimits()
+}

@@ -1,0 +1,443 @@
+/// A strict RFC 8259 JSON reader: one pass over the bytes, UTF-8 validated, bounded by ``JSONLimits``.
+///
+/// Strictness, as specified in STANDARDS.md: no byte-order mark, no trailing commas, no leading
+/// zeros, no control characters or invalid escapes in strings, no lone surrogate escapes, no invalid
+/// UTF-8, no duplicate keys, nothing after the top-level value but whitespace. It never traps on any
+/// input: every failure is a ``JSONReadError`` with the byte offset.
+public struct JSONReader: Sendable {
+  /// The limits applied while reading.
+  public var limits: JSONLimits
+
+  /// Creates a reader with the given limits.
+  public init(limits: JSONLimits = .default) {
+    self.limits = limits
+  }
+
+  /// Parses one complete JSON text.
+  public func parse(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {
+    let result: Result<JSONValue, JSONReadError> = bytes.withUnsafeBufferPointer { buffer in
+      parseResult(buffer)
+    }
+    return try result.get()
+  }
+
+  /// Parses one complete JSON text from a string's UTF-8 bytes.
+  public func parse(_ text: String) throws(JSONReadError) -> JSONValue {
+    var text = text
+    let result: Result<JSONValue, JSONReadError> = text.withUTF8 { parseResult($0) }
+    return try result.get()
+  }
+
+  /// Parses one complete JSON text from raw memory.
+  public func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
+    try parseResult(buffer).get()
+  }
+
+  private func parseResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONReadError> {
+    guard buffer.count <= limits.maxFrameBytes else {
+      return .failure(
+        JSONReadError(
+          .frameTooLarge, offset: limits.maxFrameBytes,
+          "frame of \(buffer.count) bytes exceeds the limit of \(limits.maxFrameBytes)"))
+    }
+    var parser = JSONParser(buffer: buffer, limits: limits)
+    do {
+      return .success(try parser.parseDocument())
+    } catch {
+      return .failure(error)
+    }
+  }
+}
+
+/// The parsing state: a cursor over the frame's bytes.
+struct JSONParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let limits: JSONLimits
+  var pos = 0
+  var depth = 0
+  var scratch: [UInt8] = []
+
+  init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+    self.bytes = buffer
+    self.limits = limits
+  }
+
+  mutating func parseDocument() throws(JSONReadError) -> JSONValue {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      throw JSONReadError(.invalidJSON, offset: 0, "byte-order mark is not allowed")
+    }
+    skipWhitespace()
+    let value = try parseValue()
+    skipWhitespace()
+    if pos != bytes.count {
+      throw JSONReadError(.invalidJSON, offset: pos, "unexpected data after the JSON value")
+    }
+    return value
+  }
+
+  @inline(__always)
+  mutating func skipWhitespace() {
+    while pos < bytes.count {
+      switch bytes[pos] {
+      case 0x20, 0x0A, 0x0D, 0x09: pos += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func parseValue() throws(JSONReadError) -> JSONValue {
+    guard pos < bytes.count else {
+      throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input, expected a value")
+    }
+    switch bytes[pos] {
+    case UInt8(ascii: "{"): return .object(try parseObject())
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return .number(try parseNumber())
+    default:
+      throw JSONReadError(.invalidJSON, offset: pos, "unexpected character \(describe(bytes[pos])), expected a value")
+    }
+  }
+
+  private func describe(_ byte: UInt8) -> String {
+    if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    return "byte 0x" + String(byte, radix: 16, uppercase: true)
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(JSONReadError) {
+    let n = literal.utf8CodeUnitCount
+    guard pos + n <= bytes.count else {
+      throw JSONReadError(.invalidJSON, offset: pos, "truncated literal, expected \(literal)")
+    }
+    let start = literal.utf8Start
+    for i in 0..<n where bytes[pos + i] != start[i] {
+      throw JSONReadError(.invalidJSON, offset: pos + i, "invalid literal, expected \(literal)")
+    }
+    pos += n
+  }
+
+  private mutating func enter() throws(JSONReadError) {
+    depth += 1
+    if depth > limits.maxDepth {
+      throw JSONReadError(.nestingTooDeep, offset: pos, "nesting deeper than the limit of \(limits.maxDepth)")
+    }
+  }
+
+  private mutating func parseObject() throws(JSONReadError) -> JSONObject {
+    try enter()
+    pos += 1  // {
+    var members: [JSONObject.Member] = []
+    var seen: Set<String>? = nil
+    skipWhitespace()
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+      pos += 1
+      depth -= 1
+      return JSONObject(members)
+    }
+    while true {
+      guard pos < bytes.count else {
+        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
+      }
+      guard bytes[pos] == UInt8(ascii: "\"") else {
+        throw JSONReadError(.invalidJSON, offset: pos, "expected a member name in double quotes")
+      }
+      let keyOffset = pos
+      let key = try parseString()
+      // Duplicate keys: a linear check while small, a set once the object grows.
+      if members.count < 16 {
+        for m in members where m.key == key {
+          throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(key)\"")
+        }
+      } else {
+        var keys = seen ?? Set(members.map(\.key))
+        let inserted = keys.insert(key).inserted
+        seen = keys
+        if !inserted {
+          throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(key)\"")
+        }
+      }
+      skipWhitespace()
+      guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
+        throw JSONReadError(.invalidJSON, offset: pos, "expected ':' after a member name")
+      }
+      pos += 1
+      skipWhitespace()
+      let value = try parseValue()
+      if members.count >= limits.maxObjectMembers {
+        throw JSONReadError(
+          .objectTooLarge, offset: keyOffset, "object has more than \(limits.maxObjectMembers) members")
+      }
+      members.append(JSONObject.Member(key: key, value: value))
+      skipWhitespace()
+      guard pos < bytes.count else {
+        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
+      }
+      switch bytes[pos] {
+      case UInt8(ascii: ","):
+        pos += 1
+        skipWhitespace()
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+          throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an object")
+        }
+      case UInt8(ascii: "}"):
+        pos += 1
+        depth -= 1
+        return JSONObject(members)
+      default:
+        throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or '}' in an object")
+      }
+    }
+  }
+
+  private mutating func parseArray() throws(JSONReadError) -> JSONValue {
+    try enter()
+    pos += 1  // [
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+      pos += 1
+      depth -= 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      let value = try parseValue()
+      if elements.count >= limits.maxArrayElements {
+        throw JSONReadError(
+          .arrayTooLong, offset: pos, "array has more than \(limits.maxArrayElements) elements")
+      }
+      elements.append(value)
+      skipWhitespace()
+      guard pos < bytes.count else {
+        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an array")
+      }
+      switch bytes[pos] {
+      case UInt8(ascii: ","):
+        pos += 1
+        skipWhitespace()
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+          throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an array")
+        }
+      case UInt8(ascii: "]"):
+        pos += 1
+        depth -= 1
+        return .array(elements)
+      default:
+        throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or ']' in an array")
+      }
+    }
+  }
+
+  private mutating func parseNumber() throws(JSONReadError) -> JSONNumber {
+    let start = pos
+    if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+    guard pos < bytes.count, isDigit(bytes[pos]) else {
+      throw JSONReadError(.invalidJSON, offset: pos, "expected a digit in a number")
+    }
+    if bytes[pos] == UInt8(ascii: "0") {
+      pos += 1
+      if pos < bytes.count, isDigit(bytes[pos]) {
+        throw JSONReadError(.invalidJSON, offset: pos, "leading zeros are not allowed in numbers")
+      }
+    } else {
+      while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+    }
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: ".") {
+      pos += 1
+      guard pos < bytes.count, isDigit(bytes[pos]) else {
+        throw JSONReadError(.invalidJSON, offset: pos, "expected a digit after the decimal point")
+      }
+      while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+    }
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
+      pos += 1
+      if pos < bytes.count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+      guard pos < bytes.count, isDigit(bytes[pos]) else {
+        throw JSONReadError(.invalidJSON, offset: pos, "expected a digit in the exponent")
+      }
+      while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+    }
+    let length = pos - start
+    if length > limits.maxNumberLength {
+      throw JSONReadError(
+        .numberTooLong, offset: start, "number literal longer than \(limits.maxNumberLength) characters")
+    }
+    return JSONNumber(
+      uncheckedLiteral: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self))
+  }
+
+  @inline(__always)
+  private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+  /// Parses a string starting at the opening quote. Fast path: no escapes, one copy into the String.
+  mutating func parseString() throws(JSONReadError) -> String {
+    let open = pos
+    pos += 1
+    let start = pos
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") {
+        let length = pos - start
+        if length > limits.maxStringBytes { throw stringTooLong(open) }
+        pos += 1
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(pos - 1)]), as: UTF8.self)
+      } else if b == UInt8(ascii: "\\") {
+        return try parseEscapedString(open: open, start: start)
+      } else if b < 0x20 {
+        throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
+      } else if b < 0x80 {
+        pos += 1
+      } else {
+        try skipUTF8Sequence()
+      }
+    }
+    throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
+  }
+
+  private func stringTooLong(_ open: Int) -> JSONReadError {
+    JSONReadError(.stringTooLong, offset: open, "string longer than \(limits.maxStringBytes) bytes")
+  }
+
+  /// Validates one multi-byte UTF-8 sequence at `pos` (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
+  private mutating func skipUTF8Sequence() throws(JSONReadError) {
+    let b0 = bytes[pos]
+    let need: Int
+    var lower: UInt8 = 0x80
+    var upper: UInt8 = 0xBF
+    switch b0 {
+    case 0xC2...0xDF: need = 1
+    case 0xE0:
+      need = 2
+      lower = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: need = 2
+    case 0xED:
+      need = 2
+      upper = 0x9F
+    case 0xF0:
+      need = 3
+      lower = 0x90
+    case 0xF1...0xF3: need = 3
+    case 0xF4:
+      need = 3
+      upper = 0x8F
+    default:
+      throw JSONReadError(.invalidUTF8, offset: pos, "invalid UTF-8 lead byte 0x\(String(b0, radix: 16, uppercase: true))")
+    }
+    guard pos + need < bytes.count else {
+      throw JSONReadError(.invalidUTF8, offset: pos, "truncated UTF-8 sequence")
+    }
+    let b1 = bytes[pos + 1]
+    guard b1 >= lower && b1 <= upper else {
+      throw JSONReadError(.invalidUTF8, offset: pos + 1, "invalid UTF-8 continuation byte")
+    }
+    if need >= 2 {
+      guard bytes[pos + 2] & 0xC0 == 0x80 else {
+        throw JSONReadError(.invalidUTF8, offset: pos + 2, "invalid UTF-8 continuation byte")
+      }
+    }
+    if need == 3 {
+      guard bytes[pos + 3] & 0xC0 == 0x80 else {
+        throw JSONReadError(.invalidUTF8, offset: pos + 3, "invalid UTF-8 continuation byte")
+      }
+    }
+    pos += need + 1
+  }
+
+  private mutating func parseEscapedString(open: Int, start: Int) throws(JSONReadError) -> String {
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") {
+        pos += 1
+        if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }
+        return String(decoding: scratch, as: UTF8.self)
+      } else if b == UInt8(ascii: "\\") {
+        try appendEscape()
+      } else if b < 0x20 {
+        throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
+      } else if b < 0x80 {
+        scratch.append(b)
+        pos += 1
+      } else {
+        let s = pos
+        try skipUTF8Sequence()
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[s..<pos]))
+      }
+      if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }
+    }
+    throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
+  }
+
+  private mutating func appendEscape() throws(JSONReadError) {
+    let escapeStart = pos
+    pos += 1
+    guard pos < bytes.count else {
+      throw JSONReadError(.invalidJSON, offset: escapeStart, "unterminated escape sequence")
+    }
+    let c = bytes[pos]
+    pos += 1
+    switch c {
+    case UInt8(ascii: "\""): scratch.append(0x22)
+    case UInt8(ascii: "\\"): scratch.append(0x5C)
+    case UInt8(ascii: "/"): scratch.append(0x2F)
+    case UInt8(ascii: "b"): scratch.append(0x08)
+    case UInt8(ascii: "f"): scratch.append(0x0C)
+    case UInt8(ascii: "n"): scratch.append(0x0A)
+    case UInt8(ascii: "r"): scratch.append(0x0D)
+    case UInt8(ascii: "t"): scratch.append(0x09)
+    case UInt8(ascii: "u"):
+      let unit = try readHex4(escapeStart)
+      var scalarValue = UInt32(unit)
+      if unit >= 0xD800 && unit <= 0xDBFF {
+        guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
+          throw JSONReadError(.invalidJSON, offset: escapeStart, "lone high surrogate escape")
+        }
+        pos += 2
+        let low = try readHex4(pos - 2)
+        guard low >= 0xDC00 && low <= 0xDFFF else {
+          throw JSONReadError(.invalidJSON, offset: escapeStart, "high surrogate escape not followed by a low surrogate")
+        }
+        scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+      } else if unit >= 0xDC00 && unit <= 0xDFFF {
+        throw JSONReadError(.invalidJSON, offset: escapeStart, "lone low surrogate escape")
+      }
+      guard let scalar = Unicode.Scalar(scalarValue) else {
+        throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid Unicode escape")
+      }
+      if let encoded = UTF8.encode(scalar) { scratch.append(contentsOf: encoded) }
+    default:
+      throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid escape sequence")
+    }
+  }
+
+  private mutating func readHex4(_ escapeStart: Int) throws(JSONReadError) -> UInt16 {
+    guard pos + 4 <= bytes.count else {
+      throw JSONReadError(.invalidJSON, offset: escapeStart, "truncated \\u escape")
+    }
+    var v: UInt16 = 0
+    for _ in 0..<4 {
+      let h = bytes[pos]
+      let d: UInt8
+      switch h {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = h - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = h - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = h - UInt8(ascii: "A") + 10
+      default: throw JSONReadError(.invalidJSON, offset: pos, "invalid hex digit in \\u escape")
+      }
+      v = v << 4 | UInt16(d)
+      pos += 1
+    }
+    return v
+  }
+}
