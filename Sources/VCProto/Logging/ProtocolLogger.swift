@@ -1,0 +1,74 @@
+import Foundation
+
+/// vcproto's explicit logging: a sink the host app plugs in (no logging package needed), silent by default.
+///
+/// What it logs: one line for every missing field (naming the message type and the member), one line
+/// for malformed JSON (the offset and an excerpt of at most 200 characters, secrets masked), and one
+/// line the first time each unknown message type is seen. Other findings are logged at `debug`.
+public final class ProtocolLogger: @unchecked Sendable {
+  /// A logger that drops everything (the library default).
+  public static let silent = ProtocolLogger(minimumLevel: .error) { _ in }
+
+  /// Records below this level are dropped.
+  public let minimumLevel: LogLevel
+  private let sink: @Sendable (LogRecord) -> Void
+  private let lock = NSLock()
+  private var seenUnknownTypes: Set<String> = []
+  /// Bounds the memory spent remembering unknown types (a hostile peer could send millions).
+  public static let maxRememberedUnknownTypes = 1024
+
+  /// Creates a logger that passes records at or above `minimumLevel` to `sink`.
+  public init(minimumLevel: LogLevel = .info, sink: @escaping @Sendable (LogRecord) -> Void) {
+    self.minimumLevel = minimumLevel
+    self.sink = sink
+  }
+
+  /// Emits one record if its level passes.
+  public func log(_ record: LogRecord) {
+    guard record.level >= minimumLevel else { return }
+    sink(record)
+  }
+
+  /// Logs the findings of one frame according to the rules above.
+  public func log(findings: [Finding]) {
+    for f in findings {
+      switch f.code {
+      case .missingField:
+        log(
+          LogRecord(
+            level: .warning, code: f.code, messageType: f.messageType, pointer: f.pointer,
+            message: "\(f.messageType ?? "?"): missing field \(f.pointer)"))
+      case .unknownType:
+        guard let type = f.messageType, firstSighting(of: type) else { continue }
+        log(
+          LogRecord(
+            level: .info, code: f.code, messageType: type, pointer: f.pointer,
+            message: "unknown message type \"\(Redaction.truncated(type))\" (logged once per type)"))
+      default:
+        log(
+          LogRecord(
+            level: f.severity == .error ? .warning : .debug, code: f.code, messageType: f.messageType,
+            pointer: f.pointer, message: "\(f.messageType ?? "?"): \(f.code.rawValue) \(f.pointer): \(f.message)"))
+      }
+    }
+  }
+
+  /// Logs a frame that is not acceptable JSON: the offset and a bounded, redacted excerpt.
+  func logMalformed(_ finding: Finding, frame: [UInt8]) {
+    guard minimumLevel <= .warning else { return }
+    let excerpt = Redaction.excerpt(of: frame, around: finding.offset ?? 0, limit: 200)
+    log(
+      LogRecord(
+        level: .warning, code: finding.code, pointer: "",
+        message: "malformed frame (\(finding.code.rawValue)) at byte \(finding.offset ?? 0): \(finding.message); excerpt: \(excerpt)"))
+  }
+
+  private func firstSighting(of type: String) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    if seenUnknownTypes.contains(type) { return false }
+    if seenUnknownTypes.count >= Self.maxRememberedUnknownTypes { return false }
+    seenUnknownTypes.insert(type)
+    return true
+  }
+}

@@ -1,0 +1,81 @@
+/// Checks the string formats of ``StringFormat``. Pure byte-level checks, no Foundation.
+enum FormatCheck {
+  static func matches(_ s: String, _ format: StringFormat) -> Bool {
+    switch format {
+    case .plain: return true
+    case .dateTime: return isDateTime(s)
+    case .uuid: return isUUID(s)
+    case .hex: return isHex(s)
+    case .version: return isVersion(s)
+    }
+  }
+
+  private static func digit(_ b: UInt8) -> Int? {
+    b >= 0x30 && b <= 0x39 ? Int(b - 0x30) : nil
+  }
+
+  /// RFC 3339 `date-time`: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`; `T` and `Z` in either case.
+  static func isDateTime(_ s: String) -> Bool {
+    let b = Array(s.utf8)
+    func number(_ from: Int, _ count: Int) -> Int? {
+      guard from + count <= b.count else { return nil }
+      var v = 0
+      for i in from..<(from + count) {
+        guard let d = digit(b[i]) else { return nil }
+        v = v * 10 + d
+      }
+      return v
+    }
+    guard b.count >= 20, let year = number(0, 4), b[4] == 0x2D, let month = number(5, 2), b[7] == 0x2D,
+      let day = number(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+      let hour = number(11, 2), b[13] == 0x3A, let minute = number(14, 2), b[16] == 0x3A,
+      let second = number(17, 2)
+    else { return false }
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    guard (1...12).contains(month), day >= 1, day <= days[month - 1], hour <= 23, minute <= 59, second <= 60
+    else { return false }
+    var i = 19
+    if i < b.count, b[i] == UInt8(ascii: ".") {
+      i += 1
+      let start = i
+      while i < b.count, digit(b[i]) != nil { i += 1 }
+      guard i > start else { return false }
+    }
+    guard i < b.count else { return false }
+    if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") { return i + 1 == b.count }
+    guard b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), i + 6 == b.count, let oh = number(i + 1, 2),
+      b[i + 3] == 0x3A, let om = number(i + 4, 2)
+    else { return false }
+    return oh <= 23 && om <= 59
+  }
+
+  /// `8-4-4-4-12` hexadecimal digits, either case.
+  static func isUUID(_ s: String) -> Bool {
+    let b = Array(s.utf8)
+    guard b.count == 36 else { return false }
+    for (i, c) in b.enumerated() {
+      if i == 8 || i == 13 || i == 18 || i == 23 {
+        if c != 0x2D { return false }
+      } else if !isHexDigit(c, allowUpper: true) {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Lowercase hexadecimal of even length.
+  static func isHex(_ s: String) -> Bool {
+    s.utf8.count % 2 == 0 && s.utf8.allSatisfy { isHexDigit($0, allowUpper: false) }
+  }
+
+  /// `MAJOR.MINOR.PATCH`, each one or more decimal digits.
+  static func isVersion(_ s: String) -> Bool {
+    let parts = s.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    return parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { digit($0) != nil } }
+  }
+
+  private static func isHexDigit(_ c: UInt8, allowUpper: Bool) -> Bool {
+    (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (allowUpper && c >= 0x41 && c <= 0x46)
+  }
+}

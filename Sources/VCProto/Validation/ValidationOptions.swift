@@ -1,0 +1,23 @@
+/// What the validator checks a frame against.
+public struct ValidationOptions: Sendable, Hashable {
+  /// The direction the frame travelled, when known. `nil` infers it from the type (the two
+  /// directions' type sets are disjoint) and never reports `wrong_direction`.
+  public var direction: MessageDirection?
+  /// The protocol version to check against. Default `0.2.0`.
+  public var protocolVersion: String
+  /// Strict mode: every warning becomes an error (so an unknown type does not decode).
+  public var strict: Bool
+  /// Parsing limits.
+  public var limits: JSONLimits
+
+  /// Creates options; the defaults check a frame of either direction against 0.2.0, not strictly.
+  public init(
+    direction: MessageDirection? = nil, protocolVersion: String = "0.2.0", strict: Bool = false,
+    limits: JSONLimits = .default
+  ) {
+    self.direction = direction
+    self.protocolVersion = protocolVersion
+    self.strict = strict
+    self.limits = limits
+  }
+}

@@ -1,0 +1,20 @@
+/// The validator's verdict on one frame: every finding, not just the first.
+public struct ValidationReport: Sendable {
+  /// All findings, in document order.
+  public var findings: [Finding]
+  /// The frame's `type`, when it has a string one.
+  public var messageType: String?
+  /// The direction: the one given in the options, else the one the type implies.
+  public var direction: MessageDirection?
+  /// The parsed frame, when it was JSON.
+  public var value: JSONValue?
+
+  /// `true` when no finding is an error.
+  public var isValid: Bool { !findings.contains { $0.severity == .error } }
+
+  /// The error findings.
+  public var errors: [Finding] { findings.filter { $0.severity == .error } }
+
+  /// The warning findings.
+  public var warnings: [Finding] { findings.filter { $0.severity == .warning } }
+}

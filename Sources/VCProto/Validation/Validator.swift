@@ -1,0 +1,294 @@
+/// Checks frames against a protocol catalog and reports every problem as a ``Finding``.
+///
+/// The validator and the decoder are one mechanism: ``MessageDecoder`` runs this validator and builds
+/// the typed message only when there is no error finding, so the two can never disagree.
+public struct Validator: Sendable {
+  /// The options in force.
+  public var options: ValidationOptions
+  /// The catalog of ``ValidationOptions/protocolVersion`` (or `nil` when that version is unknown).
+  public let catalog: ProtocolCatalog?
+  /// Where explicit log lines go (silent by default).
+  public var logger: ProtocolLogger
+
+  /// Creates a validator for the given options.
+  public init(options: ValidationOptions = ValidationOptions(), logger: ProtocolLogger = .silent) {
+    self.options = options
+    self.catalog = ProtocolCatalog.version(options.protocolVersion)
+    self.logger = logger
+  }
+
+  /// Parses and validates one frame given as bytes.
+  public func validate(_ bytes: [UInt8]) -> ValidationReport {
+    let parsed: JSONValue
+    do {
+      parsed = try JSONReader(limits: options.limits).parse(bytes)
+    } catch {
+      return report(readError: error, frame: bytes)
+    }
+    return validate(parsed)
+  }
+
+  /// Parses and validates one frame given as text.
+  public func validate(_ text: String) -> ValidationReport {
+    validate(Array(text.utf8))
+  }
+
+  private func report(readError error: JSONReadError, frame: [UInt8]) -> ValidationReport {
+    let code = FindingCode(rawValue: error.kind.rawValue)
+    let finding = Finding(.error, code, pointer: "", message: error.description, offset: error.offset)
+    logger.logMalformed(finding, frame: frame)
+    return ValidationReport(findings: [finding], messageType: nil, direction: options.direction, value: nil)
+  }
+
+  /// Validates an already-parsed frame.
+  public func validate(_ value: JSONValue) -> ValidationReport {
+    var state = ValidationState(strict: options.strict)
+    let resolved = check(value, into: &state)
+    logger.log(findings: state.findings)
+    return ValidationReport(
+      findings: state.findings, messageType: resolved.type, direction: resolved.direction, value: value)
+  }
+
+  private func check(_ value: JSONValue, into state: inout ValidationState) -> (
+    type: String?, direction: MessageDirection?
+  ) {
+    guard case .object(let object) = value else {
+      state.add(.error, .notAnObject, "", nil, "frame is a JSON \(value.typeName), not an object")
+      return (nil, options.direction)
+    }
+    guard let typeValue = object["type"] else {
+      state.add(.error, .missingType, "/type", nil, "frame has no \"type\" member")
+      return (nil, options.direction)
+    }
+    guard case .string(let type) = typeValue else {
+      state.add(.error, .wrongType, "/type", nil, "\"type\" must be a string, not \(typeValue.typeName)")
+      return (nil, options.direction)
+    }
+    guard let catalog else {
+      state.add(
+        .error, .notInVersion, "", type, "protocol version \(options.protocolVersion) is not known to vcproto")
+      return (type, options.direction)
+    }
+    guard let spec = catalog.message(type), spec.isModelled else {
+      if let version = ProtocolCatalog.typesOfUnmodelledVersions[type] {
+        state.add(
+          .error, .notInVersion, "/type", type,
+          "\"\(type)\" exists from protocol \(version) on, not in \(catalog.version)")
+      } else if catalog.message(type) != nil {
+        state.add(
+          .warning, .unknownType, "/type", type,
+          "\"\(type)\" was listed in a review but never existed in the protocol")
+      } else {
+        state.add(.warning, .unknownType, "/type", type, "unknown message type \"\(type)\"")
+      }
+      return (type, options.direction)
+    }
+    if let direction = options.direction, direction != spec.direction {
+      state.add(
+        .error, .wrongDirection, "/type", type,
+        "\"\(type)\" is sent \(spec.direction.rawValue), but this frame travelled \(direction.rawValue)")
+    }
+    state.messageType = type
+    checkMembers(object, fields: spec.fields, extra: .warn, skipping: "type", in: catalog, into: &state)
+    checkRules(spec.rules, object, into: &state)
+    return (type, options.direction ?? spec.direction)
+  }
+
+  private func checkMembers(
+    _ object: JSONObject, fields: [FieldSpec], extra: ShapeSpec.ExtraMembers, skipping: String?,
+    in catalog: ProtocolCatalog, into state: inout ValidationState
+  ) {
+    for field in fields {
+      state.path.append(.key(field.name))
+      defer { state.path.removeLast() }
+      guard let value = object[field.name] else {
+        if field.required { state.add(.error, .missingField, "required member \"\(field.name)\" is missing") }
+        continue
+      }
+      if case .null = value {
+        if !field.nullable { state.add(.error, .nullNotAllowed, "\"\(field.name)\" must not be null") }
+        continue
+      }
+      if checkValue(value, field.type, secret: field.secret, in: catalog, into: &state),
+        let allowed = field.allowedValues, !allowed.contains(value)
+      {
+        let shown = field.secret ? "the value" : value.jsonText
+        state.add(.error, .invalidValue, "\(shown) is not one of " + allowed.map(\.jsonText).joined(separator: ", "))
+      }
+    }
+    if extra == .warn {
+      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key })
+      {
+        state.path.append(.key(member.key))
+        state.add(
+          .warning, .unexpectedField, "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)")
+        state.path.removeLast()
+      }
+    }
+  }
+
+  /// Checks a non-null value against a type; returns `true` when the type matched (so value checks apply).
+  @discardableResult
+  private func checkValue(
+    _ value: JSONValue, _ type: FieldType, secret: Bool, in catalog: ProtocolCatalog,
+    into state: inout ValidationState
+  ) -> Bool {
+    switch type {
+    case .any:
+      return true
+    case .string(let format):
+      guard case .string(let s) = value else { return state.wrongType(expected: "string", value) }
+      if format != .plain, !FormatCheck.matches(s, format) {
+        let shown = secret ? "the value" : "\"\(Redaction.truncated(s))\""
+        state.add(.error, .invalidValue, "\(shown) is not a valid \(format.rawValue)")
+      }
+      return true
+    case .integer(let minimum):
+      guard case .number(let n) = value else { return state.wrongType(expected: "integer", value) }
+      guard n.isIntegerLiteral else { return state.wrongType(expected: "integer", value) }
+      guard let v = n.int64Value else {
+        state.add(.error, .invalidValue, "\(n.literal) is outside the 64-bit integer range")
+        return true
+      }
+      if let minimum, v < minimum {
+        state.add(.error, .invalidValue, "\(v) is below the minimum \(minimum)")
+      }
+      return true
+    case .number:
+      guard case .number(let n) = value else { return state.wrongType(expected: "number", value) }
+      if n.doubleValue == nil {
+        state.add(.error, .invalidValue, "\(n.literal) is not a finite double")
+      }
+      return true
+    case .boolean:
+      guard case .bool = value else { return state.wrongType(expected: "boolean", value) }
+      return true
+    case .shape(let name):
+      guard case .object(let object) = value else { return state.wrongType(expected: "object", value) }
+      guard let shape = catalog.shapes[name] else { return true }
+      checkMembers(
+        object, fields: shape.fields, extra: shape.extraMembers, skipping: nil, in: catalog, into: &state)
+      return true
+    case .array(let element):
+      guard case .array(let items) = value else { return state.wrongType(expected: "array", value) }
+      for (i, item) in items.enumerated() {
+        state.path.append(.index(i))
+        defer { state.path.removeLast() }
+        if case .null = item {
+          state.add(.error, .nullNotAllowed, "array elements must not be null")
+          continue
+        }
+        checkValue(item, element, secret: secret, in: catalog, into: &state)
+      }
+      return true
+    case .oneOf(let alternatives):
+      for alternative in alternatives {
+        var trial = ValidationState(strict: state.strict)
+        trial.messageType = state.messageType
+        trial.path = state.path
+        checkValue(value, alternative, secret: secret, in: catalog, into: &trial)
+        if !trial.hasErrors {
+          state.findings.append(contentsOf: trial.findings)
+          return true
+        }
+      }
+      return state.wrongType(expected: alternatives.map(\.jsonTypeName).joined(separator: " or "), value)
+    }
+  }
+
+  private func checkRules(_ rules: [FieldRule], _ object: JSONObject, into state: inout ValidationState) {
+    func isSet(_ name: String) -> Bool {
+      if let v = object[name], !v.isNull { return true }
+      return false
+    }
+    for rule in rules {
+      switch rule {
+      case .mutuallyExclusive(let names):
+        let set = names.filter(isSet)
+        if set.count > 1 {
+          state.add(
+            .error, .constraintViolation, JSONPointer.appending("", key: set[1]), state.messageType,
+            set.map { "\"\($0)\"" }.joined(separator: " and ") + " are mutually exclusive")
+        }
+      case .exactlyOne(let names):
+        let set = names.filter(isSet)
+        if set.isEmpty {
+          state.add(
+            .error, .missingField, JSONPointer.appending("", key: names[0]), state.messageType,
+            "required member \"\(names[0])\" is missing (or send " + names.dropFirst().map { "\"\($0)\"" }
+              .joined(separator: ", ") + ")")
+        } else if set.count > 1 {
+          state.add(
+            .error, .constraintViolation, JSONPointer.appending("", key: set[1]), state.messageType,
+            "only one of " + set.map { "\"\($0)\"" }.joined(separator: ", ") + " may be sent")
+        }
+      case .requires(let a, let b):
+        if isSet(a) && !isSet(b) {
+          state.add(.error, .constraintViolation, JSONPointer.appending("", key: b), state.messageType, "\"\(a)\" requires \"\(b)\"")
+        }
+      }
+    }
+  }
+}
+
+/// One step of the path from the frame's root to the value being checked.
+enum PathComponent {
+  case key(String)
+  case index(Int)
+}
+
+/// Findings collected while one frame is validated, and the path to the current value.
+struct ValidationState {
+  var findings: [Finding] = []
+  var messageType: String?
+  var path: [PathComponent] = []
+  let strict: Bool
+
+  init(strict: Bool) {
+    self.strict = strict
+  }
+
+  var hasErrors: Bool { findings.contains { $0.severity == .error } }
+
+  mutating func add(_ severity: Severity, _ code: FindingCode, _ pointer: String, _ type: String?, _ message: String) {
+    findings.append(Finding(strict ? .error : severity, code, pointer: pointer, messageType: type, message: message))
+  }
+
+  /// The JSON Pointer of the current path (built only when a finding needs it).
+  var pointer: String {
+    var p = ""
+    for c in path {
+      switch c {
+      case .key(let k): p = JSONPointer.appending(p, key: k)
+      case .index(let i): p = JSONPointer.appending(p, index: i)
+      }
+    }
+    return p
+  }
+
+  /// Adds a finding at the current path.
+  mutating func add(_ severity: Severity, _ code: FindingCode, _ message: String) {
+    add(severity, code, pointer, messageType, message)
+  }
+
+  mutating func wrongType(expected: String, _ value: JSONValue) -> Bool {
+    add(.error, .wrongType, "expected \(expected), got \(value.typeName)")
+    return false
+  }
+}
+
+extension FieldType {
+  /// The JSON type name(s) a value of this type has.
+  public var jsonTypeName: String {
+    switch self {
+    case .string: return "string"
+    case .integer: return "integer"
+    case .number: return "number"
+    case .boolean: return "boolean"
+    case .any: return "any"
+    case .shape: return "object"
+    case .array: return "array"
+    case .oneOf(let types): return types.map(\.jsonTypeName).joined(separator: " or ")
+    }
+  }
+}
