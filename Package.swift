@@ -14,8 +14,13 @@ let package = Package(
       path: "Sources/VCProto"
     ),
     .target(
-      name: "VCProtoCLI",
+      name: "VCProtoCodegen",
       dependencies: ["VCProto"],
+      path: "Sources/VCProtoCodegen"
+    ),
+    .target(
+      name: "VCProtoCLI",
+      dependencies: ["VCProto", "VCProtoCodegen"],
       path: "Sources/VCProtoCLI"
     ),
     .executableTarget(
@@ -25,7 +30,7 @@ let package = Package(
     ),
     .testTarget(
       name: "VCProtoTests",
-      dependencies: ["VCProto", "VCProtoCLI"],
+      dependencies: ["VCProto", "VCProtoCodegen", "VCProtoCLI"],
       path: "Tests/VCProtoTests"
     ),
   ],

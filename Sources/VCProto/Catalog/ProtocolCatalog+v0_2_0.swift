@@ -549,7 +549,7 @@ extension ProtocolCatalog {
       doc: "A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.",
       fields: [
       FieldSpec("message_id", .text, doc: "Acknowledge with message_ack."),
-      FieldSpec("message", .shape("ReplayMessage"))
+      FieldSpec("message", .shape("ReplayedMessage"))
       ]),
     MessageSpec(
       "heartbeat", .serverToClient, status: .extension, capability: "heartbeat",
@@ -603,7 +603,7 @@ extension ProtocolCatalog {
       ]),
     ShapeSpec(
       "ClaudeMessage",
-      doc: "The message object inside a raw Claude Code record; content is a string or an array of content blocks.", extraMembers: .allow,
+      doc: "The message object inside a raw Claude Code record; content is a string or an array of content blocks.", extraMembers: .allow, handWrittenModel: true,
       fields: [
       FieldSpec("role", .text, required: false),
       FieldSpec("content", .oneOf([.text, .array(.any)]), required: false)
@@ -680,7 +680,7 @@ extension ProtocolCatalog {
       FieldSpec("total_cost", .number)
       ]),
     ShapeSpec(
-      "ReplayMessage",
+      "ReplayedMessage",
       doc: "The buffered message inside replay.",
       fields: [
       FieldSpec("role", .text, allowedValues: ["user", "assistant"]),

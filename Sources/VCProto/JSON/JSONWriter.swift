@@ -17,6 +17,9 @@ public struct JSONWriter: Sendable {
     s.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
+  @inline(__always)
+  mutating func appendByte(_ b: UInt8) { bytes.append(b) }
+
   /// Writes any JSON value.
   public mutating func write(_ value: JSONValue) {
     switch value {
@@ -112,5 +115,30 @@ extension JSONValue {
     var w = JSONWriter()
     w.write(self)
     return String(decoding: w.bytes, as: UTF8.self)
+  }
+}
+
+extension JSONWriter {
+  /// Writes `{`.
+  public mutating func beginObject() { appendByte(UInt8(ascii: "{")) }
+  /// Writes `}`.
+  public mutating func endObject() { appendByte(UInt8(ascii: "}")) }
+  /// Writes `[`.
+  public mutating func beginArray() { appendByte(UInt8(ascii: "[")) }
+  /// Writes `]`.
+  public mutating func endArray() { appendByte(UInt8(ascii: "]")) }
+  /// Writes `,`.
+  public mutating func writeComma() { appendByte(UInt8(ascii: ",")) }
+
+  /// Writes members of an object (without braces), preceded by `,` unless `first`.
+  public mutating func writeMembers(_ object: JSONObject, first: Bool) {
+    var first = first
+    for m in object.members {
+      if !first { writeComma() }
+      first = false
+      write(m.key)
+      appendByte(UInt8(ascii: ":"))
+      write(m.value)
+    }
   }
 }
