@@ -1,0 +1,72 @@
+import Testing
+
+@testable import VCProto
+
+/// RFC 8259 strictness of the hand-written reader: what it must accept and what it must refuse.
+@Suite struct JSONReaderConformanceTests {
+  let reader = JSONReader()
+
+  func kind(_ text: String) -> JSONReadError.Kind? {
+    do {
+      _ = try reader.parse(text)
+      return nil
+    } catch {
+      return error.kind
+    }
+  }
+
+  @Test(arguments: [
+    "{}", "[]", "0", "-0", "1.5e-3", "1E+2", "\"\"", "true", "false", "null", " \t\r\n{\"a\" : [ 1 , 2 ] } ",
+    "\"\\u00e9\\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\\\\\\"\"", "\"é€😀\"", "[[[]]]", "{\"\":0}",
+  ])
+  func acceptsValidJSON(_ text: String) {
+    #expect(kind(text) == nil, "\(text) should parse")
+  }
+
+  @Test(arguments: [
+    ("", JSONReadError.Kind.invalidJSON), ("{", .invalidJSON), ("{\"a\":1,}", .invalidJSON), ("[1,]", .invalidJSON),
+    ("01", .invalidJSON), ("-", .invalidJSON), ("1.", .invalidJSON), (".5", .invalidJSON), ("1e", .invalidJSON),
+    ("+1", .invalidJSON), ("NaN", .invalidJSON), ("Infinity", .invalidJSON), ("tru", .invalidJSON),
+    ("'a'", .invalidJSON), ("{a:1}", .invalidJSON), ("\"\\x\"", .invalidJSON), ("\"\\u12\"", .invalidJSON),
+    ("\"a", .invalidJSON), ("{} {}", .invalidJSON), ("[1 2]", .invalidJSON), ("{\"a\" 1}", .invalidJSON),
+    ("\"\\ud800\"", .invalidJSON), ("\"\\udc00\"", .invalidJSON), ("\"\\ud800\\u0041\"", .invalidJSON),
+    ("{\"a\":1,\"a\":2}", .duplicateKey), ("\"a\u{0}b\"", .invalidJSON), ("\"tab\there\"", .invalidJSON),
+    ("\u{FEFF}{}", .invalidJSON),
+  ])
+  func rejectsInvalidJSON(_ text: String, _ expected: JSONReadError.Kind) {
+    #expect(kind(text) == expected, "\(text.debugDescription) should fail with \(expected)")
+  }
+
+  @Test func reportsTheByteOffset() {
+    do {
+      _ = try reader.parse("{\"type\":\"ping\",}")
+      Issue.record("should fail")
+    } catch {
+      #expect(error.offset == 15)
+      #expect(error.kind == .invalidJSON)
+    }
+  }
+
+  @Test func unescapesStringsExactly() throws {
+    let v = try reader.parse("[\"a\\\"b\\\\c\\/d\\u0041\\n\", \"\\ud83d\\ude00\"]")
+    #expect(v == .array([.string("a\"b\\c/dA\n"), .string("😀")]))
+  }
+
+  @Test func keepsNumberLiteralsAndMemberOrder() throws {
+    let v = try reader.parse("{\"z\":1.50,\"a\":-0,\"m\":12345678901234567890}")
+    guard case .object(let o) = v else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(o.keys == ["z", "a", "m"])
+    #expect(o["z"]?.jsonText == "1.50")
+    #expect(o["a"]?.int64Value == 0)
+    #expect(o["m"]?.int64Value == nil)  // beyond Int64
+    #expect(v.jsonText == "{\"z\":1.50,\"a\":-0,\"m\":12345678901234567890}")
+  }
+
+  @Test func writerEscapesOnlyWhatItMust() {
+    let v: JSONValue = ["s": "a/b\"c\\d\u{1}\n\té"]
+    #expect(v.jsonText == "{\"s\":\"a/b\\\"c\\\\d\\u0001\\n\\té\"}")
+  }
+}
