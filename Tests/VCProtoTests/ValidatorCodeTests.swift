@@ -1,0 +1,101 @@
+import Testing
+
+@testable import VCProto
+
+/// One test per finding code, with the exact pointer and severity, plus decode/validate agreement.
+@Suite struct ValidatorCodeTests {
+  func findings(_ frame: String, _ options: ValidationOptions = ValidationOptions()) -> [String] {
+    Validator(options: options).validate(frame).findings.map { "\($0.severity.rawValue) \($0.code.rawValue) \($0.pointer)" }
+  }
+
+  @Test func frameLevelCodes() {
+    #expect(findings("{\"type\":") == ["error invalid_json "])
+    #expect(findings("[1]") == ["error not_an_object "])
+    #expect(findings("{\"session_id\":\"x\"}") == ["error missing_type /type"])
+    #expect(findings("{\"type\":7}") == ["error wrong_type /type"])
+  }
+
+  @Test func unknownTypeIsAWarningUnlessStrict() {
+    #expect(findings("{\"type\":\"mystery\"}") == ["warning unknown_type /type"])
+    #expect(findings("{\"type\":\"mystery\"}", ValidationOptions(strict: true)) == ["error unknown_type /type"])
+    #expect(findings("{\"type\":\"recipe_step_complete\"}") == ["warning unknown_type /type"])
+  }
+
+  @Test func notInVersionAndWrongDirection() {
+    #expect(findings("{\"type\":\"canvas_update\",\"components\":[]}") == ["error not_in_version /type"])
+    #expect(
+      findings("{\"type\":\"pong\"}", ValidationOptions(direction: .clientToServer)) == ["error wrong_direction /type"])
+    #expect(findings("{\"type\":\"ping\"}", ValidationOptions(protocolVersion: "9.9.9")) == ["error not_in_version "])
+  }
+
+  @Test func memberCodesWithNestedPointers() {
+    let frame = """
+      {"type":"available_commands","working_directory":null,"project_commands":[{"id":"a","label":"A","type":"group",\
+      "children":[{"id":"b","label":"B","type":"command"},{"id":"c","label":7,"type":"folder"}]}],\
+      "general_commands":[null],"extra~/x":1}
+      """
+    #expect(
+      findings(frame) == [
+        "error wrong_type /project_commands/0/children/1/label",
+        "error invalid_value /project_commands/0/children/1/type",
+        "error null_not_allowed /general_commands/0",
+        "warning unexpected_field /extra~0~1x",
+      ])
+  }
+
+  @Test func rangeFormatAndClosedSet() {
+    #expect(findings("{\"type\":\"set_max_message_size\",\"size_kb\":0}") == ["error invalid_value /size_kb"])
+    #expect(
+      findings("{\"type\":\"heartbeat\",\"timestamp\":\"2026-02-30T00:00:00Z\"}") == ["error invalid_value /timestamp"])
+    #expect(findings("{\"type\":\"heartbeat\",\"timestamp\":\"2026-02-28T23:59:59.5+01:00\"}") == [])
+    #expect(
+      findings("{\"type\":\"command_output\",\"command_session_id\":\"c\",\"stream\":\"stdin\",\"text\":\"\"}")
+        == ["error invalid_value /stream"])
+    #expect(findings("{\"type\":\"turn_complete\"}") == ["error missing_field /session_id"])
+    #expect(findings("{\"type\":\"turn_complete\",\"session_id\":null}") == [])
+  }
+
+  @Test func crossFieldRules() {
+    #expect(
+      findings("{\"type\":\"prompt\",\"text\":\"hi\",\"new_session_id\":\"a\",\"resume_session_id\":\"b\"}")
+        == ["error constraint_violation /resume_session_id"])
+    #expect(findings("{\"type\":\"prompt\",\"text\":\"hi\",\"new_session_id\":\"a\",\"resume_session_id\":null}") == [])
+    #expect(findings("{\"type\":\"connect\"}") == ["error missing_field /api_key"])
+    #expect(
+      findings("{\"type\":\"connect\",\"auth_version\":2,\"auth_response\":\"00ff\"}")
+        == ["error constraint_violation /client_nonce"])
+  }
+
+  @Test func everyErrorIsReportedNotJustTheFirst() {
+    let frame = "{\"type\":\"file_uploaded\",\"filename\":1,\"size\":\"big\"}"
+    #expect(
+      findings(frame) == [
+        "error wrong_type /filename", "error missing_field /path", "error wrong_type /size",
+        "error missing_field /timestamp",
+      ])
+  }
+
+  @Test func decodeSucceedsExactlyWhenThereIsNoErrorFinding() {
+    let frames = [
+      "{\"type\":\"ping\"}", "{\"type\":\"ping\",\"x\":1}", "{\"type\":\"mystery\"}", "{\"type\":\"connect\"}",
+      "{\"type\":\"turn_complete\",\"session_id\":null}", "[]", "{\"type\":\"set_max_message_size\",\"size_kb\":-1}",
+    ]
+    for frame in frames {
+      let report = Validator().validate(frame)
+      do {
+        _ = try MessageDecoder().decode(frame)
+        #expect(report.isValid, "\(frame) decoded despite errors")
+      } catch {
+        #expect(!report.isValid, "\(frame) failed to decode without errors")
+        #expect(error.findings == report.findings)
+      }
+    }
+  }
+
+  @Test func strictDecodeRefusesUnknownTypes() {
+    #expect(throws: DecodingFailure.self) {
+      try MessageDecoder(options: ValidationOptions(strict: true)).decode("{\"type\":\"mystery\"}")
+    }
+    #expect((try? MessageDecoder().decode("{\"type\":\"mystery\"}"))?.type == "mystery")
+  }
+}
