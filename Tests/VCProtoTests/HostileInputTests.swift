@@ -12,7 +12,8 @@ import Testing
 
   @Test func deepNestingIsRefusedWithoutStackOverflow() {
     let depth = 100_000
-    let frame = [UInt8](repeating: UInt8(ascii: "["), count: depth) + [UInt8](repeating: UInt8(ascii: "]"), count: depth)
+    let frame =
+      [UInt8](repeating: UInt8(ascii: "["), count: depth) + [UInt8](repeating: UInt8(ascii: "]"), count: depth)
     #expect(codes(frame) == ["nesting_too_deep"])
     let objects = String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
     #expect(codes(objects) == ["nesting_too_deep"])
@@ -20,24 +21,26 @@ import Testing
 
   @Test func tenMegabyteLineIsHandled() {
     let text = String(repeating: "x", count: 10 << 20)
-    let frame = "{\"type\":\"command_output\",\"command_session_id\":\"cmd-1\",\"stream\":\"stdout\",\"text\":\"\(text)\"}"
+    let frame =
+      "{\"type\":\"command_output\",\"command_session_id\":\"cmd-1\",\"stream\":\"stdout\",\"text\":\"\(text)\"}"
     #expect(codes(frame) == [])
     let small = JSONLimits(maxStringBytes: 1 << 20)
     #expect(codes(Array(frame.utf8), limits: small) == ["string_too_long"])
     #expect(codes(Array(frame.utf8), limits: JSONLimits(maxFrameBytes: 1 << 20)) == ["frame_too_large"])
   }
 
-  @Test(arguments: [
-    [0xC0, 0xAF],  // overlong '/'
-    [0xE0, 0x80, 0xAF],  // overlong
-    [0xF0, 0x80, 0x80, 0xAF],  // overlong
-    [0xED, 0xA0, 0x80],  // UTF-16 surrogate D800 encoded in UTF-8
-    [0xED, 0xBF, 0xBF],  // surrogate DFFF
-    [0xE2, 0x82],  // truncated sequence
-    [0x80],  // stray continuation byte
-    [0xF4, 0x90, 0x80, 0x80],  // beyond U+10FFFF
-    [0xFF],
-  ] as [[UInt8]])
+  @Test(
+    arguments: [
+      [0xC0, 0xAF],  // overlong '/'
+      [0xE0, 0x80, 0xAF],  // overlong
+      [0xF0, 0x80, 0x80, 0xAF],  // overlong
+      [0xED, 0xA0, 0x80],  // UTF-16 surrogate D800 encoded in UTF-8
+      [0xED, 0xBF, 0xBF],  // surrogate DFFF
+      [0xE2, 0x82],  // truncated sequence
+      [0x80],  // stray continuation byte
+      [0xF4, 0x90, 0x80, 0x80],  // beyond U+10FFFF
+      [0xFF],
+    ] as [[UInt8]])
   func invalidUTF8IsRefused(_ bad: [UInt8]) {
     let frame = Array("{\"type\":\"ping\",\"x\":\"".utf8) + bad + Array("\"}".utf8)
     let report = Validator().validate(frame)
@@ -63,7 +66,8 @@ import Testing
     #expect(limit("-0") == ["invalid_value"])  // zero is below the minimum 1
     #expect(limit("1e400") == ["wrong_type"])
     #expect(limit(String(repeating: "9", count: 65)) == ["number_too_long"])
-    let cost = "{\"type\":\"response\",\"success\":true,\"cost\":{\"input_cost\":1e400,\"output_cost\":0,\"total_cost\":-0}}"
+    let cost =
+      "{\"type\":\"response\",\"success\":true,\"cost\":{\"input_cost\":1e400,\"output_cost\":0,\"total_cost\":-0}}"
     #expect(codes(cost) == ["invalid_value"])
   }
 

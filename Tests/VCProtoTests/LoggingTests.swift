@@ -35,7 +35,8 @@ final class RecordingSink: @unchecked Sendable {
 
   @Test func everyMissingFieldLogsOneLineNamingTypeAndField() {
     let sink = RecordingSink()
-    let frame = #"{"type":"command_output_full","command_session_id":"cmd-1","output":"","timestamp":"2026-01-11T17:25:32Z","command_id":"git.status"}"#
+    let frame =
+      #"{"type":"command_output_full","command_session_id":"cmd-1","output":"","timestamp":"2026-01-11T17:25:32Z","command_id":"git.status"}"#
     _ = Validator(logger: sink.logger(.info)).validate(frame)
     let lines = sink.records.filter { $0.code == .missingField }.map(\.message)
     #expect(

@@ -136,7 +136,8 @@ import Testing
         #expect(again == message, "line \(sample.line): round trip changed the message")
       } catch {
         #expect(
-          expected != nil, "line \(sample.line): rejected \(error.findings) but the reference accepts it: \(sample.text)")
+          expected != nil,
+          "line \(sample.line): rejected \(error.findings) but the reference accepts it: \(sample.text)")
       }
       agreed += 1
     }

@@ -5,7 +5,9 @@ import Testing
 /// One test per finding code, with the exact pointer and severity, plus decode/validate agreement.
 @Suite struct ValidatorCodeTests {
   func findings(_ frame: String, _ options: ValidationOptions = ValidationOptions()) -> [String] {
-    Validator(options: options).validate(frame).findings.map { "\($0.severity.rawValue) \($0.code.rawValue) \($0.pointer)" }
+    Validator(options: options).validate(frame).findings.map {
+      "\($0.severity.rawValue) \($0.code.rawValue) \($0.pointer)"
+    }
   }
 
   @Test func frameLevelCodes() {

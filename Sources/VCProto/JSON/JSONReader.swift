@@ -331,7 +331,8 @@ struct JSONParser {
       need = 3
       upper = 0x8F
     default:
-      throw JSONReadError(.invalidUTF8, offset: pos, "invalid UTF-8 lead byte 0x\(String(b0, radix: 16, uppercase: true))")
+      throw JSONReadError(
+        .invalidUTF8, offset: pos, "invalid UTF-8 lead byte 0x\(String(b0, radix: 16, uppercase: true))")
     }
     guard pos + need < bytes.count else {
       throw JSONReadError(.invalidUTF8, offset: pos, "truncated UTF-8 sequence")
@@ -406,7 +407,8 @@ struct JSONParser {
         pos += 2
         let low = try readHex4(pos - 2)
         guard low >= 0xDC00 && low <= 0xDFFF else {
-          throw JSONReadError(.invalidJSON, offset: escapeStart, "high surrogate escape not followed by a low surrogate")
+          throw JSONReadError(
+            .invalidJSON, offset: escapeStart, "high surrogate escape not followed by a low surrogate")
         }
         scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
       } else if unit >= 0xDC00 && unit <= 0xDFFF {

@@ -60,7 +60,9 @@ public final class ProtocolLogger: @unchecked Sendable {
     log(
       LogRecord(
         level: .warning, code: finding.code, pointer: "",
-        message: "malformed frame (\(finding.code.rawValue)) at byte \(finding.offset ?? 0): \(finding.message); excerpt: \(excerpt)"))
+        message:
+          "malformed frame (\(finding.code.rawValue)) at byte \(finding.offset ?? 0): \(finding.message); excerpt: \(excerpt)"
+      ))
   }
 
   private func firstSighting(of type: String) -> Bool {

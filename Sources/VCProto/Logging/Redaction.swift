@@ -102,7 +102,8 @@ public enum Redaction {
     while i < bytes.count {
       if let at = find(prefix, in: bytes, from: i), at == i {
         var j = i + prefix.count
-        while j < bytes.count, (bytes[j] >= 0x30 && bytes[j] <= 0x39) || (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x66)
+        while j < bytes.count,
+          (bytes[j] >= 0x30 && bytes[j] <= 0x39) || (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x66)
         {
           j += 1
         }

@@ -117,11 +117,11 @@ public struct Validator: Sendable {
       }
     }
     if extra == .warn {
-      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key })
-      {
+      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key }) {
         state.path.append(.key(member.key))
         state.add(
-          .warning, .unexpectedField, "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)")
+          .warning, .unexpectedField,
+          "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)")
         state.path.removeLast()
       }
     }
@@ -215,7 +215,8 @@ public struct Validator: Sendable {
         if set.isEmpty {
           state.add(
             .error, .missingField, JSONPointer.appending("", key: names[0]), state.messageType,
-            "required member \"\(names[0])\" is missing (or send " + names.dropFirst().map { "\"\($0)\"" }
+            "required member \"\(names[0])\" is missing (or send "
+              + names.dropFirst().map { "\"\($0)\"" }
               .joined(separator: ", ") + ")")
         } else if set.count > 1 {
           state.add(
@@ -224,7 +225,9 @@ public struct Validator: Sendable {
         }
       case .requires(let a, let b):
         if isSet(a) && !isSet(b) {
-          state.add(.error, .constraintViolation, JSONPointer.appending("", key: b), state.messageType, "\"\(a)\" requires \"\(b)\"")
+          state.add(
+            .error, .constraintViolation, JSONPointer.appending("", key: b), state.messageType,
+            "\"\(a)\" requires \"\(b)\"")
         }
       }
     }
