@@ -9,8 +9,14 @@ let package = Package(
     .executable(name: "vcproto", targets: ["vcproto"]),
   ],
   targets: [
+    .systemLibrary(
+      name: "CZlib",
+      path: "Sources/CZlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
     .target(
       name: "VCProto",
+      dependencies: ["CZlib"],
       path: "Sources/VCProto"
     ),
     .target(
@@ -32,6 +38,11 @@ let package = Package(
       name: "VCProtoTests",
       dependencies: ["VCProto", "VCProtoCodegen", "VCProtoCLI"],
       path: "Tests/VCProtoTests"
+    ),
+    .testTarget(
+      name: "VCProtoEnvelopeTests",
+      dependencies: ["VCProto", "CZlib"],
+      path: "Tests/VCProtoEnvelopeTests"
     ),
   ],
   swiftLanguageModes: [.v6]

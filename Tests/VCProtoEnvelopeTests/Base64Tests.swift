@@ -1,0 +1,89 @@
+import XCTest
+
+@testable import VCProto
+
+final class Base64Tests: XCTestCase {
+  private let codec = EnvelopeCodec()
+
+  func testEncodeMatchesFoundation() {
+    for count in 0..<300 {
+      let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 11) }
+      var out: [UInt8] = []
+      bytes.withUnsafeBufferPointer { Base64.encode($0, appendingTo: &out) }
+      XCTAssertEqual(String(decoding: out, as: UTF8.self), Data(bytes).base64EncodedString())
+      XCTAssertEqual(Base64.decode(String(decoding: out, as: UTF8.self)), bytes)
+    }
+  }
+
+  func testStrictDecodeRejects() {
+    let rejected = [
+      "QUJD RA==",  // space
+      "QUJDRA==\n",  // trailing newline
+      "QUJD\r\nRA==",  // CRLF
+      "\tQUJDRA==",  // tab
+      "QUJDRA",  // missing padding
+      "QUJDRA=",  // short padding
+      "QUJDRA===",  // excess padding
+      "QUJDR===",  // three '='
+      "QU=DRA==",  // '=' in the middle
+      "=QUJDRA=",  // leading '='
+      "QUJDRB==",  // non-zero padding bits (decodes to "ABCD" leniently)
+      "QUJDRE=",  // wrong length
+      "QUJDREU=A",  // data after padding
+      "QUJ-RA==",  // URL-safe alphabet
+      "QUJ_RA==",
+      "QUJDRA==\u{0}",  // NUL
+      "QUJDRÄ==",  // non-ASCII
+      "Q",
+    ]
+    for text in rejected {
+      XCTAssertNil(Base64.decode(text), "accepted \(text.debugDescription)")
+      assertEnvelopeError(.invalidBase64) { () throws(EnvelopeError) in
+        try codec.open(text: "zlib", length: 4, data: text)
+      }
+    }
+    // The canonical forms decode.
+    XCTAssertEqual(Base64.decode("QUJDRA=="), Array("ABCD".utf8))
+    XCTAssertEqual(Base64.decode("QUJDREU="), Array("ABCDE".utf8))
+    XCTAssertEqual(Base64.decode("QUJDREVG"), Array("ABCDEF".utf8))
+    XCTAssertEqual(Base64.decode(""), [])
+  }
+
+  func testFoundationIsLenientWhereWeAreNot() {
+    // Documents why the envelope does not use Data(base64Encoded:): it accepts non-zero
+    // padding bits. (If Foundation ever tightens, this assertion is simply informative.)
+    let lenient = Data(base64Encoded: "QUJDRB==")
+    XCTAssertNil(Base64.decode("QUJDRB=="))
+    if let lenient { XCTAssertEqual(Array(lenient), Array("ABCD".utf8)) }
+  }
+
+  func testMalformedLength() {
+    let data = Data(compressed(Array("{}".utf8))).base64EncodedString()
+    for length in [-1, Int(UInt32.max) + 1, Int.min, Int.max] {
+      assertEnvelopeError(.malformed) { () throws(EnvelopeError) in
+        try codec.open(text: "zlib", length: length, data: data)
+      }
+    }
+    XCTAssertEqual(try codec.open(text: "zlib", length: 2, data: data), Array("{}".utf8))
+    // UInt32.max itself is well-formed, just over the default cap.
+    assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in
+      try codec.open(text: "zlib", length: Int(UInt32.max), data: data)
+    }
+  }
+
+  func testMissingOrMistypedFieldsViaParserAreMalformed() {
+    let frames = [
+      #"{"type":"compressed","encoding":"zlib","length":2}"#,
+      #"{"type":"compressed","encoding":"zlib","length":"2","data":"eJyrrgUAAXUA+Q=="}"#,
+      #"{"type":"compressed","encoding":"zlib","length":2.0,"data":"eJyrrgUAAXUA+Q=="}"#,
+      #"{"type":"compressed","encoding":1,"length":2,"data":"eJyrrgUAAXUA+Q=="}"#,
+    ]
+    for frame in frames {
+      assertEnvelopeError(.malformed) { () throws(EnvelopeError) in
+        try TextEnvelopeFields.open(Array(frame.utf8), with: codec)
+      }
+    }
+    let good = #"{"type":"compressed","encoding":"zlib","length":2,"data":"eJyrrgUAAXUA+Q=="}"#
+    XCTAssertEqual(try TextEnvelopeFields.open(Array(good.utf8), with: codec), Array("{}".utf8))
+  }
+}

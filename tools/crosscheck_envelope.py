@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Check every vector in Vectors/envelope/ against an independent Python decoder.
+
+Valid vectors must decode (with Python's zlib) to exactly their `json` text; invalid
+vectors must be rejected with their `error` code. Prints `N passed, M failed` and exits
+non-zero on any mismatch.
+
+    python3 tools/crosscheck_envelope.py
+"""
+import base64
+import binascii
+import glob
+import json
+import os
+import re
+import struct
+import sys
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAX_INFLATED = 16 * 1024 * 1024
+MAX_COMPRESSED = 16 * 1024 * 1024
+RATIO = 1000
+WBITS = {1: 15, 2: 31}
+NAMES = {"zlib": 1, "gzip": 2}
+STRICT_B64 = re.compile(r"\A(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
+
+
+class EnvelopeError(Exception):
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = "envelope_" + code
+
+
+def inflate(payload, encoding_id, declared):
+    if declared > MAX_INFLATED or len(payload) > MAX_COMPRESSED:
+        raise EnvelopeError("too_large")
+    ratio_budget = RATIO * len(payload)
+    stop_at = min(declared, ratio_budget)
+    d = zlib.decompressobj(WBITS[encoding_id])
+    try:
+        out = d.decompress(payload, stop_at + 1)
+    except zlib.error:
+        raise EnvelopeError("corrupt")
+    if len(out) > ratio_budget:
+        raise EnvelopeError("ratio_exceeded")
+    if len(out) > declared:
+        raise EnvelopeError("inflate_limit")
+    if not d.eof:
+        raise EnvelopeError("truncated")
+    if d.unused_data:
+        raise EnvelopeError("trailing_data")
+    if len(out) != declared:
+        raise EnvelopeError("length_mismatch")
+    return out
+
+
+def open_binary(frame):
+    expected_prefix = [(0, 0x56, "bad_magic"), (1, 0x43, "bad_magic"),
+                       (2, 0x01, "unsupported_version"), (3, 0x00, "reserved_flags")]
+    for index, value, code in expected_prefix:
+        if len(frame) > index and frame[index] != value:
+            raise EnvelopeError(code)
+    if len(frame) > 4 and frame[4] not in WBITS:
+        raise EnvelopeError("unknown_encoding")
+    if len(frame) < 9:
+        raise EnvelopeError("truncated_header")
+    (declared,) = struct.unpack(">I", frame[5:9])
+    return inflate(frame[9:], frame[4], declared)
+
+
+def open_text(frame):
+    obj = json.loads(frame.decode("utf-8"))
+    if not isinstance(obj, dict) or obj.get("type") != "compressed":
+        raise EnvelopeError("malformed")
+    encoding, length, data = obj.get("encoding"), obj.get("length"), obj.get("data")
+    if not isinstance(encoding, str) or not isinstance(data, str):
+        raise EnvelopeError("malformed")
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise EnvelopeError("malformed")
+    if encoding not in NAMES:
+        raise EnvelopeError("unknown_encoding")
+    if not 0 <= length <= 0xFFFFFFFF:
+        raise EnvelopeError("malformed")
+    if length > MAX_INFLATED:
+        raise EnvelopeError("too_large")
+    if not STRICT_B64.match(data):
+        raise EnvelopeError("invalid_base64")
+    try:
+        payload = base64.b64decode(data, validate=True)
+    except binascii.Error:
+        raise EnvelopeError("invalid_base64")
+    if base64.b64encode(payload).decode("ascii") != data:  # non-zero padding bits
+        raise EnvelopeError("invalid_base64")
+    return inflate(payload, NAMES[encoding], length)
+
+
+def check(vector):
+    frame = base64.b64decode(vector["envelope_base64"], validate=True)
+    opener = open_binary if vector["form"] == "binary" else open_text
+    try:
+        out = opener(frame)
+    except EnvelopeError as error:
+        if vector["valid"]:
+            return "valid vector rejected with %s" % error.code
+        if error.code != vector["error"]:
+            return "expected %s, got %s" % (vector["error"], error.code)
+        return None
+    if not vector["valid"]:
+        return "expected %s, but it decoded" % vector["error"]
+    if out != vector["json"].encode("utf-8"):
+        return "decoded bytes differ from json"
+    json.loads(out.decode("utf-8"))
+    return None
+
+
+def main():
+    passed = failed = 0
+    seen_codes = set()
+    for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "envelope", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            vectors = json.load(f)
+        for vector in vectors:
+            problem = check(vector)
+            if problem is None:
+                passed += 1
+            else:
+                failed += 1
+                print("FAIL %s (%s): %s" % (vector["id"], os.path.basename(path), problem))
+            if not vector["valid"]:
+                seen_codes.add(vector["error"])
+    all_codes = {"envelope_" + c for c in (
+        "bad_magic unsupported_version reserved_flags unknown_encoding truncated_header "
+        "too_large inflate_limit ratio_exceeded length_mismatch truncated corrupt "
+        "trailing_data invalid_base64 malformed").split()}
+    missing = all_codes - seen_codes
+    if missing:
+        failed += 1
+        print("FAIL coverage: no vector for %s" % ", ".join(sorted(missing)))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
