@@ -142,7 +142,7 @@ public struct SwiftModelGenerator: Sendable {
     for m in modelled(direction) {
       s += structDecl(
         name: Self.payloadName(m.type), doc: "The payload of `\(m.type)`: \(m.doc)", fields: m.fields,
-        wireType: m.type)
+        wireType: m.type, rules: m.rules)
       s += "\n"
     }
     return String(s.dropLast())
@@ -158,7 +158,48 @@ public struct SwiftModelGenerator: Sendable {
     return String(s.dropLast())
   }
 
-  func structDecl(name: String, doc: String, fields: [FieldSpec], wireType: String?) -> String {
+  /// Whether a field needs a value check beyond its Swift type (formats, minimums, closed sets).
+  static func needsCheck(_ f: FieldSpec) -> Bool {
+    f.allowedValues != nil || needsCheck(f.type)
+  }
+
+  static func needsCheck(_ t: FieldType) -> Bool {
+    switch t {
+    case .string(let format): return format != .plain
+    case .integer(let minimum): return minimum != nil
+    case .number, .boolean, .any, .shape: return false
+    case .array(let e): return needsCheck(e)
+    case .oneOf: return true
+    }
+  }
+
+  /// Swift source for a field type value.
+  static func literal(_ t: FieldType) -> String {
+    switch t {
+    case .string(let format): return ".string(.\(format == .dateTime ? "dateTime" : format.rawValue))"
+    case .integer(let minimum): return ".integer(minimum: \(minimum.map { String($0) } ?? "nil"))"
+    case .number: return ".number"
+    case .boolean: return ".boolean"
+    case .any: return ".any"
+    case .shape(let name): return ".shape(\"\(name)\")"
+    case .array(let e): return ".array(\(literal(e)))"
+    case .oneOf(let ts): return ".oneOf([" + ts.map(literal).joined(separator: ", ") + "])"
+    }
+  }
+
+  /// Swift source for a rule value.
+  static func ruleLiteral(_ r: FieldRule) -> String {
+    func names(_ n: [String]) -> String { "[" + n.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+    switch r {
+    case .mutuallyExclusive(let n): return ".mutuallyExclusive(\(names(n)))"
+    case .exactlyOne(let n): return ".exactlyOne(\(names(n)))"
+    case .requires(let a, let b): return ".requires(\"\(a)\", \"\(b)\")"
+    }
+  }
+
+  func structDecl(name: String, doc: String, fields: [FieldSpec], wireType: String?, rules: [FieldRule] = [])
+    -> String
+  {
     var s = "/// \(doc)\n"
     s += "public struct \(name): Sendable, Hashable, JSONModel {\n"
     if let wireType {
@@ -197,10 +238,25 @@ public struct SwiftModelGenerator: Sendable {
     if wireType != nil { s += "      case \"type\": continue\n" }
     for f in fields {
       s += "      case \"\(f.name)\":\n"
-      s += "        if case .null = member.value { continue }\n"
+      if f.nullable {
+        s += "        if case .null = member.value { continue }\n"
+      } else {
+        s += "        if case .null = member.value { throw ModelDecodingError(null: \"\(f.name)\") }\n"
+      }
       s += "        _\(Self.bare(f.name)) = try \(swiftType(f.type)).decodeField(member.value, key: \"\(f.name)\")\n"
+      if Self.needsCheck(f) {
+        let allowed = f.allowedValues.map { "[" + $0.map(\.jsonText).joined(separator: ", ") + "]" } ?? "nil"
+        s += "        try FieldCheck.require(member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")\n"
+      }
     }
     s += "      default: extra.append(member)\n      }\n    }\n"
+    for rule in rules {
+      s += "    try FieldCheck.require(\(Self.ruleLiteral(rule)), set: ["
+      s += rule.fieldNames.map { name in
+        fields.contains { $0.name == name } ? "_\(Self.bare(name)) != nil" : "false"
+      }.joined(separator: ", ")
+      s += "])\n"
+    }
     for f in fields where !isOptional(f) {
       s += "    guard let _\(Self.bare(f.name)) else { throw ModelDecodingError(missing: \"\(f.name)\") }\n"
     }

@@ -14,9 +14,44 @@ public struct MessageDecoder: Sendable {
   }
 
   /// Decodes a frame of either direction (the direction comes from the options or the type).
+  ///
+  /// Fast path: one parse, then the generated model builds the message while checking every rule the
+  /// validator checks. Only when that fails (or when strict mode or a logger needs the warnings too)
+  /// does the validator run, to report the findings.
   public func decode(_ bytes: [UInt8]) throws(DecodingFailure) -> AnyMessage {
-    let report = validator.validate(bytes)
-    return try build(report)
+    guard !validator.options.strict, validator.logger === ProtocolLogger.silent else {
+      return try build(validator.validate(bytes))
+    }
+    let value: JSONValue
+    do {
+      value = try JSONReader(limits: validator.options.limits).parse(bytes)
+    } catch {
+      return try build(validator.report(readError: error, frame: bytes))
+    }
+    if let message = fastBuild(value) { return message }
+    return try build(validator.validate(value))
+  }
+
+  /// Builds the typed message directly; `nil` when the frame has any error (the caller then asks the
+  /// validator why).
+  private func fastBuild(_ value: JSONValue) -> AnyMessage? {
+    guard case .object(let object) = value, case .string(let type)? = object["type"],
+      let catalog = validator.catalog
+    else { return nil }
+    guard let spec = catalog.message(type) else {
+      // Unknown to every version: only a warning, the object is kept whole.
+      return ProtocolCatalog.typesOfUnmodelledVersions[type] == nil ? .unknown(object) : nil
+    }
+    guard spec.isModelled else { return .unknown(object) }
+    if let direction = validator.options.direction, direction != spec.direction { return nil }
+    do {
+      switch spec.direction {
+      case .clientToServer: return .client(try ClientMessage(type: type, object: object))
+      case .serverToClient: return .server(try ServerMessage(type: type, object: object))
+      }
+    } catch {
+      return nil
+    }
   }
 
   /// Decodes a frame given as text.
@@ -26,9 +61,9 @@ public struct MessageDecoder: Sendable {
 
   /// Decodes a frame the client sent. A server-to-client type is a `wrong_direction` error.
   public func decodeClientMessage(_ bytes: [UInt8]) throws(DecodingFailure) -> ClientMessage {
-    var v = validator
-    v.options.direction = .clientToServer
-    switch try build(v.validate(bytes)) {
+    var d = self
+    d.validator.options.direction = .clientToServer
+    switch try d.decode(bytes) {
     case .client(let m): return m
     case .unknown(let o): return .unknown(o)
     case .server(let m): throw DecodingFailure(findings: [], messageType: m.type)
@@ -37,9 +72,9 @@ public struct MessageDecoder: Sendable {
 
   /// Decodes a frame the server sent. A client-to-server type is a `wrong_direction` error.
   public func decodeServerMessage(_ bytes: [UInt8]) throws(DecodingFailure) -> ServerMessage {
-    var v = validator
-    v.options.direction = .serverToClient
-    switch try build(v.validate(bytes)) {
+    var d = self
+    d.validator.options.direction = .serverToClient
+    switch try d.decode(bytes) {
     case .server(let m): return m
     case .unknown(let o): return .unknown(o)
     case .client(let m): throw DecodingFailure(findings: [], messageType: m.type)

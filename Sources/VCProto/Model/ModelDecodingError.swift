@@ -18,6 +18,18 @@ public struct ModelDecodingError: Error, Sendable, Hashable, CustomStringConvert
     reason = "expected \(expected), got \(value.typeName)"
   }
 
+  /// A member that must not be null is null.
+  public init(null key: String) {
+    pointer = JSONPointer.appending("", key: key)
+    reason = "must not be null"
+  }
+
+  /// A member's value breaks a format, range, closed set or cross-member rule.
+  public init(invalid key: String) {
+    pointer = JSONPointer.appending("", key: key)
+    reason = "invalid value"
+  }
+
   /// The same error one level deeper.
   func nested(in key: String) -> ModelDecodingError {
     var copy = self

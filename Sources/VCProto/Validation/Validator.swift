@@ -33,7 +33,8 @@ public struct Validator: Sendable {
     validate(Array(text.utf8))
   }
 
-  private func report(readError error: JSONReadError, frame: [UInt8]) -> ValidationReport {
+  /// The report for a frame that is not acceptable JSON.
+  func report(readError error: JSONReadError, frame: [UInt8]) -> ValidationReport {
     let code = FindingCode(rawValue: error.kind.rawValue)
     let finding = Finding(.error, code, pointer: "", message: error.description, offset: error.offset)
     logger.logMalformed(finding, frame: frame)

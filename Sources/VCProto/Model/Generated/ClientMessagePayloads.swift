@@ -67,7 +67,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "api_key":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "api_key") }
         _apiKey = try String.decodeField(member.value, key: "api_key")
       case "session_id":
         if case .null = member.value { continue }
@@ -76,26 +76,33 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if case .null = member.value { continue }
         _recentSessionsLimit = try Int.decodeField(member.value, key: "recent_sessions_limit")
       case "protocol_version":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "protocol_version") }
         _protocolVersion = try String.decodeField(member.value, key: "protocol_version")
+        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "protocol_version")
       case "protocol_versions":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
         _protocolVersions = try [String].decodeField(member.value, key: "protocol_versions")
+        try FieldCheck.require(member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
       case "capabilities":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
         _capabilities = try [String].decodeField(member.value, key: "capabilities")
       case "auth_version":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
         _authVersion = try Int.decodeField(member.value, key: "auth_version")
+        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
       case "client_nonce":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "client_nonce") }
         _clientNonce = try String.decodeField(member.value, key: "client_nonce")
+        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "client_nonce")
       case "auth_response":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "auth_response") }
         _authResponse = try String.decodeField(member.value, key: "auth_response")
+        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "auth_response")
       default: extra.append(member)
       }
     }
+    try FieldCheck.require(.exactlyOne(["api_key", "auth_response"]), set: [_apiKey != nil, _authResponse != nil])
+    try FieldCheck.require(.requires("auth_response", "client_nonce"), set: [_authResponse != nil, _clientNonce != nil])
     self.apiKey = _apiKey
     self.sessionId = _sessionId
     self.recentSessionsLimit = _recentSessionsLimit
@@ -223,7 +230,7 @@ public struct SubscribeMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "last_message_id":
         if case .null = member.value { continue }
@@ -415,7 +422,7 @@ public struct PromptMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "text":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "text") }
         _text = try String.decodeField(member.value, key: "text")
       case "new_session_id":
         if case .null = member.value { continue }
@@ -436,11 +443,12 @@ public struct PromptMessage: Sendable, Hashable, JSONModel {
         if case .null = member.value { continue }
         _iosSessionId = try String.decodeField(member.value, key: "ios_session_id")
       case "idempotency_key":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
         _idempotencyKey = try String.decodeField(member.value, key: "idempotency_key")
       default: extra.append(member)
       }
     }
+    try FieldCheck.require(.mutuallyExclusive(["new_session_id", "resume_session_id"]), set: [_newSessionId != nil, _resumeSessionId != nil])
     guard let _text else { throw ModelDecodingError(missing: "text") }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -520,7 +528,7 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "path":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "path") }
         _path = try String.decodeField(member.value, key: "path")
       default: extra.append(member)
       }
@@ -569,8 +577,9 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "size_kb":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "size_kb") }
         _sizeKb = try Int.decodeField(member.value, key: "size_kb")
+        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "size_kb")
       default: extra.append(member)
       }
     }
@@ -618,7 +627,7 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
         _messageId = try String.decodeField(member.value, key: "message_id")
       default: extra.append(member)
       }
@@ -667,7 +676,7 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       default: extra.append(member)
       }
@@ -716,7 +725,7 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       default: extra.append(member)
       }
@@ -770,10 +779,10 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "message_text":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message_text") }
         _messageText = try String.decodeField(member.value, key: "message_text")
       default: extra.append(member)
       }
@@ -831,10 +840,10 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_name":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_name") }
         _sessionName = try String.decodeField(member.value, key: "session_name")
       case "parent_directory":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "parent_directory") }
         _parentDirectory = try String.decodeField(member.value, key: "parent_directory")
       default: extra.append(member)
       }
@@ -892,10 +901,10 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "command_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
         _commandId = try String.decodeField(member.value, key: "command_id")
       case "working_directory":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
         _workingDirectory = try String.decodeField(member.value, key: "working_directory")
       default: extra.append(member)
       }
@@ -1011,7 +1020,7 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "command_session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
         _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
       default: extra.append(member)
       }
@@ -1070,13 +1079,13 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "filename":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "filename") }
         _filename = try String.decodeField(member.value, key: "filename")
       case "content":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "content") }
         _content = try String.decodeField(member.value, key: "content")
       case "storage_location":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
         _storageLocation = try String.decodeField(member.value, key: "storage_location")
       default: extra.append(member)
       }
@@ -1133,7 +1142,7 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "storage_location":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
         _storageLocation = try String.decodeField(member.value, key: "storage_location")
       default: extra.append(member)
       }
@@ -1187,10 +1196,10 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "filename":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "filename") }
         _filename = try String.decodeField(member.value, key: "filename")
       case "storage_location":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
         _storageLocation = try String.decodeField(member.value, key: "storage_location")
       default: extra.append(member)
       }
@@ -1253,10 +1262,10 @@ public struct StartRecipeMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "recipe_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
         _recipeId = try String.decodeField(member.value, key: "recipe_id")
       case "working_directory":
         if case .null = member.value { continue }
@@ -1317,7 +1326,7 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       default: extra.append(member)
       }
@@ -1453,7 +1462,7 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "reason":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "reason") }
         _reason = try String.decodeField(member.value, key: "reason")
       default: extra.append(member)
       }

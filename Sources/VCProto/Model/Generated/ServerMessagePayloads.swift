@@ -62,29 +62,34 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       case "version":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "version") }
         _version = try String.decodeField(member.value, key: "version")
+        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "version")
       case "auth_version":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
         _authVersion = try Int.decodeField(member.value, key: "auth_version")
+        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
       case "instructions":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "instructions") }
         _instructions = try String.decodeField(member.value, key: "instructions")
       case "protocol_versions":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
         _protocolVersions = try [String].decodeField(member.value, key: "protocol_versions")
+        try FieldCheck.require(member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
       case "auth_versions":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "auth_versions") }
         _authVersions = try [Int].decodeField(member.value, key: "auth_versions")
+        try FieldCheck.require(member.value, .array(.integer(minimum: 1)), allowed: nil, key: "auth_versions")
       case "capabilities":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
         _capabilities = try [String].decodeField(member.value, key: "capabilities")
       case "challenge":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "challenge") }
         _challenge = try String.decodeField(member.value, key: "challenge")
+        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "challenge")
       default: extra.append(member)
       }
     }
@@ -189,23 +194,26 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "negotiated_protocol_version":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
         _negotiatedProtocolVersion = try String.decodeField(member.value, key: "negotiated_protocol_version")
+        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
       case "capabilities":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
         _capabilities = try [String].decodeField(member.value, key: "capabilities")
       case "auth_version":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
         _authVersion = try Int.decodeField(member.value, key: "auth_version")
+        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
       case "server_proof":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "server_proof") }
         _serverProof = try String.decodeField(member.value, key: "server_proof")
+        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "server_proof")
       default: extra.append(member)
       }
     }
@@ -277,7 +285,7 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       default: extra.append(member)
       }
@@ -363,7 +371,7 @@ public struct AckMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       default: extra.append(member)
       }
@@ -447,29 +455,32 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "code":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "code") }
         _code = try String.decodeField(member.value, key: "code")
       case "required":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "required") }
         _required = try String.decodeField(member.value, key: "required")
+        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "required")
       case "received":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "received") }
         _received = try String.decodeField(member.value, key: "received")
       case "supported":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "supported") }
         _supported = try [String].decodeField(member.value, key: "supported")
+        try FieldCheck.require(member.value, .array(.string(.version)), allowed: nil, key: "supported")
       case "requested":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "requested") }
         _requested = try [String].decodeField(member.value, key: "requested")
       case "message_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
         _messageId = try String.decodeField(member.value, key: "message_id")
+        try FieldCheck.require(member.value, .string(.uuid), allowed: nil, key: "message_id")
       default: extra.append(member)
       }
     }
@@ -557,10 +568,10 @@ public struct SessionListMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "sessions":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "sessions") }
         _sessions = try [SessionSummary].decodeField(member.value, key: "sessions")
       case "total_count":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "total_count") }
         _totalCount = try Int.decodeField(member.value, key: "total_count")
       default: extra.append(member)
       }
@@ -618,10 +629,10 @@ public struct RecentSessionsMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "sessions":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "sessions") }
         _sessions = try [RecentSession].decodeField(member.value, key: "sessions")
       case "limit":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "limit") }
         _limit = try Int.decodeField(member.value, key: "limit")
       default: extra.append(member)
       }
@@ -687,10 +698,10 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel {
         if case .null = member.value { continue }
         _workingDirectory = try String.decodeField(member.value, key: "working_directory")
       case "project_commands":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "project_commands") }
         _projectCommands = try [CommandNode].decodeField(member.value, key: "project_commands")
       case "general_commands":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "general_commands") }
         _generalCommands = try [CommandNode].decodeField(member.value, key: "general_commands")
       default: extra.append(member)
       }
@@ -771,13 +782,13 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "messages":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "messages") }
         _messages = try [ClaudeRecord].decodeField(member.value, key: "messages")
       case "total_count":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "total_count") }
         _totalCount = try Int.decodeField(member.value, key: "total_count")
       case "oldest_message_id":
         if case .null = member.value { continue }
@@ -786,7 +797,7 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel {
         if case .null = member.value { continue }
         _newestMessageId = try String.decodeField(member.value, key: "newest_message_id")
       case "is_complete":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
         _isComplete = try Bool.decodeField(member.value, key: "is_complete")
       default: extra.append(member)
       }
@@ -858,10 +869,10 @@ public struct SessionUpdatedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "messages":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "messages") }
         _messages = try [ClaudeRecord].decodeField(member.value, key: "messages")
       default: extra.append(member)
       }
@@ -939,19 +950,19 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "name":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "name") }
         _name = try String.decodeField(member.value, key: "name")
       case "working_directory":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
         _workingDirectory = try String.decodeField(member.value, key: "working_directory")
       case "last_modified":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
         _lastModified = try Int.decodeField(member.value, key: "last_modified")
       case "message_count":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message_count") }
         _messageCount = try Int.decodeField(member.value, key: "message_count")
       case "preview":
         if case .null = member.value { continue }
@@ -1027,10 +1038,10 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       default: extra.append(member)
       }
@@ -1136,10 +1147,10 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       default: extra.append(member)
       }
@@ -1197,10 +1208,10 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       default: extra.append(member)
       }
@@ -1258,10 +1269,10 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "name":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "name") }
         _name = try String.decodeField(member.value, key: "name")
       default: extra.append(member)
       }
@@ -1319,10 +1330,10 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "error":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "error") }
         _error = try String.decodeField(member.value, key: "error")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       default: extra.append(member)
       }
@@ -1376,7 +1387,7 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       default: extra.append(member)
       }
@@ -1430,10 +1441,10 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "error":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "error") }
         _error = try String.decodeField(member.value, key: "error")
       default: extra.append(member)
       }
@@ -1501,16 +1512,17 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "success":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "success") }
         _success = try Bool.decodeField(member.value, key: "success")
+        try FieldCheck.require(member.value, .boolean, allowed: [true], key: "success")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "worktree_path":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "worktree_path") }
         _worktreePath = try String.decodeField(member.value, key: "worktree_path")
       case "branch_name":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
         _branchName = try String.decodeField(member.value, key: "branch_name")
       default: extra.append(member)
       }
@@ -1586,13 +1598,14 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "success":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "success") }
         _success = try Bool.decodeField(member.value, key: "success")
+        try FieldCheck.require(member.value, .boolean, allowed: [false], key: "success")
       case "error":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "error") }
         _error = try String.decodeField(member.value, key: "error")
       case "error_type":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "error_type") }
         _errorType = try String.decodeField(member.value, key: "error_type")
       case "details":
         if case .null = member.value { continue }
@@ -1667,13 +1680,13 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "command_session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
         _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
       case "command_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
         _commandId = try String.decodeField(member.value, key: "command_id")
       case "shell_command":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
         _shellCommand = try String.decodeField(member.value, key: "shell_command")
       default: extra.append(member)
       }
@@ -1740,13 +1753,14 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "command_session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
         _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
       case "stream":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "stream") }
         _stream = try String.decodeField(member.value, key: "stream")
+        try FieldCheck.require(member.value, .string(.plain), allowed: ["stdout", "stderr"], key: "stream")
       case "text":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "text") }
         _text = try String.decodeField(member.value, key: "text")
       default: extra.append(member)
       }
@@ -1813,13 +1827,13 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "command_session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
         _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
       case "exit_code":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
         _exitCode = try Int.decodeField(member.value, key: "exit_code")
       case "duration_ms":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
         _durationMs = try Int.decodeField(member.value, key: "duration_ms")
       default: extra.append(member)
       }
@@ -1881,10 +1895,10 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "command_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
         _commandId = try String.decodeField(member.value, key: "command_id")
       case "error":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "error") }
         _error = try String.decodeField(member.value, key: "error")
       default: extra.append(member)
       }
@@ -1942,10 +1956,10 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "sessions":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "sessions") }
         _sessions = try [CommandHistoryEntry].decodeField(member.value, key: "sessions")
       case "limit":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "limit") }
         _limit = try Int.decodeField(member.value, key: "limit")
       default: extra.append(member)
       }
@@ -2033,28 +2047,29 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "command_session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
         _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
       case "output":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "output") }
         _output = try String.decodeField(member.value, key: "output")
       case "exit_code":
         if case .null = member.value { continue }
         _exitCode = try Int.decodeField(member.value, key: "exit_code")
       case "timestamp":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       case "duration_ms":
         if case .null = member.value { continue }
         _durationMs = try Int.decodeField(member.value, key: "duration_ms")
       case "command_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
         _commandId = try String.decodeField(member.value, key: "command_id")
       case "shell_command":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
         _shellCommand = try String.decodeField(member.value, key: "shell_command")
       case "working_directory":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
         _workingDirectory = try String.decodeField(member.value, key: "working_directory")
       default: extra.append(member)
       }
@@ -2144,17 +2159,18 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "filename":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "filename") }
         _filename = try String.decodeField(member.value, key: "filename")
       case "path":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "path") }
         _path = try String.decodeField(member.value, key: "path")
       case "size":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "size") }
         _size = try Int.decodeField(member.value, key: "size")
       case "timestamp":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
@@ -2219,10 +2235,10 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "resources":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "resources") }
         _resources = try [Resource].decodeField(member.value, key: "resources")
       case "storage_location":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
         _storageLocation = try String.decodeField(member.value, key: "storage_location")
       default: extra.append(member)
       }
@@ -2280,10 +2296,10 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "filename":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "filename") }
         _filename = try String.decodeField(member.value, key: "filename")
       case "path":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "path") }
         _path = try String.decodeField(member.value, key: "path")
       default: extra.append(member)
       }
@@ -2336,7 +2352,7 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "recipes":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "recipes") }
         _recipes = try [Recipe].decodeField(member.value, key: "recipes")
       default: extra.append(member)
       }
@@ -2405,19 +2421,19 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "recipe_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
         _recipeId = try String.decodeField(member.value, key: "recipe_id")
       case "recipe_label":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "recipe_label") }
         _recipeLabel = try String.decodeField(member.value, key: "recipe_label")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "current_step":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "current_step") }
         _currentStep = try String.decodeField(member.value, key: "current_step")
       case "step_count":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "step_count") }
         _stepCount = try Int.decodeField(member.value, key: "step_count")
       default: extra.append(member)
       }
@@ -2492,13 +2508,13 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "step":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "step") }
         _step = try String.decodeField(member.value, key: "step")
       case "step_count":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "step_count") }
         _stepCount = try Int.decodeField(member.value, key: "step_count")
       default: extra.append(member)
       }
@@ -2565,13 +2581,13 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "from_step":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "from_step") }
         _fromStep = try String.decodeField(member.value, key: "from_step")
       case "to_step":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "to_step") }
         _toStep = try String.decodeField(member.value, key: "to_step")
       default: extra.append(member)
       }
@@ -2638,10 +2654,10 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "step":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "step") }
         _step = try String.decodeField(member.value, key: "step")
       case "error":
         if case .null = member.value { continue }
@@ -2710,13 +2726,13 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "reason":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "reason") }
         _reason = try String.decodeField(member.value, key: "reason")
       case "error":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "error") }
         _error = try String.decodeField(member.value, key: "error")
       default: extra.append(member)
       }
@@ -2809,28 +2825,28 @@ public struct ResponseMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
         _messageId = try String.decodeField(member.value, key: "message_id")
       case "success":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "success") }
         _success = try Bool.decodeField(member.value, key: "success")
       case "text":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "text") }
         _text = try String.decodeField(member.value, key: "text")
       case "error":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "error") }
         _error = try String.decodeField(member.value, key: "error")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "usage":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "usage") }
         _usage = try Usage.decodeField(member.value, key: "usage")
       case "cost":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "cost") }
         _cost = try Cost.decodeField(member.value, key: "cost")
       case "ios_session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
         _iosSessionId = try String.decodeField(member.value, key: "ios_session_id")
       default: extra.append(member)
       }
@@ -2919,10 +2935,10 @@ public struct ReplayMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
         _messageId = try String.decodeField(member.value, key: "message_id")
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try ReplayedMessage.decodeField(member.value, key: "message")
       default: extra.append(member)
       }
@@ -2975,8 +2991,9 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "timestamp":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
@@ -3029,11 +3046,12 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel {
       switch member.key {
       case "type": continue
       case "message":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message") }
         _message = try String.decodeField(member.value, key: "message")
       case "retry_after_ms":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "retry_after_ms") }
         _retryAfterMs = try Int.decodeField(member.value, key: "retry_after_ms")
+        try FieldCheck.require(member.value, .integer(minimum: 0), allowed: nil, key: "retry_after_ms")
       default: extra.append(member)
       }
     }

@@ -43,19 +43,19 @@ public struct SessionSummary: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "name":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "name") }
         _name = try String.decodeField(member.value, key: "name")
       case "working_directory":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
         _workingDirectory = try String.decodeField(member.value, key: "working_directory")
       case "last_modified":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
         _lastModified = try Int.decodeField(member.value, key: "last_modified")
       case "message_count":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "message_count") }
         _messageCount = try Int.decodeField(member.value, key: "message_count")
       default: extra.append(member)
       }
@@ -135,17 +135,18 @@ public struct RecentSession: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "name":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "name") }
         _name = try String.decodeField(member.value, key: "name")
       case "working_directory":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
         _workingDirectory = try String.decodeField(member.value, key: "working_directory")
       case "last_modified":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
         _lastModified = try String.decodeField(member.value, key: "last_modified")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "last_modified")
       default: extra.append(member)
       }
     }
@@ -224,19 +225,20 @@ public struct CommandNode: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "id") }
         _id = try String.decodeField(member.value, key: "id")
       case "label":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "label") }
         _label = try String.decodeField(member.value, key: "label")
       case "type":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "type") }
         _type = try String.decodeField(member.value, key: "type")
+        try FieldCheck.require(member.value, .string(.plain), allowed: ["command", "group"], key: "type")
       case "description":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "description") }
         _description = try String.decodeField(member.value, key: "description")
       case "children":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "children") }
         _children = try [CommandNode].decodeField(member.value, key: "children")
       default: extra.append(member)
       }
@@ -318,16 +320,16 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "step":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "step") }
         _step = try String.decodeField(member.value, key: "step")
       case "stderr":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "stderr") }
         _stderr = try String.decodeField(member.value, key: "stderr")
       case "branch_name":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
         _branchName = try String.decodeField(member.value, key: "branch_name")
       case "suggestion":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "suggestion") }
         _suggestion = try String.decodeField(member.value, key: "suggestion")
       default: extra.append(member)
       }
@@ -431,29 +433,31 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "command_session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
         _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
       case "command_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
         _commandId = try String.decodeField(member.value, key: "command_id")
       case "shell_command":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
         _shellCommand = try String.decodeField(member.value, key: "shell_command")
       case "working_directory":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
         _workingDirectory = try String.decodeField(member.value, key: "working_directory")
       case "timestamp":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       case "exit_code":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
         _exitCode = try Int.decodeField(member.value, key: "exit_code")
       case "duration_ms":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
         _durationMs = try Int.decodeField(member.value, key: "duration_ms")
       case "end_time":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "end_time") }
         _endTime = try String.decodeField(member.value, key: "end_time")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "end_time")
       case "output_preview":
         if case .null = member.value { continue }
         _outputPreview = try String.decodeField(member.value, key: "output_preview")
@@ -557,17 +561,18 @@ public struct Resource: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "filename":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "filename") }
         _filename = try String.decodeField(member.value, key: "filename")
       case "path":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "path") }
         _path = try String.decodeField(member.value, key: "path")
       case "size":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "size") }
         _size = try Int.decodeField(member.value, key: "size")
       case "timestamp":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
@@ -636,13 +641,13 @@ public struct Recipe: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "id") }
         _id = try String.decodeField(member.value, key: "id")
       case "label":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "label") }
         _label = try String.decodeField(member.value, key: "label")
       case "description":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "description") }
         _description = try String.decodeField(member.value, key: "description")
       default: extra.append(member)
       }
@@ -712,16 +717,16 @@ public struct Usage: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "input_tokens":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "input_tokens") }
         _inputTokens = try Int.decodeField(member.value, key: "input_tokens")
       case "output_tokens":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "output_tokens") }
         _outputTokens = try Int.decodeField(member.value, key: "output_tokens")
       case "cache_read_input_tokens":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "cache_read_input_tokens") }
         _cacheReadInputTokens = try Int.decodeField(member.value, key: "cache_read_input_tokens")
       case "cache_creation_input_tokens":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "cache_creation_input_tokens") }
         _cacheCreationInputTokens = try Int.decodeField(member.value, key: "cache_creation_input_tokens")
       default: extra.append(member)
       }
@@ -793,13 +798,13 @@ public struct Cost: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "input_cost":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "input_cost") }
         _inputCost = try Double.decodeField(member.value, key: "input_cost")
       case "output_cost":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "output_cost") }
         _outputCost = try Double.decodeField(member.value, key: "output_cost")
       case "total_cost":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "total_cost") }
         _totalCost = try Double.decodeField(member.value, key: "total_cost")
       default: extra.append(member)
       }
@@ -869,17 +874,19 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel {
     for member in object.members {
       switch member.key {
       case "role":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "role") }
         _role = try String.decodeField(member.value, key: "role")
+        try FieldCheck.require(member.value, .string(.plain), allowed: ["user", "assistant"], key: "role")
       case "text":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "text") }
         _text = try String.decodeField(member.value, key: "text")
       case "session_id":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
       case "timestamp":
-        if case .null = member.value { continue }
+        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
+        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
