@@ -137,6 +137,7 @@ struct JSONParser {
     try enter()
     pos += 1  // {
     var members: [JSONObject.Member] = []
+    members.reserveCapacity(8)
     var seen: Set<String>? = nil
     skipWhitespace()
     if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
@@ -285,6 +286,8 @@ struct JSONParser {
     pos += 1
     let start = pos
     while pos < bytes.count {
+      skipPlainASCII()
+      guard pos < bytes.count else { break }
       let b = bytes[pos]
       if b == UInt8(ascii: "\"") {
         let length = pos - start
@@ -302,6 +305,24 @@ struct JSONParser {
       }
     }
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
+  }
+
+  /// Advances over bytes that need no attention inside a string (printable ASCII other than `"` and
+  /// `\`), eight at a time: a word has such a byte only if one of the classic "has zero byte" tests fires.
+  @inline(__always)
+  private mutating func skipPlainASCII() {
+    guard let base = bytes.baseAddress else { return }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while pos &+ 8 <= bytes.count {
+      let w = UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self)
+      let quote = w ^ (ones &* 0x22)
+      let backslash = w ^ (ones &* 0x5C)
+      let special =
+        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
+      if special & highs != 0 { return }
+      pos &+= 8
+    }
   }
 
   private func stringTooLong(_ open: Int) -> JSONReadError {
@@ -358,24 +379,27 @@ struct JSONParser {
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
     while pos < bytes.count {
+      // Copy the longest run that needs no unescaping in one go.
+      let runStart = pos
+      while pos < bytes.count {
+        skipPlainASCII()
+        guard pos < bytes.count else { break }
+        let b = bytes[pos]
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+        if b < 0x80 { pos += 1 } else { try skipUTF8Sequence() }
+      }
+      if runStart < pos { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos])) }
+      if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }
+      guard pos < bytes.count else { break }
       let b = bytes[pos]
       if b == UInt8(ascii: "\"") {
         pos += 1
-        if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }
         return String(decoding: scratch, as: UTF8.self)
       } else if b == UInt8(ascii: "\\") {
         try appendEscape()
-      } else if b < 0x20 {
-        throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
-      } else if b < 0x80 {
-        scratch.append(b)
-        pos += 1
       } else {
-        let s = pos
-        try skipUTF8Sequence()
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[s..<pos]))
+        throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
       }
-      if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }
     }
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
   }
