@@ -70,3 +70,24 @@ import Testing
     #expect(v.jsonText == "{\"s\":\"a/b\\\"c\\\\d\\u0001\\n\\té\"}")
   }
 }
+
+/// The word-at-a-time string scanner must find a special byte at every position within and across words.
+@Suite struct JSONReaderScannerBoundaryTests {
+  @Test(arguments: ["\\\"", "\\n", "é", "😀", "\\u00e9"])
+  func specialBytesAtEveryOffset(_ special: String) throws {
+    let expected = try JSONReader().parse("\"\(special)\"").stringValue ?? ""
+    for offset in 0..<20 {
+      let prefix = String(repeating: "a", count: offset)
+      let suffix = String(repeating: "b", count: 19 - offset)
+      let value = try JSONReader().parse("\"\(prefix)\(special)\(suffix)\"")
+      #expect(value == .string(prefix + expected + suffix), "offset \(offset)")
+    }
+  }
+
+  @Test func controlCharacterIsCaughtAtEveryOffset() {
+    for offset in 0..<20 {
+      let text = "\"" + String(repeating: "a", count: offset) + "\u{7}" + String(repeating: "b", count: 12) + "\""
+      #expect(throws: JSONReadError.self) { try JSONReader().parse(text) }
+    }
+  }
+}
