@@ -118,6 +118,11 @@ public struct SwiftModelGenerator: Sendable {
     s += "  public var type: String {\n    switch self {\n"
     for m in messages { s += "    case .\(Self.identifier(m.type)): return \"\(m.type)\"\n" }
     s += "    case .unknown(let object): return object[\"type\"]?.stringValue ?? \"\"\n    }\n  }\n\n"
+    s += "  /// The capabilities the peers must have negotiated before this message may be sent\n"
+    s += "  /// (the message's own, and those of the extension members it sets).\n"
+    s += "  public var requiredCapabilities: [String] {\n    switch self {\n"
+    for m in messages { s += "    case .\(Self.identifier(m.type))(let payload): return payload.requiredCapabilities\n" }
+    s += "    case .unknown: return []\n    }\n  }\n\n"
     s += "  /// Every `type` this enum models, in catalog order.\n"
     s += "  public static let modelledTypes: [String] = [\n"
     for m in messages { s += "    \"\(m.type)\",\n" }
@@ -142,7 +147,7 @@ public struct SwiftModelGenerator: Sendable {
     for m in modelled(direction) {
       s += structDecl(
         name: Self.payloadName(m.type), doc: "The payload of `\(m.type)`: \(m.doc)", fields: m.fields,
-        wireType: m.type, rules: m.rules)
+        wireType: m.type, rules: m.rules, messageCapability: m.capability)
       s += "\n"
     }
     return String(s.dropLast())
@@ -197,9 +202,10 @@ public struct SwiftModelGenerator: Sendable {
     }
   }
 
-  func structDecl(name: String, doc: String, fields: [FieldSpec], wireType: String?, rules: [FieldRule] = [])
-    -> String
-  {
+  func structDecl(
+    name: String, doc: String, fields: [FieldSpec], wireType: String?, rules: [FieldRule] = [],
+    messageCapability: String? = nil
+  ) -> String {
     var s = "/// \(doc)\n"
     s += "public struct \(name): Sendable, Hashable, JSONModel {\n"
     if let wireType {
@@ -214,6 +220,20 @@ public struct SwiftModelGenerator: Sendable {
       if f.secret { doc += " Secret: never logged." }
       s += "  /// \(doc)\n"
       s += "  public var \(Self.identifier(f.name)): \(propertyType(f))\n"
+    }
+    if wireType != nil {
+      s += "  /// The capabilities needed to send this value: the message's own and those of set extension members.\n"
+      s += "  public var requiredCapabilities: [String] {\n"
+      let fieldCaps = fields.filter { $0.capability != nil }
+      if messageCapability == nil && fieldCaps.isEmpty {
+        s += "    []\n  }\n\n"
+      } else {
+        s += "    var capabilities: [String] = [\(messageCapability.map { "\"\($0)\"" } ?? "")]\n"
+        for f in fieldCaps {
+          s += "    if \(Self.identifier(f.name)) != nil { capabilities.append(\"\(f.capability!)\") }\n"
+        }
+        s += "    return capabilities\n  }\n\n"
+      }
     }
     s += "  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.\n"
     s += "  public var additionalMembers: JSONObject\n\n"

@@ -101,3 +101,30 @@ import Testing
     #expect((try? MessageDecoder().decode("{\"type\":\"mystery\"}"))?.type == "mystery")
   }
 }
+
+@Suite struct NegotiatedCapabilityTests {
+  let heartbeat = "{\"type\":\"heartbeat\",\"timestamp\":\"2026-01-11T17:25:32Z\"}"
+  let prompt = "{\"type\":\"prompt\",\"text\":\"hi\",\"idempotency_key\":\"k-1\"}"
+
+  func codes(_ frame: String, _ capabilities: Set<String>?) -> [String] {
+    Validator(options: ValidationOptions(negotiatedCapabilities: capabilities)).validate(frame).findings.map {
+      "\($0.code.rawValue) \($0.pointer)"
+    }
+  }
+
+  @Test func extensionsAreCheckedOnlyAgainstANegotiatedSet() {
+    #expect(codes(heartbeat, nil) == [])
+    #expect(codes(heartbeat, []) == ["extension_not_negotiated /type"])
+    #expect(codes(heartbeat, ["heartbeat"]) == [])
+    #expect(codes(prompt, ["heartbeat"]) == ["extension_not_negotiated /idempotency_key"])
+    #expect(codes(prompt, ["idempotent_prompt"]) == [])
+  }
+
+  @Test func decoderAgreesWithTheValidator() {
+    let decoder = MessageDecoder(options: ValidationOptions(negotiatedCapabilities: ["draining"]))
+    #expect(throws: DecodingFailure.self) { try decoder.decode(heartbeat) }
+    #expect(throws: DecodingFailure.self) { try decoder.decode(prompt) }
+    let allowed = MessageDecoder(options: ValidationOptions(negotiatedCapabilities: ["heartbeat"]))
+    #expect((try? allowed.decode(heartbeat))?.type == "heartbeat")
+  }
+}

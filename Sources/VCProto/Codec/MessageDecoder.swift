@@ -44,6 +44,11 @@ public struct MessageDecoder: Sendable {
     }
     guard spec.isModelled else { return .unknown(object) }
     if let direction = validator.options.direction, direction != spec.direction { return nil }
+    if let negotiated = validator.options.negotiatedCapabilities,
+      !spec.unnegotiatedCapabilities(in: object, negotiated: negotiated).isEmpty
+    {
+      return nil
+    }
     do {
       switch spec.direction {
       case .clientToServer: return .client(try ClientMessage(type: type, object: object))

@@ -9,15 +9,20 @@ public struct ValidationOptions: Sendable, Hashable {
   public var strict: Bool
   /// Parsing limits.
   public var limits: JSONLimits
+  /// The capabilities the peers negotiated, when known. With a set, an extension message or member
+  /// whose capability is not in it is an `extension_not_negotiated` error; `nil` (the default) does
+  /// not check negotiation (a frame seen out of context).
+  public var negotiatedCapabilities: Set<String>?
 
   /// Creates options; the defaults check a frame of either direction against 0.2.0, not strictly.
   public init(
     direction: MessageDirection? = nil, protocolVersion: String = "0.2.0", strict: Bool = false,
-    limits: JSONLimits = .default
+    limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil
   ) {
     self.direction = direction
     self.protocolVersion = protocolVersion
     self.strict = strict
     self.limits = limits
+    self.negotiatedCapabilities = negotiatedCapabilities
   }
 }

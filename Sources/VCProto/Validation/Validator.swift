@@ -90,6 +90,13 @@ public struct Validator: Sendable {
         "\"\(type)\" is sent \(spec.direction.rawValue), but this frame travelled \(direction.rawValue)")
     }
     state.messageType = type
+    if let negotiated = options.negotiatedCapabilities {
+      for capability in spec.unnegotiatedCapabilities(in: object, negotiated: negotiated) {
+        state.add(
+          .error, .extensionNotNegotiated, capability.pointer, type,
+          "\(capability.what) needs the capability \"\(capability.name)\", which the peers did not negotiate")
+      }
+    }
     checkMembers(object, fields: spec.fields, extra: .warn, skipping: "type", in: catalog, into: &state)
     checkRules(spec.rules, object, into: &state)
     return (type, options.direction ?? spec.direction)

@@ -84,6 +84,38 @@ public enum ClientMessage: Sendable, Hashable {
     }
   }
 
+  /// The capabilities the peers must have negotiated before this message may be sent
+  /// (the message's own, and those of the extension members it sets).
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .connect(let payload): return payload.requiredCapabilities
+    case .ping(let payload): return payload.requiredCapabilities
+    case .subscribe(let payload): return payload.requiredCapabilities
+    case .unsubscribe(let payload): return payload.requiredCapabilities
+    case .sessionDeleted(let payload): return payload.requiredCapabilities
+    case .prompt(let payload): return payload.requiredCapabilities
+    case .setDirectory(let payload): return payload.requiredCapabilities
+    case .setMaxMessageSize(let payload): return payload.requiredCapabilities
+    case .messageAck(let payload): return payload.requiredCapabilities
+    case .compactSession(let payload): return payload.requiredCapabilities
+    case .killSession(let payload): return payload.requiredCapabilities
+    case .inferSessionName(let payload): return payload.requiredCapabilities
+    case .createWorktreeSession(let payload): return payload.requiredCapabilities
+    case .executeCommand(let payload): return payload.requiredCapabilities
+    case .getCommandHistory(let payload): return payload.requiredCapabilities
+    case .getCommandOutput(let payload): return payload.requiredCapabilities
+    case .uploadFile(let payload): return payload.requiredCapabilities
+    case .listResources(let payload): return payload.requiredCapabilities
+    case .deleteResource(let payload): return payload.requiredCapabilities
+    case .startRecipe(let payload): return payload.requiredCapabilities
+    case .exitRecipe(let payload): return payload.requiredCapabilities
+    case .getAvailableRecipes(let payload): return payload.requiredCapabilities
+    case .refreshSessions(let payload): return payload.requiredCapabilities
+    case .disconnect(let payload): return payload.requiredCapabilities
+    case .unknown: return []
+    }
+  }
+
   /// Every `type` this enum models, in catalog order.
   public static let modelledTypes: [String] = [
     "connect",

@@ -23,6 +23,11 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
   public var clientNonce: String?
   /// `auth_response`: Auth v2: HMAC-SHA256 over the client MAC input (STANDARDS.md), lowercase hex. Optional. Secret: never logged.
   public var authResponse: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -166,6 +171,11 @@ public struct PingMessage: Sendable, Hashable, JSONModel {
   /// The `type` value of this message.
   public static let type = "ping"
 
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -207,6 +217,11 @@ public struct SubscribeMessage: Sendable, Hashable, JSONModel {
   public var sessionId: String
   /// `last_message_id` Optional.
   public var lastMessageId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -267,6 +282,11 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel {
 
   /// `session_id` Optional.
   public var sessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -317,6 +337,11 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel {
 
   /// `session_id` Optional.
   public var sessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -381,6 +406,13 @@ public struct PromptMessage: Sendable, Hashable, JSONModel {
   public var iosSessionId: String?
   /// `idempotency_key`: Extension: a client-chosen unique key; a server that negotiated idempotent_prompt runs a prompt at most once per key. Optional. Extension (capability `idempotent_prompt`).
   public var idempotencyKey: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    var capabilities: [String] = []
+    if idempotencyKey != nil { capabilities.append("idempotent_prompt") }
+    return capabilities
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -508,6 +540,11 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel {
 
   /// `path`
   public var path: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -557,6 +594,11 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel {
 
   /// `size_kb`
   public var sizeKb: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -607,6 +649,11 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel {
 
   /// `message_id`: The message_id of the frame being acknowledged.
   public var messageId: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -656,6 +703,11 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel {
 
   /// `session_id`
   public var sessionId: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -705,6 +757,11 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel {
 
   /// `session_id`
   public var sessionId: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -756,6 +813,11 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel {
   public var sessionId: String
   /// `message_text`
   public var messageText: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -817,6 +879,11 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel {
   public var sessionName: String
   /// `parent_directory`
   public var parentDirectory: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -878,6 +945,11 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel {
   public var commandId: String
   /// `working_directory`
   public var workingDirectory: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -939,6 +1011,11 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel {
   public var workingDirectory: String?
   /// `limit` Optional.
   public var limit: Int?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1000,6 +1077,11 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel {
 
   /// `command_session_id`
   public var commandSessionId: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1053,6 +1135,11 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel {
   public var content: String
   /// `storage_location`
   public var storageLocation: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1122,6 +1209,11 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel {
 
   /// `storage_location`
   public var storageLocation: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1173,6 +1265,11 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel {
   public var filename: String
   /// `storage_location`
   public var storageLocation: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1236,6 +1333,11 @@ public struct StartRecipeMessage: Sendable, Hashable, JSONModel {
   public var recipeId: String
   /// `working_directory` Optional.
   public var workingDirectory: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1306,6 +1408,11 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel {
 
   /// `session_id`
   public var sessionId: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1353,6 +1460,11 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel {
   /// The `type` value of this message.
   public static let type = "get_available_recipes"
 
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1392,6 +1504,11 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel {
 
   /// `recent_sessions_limit` Optional.
   public var recentSessionsLimit: Int?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1442,6 +1559,12 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel {
 
   /// `reason`: Why the client disconnects (open set).
   public var reason: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    var capabilities: [String] = ["disconnect"]
+    return capabilities
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 

@@ -135,6 +135,55 @@ public enum ServerMessage: Sendable, Hashable {
     }
   }
 
+  /// The capabilities the peers must have negotiated before this message may be sent
+  /// (the message's own, and those of the extension members it sets).
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .hello(let payload): return payload.requiredCapabilities
+    case .connected(let payload): return payload.requiredCapabilities
+    case .authError(let payload): return payload.requiredCapabilities
+    case .pong(let payload): return payload.requiredCapabilities
+    case .ack(let payload): return payload.requiredCapabilities
+    case .error(let payload): return payload.requiredCapabilities
+    case .sessionList(let payload): return payload.requiredCapabilities
+    case .recentSessions(let payload): return payload.requiredCapabilities
+    case .availableCommands(let payload): return payload.requiredCapabilities
+    case .sessionHistory(let payload): return payload.requiredCapabilities
+    case .sessionUpdated(let payload): return payload.requiredCapabilities
+    case .sessionCreated(let payload): return payload.requiredCapabilities
+    case .sessionReady(let payload): return payload.requiredCapabilities
+    case .turnComplete(let payload): return payload.requiredCapabilities
+    case .sessionLocked(let payload): return payload.requiredCapabilities
+    case .sessionKilled(let payload): return payload.requiredCapabilities
+    case .sessionNameInferred(let payload): return payload.requiredCapabilities
+    case .inferNameError(let payload): return payload.requiredCapabilities
+    case .compactionComplete(let payload): return payload.requiredCapabilities
+    case .compactionError(let payload): return payload.requiredCapabilities
+    case .worktreeSessionCreated(let payload): return payload.requiredCapabilities
+    case .worktreeSessionError(let payload): return payload.requiredCapabilities
+    case .commandStarted(let payload): return payload.requiredCapabilities
+    case .commandOutput(let payload): return payload.requiredCapabilities
+    case .commandComplete(let payload): return payload.requiredCapabilities
+    case .commandError(let payload): return payload.requiredCapabilities
+    case .commandHistory(let payload): return payload.requiredCapabilities
+    case .commandOutputFull(let payload): return payload.requiredCapabilities
+    case .fileUploaded(let payload): return payload.requiredCapabilities
+    case .resourcesList(let payload): return payload.requiredCapabilities
+    case .resourceDeleted(let payload): return payload.requiredCapabilities
+    case .availableRecipes(let payload): return payload.requiredCapabilities
+    case .recipeStarted(let payload): return payload.requiredCapabilities
+    case .recipeStepStarted(let payload): return payload.requiredCapabilities
+    case .recipeStepTransition(let payload): return payload.requiredCapabilities
+    case .orchestrationRetry(let payload): return payload.requiredCapabilities
+    case .recipeExited(let payload): return payload.requiredCapabilities
+    case .response(let payload): return payload.requiredCapabilities
+    case .replay(let payload): return payload.requiredCapabilities
+    case .heartbeat(let payload): return payload.requiredCapabilities
+    case .draining(let payload): return payload.requiredCapabilities
+    case .unknown: return []
+    }
+  }
+
   /// Every `type` this enum models, in catalog order.
   public static let modelledTypes: [String] = [
     "hello",

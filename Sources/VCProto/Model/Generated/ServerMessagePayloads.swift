@@ -21,6 +21,11 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
   public var capabilities: [String]?
   /// `challenge`: Auth v2: 256 fresh random bits, lowercase hex, single use, expiring. Optional.
   public var challenge: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -159,6 +164,11 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
   public var authVersion: Int?
   /// `server_proof`: Auth v2: the server's HMAC proving it knows the key (STANDARDS.md). Optional.
   public var serverProof: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -265,6 +275,11 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
 
   /// `message`
   public var message: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -312,6 +327,11 @@ public struct PongMessage: Sendable, Hashable, JSONModel {
   /// The `type` value of this message.
   public static let type = "pong"
 
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -351,6 +371,11 @@ public struct AckMessage: Sendable, Hashable, JSONModel {
 
   /// `message`
   public var message: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -414,6 +439,13 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel {
   public var requested: [String]?
   /// `message_id`: Extension: acknowledge with message_ack. Optional. Extension (capability `message_ack`).
   public var messageId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    var capabilities: [String] = []
+    if messageId != nil { capabilities.append("message_ack") }
+    return capabilities
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -545,6 +577,11 @@ public struct SessionListMessage: Sendable, Hashable, JSONModel {
   public var sessions: [SessionSummary]
   /// `total_count`
   public var totalCount: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -606,6 +643,11 @@ public struct RecentSessionsMessage: Sendable, Hashable, JSONModel {
   public var sessions: [RecentSession]
   /// `limit`
   public var limit: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -669,6 +711,11 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel {
   public var projectCommands: [CommandNode]
   /// `general_commands`
   public var generalCommands: [CommandNode]
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -747,6 +794,11 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel {
   public var newestMessageId: String?
   /// `is_complete`
   public var isComplete: Bool
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -846,6 +898,11 @@ public struct SessionUpdatedMessage: Sendable, Hashable, JSONModel {
   public var sessionId: String
   /// `messages`
   public var messages: [ClaudeRecord]
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -915,6 +972,11 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel {
   public var messageCount: Int
   /// `preview` Always written; `nil` is sent as null.
   public var preview: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1015,6 +1077,11 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel {
   public var sessionId: String
   /// `message`
   public var message: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1074,6 +1141,11 @@ public struct TurnCompleteMessage: Sendable, Hashable, JSONModel {
 
   /// `session_id` Always written; `nil` is sent as null.
   public var sessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1124,6 +1196,11 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel {
   public var message: String
   /// `session_id`
   public var sessionId: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1185,6 +1262,11 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel {
   public var sessionId: String
   /// `message`
   public var message: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1246,6 +1328,11 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel {
   public var sessionId: String
   /// `name`
   public var name: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1307,6 +1394,11 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel {
   public var error: String
   /// `session_id` Optional.
   public var sessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1367,6 +1459,11 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel {
 
   /// `session_id`
   public var sessionId: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1418,6 +1515,11 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel {
   public var sessionId: String
   /// `error`
   public var error: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1483,6 +1585,11 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel {
   public var worktreePath: String
   /// `branch_name`
   public var branchName: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1569,6 +1676,11 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel {
   public var errorType: String
   /// `details` Optional.
   public var details: WorktreeErrorDetails?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1654,6 +1766,11 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel {
   public var commandId: String
   /// `shell_command`
   public var shellCommand: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1727,6 +1844,11 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel {
   public var stream: String
   /// `text`
   public var text: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1801,6 +1923,11 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel {
   public var exitCode: Int
   /// `duration_ms`
   public var durationMs: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1872,6 +1999,11 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel {
   public var commandId: String
   /// `error`
   public var error: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -1933,6 +2065,11 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel {
   public var sessions: [CommandHistoryEntry]
   /// `limit`
   public var limit: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2006,6 +2143,11 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
   public var shellCommand: String
   /// `working_directory`
   public var workingDirectory: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2130,6 +2272,11 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel {
   public var size: Int
   /// `timestamp`
   public var timestamp: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2212,6 +2359,11 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel {
   public var resources: [Resource]
   /// `storage_location`
   public var storageLocation: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2273,6 +2425,11 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel {
   public var filename: String
   /// `path`
   public var path: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2332,6 +2489,11 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel {
 
   /// `recipes`
   public var recipes: [Recipe]
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2389,6 +2551,11 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel {
   public var currentStep: String
   /// `step_count`
   public var stepCount: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2482,6 +2649,11 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel {
   public var step: String
   /// `step_count`
   public var stepCount: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2555,6 +2727,11 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel {
   public var fromStep: String
   /// `to_step`
   public var toStep: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2628,6 +2805,11 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel {
   public var step: String
   /// `error` Always written; `nil` is sent as null.
   public var error: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2700,6 +2882,11 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel {
   public var reason: String
   /// `error` Optional.
   public var error: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2784,6 +2971,11 @@ public struct ResponseMessage: Sendable, Hashable, JSONModel {
   public var cost: Cost?
   /// `ios_session_id` Optional.
   public var iosSessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2912,6 +3104,11 @@ public struct ReplayMessage: Sendable, Hashable, JSONModel {
   public var messageId: String
   /// `message`
   public var message: ReplayedMessage
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -2971,6 +3168,12 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel {
 
   /// `timestamp`: When the server sent it (UTC).
   public var timestamp: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    var capabilities: [String] = ["heartbeat"]
+    return capabilities
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
@@ -3023,6 +3226,12 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel {
   public var message: String
   /// `retry_after_ms`: How long to wait before reconnecting, in milliseconds.
   public var retryAfterMs: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    var capabilities: [String] = ["draining"]
+    return capabilities
+  }
+
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
