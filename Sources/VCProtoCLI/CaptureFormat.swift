@@ -15,7 +15,9 @@ enum CaptureFormat: String, CaseIterable, Sendable {
     let lower = path?.lowercased() ?? ""
     if lower.hasSuffix(".har") { return .har }
     if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonl }
-    let text = prefix.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+    let text = prefix.drop {
+      $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+    }
     if text.first == UInt8(ascii: "V"), text.dropFirst().first == UInt8(ascii: "C") { return .frame }
     if text.first == UInt8(ascii: "{") {
       let afterBrace = text.dropFirst().drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }

@@ -28,7 +28,8 @@ enum CatalogCommand {
       }
       catalogs = [catalog]
     }
-    let directions = args["direction"].flatMap(MessageDirection.init(rawValue:)).map { [$0] } ?? MessageDirection.allCases
+    let directions =
+      args["direction"].flatMap(MessageDirection.init(rawValue:)).map { [$0] } ?? MessageDirection.allCases
     if args["format"] == "json" {
       let versions: [JSONValue] = catalogs.map { catalog in
         var members = [JSONObject.Member(key: "version", value: .string(catalog.version))]

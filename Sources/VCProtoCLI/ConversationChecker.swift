@@ -175,7 +175,9 @@ public struct ConversationChecker: Sendable {
         findings.append(
           Finding(
             .error, .extensionNotNegotiated, pointer: "", messageType: type,
-            message: "compressed frame (\(form == .binary ? "binary" : "text") envelope) but \(capability) was not negotiated"))
+            message:
+              "compressed frame (\(form == .binary ? "binary" : "text") envelope) but \(capability) was not negotiated")
+        )
       }
     }
     guard let spec = catalog.message(type) else { return }

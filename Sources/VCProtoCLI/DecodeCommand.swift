@@ -21,7 +21,10 @@ enum DecodeCommand {
       .flag("strict", help: "Treat warnings as errors."),
       .flag("show-secrets", help: "Print secret values instead of «redacted»."),
     ],
-    positionals: [PositionalSpec(name: "frame", help: "File holding the frame; `-` or nothing reads standard input.", optional: true)])
+    positionals: [
+      PositionalSpec(
+        name: "frame", help: "File holding the frame; `-` or nothing reads standard input.", optional: true)
+    ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {
     let version = args["protocol"] ?? "0.2.0"

@@ -39,7 +39,8 @@ public struct EnvelopeOpener: Sendable {
   public static let unavailable = EnvelopeOpener { _ in
     .failure(
       EnvelopeOpenFailure(
-        code: FindingCode.envelopeUnsupported.rawValue, message: "compression envelopes are not supported by this build"))
+        code: FindingCode.envelopeUnsupported.rawValue, message: "compression envelopes are not supported by this build"
+      ))
   }
 }
 

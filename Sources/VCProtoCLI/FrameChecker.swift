@@ -54,7 +54,8 @@ struct FrameChecker: Sendable {
       switch opener.open(.binary(data)) {
       case .success(let inner): bytes = inner
       case .failure(let failure):
-        outcome.findings.append(Finding(.error, FindingCode(rawValue: failure.code), pointer: "", message: failure.message))
+        outcome.findings.append(
+          Finding(.error, FindingCode(rawValue: failure.code), pointer: "", message: failure.message))
         return outcome
       }
     case .text(let data):

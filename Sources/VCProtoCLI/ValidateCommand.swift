@@ -28,7 +28,8 @@ enum ValidateCommand {
         "max-line-length", value: "bytes", help: "Longest JSON Lines line read (default 33554432).", hidden: true),
     ],
     positionals: [
-      PositionalSpec(name: "capture", help: "Capture files; `-` reads standard input.", optional: false, repeating: true)
+      PositionalSpec(
+        name: "capture", help: "Capture files; `-` reads standard input.", optional: false, repeating: true)
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {

@@ -29,7 +29,9 @@ enum VectorsCommand {
     }
     for folder in folders.sorted() where folder != "messages" {
       var isDirectory: ObjCBool = false
-      guard fm.fileExists(atPath: root + "/" + folder, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+      guard fm.fileExists(atPath: root + "/" + folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        continue
+      }
       io.standardOutput.line("skip \(folder)/: not message vectors (run by their own tests)")
     }
     let messages = root + "/messages"
@@ -101,7 +103,8 @@ enum VectorsCommand {
     let want: [(pointer: String, code: String)] = expected.map {
       ($0["pointer"]?.stringValue ?? "", $0["code"]?.stringValue ?? "")
     }
-    let missing = want.filter { w in !report.findings.contains { $0.pointer == w.pointer && $0.code.rawValue == w.code } }
+    let missing = want.filter { w in !report.findings.contains { $0.pointer == w.pointer && $0.code.rawValue == w.code }
+    }
     let extra = report.errors.filter { f in !want.contains { $0.pointer == f.pointer && $0.code == f.code.rawValue } }
     if missing.isEmpty, extra.isEmpty { return nil }
     let wantText = want.map { "\($0.code) \($0.pointer.isEmpty ? "\"\"" : $0.pointer)" }.joined(separator: ", ")

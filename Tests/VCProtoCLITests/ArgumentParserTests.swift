@@ -44,7 +44,9 @@ import Testing
   }
 
   @Test func errorsNameTheProblem() {
-    #expect(throws: UsageError("unknown option '--fromat' (did you mean '--format'?)")) { try parse(["--fromat", "x", "f"]) }
+    #expect(throws: UsageError("unknown option '--fromat' (did you mean '--format'?)")) {
+      try parse(["--fromat", "x", "f"])
+    }
     #expect(throws: UsageError("unknown option '--zzzzzzzz'")) { try parse(["--zzzzzzzz", "f"]) }
     #expect(throws: UsageError("unknown option '-q'")) { try parse(["-q", "f"]) }
     #expect(throws: UsageError("option '--format' needs a value <text|json>")) { try parse(["f", "--format"]) }
@@ -57,7 +59,8 @@ import Testing
   }
 
   @Test func tooManyPositionals() {
-    let single = CommandSpec(name: "one", abstract: "", positionals: [PositionalSpec(name: "dir", help: "", optional: true)])
+    let single = CommandSpec(
+      name: "one", abstract: "", positionals: [PositionalSpec(name: "dir", help: "", optional: true)])
     #expect(throws: UsageError("unexpected argument 'b'")) { try ArgumentParser.parse(["a", "b"], for: single) }
   }
 

@@ -51,7 +51,10 @@ import VCProto
   @Test func connectAloneActivates() {
     let r = codes([(">", #"{"type":"prompt","text":"t"}"#), connect, sessionList])
     #expect(r == [[], [], []])
-    let early = codes([connect, ("<", #"{"type":"pong"}"#), ("<", #"{"type":"auth_error","message":"m"}"#), (">", #"{"type":"prompt","text":"t"}"#)])
+    let early = codes([
+      connect, ("<", #"{"type":"pong"}"#), ("<", #"{"type":"auth_error","message":"m"}"#),
+      (">", #"{"type":"prompt","text":"t"}"#),
+    ])
     #expect(early == [[], [], [], ["before_authentication"]])
   }
 
@@ -61,9 +64,13 @@ import VCProto
       (">", #"{"type":"prompt","text":"t","idempotency_key":"k1"}"#),
       ("<", #"{"type":"error","message":"m","message_id":"0f8e7d6c-5b4a-4392-8170-6e5d4c3b2a19"}"#),
     ])
-    #expect(plain == [[], [], [], ["extension_not_negotiated"], ["extension_not_negotiated"], ["extension_not_negotiated"]])
+    #expect(
+      plain == [[], [], [], ["extension_not_negotiated"], ["extension_not_negotiated"], ["extension_not_negotiated"]])
     let negotiated = codes([
-      ("<", #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i","capabilities":["heartbeat","idempotent_prompt"]}"#),
+      (
+        "<",
+        #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i","capabilities":["heartbeat","idempotent_prompt"]}"#
+      ),
       (">", #"{"type":"connect","api_key":"k","capabilities":["heartbeat","idempotent_prompt","draining"]}"#),
       sessionList, ("<", #"{"type":"heartbeat","timestamp":"2026-01-11T09:15:02Z"}"#),
       (">", #"{"type":"prompt","text":"t","idempotency_key":"k1"}"#),
@@ -74,10 +81,14 @@ import VCProto
 
   @Test func connectedCapabilitiesAreAuthoritative() {
     let r = codes([
-      ("<", #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i","capabilities":["heartbeat","disconnect"]}"#),
+      (
+        "<",
+        #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i","capabilities":["heartbeat","disconnect"]}"#
+      ),
       (">", #"{"type":"connect","api_key":"k","capabilities":["heartbeat","disconnect"]}"#),
       ("<", #"{"type":"connected","message":"Session registered","session_id":"s","capabilities":["disconnect"]}"#),
-      ("<", #"{"type":"heartbeat","timestamp":"2026-01-11T09:15:02Z"}"#), (">", #"{"type":"disconnect","reason":"user"}"#),
+      ("<", #"{"type":"heartbeat","timestamp":"2026-01-11T09:15:02Z"}"#),
+      (">", #"{"type":"disconnect","reason":"user"}"#),
     ])
     #expect(r == [[], [], [], ["extension_not_negotiated"], []])
   }
@@ -89,8 +100,15 @@ import VCProto
         direction: direction, message: try! JSONReader().parse(text).objectValue!, envelope: envelope)
       return checker.receive(event).map(\.code.rawValue)
     }
-    #expect(feed(.serverToClient, #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i","capabilities":["compression_binary"]}"#).isEmpty)
-    #expect(feed(.clientToServer, #"{"type":"connect","api_key":"k","capabilities":["compression_binary","compression_text"]}"#).isEmpty)
+    #expect(
+      feed(
+        .serverToClient,
+        #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i","capabilities":["compression_binary"]}"#
+      ).isEmpty)
+    #expect(
+      feed(
+        .clientToServer, #"{"type":"connect","api_key":"k","capabilities":["compression_binary","compression_text"]}"#
+      ).isEmpty)
     #expect(feed(.serverToClient, #"{"type":"pong"}"#, .binary).isEmpty)
     #expect(feed(.serverToClient, #"{"type":"pong"}"#, .text) == ["extension_not_negotiated"])
   }
@@ -98,7 +116,8 @@ import VCProto
   @Test func messageAckNeedsAKnownID() {
     let id = "0f8e7d6c-5b4a-4392-8170-6e5d4c3b2a19"
     let r = codes([
-      hello, connect, sessionList, ("<", #"{"type":"replay","message_id":"\#(id)","message":{"role":"assistant","text":"t"}}"#),
+      hello, connect, sessionList,
+      ("<", #"{"type":"replay","message_id":"\#(id)","message":{"role":"assistant","text":"t"}}"#),
       (">", #"{"type":"message_ack","message_id":"\#(id)"}"#), (">", #"{"type":"message_ack","message_id":"other"}"#),
     ])
     #expect(r == [[], [], [], [], [], ["unknown_message_id"]])
@@ -114,14 +133,18 @@ import VCProto
     ]
     #expect(codes(frames, times: [0, 1, 2, 92, 150, 183.5]) == [[], [], [], [], [], ["heartbeat_gap"]])
     // Without heartbeat negotiated, silence is fine.
-    #expect(codes([hello, connect, sessionList, ("<", #"{"type":"pong"}"#)], times: [0, 1, 2, 500]) == [[], [], [], []])
+    #expect(
+      codes([hello, connect, sessionList, ("<", #"{"type":"pong"}"#)], times: [0, 1, 2, 500]) == [[], [], [], []])
   }
 
   @Test func realSystemOddities() {
     let r = codes([
       hello, connect, sessionList,
       ("<", #"{"type":"command_output","command_session_id":"c","stream":"stdout","text":"x"}"#),
-      ("<", #"{"type":"command_started","command_session_id":"c","command_id":"git.status","shell_command":"git status"}"#),
+      (
+        "<",
+        #"{"type":"command_started","command_session_id":"c","command_id":"git.status","shell_command":"git status"}"#
+      ),
       ("<", #"{"type":"turn_complete","session_id":null}"#),
     ])
     #expect(r.allSatisfy { $0.isEmpty })

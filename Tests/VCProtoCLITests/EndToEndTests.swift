@@ -9,7 +9,9 @@ import VCProto
   static let binary: URL? = {
     let fm = FileManager.default
     func executable(_ url: URL) -> URL? { fm.isExecutableFile(atPath: url.path) ? url : nil }
-    if let path = ProcessInfo.processInfo.environment["VCPROTO_BINARY"] { return executable(URL(fileURLWithPath: path)) }
+    if let path = ProcessInfo.processInfo.environment["VCPROTO_BINARY"] {
+      return executable(URL(fileURLWithPath: path))
+    }
     var folders: [URL] = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0])]
     if let exe = Bundle.main.executableURL { folders.append(exe) }
     for start in folders {
@@ -43,13 +45,16 @@ import VCProto
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
+    )
   }
 
   @Test func cleanConversationValidates() throws {
     let r = try run(["validate", "Samples/conversation-0.2.0.jsonl"])
     #expect(r.status == 0)
-    #expect(r.out.hasPrefix("OK Samples/conversation-0.2.0.jsonl: 44 frames, 44 valid, 0 invalid; 0 errors, 0 warnings\n"))
+    #expect(
+      r.out.hasPrefix("OK Samples/conversation-0.2.0.jsonl: 44 frames, 44 valid, 0 invalid; 0 errors, 0 warnings\n"))
     #expect(r.out.contains("by code: none"))
     #expect(!r.out.contains(fakeKey))
     let json = try run(["validate", "--format=json", "Samples/conversation-0.2.0.jsonl"])
@@ -98,7 +103,8 @@ import VCProto
     let ok = try run(["validate", "-"], stdin: Data(#"{"type":"ping"}"#.utf8))
     #expect(ok.status == 0)
     #expect(ok.out.hasPrefix("OK <stdin>: 1 frame, 1 valid"))
-    let frame = try run(["validate", "--input", "frame", "--direction", "server_to_client", "-"], stdin: Data(#"{"type":"ping"}"#.utf8))
+    let frame = try run(
+      ["validate", "--input", "frame", "--direction", "server_to_client", "-"], stdin: Data(#"{"type":"ping"}"#.utf8))
     #expect(frame.status == 1)
     #expect(frame.out.contains("<stdin>#0: ping /type: error:"))
     let missing = try run(["validate", "Samples/does-not-exist.jsonl"])

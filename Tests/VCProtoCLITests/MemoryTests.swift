@@ -12,8 +12,10 @@ import VCProto
     var longest = 0
     for i in 0..<40_000 {
       let padding = String(repeating: "é", count: i % 97)
-      let frame = #"{"type":"command_output","command_session_id":"cmd-\#(i)","stream":"stdout","text":"line \#(i) \#(padding)"}"#
-      let record = #"{"direction":"server_to_client","time":\#(1_768_122_902 + i),"data":\#(JSONValue.string(frame).jsonText)}"#
+      let frame =
+        #"{"type":"command_output","command_session_id":"cmd-\#(i)","stream":"stdout","text":"line \#(i) \#(padding)"}"#
+      let record =
+        #"{"direction":"server_to_client","time":\#(1_768_122_902 + i),"data":\#(JSONValue.string(frame).jsonText)}"#
       longest = max(longest, record.utf8.count)
       text += record + "\n"
     }

@@ -22,9 +22,10 @@ import VCProto
     let lines = r.out.split(separator: "\n").map(String.init)
     let objects = try lines.map { try JSONReader().parse($0).objectValue! }
     let findings = objects.dropLast()
-    #expect(findings.map { $0["code"]?.stringValue } == [
-      "unexpected_field", "invalid_value", "invalid_value", "invalid_json", "unknown_type",
-    ])
+    #expect(
+      findings.map { $0["code"]?.stringValue } == [
+        "unexpected_field", "invalid_value", "invalid_value", "invalid_json", "unknown_type",
+      ])
     #expect(findings.map { $0["line"]?.intValue } == [2, 3, 4, 5, 6])
     #expect(findings.map { $0["severity"]?.stringValue } == ["warning", "error", "error", "error", "warning"])
     #expect(findings[0]["direction"]?.stringValue == "client_to_server")
@@ -72,7 +73,8 @@ import VCProto
   @Test func textLinesNameFileLineTypeAndPointer() {
     let url = temporaryFile(capture, name: "c.jsonl")
     let r = runCommand(["validate", url.path])
-    #expect(r.out.contains("\(url.path):3: set_max_message_size /size_kb: error: 0 is below the minimum 1 [invalid_value]\n"))
+    #expect(
+      r.out.contains("\(url.path):3: set_max_message_size /size_kb: error: 0 is below the minimum 1 [invalid_value]\n"))
     #expect(r.out.contains("FAIL \(url.path): 6 frames, 3 valid, 3 invalid; 3 errors, 2 warnings\n"))
     #expect(r.out.contains("  invalid_value"))
     #expect(!r.out.contains("\u{1B}["))

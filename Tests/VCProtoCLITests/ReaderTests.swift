@@ -22,7 +22,10 @@ import VCProto
     #expect(f.map(\.position) == [.line(1), .line(3), .line(4), .line(5), .line(6)])
     #expect(f.map(\.direction) == [nil, .clientToServer, .serverToClient, .serverToClient, nil])
     #expect(f.map(\.time) == [nil, 1_768_122_902, 1_768_122_902.5, 1_768_122_902.5, nil])
-    #expect(f.map(text) == ["{\"type\":\"ping\"}", "{\"type\":\"ping\"}", "{\"type\":\"pong\"}", "{\"type\":\"pong\"}", "not json at all"])
+    #expect(
+      f.map(text) == [
+        "{\"type\":\"ping\"}", "{\"type\":\"ping\"}", "{\"type\":\"pong\"}", "{\"type\":\"pong\"}", "not json at all",
+      ])
     #expect(f.allSatisfy { $0.findings.isEmpty })
   }
 
@@ -68,7 +71,8 @@ import VCProto
     """
   }
 
-  let hello = #"{"type":"receive","time":1768122902.25,"opcode":1,"data":"{\"type\":\"hello\",\"message\":\"m\",\"version\":\"0.2.0\",\"auth_version\":1,\"instructions\":\"i\"}"}"#
+  let hello =
+    #"{"type":"receive","time":1768122902.25,"opcode":1,"data":"{\"type\":\"hello\",\"message\":\"m\",\"version\":\"0.2.0\",\"auth_version\":1,\"instructions\":\"i\"}"}"#
   let ping = #"{"type":"send","time":1768122903,"opcode":1,"data":"{\"type\":\"ping\"}"}"#
 
   func frames(_ text: String, chunk: Int = 5) throws -> [CapturedFrame] {
@@ -130,7 +134,8 @@ import VCProto
     #expect(CaptureFormat.detect(path: "x.har", prefix: Array("{\"type\":\"ping\"}".utf8)) == .har)
     #expect(CaptureFormat.detect(path: "x.ndjson", prefix: []) == .jsonl)
     #expect(CaptureFormat.detect(path: nil, prefix: Array(" \n{ \"log\" : {".utf8)) == .har)
-    #expect(CaptureFormat.detect(path: "x.json", prefix: Array("{\"type\":\"ping\"}\n{\"type\":\"ping\"}".utf8)) == .jsonl)
+    #expect(
+      CaptureFormat.detect(path: "x.json", prefix: Array("{\"type\":\"ping\"}\n{\"type\":\"ping\"}".utf8)) == .jsonl)
     #expect(CaptureFormat.detect(path: "x.json", prefix: Array("{\n  \"type\": \"ping\"\n}\n".utf8)) == .frame)
     #expect(CaptureFormat.detect(path: nil, prefix: [0x56, 0x43, 1, 0, 1]) == .frame)
   }

@@ -6,8 +6,10 @@ import Testing
 @Suite struct VectorsCommandTests {
   @Test func passFailLinesAndSkippedFolders() throws {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("vcproto-vectors-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("messages"), withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("envelope"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("messages"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("envelope"), withIntermediateDirectories: true)
     let vectors = """
       [
         {"id": "ping-ok", "description": "", "direction": "client_to_server", "protocol_version": "0.2.0",
