@@ -35,16 +35,35 @@ final class JSONLinesReader: CaptureReader {
     return nil
   }
 
-  /// A record when the line is an object with `data` and no `type`; otherwise the line is the frame.
+  /// A record when the line is an object with `data` and no `type` (or a HAR-style `type` of `send` /
+  /// `receive`); otherwise the line is the frame. Lines without `"data"` are not parsed here at all.
   private func frame(number: Int, bytes: [UInt8]) -> CapturedFrame {
     var frame = CapturedFrame(position: .line(number), payload: .text(bytes))
-    guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
-      case .object(let object)? = try? JSONReader(limits: recordLimits).parse(bytes),
-      object["type"] == nil, object["data"] != nil
+    guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"), mentionsData(bytes),
+      case .object(let object)? = try? JSONReader(limits: recordLimits).parse(bytes), object["data"] != nil
     else { return frame }
+    let directionKey: String
+    switch object["type"]?.stringValue {
+    case nil where object["type"] == nil: directionKey = "direction"
+    case "send"?, "receive"?: directionKey = "type"
+    default: return frame
+    }
     frame.payload = nil
-    CaptureRecord.fill(&frame, from: object, directionKey: "direction")
+    CaptureRecord.fill(&frame, from: object, directionKey: directionKey)
     return frame
+  }
+
+  private static let dataKey = Array("\"data\"".utf8)
+
+  private func mentionsData(_ bytes: [UInt8]) -> Bool {
+    let key = Self.dataKey
+    guard bytes.count >= key.count else { return false }
+    var i = 0
+    while i <= bytes.count - key.count {
+      if bytes[i] == key[0], bytes[i..<(i + key.count)].elementsEqual(key) { return true }
+      i += 1
+    }
+    return false
   }
 
   private func isSpace(_ b: UInt8) -> Bool {

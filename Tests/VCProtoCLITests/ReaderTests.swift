@@ -29,6 +29,13 @@ import VCProto
     #expect(f.allSatisfy { $0.findings.isEmpty })
   }
 
+  @Test func harStyleRecordsInJSONLines() throws {
+    let f = try frames(#"{"type":"receive","time":1,"opcode":1,"data":"{\"type\":\"pong\"}"}"# + "\n")
+    #expect(f.count == 1)
+    #expect(f[0].direction == .serverToClient)
+    #expect(text(f[0]) == "{\"type\":\"pong\"}")
+  }
+
   @Test func truncatedLastLineWithoutNewlineIsRead() throws {
     let f = try frames("{\"type\":\"ping\"}\n{\"type\":\"po")
     #expect(f.count == 2)
