@@ -40,6 +40,11 @@ let package = Package(
       path: "Tests/VCProtoTests"
     ),
     .testTarget(
+      name: "VCProtoCLITests",
+      dependencies: ["VCProto", "VCProtoCLI"],
+      path: "Tests/VCProtoCLITests"
+    ),
+    .testTarget(
       name: "VCProtoEnvelopeTests",
       dependencies: ["VCProto", "CZlib"],
       path: "Tests/VCProtoEnvelopeTests"

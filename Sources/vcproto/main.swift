@@ -1,7 +1,4 @@
 import Foundation
-import VCProtoCodegen
+import VCProtoCLI
 
-// Bootstrap: writes the generated model.
-for f in SwiftModelGenerator().files() {
-  try f.contents.write(toFile: "Sources/VCProto/Model/Generated/" + f.name, atomically: true, encoding: .utf8)
-}
+exit(VCProtoCommand.main(Array(CommandLine.arguments.dropFirst()), .standard))

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Reads an input in chunks, never whole. Bytes handed back with ``unread(_:)`` (after format
+/// sniffing) are returned first.
+final class ByteSource {
+  private let handle: FileHandle?
+  private var memory: [UInt8]
+  private var memoryOffset = 0
+  private var pushedBack: [UInt8] = []
+  /// The input's size when known (a regular file), for progress.
+  let knownSize: Int?
+  /// Bytes consumed so far (excluding bytes pushed back).
+  private(set) var bytesRead = 0
+
+  /// Reads from a file handle; `size` is the file size when known.
+  init(handle: FileHandle, size: Int? = nil) {
+    self.handle = handle
+    self.memory = []
+    self.knownSize = size
+  }
+
+  /// Reads from bytes already in memory (tests, decoded frames).
+  init(bytes: [UInt8]) {
+    self.handle = nil
+    self.memory = bytes
+    self.knownSize = bytes.count
+  }
+
+  /// Opens a file for streaming; `nil` when it cannot be opened.
+  static func open(path: String) -> ByteSource? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+      return nil
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+    return ByteSource(handle: handle, size: size)
+  }
+
+  /// Up to `count` bytes; an empty array at the end of the input.
+  func read(upTo count: Int) throws -> [UInt8] {
+    if !pushedBack.isEmpty {
+      let n = min(count, pushedBack.count)
+      let out = Array(pushedBack[..<n])
+      pushedBack.removeFirst(n)
+      bytesRead += n
+      return out
+    }
+    if let handle {
+      let data = try handle.read(upToCount: count) ?? Data()
+      bytesRead += data.count
+      return [UInt8](data)
+    }
+    let n = min(count, memory.count - memoryOffset)
+    let out = Array(memory[memoryOffset..<(memoryOffset + n)])
+    memoryOffset += n
+    bytesRead += n
+    return out
+  }
+
+  /// Returns bytes to the front of the input (they are read again next).
+  func unread(_ bytes: [UInt8]) {
+    pushedBack = bytes + pushedBack
+    bytesRead -= bytes.count
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Everything a command touches outside itself: its streams, terminal facts, environment and
+/// working directory. Tests pass buffers; the executable passes ``standard``.
+public struct CommandIO: Sendable {
+  /// Standard output.
+  public var standardOutput: OutputSink
+  /// Standard error (usage errors, progress, decode warnings).
+  public var standardError: OutputSink
+  /// Opens standard input for reading (used for the `-` input).
+  public var openStandardInput: @Sendable () -> FileHandle
+  /// Whether standard output is a terminal (colour is used only then).
+  public var standardOutputIsTerminal: Bool
+  /// Whether standard error is a terminal (progress is shown only then).
+  public var standardErrorIsTerminal: Bool
+  /// The environment (`NO_COLOR` is read from it).
+  public var environment: [String: String]
+  /// The directory relative paths are resolved against.
+  public var currentDirectory: String
+
+  /// Creates an IO bundle.
+  public init(
+    standardOutput: OutputSink, standardError: OutputSink,
+    openStandardInput: @escaping @Sendable () -> FileHandle = { FileHandle.standardInput },
+    standardOutputIsTerminal: Bool = false, standardErrorIsTerminal: Bool = false,
+    environment: [String: String] = [:], currentDirectory: String = FileManager.default.currentDirectoryPath
+  ) {
+    self.standardOutput = standardOutput
+    self.standardError = standardError
+    self.openStandardInput = openStandardInput
+    self.standardOutputIsTerminal = standardOutputIsTerminal
+    self.standardErrorIsTerminal = standardErrorIsTerminal
+    self.environment = environment
+    self.currentDirectory = currentDirectory
+  }
+
+  /// The process's real streams, terminal state and environment.
+  public static var standard: CommandIO {
+    CommandIO(
+      standardOutput: OutputSink(handle: .standardOutput),
+      standardError: OutputSink(handle: .standardError),
+      standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
+      standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
+      environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// Colour is used only on a terminal and only when `NO_COLOR` is not set to a non-empty value.
+  var usesColor: Bool {
+    standardOutputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+  }
+
+  /// Resolves a path against ``currentDirectory``.
+  func resolve(_ path: String) -> String {
+    path.hasPrefix("/") ? path : (currentDirectory as NSString).appendingPathComponent(path)
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import VCProto
+
+/// `vcproto decode`: one frame (or envelope) to pretty JSON through the typed model.
+enum DecodeCommand {
+  static let spec = CommandSpec(
+    name: "decode",
+    abstract: "Decode one frame or envelope and print it as pretty JSON.",
+    discussion: """
+      The input is one frame, byte for byte: a JSON message, a text envelope
+      ({"type":"compressed",...}) or a binary envelope (starting with "VC"). It is validated and
+      decoded through the typed model, then printed in canonical member order. Secret members
+      (api_key, auth_response) and anything shaped like an API key are shown as «redacted» unless
+      --show-secrets is given. Findings go to standard error; exit 1 when the frame does not decode.
+      """,
+    options: [
+      .option(
+        "direction", value: "direction", allowed: ["client_to_server", "server_to_client", "send", "receive"],
+        help: "The direction the frame travelled (default: from its type)."),
+      .option("protocol", value: "version", help: "Protocol version (default 0.2.0)."),
+      .flag("strict", help: "Treat warnings as errors."),
+      .flag("show-secrets", help: "Print secret values instead of «redacted»."),
+    ],
+    positionals: [
+      PositionalSpec(
+        name: "frame", help: "File holding the frame; `-` or nothing reads standard input.", optional: true)
+    ])
+
+  static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {
+    let version = args["protocol"] ?? "0.2.0"
+    guard ProtocolCatalog.version(version) != nil else {
+      throw UsageError("unknown protocol version '\(version)'")
+    }
+    let path = args.positionals.first ?? "-"
+    let source: ByteSource
+    if path == "-" {
+      source = ByteSource(handle: io.openStandardInput())
+    } else if let opened = ByteSource.open(path: io.resolve(path)) {
+      source = opened
+    } else {
+      io.standardError.line("vcproto decode: cannot read '\(path)'")
+      return 2
+    }
+    let frame: CapturedFrame?
+    do {
+      frame = try SingleFrameReader(source: source).next()
+    } catch {
+      io.standardError.line("vcproto decode: error reading '\(path)': \(error.localizedDescription)")
+      return 2
+    }
+    guard let frame else { return 2 }
+    let direction = args["direction"].flatMap(CaptureRecord.direction)
+    let checker = FrameChecker(directionOverride: direction, strict: args.has("strict"), opener: opener)
+    let outcome = checker.check(frame, protocolVersion: version)
+    let name = path == "-" ? "<stdin>" : path
+    for finding in outcome.findings {
+      let pointer = finding.pointer.isEmpty ? "/" : finding.pointer
+      io.standardError.line(
+        "\(name): \(outcome.messageType ?? "-") \(pointer): \(finding.severity.rawValue): \(finding.message) "
+          + "[\(finding.code.rawValue)]")
+    }
+    guard outcome.isValid, let message = outcome.message else { return 1 }
+    let options = ValidationOptions(direction: outcome.direction, protocolVersion: version, strict: args.has("strict"))
+    let canonical: JSONValue
+    do {
+      let decoded = try MessageDecoder(options: options).decode(JSONValue.object(message).jsonText)
+      canonical = (try? JSONReader().parse(MessageEncoder().encode(decoded))) ?? .object(message)
+    } catch {
+      for finding in error.findings {
+        io.standardError.line("\(name): \(finding.description) [\(finding.code.rawValue)]")
+      }
+      return 1
+    }
+    let shown = args.has("show-secrets") ? canonical : Redaction.redacted(canonical)
+    io.standardOutput.line(PrettyPrinter.text(shown))
+    return 0
+  }
+}

@@ -1,0 +1,24 @@
+import VCProtoCodegen
+
+/// `vcproto generate-model` (hidden): regenerates the typed Swift model from the catalog.
+enum GenerateModelCommand {
+  static let spec = CommandSpec(
+    name: "generate-model",
+    abstract: "Regenerate the typed Swift model from the catalog (for maintainers).",
+    options: [
+      .option(
+        "output", short: "o", value: "dir", help: "Directory to write into (default Sources/VCProto/Model/Generated).")
+    ],
+    hidden: true)
+
+  static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
+    let output = args["output"] ?? "Sources/VCProto/Model/Generated"
+    let files = SwiftModelGenerator().files()
+    for file in files {
+      guard FileWriting.write(file.contents, to: io.resolve(output), path: file.name, io: io, command: "generate-model")
+      else { return 2 }
+    }
+    io.standardOutput.line("wrote \(files.count) files to \(output)")
+    return 0
+  }
+}

@@ -1,0 +1,201 @@
+import VCProto
+
+/// Streams the WebSocket messages out of a HAR file without building the document.
+///
+/// A small scanner follows the JSON structure byte by byte (strings, escapes, nesting) and finds
+/// every `"_webSocketMessages"` array; each element object is captured on its own and parsed with
+/// ``JSONReader``. Each array is one connection. A cut-off file yields `truncated_input` after
+/// everything that was read; mismatched brackets yield `invalid_capture` and stop the scan.
+final class HARReader: CaptureReader {
+  private enum Container {
+    case object(expectingKey: Bool)
+    case array(holdsMessages: Bool)
+  }
+
+  private let source: ByteSource
+  private let chunkSize: Int
+  private let maxMessageBytes: Int
+  private var chunk: [UInt8] = []
+  private var index = 0
+  private var atEnd = false
+  private var finished = false
+
+  private var stack: [Container] = []
+  private var inString = false
+  private var escaped = false
+  private var stringIsKey = false
+  private var key: [UInt8] = []
+  private var keyOverflow = false
+  private var valueIsMessages = false
+
+  private var capture: [UInt8] = []
+  private var capturing = false
+  private var captureDepth = 0
+  private var captureOverflow = false
+
+  private var entry = 0
+  private var connection = -1
+  private var arraysSeen = 0
+  private static let messagesKey = Array("_webSocketMessages".utf8)
+
+  init(source: ByteSource, chunkSize: Int = 64 * 1024, maxMessageBytes: Int = 64 * 1024 * 1024) {
+    self.source = source
+    self.chunkSize = chunkSize
+    self.maxMessageBytes = maxMessageBytes
+  }
+
+  var bytesRead: Int { source.bytesRead }
+
+  func next() throws -> CapturedFrame? {
+    while !finished {
+      if index == chunk.count {
+        if atEnd { return finish() }
+        chunk = try source.read(upTo: chunkSize)
+        index = 0
+        if chunk.isEmpty {
+          atEnd = true
+          continue
+        }
+      }
+      let byte = chunk[index]
+      index += 1
+      if capturing {
+        if capture.count < maxMessageBytes {
+          capture.append(byte)
+        } else if !captureOverflow {
+          captureOverflow = true
+          capture = []
+        }
+      }
+      if let item = step(byte) { return item }
+    }
+    return nil
+  }
+
+  /// Advances the scanner by one byte; returns an item when a message object or an error completes.
+  private func step(_ byte: UInt8) -> CapturedFrame? {
+    if inString {
+      if escaped {
+        escaped = false
+      } else if byte == UInt8(ascii: "\\") {
+        escaped = true
+      } else if byte == UInt8(ascii: "\"") {
+        inString = false
+        if stringIsKey { valueIsMessages = !keyOverflow && key == Self.messagesKey }
+      } else if stringIsKey, !keyOverflow {
+        if key.count < Self.messagesKey.count { key.append(byte) } else { keyOverflow = true }
+      }
+      return nil
+    }
+    switch byte {
+    case UInt8(ascii: "\""):
+      inString = true
+      if case .object(let expectingKey)? = stack.last, expectingKey {
+        stringIsKey = true
+        key.removeAll(keepingCapacity: true)
+        keyOverflow = false
+      } else {
+        stringIsKey = false
+        valueIsMessages = false
+      }
+    case UInt8(ascii: ":"):
+      if case .object? = stack.last { stack[stack.count - 1] = .object(expectingKey: false) }
+    case UInt8(ascii: ","):
+      if case .object? = stack.last {
+        stack[stack.count - 1] = .object(expectingKey: true)
+        valueIsMessages = false
+      }
+    case UInt8(ascii: "{"):
+      if case .array(true)? = stack.last, !capturing {
+        capturing = true
+        captureOverflow = false
+        captureDepth = stack.count
+        capture = [byte]
+      }
+      stack.append(.object(expectingKey: true))
+      valueIsMessages = false
+    case UInt8(ascii: "["):
+      let holds = valueIsMessages && !capturing
+      if holds {
+        connection += 1
+        arraysSeen += 1
+      }
+      stack.append(.array(holdsMessages: holds))
+      valueIsMessages = false
+    case UInt8(ascii: "}"):
+      guard case .object? = stack.popLast() else { return broken("'}' does not close an object") }
+      if capturing, stack.count == captureDepth {
+        capturing = false
+        return message()
+      }
+    case UInt8(ascii: "]"):
+      guard case .array? = stack.popLast() else { return broken("']' does not close an array") }
+    default:
+      break
+    }
+    return nil
+  }
+
+  /// Parses one captured `_webSocketMessages` element.
+  private func message() -> CapturedFrame? {
+    defer {
+      capture = []
+      entry += 1
+    }
+    var frame = CapturedFrame(position: .entry(entry), payload: nil, connection: connection)
+    if captureOverflow {
+      frame.findings.append(
+        Finding(.error, .frameTooLarge, pointer: "", message: "HAR message is larger than \(maxMessageBytes) bytes"))
+      return frame
+    }
+    var limits = JSONLimits.default
+    limits.maxFrameBytes = maxMessageBytes
+    limits.maxStringBytes = maxMessageBytes
+    guard case .object(let object)? = try? JSONReader(limits: limits).parse(capture) else {
+      frame.findings.append(
+        Finding(.error, .invalidRecord, pointer: "", message: "HAR message is not a valid JSON object"))
+      return frame
+    }
+    if let opcode = object["opcode"]?.int64Value, opcode != 1, opcode != 2 {
+      // Control frames (close, ping, pong) carry no protocol message.
+      entry -= 1
+      return nil
+    }
+    CaptureRecord.fill(&frame, from: object, directionKey: "type")
+    return frame
+  }
+
+  private func broken(_ what: String) -> CapturedFrame {
+    finished = true
+    return CapturedFrame(
+      position: .entry(entry), payload: nil,
+      findings: [
+        Finding(
+          .error, .invalidCapture, pointer: "",
+          message: "HAR is not well-formed JSON near byte \(source.bytesRead - (chunk.count - index)): \(what); "
+            + "reading stopped after \(entry) frames")
+      ], connection: max(connection, 0), isFrame: false)
+  }
+
+  private func finish() -> CapturedFrame? {
+    finished = true
+    if !stack.isEmpty || inString {
+      let lost = capturing ? " (the last message was cut off)" : ""
+      return CapturedFrame(
+        position: .entry(entry), payload: nil,
+        findings: [
+          Finding(
+            .error, .truncatedInput, pointer: "",
+            message: "HAR ends early, inside \(stack.count) unclosed value(s)\(lost); \(entry) frames were read")
+        ], connection: max(connection, 0), isFrame: false)
+    }
+    if arraysSeen == 0 {
+      return CapturedFrame(
+        position: .entry(0), payload: nil,
+        findings: [
+          Finding(.warning, .noFrames, pointer: "", message: "HAR has no \"_webSocketMessages\" (no WebSocket frames)")
+        ], isFrame: false)
+    }
+    return nil
+  }
+}

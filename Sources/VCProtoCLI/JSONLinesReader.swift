@@ -1,0 +1,72 @@
+import VCProto
+
+/// Streams a JSON Lines capture: one frame per line, either the bare message or a record
+/// `{"direction": ..., "time": ..., "data": "<frame text>"}`. Blank lines are skipped.
+final class JSONLinesReader: CaptureReader {
+  let lines: LineSplitter
+  private let recordLimits: JSONLimits
+
+  init(source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = 32 * 1024 * 1024) {
+    lines = LineSplitter(source: source, chunkSize: chunkSize, maxLineLength: maxLineLength)
+    var limits = JSONLimits.default
+    limits.maxFrameBytes = maxLineLength
+    limits.maxStringBytes = maxLineLength
+    recordLimits = limits
+  }
+
+  var bytesRead: Int { lines.bytesRead }
+
+  func next() throws -> CapturedFrame? {
+    while let line = try lines.next() {
+      switch line {
+      case .tooLong(let number, let length):
+        return CapturedFrame(
+          position: .line(number), payload: nil,
+          findings: [
+            Finding(
+              .error, .lineTooLong, pointer: "",
+              message: "line is longer than \(lines.maxLineLength) bytes (at least \(length)); skipped")
+          ])
+      case .line(let number, let bytes):
+        guard bytes.contains(where: { !isSpace($0) }) else { continue }
+        return frame(number: number, bytes: Array(bytes))
+      }
+    }
+    return nil
+  }
+
+  /// A record when the line is an object with `data` and no `type` (or a HAR-style `type` of `send` /
+  /// `receive`); otherwise the line is the frame. Lines without `"data"` are not parsed here at all.
+  private func frame(number: Int, bytes: [UInt8]) -> CapturedFrame {
+    var frame = CapturedFrame(position: .line(number), payload: .text(bytes))
+    guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"), mentionsData(bytes),
+      case .object(let object)? = try? JSONReader(limits: recordLimits).parse(bytes), object["data"] != nil
+    else { return frame }
+    let directionKey: String
+    switch object["type"]?.stringValue {
+    case nil where object["type"] == nil: directionKey = "direction"
+    case "send"?, "receive"?: directionKey = "type"
+    default: return frame
+    }
+    frame.payload = nil
+    CaptureRecord.fill(&frame, from: object, directionKey: directionKey)
+    return frame
+  }
+
+  private static let dataKey = Array("\"data\"".utf8)
+
+  private func mentionsData(_ bytes: [UInt8]) -> Bool {
+    let key = Self.dataKey
+    guard bytes.count >= key.count else { return false }
+    var i = 0
+    while i <= bytes.count - key.count {
+      if bytes[i] == key[0], bytes[i..<(i + key.count)].elementsEqual(key) { return true }
+      i += 1
+    }
+    return false
+  }
+
+  private func isSpace(_ b: UInt8) -> Bool {
+    b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A
+  }
+}

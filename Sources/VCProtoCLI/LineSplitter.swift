@@ -1,0 +1,88 @@
+/// Splits a byte stream into lines, reading fixed-size chunks and holding at most one line plus one
+/// chunk in memory. A line longer than ``maxLineLength`` is reported and skipped to its end.
+final class LineSplitter {
+  /// One result of ``next()``.
+  enum Line {
+    /// A line's bytes (without `\n` or a trailing `\r`) and its 1-based number.
+    case line(number: Int, bytes: ArraySlice<UInt8>)
+    /// The line with this number was longer than the bound; its bytes were dropped.
+    case tooLong(number: Int, length: Int)
+  }
+
+  private let source: ByteSource
+  let chunkSize: Int
+  let maxLineLength: Int
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var scanned = 0
+  private var lineNumber = 0
+  private var atEnd = false
+  private var skipping = false
+  /// The largest the internal buffer ever was, in bytes (memory stays flat: at most one line and
+  /// one chunk).
+  private(set) var highWaterMark = 0
+
+  init(source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = 32 * 1024 * 1024) {
+    self.source = source
+    self.chunkSize = chunkSize
+    self.maxLineLength = maxLineLength
+  }
+
+  /// The next line, or `nil` at the end of the input. A last line without `\n` is still returned.
+  func next() throws -> Line? {
+    while true {
+      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+        let from = start
+        start = newline + 1
+        scanned = start
+        if skipping {
+          skipping = false
+          continue
+        }
+        lineNumber += 1
+        var end = newline
+        if end > from, buffer[end - 1] == 0x0D { end -= 1 }
+        return .line(number: lineNumber, bytes: buffer[from..<end])
+      }
+      scanned = buffer.count
+      if !skipping, buffer.count - start > maxLineLength {
+        lineNumber += 1
+        skipping = true
+        let length = buffer.count - start
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        scanned = 0
+        return .tooLong(number: lineNumber, length: length)
+      }
+      if skipping {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        scanned = 0
+      }
+      if atEnd {
+        guard start < buffer.count, !skipping else { return nil }
+        lineNumber += 1
+        let from = start
+        start = buffer.count
+        scanned = start
+        var end = buffer.count
+        if buffer[end - 1] == 0x0D { end -= 1 }
+        return .line(number: lineNumber, bytes: buffer[from..<end])
+      }
+      if start > 0 {
+        buffer.removeFirst(start)
+        scanned -= start
+        start = 0
+      }
+      let chunk = try source.read(upTo: chunkSize)
+      if chunk.isEmpty {
+        atEnd = true
+      } else {
+        buffer.append(contentsOf: chunk)
+        highWaterMark = max(highWaterMark, buffer.count)
+      }
+    }
+  }
+
+  var bytesRead: Int { source.bytesRead }
+}

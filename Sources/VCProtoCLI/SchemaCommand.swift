@@ -1,0 +1,51 @@
+import Foundation
+import VCProto
+import VCProtoCodegen
+
+/// `vcproto schema`: writes the JSON Schema files derived from the catalog.
+enum SchemaCommand {
+  static let spec = CommandSpec(
+    name: "schema",
+    abstract: "Write the JSON Schema files derived from the protocol catalog.",
+    options: [
+      .option("output", short: "o", value: "dir", help: "Directory to write into (default Schema)."),
+      .option("protocol", value: "version", help: "Protocol version (default: every version)."),
+    ])
+
+  static func run(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Int32 {
+    var catalogs = ProtocolCatalog.all
+    if let version = args["protocol"] {
+      guard let catalog = ProtocolCatalog.version(version) else {
+        throw UsageError("unknown protocol version '\(version)'")
+      }
+      catalogs = [catalog]
+    }
+    let directory = io.resolve(args["output"] ?? "Schema")
+    var count = 0
+    for catalog in catalogs {
+      for file in SchemaGenerator(catalog: catalog).files() {
+        guard FileWriting.write(file.contents, to: directory, path: file.path, io: io, command: "schema") else {
+          return 2
+        }
+        count += 1
+      }
+    }
+    io.standardOutput.line("wrote \(count) file\(count == 1 ? "" : "s") to \(args["output"] ?? "Schema")")
+    return 0
+  }
+}
+
+/// Writes generated files, creating directories as needed.
+enum FileWriting {
+  static func write(_ contents: String, to directory: String, path: String, io: CommandIO, command: String) -> Bool {
+    let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try contents.write(to: url, atomically: true, encoding: .utf8)
+      return true
+    } catch {
+      io.standardError.line("vcproto \(command): cannot write '\(url.path)': \(error.localizedDescription)")
+      return false
+    }
+  }
+}

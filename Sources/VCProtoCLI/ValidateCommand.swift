@@ -1,0 +1,103 @@
+import Foundation
+import VCProto
+
+/// `vcproto validate`: checks captured traffic line by line and reports what breaks the protocol.
+enum ValidateCommand {
+  static let spec = CommandSpec(
+    name: "validate",
+    abstract: "Check captured traffic (JSON Lines, HAR, or one frame) against the protocol.",
+    discussion: """
+      Each finding is printed as `file:line: type /pointer: severity: message [code]` (`file#N` for
+      the N-th frame of a HAR or single-frame input), followed by a summary per type and per code.
+      The input is streamed; memory stays flat whatever its size. Secrets are never printed.
+      Direction comes from the capture (send = client_to_server), else from the message type.
+      The protocol version comes from the capture's hello/connect, else from --protocol.
+      Conversation checks (authentication order, negotiated extensions, message_ack ids, heartbeat
+      gaps) run only when the capture contains the handshake.
+      Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage or unreadable input.
+      """,
+    options: [
+      .option("input", value: "format", allowed: ["jsonl", "har", "frame"], help: "Input format (default: detected)."),
+      .option(
+        "direction", value: "direction", allowed: ["client_to_server", "server_to_client", "send", "receive"],
+        help: "Direction of every frame (overrides the capture)."),
+      .option("protocol", value: "version", help: "Protocol version when the capture announces none (default 0.2.0)."),
+      .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
+      .flag("strict", help: "Treat warnings as errors."),
+      .option(
+        "max-line-length", value: "bytes", help: "Longest JSON Lines line read (default 33554432).", hidden: true),
+    ],
+    positionals: [
+      PositionalSpec(
+        name: "capture", help: "Capture files; `-` reads standard input.", optional: false, repeating: true)
+    ])
+
+  static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {
+    let version = args["protocol"] ?? "0.2.0"
+    guard ProtocolCatalog.version(version) != nil else {
+      throw UsageError(
+        "unknown protocol version '\(version)' (known: "
+          + ArgumentParser.alternatives(ProtocolCatalog.all.map(\.version)) + ")")
+    }
+    var maxLine = 32 * 1024 * 1024
+    if let text = args["max-line-length"] {
+      guard let n = Int(text), n > 0 else { throw UsageError("invalid value '\(text)' for '--max-line-length'") }
+      maxLine = n
+    }
+    let checker = FrameChecker(
+      directionOverride: args["direction"].flatMap(CaptureRecord.direction), strict: args.has("strict"),
+      opener: opener)
+    let validation = CaptureValidation(checker: checker, defaultVersion: version)
+    let reporter: Reporter =
+      args["format"] == "json"
+      ? JSONLinesReporter(out: io.standardOutput) : TextReporter(out: io.standardOutput, color: io.usesColor)
+    var summary = ValidationSummary()
+    var unreadable = false
+    var names: [String] = []
+    for path in args.positionals {
+      let name = path == "-" ? "<stdin>" : path
+      names.append(name)
+      let source: ByteSource
+      if path == "-" {
+        source = ByteSource(handle: io.openStandardInput())
+      } else if let opened = ByteSource.open(path: io.resolve(path)) {
+        source = opened
+      } else {
+        io.standardError.line("vcproto validate: cannot read '\(path)'")
+        unreadable = true
+        continue
+      }
+      do {
+        let format: CaptureFormat
+        if let forced = args["input"].flatMap(CaptureFormat.init(rawValue:)) {
+          format = forced
+        } else {
+          let prefix = try source.read(upTo: 64 * 1024)
+          source.unread(prefix)
+          format = CaptureFormat.detect(path: path == "-" ? nil : path, prefix: prefix)
+        }
+        let progress = ProgressIndicator(
+          sink: io.standardError, terminal: io.standardErrorIsTerminal, name: name, total: source.knownSize)
+        defer { progress.finish() }
+        try validation.run(
+          format.reader(for: source, maxLineLength: maxLine),
+          progress: { progress.update(bytesRead: $0, frames: $1) }
+        ) { outcome in
+          summary.add(outcome)
+          for finding in outcome.findings {
+            reporter.report(
+              FindingRecord(
+                source: name, position: outcome.position, direction: outcome.direction,
+                messageType: outcome.messageType, finding: finding))
+          }
+        }
+      } catch {
+        io.standardError.line("vcproto validate: error reading '\(path)': \(error.localizedDescription)")
+        unreadable = true
+      }
+    }
+    reporter.finish(summary, sources: names)
+    if unreadable { return 2 }
+    return summary.errors > 0 ? 1 : 0
+  }
+}

@@ -1,0 +1,99 @@
+import Testing
+
+@testable import VCProtoCLI
+
+@Suite struct ArgumentParserTests {
+  let spec = CommandSpec(
+    name: "demo", abstract: "A demo.",
+    options: [
+      .option("format", value: "text|json", allowed: ["text", "json"], help: "Format."),
+      .option("output", short: "o", value: "dir", help: "Output."),
+      .flag("strict", help: "Strict."),
+    ],
+    positionals: [PositionalSpec(name: "file", help: "Files.", optional: false, repeating: true)])
+
+  func parse(_ args: [String]) throws(UsageError) -> ParsedArguments {
+    try ArgumentParser.parse(args, for: spec)
+  }
+
+  @Test func separateAndInlineValues() throws {
+    let a = try parse(["--format", "json", "a", "--output=out", "b"])
+    #expect(a["format"] == "json")
+    #expect(a["output"] == "out")
+    #expect(a.positionals == ["a", "b"])
+    let b = try parse(["-o", "x", "-oy", "f"])
+    #expect(b["output"] == "y")
+  }
+
+  @Test func flagsAndDashes() throws {
+    let a = try parse(["--strict", "--", "--format", "-", "-x"])
+    #expect(a.has("strict"))
+    #expect(a["format"] == nil)
+    #expect(a.positionals == ["--format", "-", "-x"])
+    #expect(try parse(["-"]).positionals == ["-"])
+    #expect(try parse(["--output", "-", "f"])["output"] == "-")
+  }
+
+  @Test func lastOccurrenceWins() throws {
+    #expect(try parse(["--format=text", "--format", "json", "f"])["format"] == "json")
+  }
+
+  @Test func helpSkipsPositionalChecks() throws {
+    #expect(try parse(["--help"]).wantsHelp)
+    #expect(try parse(["-h"]).wantsHelp)
+  }
+
+  @Test func errorsNameTheProblem() {
+    #expect(throws: UsageError("unknown option '--fromat' (did you mean '--format'?)")) {
+      try parse(["--fromat", "x", "f"])
+    }
+    #expect(throws: UsageError("unknown option '--zzzzzzzz'")) { try parse(["--zzzzzzzz", "f"]) }
+    #expect(throws: UsageError("unknown option '-q'")) { try parse(["-q", "f"]) }
+    #expect(throws: UsageError("option '--format' needs a value <text|json>")) { try parse(["f", "--format"]) }
+    #expect(throws: UsageError("option '--output' needs a value <dir>")) { try parse(["--output", "--strict", "f"]) }
+    #expect(throws: UsageError("invalid value 'xml' for '--format' (expected text or json)")) {
+      try parse(["--format=xml", "f"])
+    }
+    #expect(throws: UsageError("option '--strict' does not take a value")) { try parse(["--strict=yes", "f"]) }
+    #expect(throws: UsageError("missing argument <file>")) { try parse(["--strict"]) }
+  }
+
+  @Test func tooManyPositionals() {
+    let single = CommandSpec(
+      name: "one", abstract: "", positionals: [PositionalSpec(name: "dir", help: "", optional: true)])
+    #expect(throws: UsageError("unexpected argument 'b'")) { try ArgumentParser.parse(["a", "b"], for: single) }
+  }
+
+  @Test func usageAndHelpText() {
+    #expect(spec.usage == "vcproto demo [<options>] <file> ...")
+    #expect(spec.help.contains("-o, --output <dir>"))
+    #expect(spec.help.contains("-h, --help"))
+  }
+
+  @Test func commandLevelUsageErrorsExitTwo() {
+    let unknown = runCommand(["frobnicate"])
+    #expect(unknown.status == 2)
+    #expect(unknown.err.contains("unknown subcommand 'frobnicate'"))
+    #expect(unknown.err.contains("usage:"))
+    let bad = runCommand(["validate", "--format", "xml", "f"])
+    #expect(bad.status == 2)
+    #expect(bad.err.hasPrefix("vcproto validate: invalid value 'xml' for '--format' (expected text or json)\n"))
+    #expect(bad.err.contains("usage: vcproto validate"))
+    #expect(bad.out.isEmpty)
+    #expect(runCommand([]).status == 2)
+    #expect(runCommand(["validate", "--protocol", "9.9.9", "f"]).status == 2)
+  }
+
+  @Test func helpEverywhere() {
+    for command in ["validate", "decode", "vectors", "catalog", "schema", "generate-model"] {
+      let r = runCommand([command, "--help"])
+      #expect(r.status == 0)
+      #expect(r.out.contains("USAGE: vcproto \(command)"))
+      #expect(runCommand(["help", command]).out == r.out)
+    }
+    let top = runCommand(["--help"])
+    #expect(top.status == 0)
+    #expect(top.out.contains("validate"))
+    #expect(!top.out.contains("generate-model"))
+  }
+}

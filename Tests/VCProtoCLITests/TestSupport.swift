@@ -1,0 +1,54 @@
+import Foundation
+import VCProto
+
+@testable import VCProtoCLI
+
+/// Runs `vcproto` in process with buffered streams.
+func runCommand(_ arguments: [String], stdin: String? = nil, directory: String? = nil) -> (
+  status: Int32, out: String, err: String
+) {
+  let out = OutputSink()
+  let err = OutputSink()
+  var io = CommandIO(standardOutput: out, standardError: err)
+  if let directory { io.currentDirectory = directory }
+  if let stdin {
+    let url = temporaryFile(stdin)
+    io.openStandardInput = { FileHandle(forReadingAtPath: url.path)! }
+  }
+  let status = VCProtoCommand.main(arguments, io)
+  return (status, out.text, err.text)
+}
+
+/// Writes text to a fresh temporary file.
+func temporaryFile(_ text: String, name: String = "capture") -> URL {
+  temporaryFile(bytes: Array(text.utf8), name: name)
+}
+
+/// Writes bytes to a fresh temporary file.
+func temporaryFile(bytes: [UInt8], name: String = "capture") -> URL {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vcproto-cli-tests-\(UUID().uuidString)")
+  try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let url = dir.appendingPathComponent(name)
+  try! Data(bytes).write(to: url)
+  return url
+}
+
+/// Every item a reader yields.
+func readAll(_ reader: CaptureReader) throws -> [CapturedFrame] {
+  var frames: [CapturedFrame] = []
+  while let f = try reader.next() { frames.append(f) }
+  return frames
+}
+
+/// The text of a frame's payload.
+func text(_ frame: CapturedFrame) -> String? {
+  if case .text(let bytes)? = frame.payload { return String(decoding: bytes, as: UTF8.self) }
+  return nil
+}
+
+/// The package root (two levels above this file's folder).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// The fake API key used in the samples.
+let fakeKey = "untethered-00112233445566778899aabbccddeeff"
