@@ -38,7 +38,7 @@ enum CaptureRecord {
     switch record["data"] {
     case .string(let text)?:
       if opcode == 2 {
-        if let bytes = Base64Decoder.decode(text) {
+        if let bytes = Base64.decode(text) {
           frame.payload = .binary(bytes)
         } else {
           frame.findings.append(

@@ -148,14 +148,14 @@ import VCProto
   }
 
   @Test func base64IsStrict() {
-    #expect(Base64Decoder.decode("YWI=") == [0x61, 0x62])
-    #expect(Base64Decoder.decode("YQ==") == [0x61])
-    #expect(Base64Decoder.decode("") == [])
-    #expect(Base64Decoder.decode("YQ=") == nil)
-    #expect(Base64Decoder.decode("YR==") == nil)
-    #expect(Base64Decoder.decode("Y Q==") == nil)
-    #expect(Base64Decoder.decode("YQ==YQ==") == nil)
-    #expect(Base64Decoder.decode("Y-_=") == nil)
+    #expect(Base64.decode("YWI=") == [0x61, 0x62])
+    #expect(Base64.decode("YQ==") == [0x61])
+    #expect(Base64.decode("") == [])
+    #expect(Base64.decode("YQ=") == nil)
+    #expect(Base64.decode("YR==") == nil)
+    #expect(Base64.decode("Y Q==") == nil)
+    #expect(Base64.decode("YQ==YQ==") == nil)
+    #expect(Base64.decode("Y-_=") == nil)
   }
 
   @Test func timestamps() {

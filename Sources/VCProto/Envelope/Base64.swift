@@ -3,7 +3,7 @@
 /// Foundation's `Data(base64Encoded:)` is not used because it accepts non-zero padding
 /// bits, so more than one string would decode to the same bytes. This decoder accepts
 /// exactly the strings the encoder produces.
-enum Base64 {
+public enum Base64 {
   private static let alphabet: [UInt8] = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -55,7 +55,7 @@ enum Base64 {
   /// Decodes strict canonical base64; `nil` for any deviation: characters outside the
   /// alphabet (including whitespace and line breaks), a length that is not a multiple of
   /// four, misplaced or excess `=`, missing padding, or non-zero padding bits.
-  static func decode(_ text: String) -> [UInt8]? {
+  public static func decode(_ text: String) -> [UInt8]? {
     var native = text
     native.makeContiguousUTF8()
     if let result = native.utf8.withContiguousStorageIfAvailable({ decode($0) }) {
