@@ -121,7 +121,9 @@ public struct SwiftModelGenerator: Sendable {
     s += "  /// The capabilities the peers must have negotiated before this message may be sent\n"
     s += "  /// (the message's own, and those of the extension members it sets).\n"
     s += "  public var requiredCapabilities: [String] {\n    switch self {\n"
-    for m in messages { s += "    case .\(Self.identifier(m.type))(let payload): return payload.requiredCapabilities\n" }
+    for m in messages {
+      s += "    case .\(Self.identifier(m.type))(let payload): return payload.requiredCapabilities\n"
+    }
     s += "    case .unknown: return []\n    }\n  }\n\n"
     s += "  /// Every `type` this enum models, in catalog order.\n"
     s += "  public static let modelledTypes: [String] = [\n"
@@ -266,12 +268,13 @@ public struct SwiftModelGenerator: Sendable {
       s += "        _\(Self.bare(f.name)) = try \(swiftType(f.type)).decodeField(member.value, key: \"\(f.name)\")\n"
       if Self.needsCheck(f) {
         let allowed = f.allowedValues.map { "[" + $0.map(\.jsonText).joined(separator: ", ") + "]" } ?? "nil"
-        s += "        try FieldCheck.require(member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")\n"
+        s += "        try FieldCheck.require(\n"
+        s += "          member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")\n"
       }
     }
     s += "      default: extra.append(member)\n      }\n    }\n"
     for rule in rules {
-      s += "    try FieldCheck.require(\(Self.ruleLiteral(rule)), set: ["
+      s += "    try FieldCheck.require(\n      \(Self.ruleLiteral(rule)),\n      set: ["
       s += rule.fieldNames.map { name in
         fields.contains { $0.name == name } ? "_\(Self.bare(name)) != nil" : "false"
       }.joined(separator: ", ")

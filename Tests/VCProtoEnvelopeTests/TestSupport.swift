@@ -24,8 +24,7 @@ func assertEnvelopeError<T>(
 }
 
 /// A bare compressed stream (no envelope header), produced by the library's deflater.
-func compressed(_ bytes: [UInt8], _ encoding: EnvelopeEncoding = .zlib, level: Int32 = 6) -> [UInt8]
-{
+func compressed(_ bytes: [UInt8], _ encoding: EnvelopeEncoding = .zlib, level: Int32 = 6) -> [UInt8] {
   Deflater.compress(bytes, encoding: encoding, level: level, reservingHeader: 0)
 }
 

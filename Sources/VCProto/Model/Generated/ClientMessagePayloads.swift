@@ -83,31 +83,40 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
       case "protocol_version":
         if case .null = member.value { throw ModelDecodingError(null: "protocol_version") }
         _protocolVersion = try String.decodeField(member.value, key: "protocol_version")
-        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "protocol_version")
+        try FieldCheck.require(
+          member.value, .string(.version), allowed: nil, key: "protocol_version")
       case "protocol_versions":
         if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
         _protocolVersions = try [String].decodeField(member.value, key: "protocol_versions")
-        try FieldCheck.require(member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
+        try FieldCheck.require(
+          member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
       case "capabilities":
         if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
         _capabilities = try [String].decodeField(member.value, key: "capabilities")
       case "auth_version":
         if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
         _authVersion = try Int.decodeField(member.value, key: "auth_version")
-        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
+        try FieldCheck.require(
+          member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
       case "client_nonce":
         if case .null = member.value { throw ModelDecodingError(null: "client_nonce") }
         _clientNonce = try String.decodeField(member.value, key: "client_nonce")
-        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "client_nonce")
+        try FieldCheck.require(
+          member.value, .string(.hex), allowed: nil, key: "client_nonce")
       case "auth_response":
         if case .null = member.value { throw ModelDecodingError(null: "auth_response") }
         _authResponse = try String.decodeField(member.value, key: "auth_response")
-        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "auth_response")
+        try FieldCheck.require(
+          member.value, .string(.hex), allowed: nil, key: "auth_response")
       default: extra.append(member)
       }
     }
-    try FieldCheck.require(.exactlyOne(["api_key", "auth_response"]), set: [_apiKey != nil, _authResponse != nil])
-    try FieldCheck.require(.requires("auth_response", "client_nonce"), set: [_authResponse != nil, _clientNonce != nil])
+    try FieldCheck.require(
+      .exactlyOne(["api_key", "auth_response"]),
+      set: [_apiKey != nil, _authResponse != nil])
+    try FieldCheck.require(
+      .requires("auth_response", "client_nonce"),
+      set: [_authResponse != nil, _clientNonce != nil])
     self.apiKey = _apiKey
     self.sessionId = _sessionId
     self.recentSessionsLimit = _recentSessionsLimit
@@ -480,7 +489,9 @@ public struct PromptMessage: Sendable, Hashable, JSONModel {
       default: extra.append(member)
       }
     }
-    try FieldCheck.require(.mutuallyExclusive(["new_session_id", "resume_session_id"]), set: [_newSessionId != nil, _resumeSessionId != nil])
+    try FieldCheck.require(
+      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
+      set: [_newSessionId != nil, _resumeSessionId != nil])
     guard let _text else { throw ModelDecodingError(missing: "text") }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -621,7 +632,8 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel {
       case "size_kb":
         if case .null = member.value { throw ModelDecodingError(null: "size_kb") }
         _sizeKb = try Int.decodeField(member.value, key: "size_kb")
-        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "size_kb")
+        try FieldCheck.require(
+          member.value, .integer(minimum: 1), allowed: nil, key: "size_kb")
       default: extra.append(member)
       }
     }

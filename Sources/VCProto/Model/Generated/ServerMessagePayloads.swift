@@ -72,29 +72,34 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
       case "version":
         if case .null = member.value { throw ModelDecodingError(null: "version") }
         _version = try String.decodeField(member.value, key: "version")
-        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "version")
+        try FieldCheck.require(
+          member.value, .string(.version), allowed: nil, key: "version")
       case "auth_version":
         if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
         _authVersion = try Int.decodeField(member.value, key: "auth_version")
-        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
+        try FieldCheck.require(
+          member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
       case "instructions":
         if case .null = member.value { throw ModelDecodingError(null: "instructions") }
         _instructions = try String.decodeField(member.value, key: "instructions")
       case "protocol_versions":
         if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
         _protocolVersions = try [String].decodeField(member.value, key: "protocol_versions")
-        try FieldCheck.require(member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
+        try FieldCheck.require(
+          member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
       case "auth_versions":
         if case .null = member.value { throw ModelDecodingError(null: "auth_versions") }
         _authVersions = try [Int].decodeField(member.value, key: "auth_versions")
-        try FieldCheck.require(member.value, .array(.integer(minimum: 1)), allowed: nil, key: "auth_versions")
+        try FieldCheck.require(
+          member.value, .array(.integer(minimum: 1)), allowed: nil, key: "auth_versions")
       case "capabilities":
         if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
         _capabilities = try [String].decodeField(member.value, key: "capabilities")
       case "challenge":
         if case .null = member.value { throw ModelDecodingError(null: "challenge") }
         _challenge = try String.decodeField(member.value, key: "challenge")
-        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "challenge")
+        try FieldCheck.require(
+          member.value, .string(.hex), allowed: nil, key: "challenge")
       default: extra.append(member)
       }
     }
@@ -212,18 +217,21 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
       case "negotiated_protocol_version":
         if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
         _negotiatedProtocolVersion = try String.decodeField(member.value, key: "negotiated_protocol_version")
-        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
+        try FieldCheck.require(
+          member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
       case "capabilities":
         if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
         _capabilities = try [String].decodeField(member.value, key: "capabilities")
       case "auth_version":
         if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
         _authVersion = try Int.decodeField(member.value, key: "auth_version")
-        try FieldCheck.require(member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
+        try FieldCheck.require(
+          member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
       case "server_proof":
         if case .null = member.value { throw ModelDecodingError(null: "server_proof") }
         _serverProof = try String.decodeField(member.value, key: "server_proof")
-        try FieldCheck.require(member.value, .string(.hex), allowed: nil, key: "server_proof")
+        try FieldCheck.require(
+          member.value, .string(.hex), allowed: nil, key: "server_proof")
       default: extra.append(member)
       }
     }
@@ -498,21 +506,24 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel {
       case "required":
         if case .null = member.value { throw ModelDecodingError(null: "required") }
         _required = try String.decodeField(member.value, key: "required")
-        try FieldCheck.require(member.value, .string(.version), allowed: nil, key: "required")
+        try FieldCheck.require(
+          member.value, .string(.version), allowed: nil, key: "required")
       case "received":
         if case .null = member.value { throw ModelDecodingError(null: "received") }
         _received = try String.decodeField(member.value, key: "received")
       case "supported":
         if case .null = member.value { throw ModelDecodingError(null: "supported") }
         _supported = try [String].decodeField(member.value, key: "supported")
-        try FieldCheck.require(member.value, .array(.string(.version)), allowed: nil, key: "supported")
+        try FieldCheck.require(
+          member.value, .array(.string(.version)), allowed: nil, key: "supported")
       case "requested":
         if case .null = member.value { throw ModelDecodingError(null: "requested") }
         _requested = try [String].decodeField(member.value, key: "requested")
       case "message_id":
         if case .null = member.value { throw ModelDecodingError(null: "message_id") }
         _messageId = try String.decodeField(member.value, key: "message_id")
-        try FieldCheck.require(member.value, .string(.uuid), allowed: nil, key: "message_id")
+        try FieldCheck.require(
+          member.value, .string(.uuid), allowed: nil, key: "message_id")
       default: extra.append(member)
       }
     }
@@ -1621,7 +1632,8 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel {
       case "success":
         if case .null = member.value { throw ModelDecodingError(null: "success") }
         _success = try Bool.decodeField(member.value, key: "success")
-        try FieldCheck.require(member.value, .boolean, allowed: [true], key: "success")
+        try FieldCheck.require(
+          member.value, .boolean, allowed: [true], key: "success")
       case "session_id":
         if case .null = member.value { throw ModelDecodingError(null: "session_id") }
         _sessionId = try String.decodeField(member.value, key: "session_id")
@@ -1712,7 +1724,8 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel {
       case "success":
         if case .null = member.value { throw ModelDecodingError(null: "success") }
         _success = try Bool.decodeField(member.value, key: "success")
-        try FieldCheck.require(member.value, .boolean, allowed: [false], key: "success")
+        try FieldCheck.require(
+          member.value, .boolean, allowed: [false], key: "success")
       case "error":
         if case .null = member.value { throw ModelDecodingError(null: "error") }
         _error = try String.decodeField(member.value, key: "error")
@@ -1880,7 +1893,8 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel {
       case "stream":
         if case .null = member.value { throw ModelDecodingError(null: "stream") }
         _stream = try String.decodeField(member.value, key: "stream")
-        try FieldCheck.require(member.value, .string(.plain), allowed: ["stdout", "stderr"], key: "stream")
+        try FieldCheck.require(
+          member.value, .string(.plain), allowed: ["stdout", "stderr"], key: "stream")
       case "text":
         if case .null = member.value { throw ModelDecodingError(null: "text") }
         _text = try String.decodeField(member.value, key: "text")
@@ -2200,7 +2214,8 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
       case "timestamp":
         if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       case "duration_ms":
         if case .null = member.value { continue }
         _durationMs = try Int.decodeField(member.value, key: "duration_ms")
@@ -2317,7 +2332,8 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel {
       case "timestamp":
         if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
@@ -3196,7 +3212,8 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel {
       case "timestamp":
         if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
@@ -3260,7 +3277,8 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel {
       case "retry_after_ms":
         if case .null = member.value { throw ModelDecodingError(null: "retry_after_ms") }
         _retryAfterMs = try Int.decodeField(member.value, key: "retry_after_ms")
-        try FieldCheck.require(member.value, .integer(minimum: 0), allowed: nil, key: "retry_after_ms")
+        try FieldCheck.require(
+          member.value, .integer(minimum: 0), allowed: nil, key: "retry_after_ms")
       default: extra.append(member)
       }
     }

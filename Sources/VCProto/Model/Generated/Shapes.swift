@@ -146,7 +146,8 @@ public struct RecentSession: Sendable, Hashable, JSONModel {
       case "last_modified":
         if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
         _lastModified = try String.decodeField(member.value, key: "last_modified")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "last_modified")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "last_modified")
       default: extra.append(member)
       }
     }
@@ -233,7 +234,8 @@ public struct CommandNode: Sendable, Hashable, JSONModel {
       case "type":
         if case .null = member.value { throw ModelDecodingError(null: "type") }
         _type = try String.decodeField(member.value, key: "type")
-        try FieldCheck.require(member.value, .string(.plain), allowed: ["command", "group"], key: "type")
+        try FieldCheck.require(
+          member.value, .string(.plain), allowed: ["command", "group"], key: "type")
       case "description":
         if case .null = member.value { throw ModelDecodingError(null: "description") }
         _description = try String.decodeField(member.value, key: "description")
@@ -447,7 +449,8 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel {
       case "timestamp":
         if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       case "exit_code":
         if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
         _exitCode = try Int.decodeField(member.value, key: "exit_code")
@@ -457,7 +460,8 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel {
       case "end_time":
         if case .null = member.value { throw ModelDecodingError(null: "end_time") }
         _endTime = try String.decodeField(member.value, key: "end_time")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "end_time")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "end_time")
       case "output_preview":
         if case .null = member.value { continue }
         _outputPreview = try String.decodeField(member.value, key: "output_preview")
@@ -572,7 +576,8 @@ public struct Resource: Sendable, Hashable, JSONModel {
       case "timestamp":
         if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
@@ -876,7 +881,8 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel {
       case "role":
         if case .null = member.value { throw ModelDecodingError(null: "role") }
         _role = try String.decodeField(member.value, key: "role")
-        try FieldCheck.require(member.value, .string(.plain), allowed: ["user", "assistant"], key: "role")
+        try FieldCheck.require(
+          member.value, .string(.plain), allowed: ["user", "assistant"], key: "role")
       case "text":
         if case .null = member.value { throw ModelDecodingError(null: "text") }
         _text = try String.decodeField(member.value, key: "text")
@@ -886,7 +892,8 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel {
       case "timestamp":
         if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
         _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+        try FieldCheck.require(
+          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
       default: extra.append(member)
       }
     }
