@@ -130,11 +130,19 @@ public struct SwiftModelGenerator: Sendable {
     for m in messages { s += "    \"\(m.type)\",\n" }
     s += "  ]\n\n"
     s += "  /// Builds the typed message from a frame object with the given `type`.\n"
-    s += "  init(type: String, object: JSONObject) throws(ModelDecodingError) {\n    switch type {\n"
-    for m in messages {
-      s += "    case \"\(m.type)\": self = .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(json: object))\n"
+    s += "  init(type: String, object: JSONObject) throws(ModelDecodingError) {\n"
+    s += "    switch type.utf8.count {\n"
+    var byLength: [Int: [MessageSpec]] = [:]
+    for m in messages { byLength[m.type.utf8.count, default: []].append(m) }
+    for length in byLength.keys.sorted() {
+      s += "    case \(length):\n"
+      for m in byLength[length]! {
+        s += "      if type == \"\(m.type)\" {\n"
+        s += "        self = .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(json: object))\n"
+        s += "        return\n      }\n"
+      }
     }
-    s += "    default: self = .unknown(object)\n    }\n  }\n\n"
+    s += "    default: break\n    }\n    self = .unknown(object)\n  }\n\n"
     s += "  /// Writes the frame: `type` first, then the payload's members (see STANDARDS.md, Encoding).\n"
     s += "  func encode(to writer: inout JSONWriter) {\n    switch self {\n"
     for m in messages { s += "    case .\(Self.identifier(m.type))(let payload): payload.encode(to: &writer)\n" }
@@ -256,23 +264,37 @@ public struct SwiftModelGenerator: Sendable {
     s += "  public init(json object: JSONObject) throws(ModelDecodingError) {\n"
     for f in fields { s += "    var _\(Self.bare(f.name)): \(swiftType(f.type))? = nil\n" }
     s += "    var extra: [JSONObject.Member] = []\n"
-    s += "    for member in object.members {\n      switch member.key {\n"
-    if wireType != nil { s += "      case \"type\": continue\n" }
-    for f in fields {
-      s += "      case \"\(f.name)\":\n"
-      if f.nullable {
-        s += "        if case .null = member.value { continue }\n"
-      } else {
-        s += "        if case .null = member.value { throw ModelDecodingError(null: \"\(f.name)\") }\n"
-      }
-      s += "        _\(Self.bare(f.name)) = try \(swiftType(f.type)).decodeField(member.value, key: \"\(f.name)\")\n"
-      if Self.needsCheck(f) {
-        let allowed = f.allowedValues.map { "[" + $0.map(\.jsonText).joined(separator: ", ") + "]" } ?? "nil"
-        s += "        try FieldCheck.require(\n"
-        s += "          member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")\n"
+    // Dispatch on the key's length first (an integer switch), then compare with the few names of
+    // that length: far fewer string comparisons than a switch over every name.
+    var byLength: [Int: [(name: String, field: FieldSpec?)]] = [:]
+    if wireType != nil { byLength[4, default: []].append(("type", nil)) }
+    for f in fields { byLength[f.name.utf8.count, default: []].append((f.name, f)) }
+    s += "    for member in object.members {\n"
+    s += "      switch member.key.utf8.count {\n"
+    for length in byLength.keys.sorted() {
+      s += "      case \(length):\n"
+      for (name, field) in byLength[length]! {
+        guard let f = field else {
+          s += "        if member.key == \"type\" { continue }\n"
+          continue
+        }
+        s += "        if member.key == \"\(name)\" {\n"
+        if f.nullable {
+          s += "          if case .null = member.value { continue }\n"
+        } else {
+          s += "          if case .null = member.value { throw ModelDecodingError(null: \"\(f.name)\") }\n"
+        }
+        s += "          _\(Self.bare(f.name)) = try \(swiftType(f.type)).decodeField(\n"
+        s += "            member.value, key: \"\(f.name)\")\n"
+        if Self.needsCheck(f) {
+          let allowed = f.allowedValues.map { "[" + $0.map(\.jsonText).joined(separator: ", ") + "]" } ?? "nil"
+          s += "          try FieldCheck.require(\n"
+          s += "            member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")\n"
+        }
+        s += "          continue\n        }\n"
       }
     }
-    s += "      default: extra.append(member)\n      }\n    }\n"
+    s += "      default: break\n      }\n      extra.append(member)\n    }\n"
     for rule in rules {
       s += "    try FieldCheck.require(\n      \(Self.ruleLiteral(rule)),\n      set: ["
       s += rule.fieldNames.map { name in

@@ -146,33 +146,122 @@ public enum ClientMessage: Sendable, Hashable {
 
   /// Builds the typed message from a frame object with the given `type`.
   init(type: String, object: JSONObject) throws(ModelDecodingError) {
-    switch type {
-    case "connect": self = .connect(try ConnectMessage(json: object))
-    case "ping": self = .ping(try PingMessage(json: object))
-    case "subscribe": self = .subscribe(try SubscribeMessage(json: object))
-    case "unsubscribe": self = .unsubscribe(try UnsubscribeMessage(json: object))
-    case "session_deleted": self = .sessionDeleted(try SessionDeletedMessage(json: object))
-    case "prompt": self = .prompt(try PromptMessage(json: object))
-    case "set_directory": self = .setDirectory(try SetDirectoryMessage(json: object))
-    case "set_max_message_size": self = .setMaxMessageSize(try SetMaxMessageSizeMessage(json: object))
-    case "message_ack": self = .messageAck(try MessageAckMessage(json: object))
-    case "compact_session": self = .compactSession(try CompactSessionMessage(json: object))
-    case "kill_session": self = .killSession(try KillSessionMessage(json: object))
-    case "infer_session_name": self = .inferSessionName(try InferSessionNameMessage(json: object))
-    case "create_worktree_session": self = .createWorktreeSession(try CreateWorktreeSessionMessage(json: object))
-    case "execute_command": self = .executeCommand(try ExecuteCommandMessage(json: object))
-    case "get_command_history": self = .getCommandHistory(try GetCommandHistoryMessage(json: object))
-    case "get_command_output": self = .getCommandOutput(try GetCommandOutputMessage(json: object))
-    case "upload_file": self = .uploadFile(try UploadFileMessage(json: object))
-    case "list_resources": self = .listResources(try ListResourcesMessage(json: object))
-    case "delete_resource": self = .deleteResource(try DeleteResourceMessage(json: object))
-    case "start_recipe": self = .startRecipe(try StartRecipeMessage(json: object))
-    case "exit_recipe": self = .exitRecipe(try ExitRecipeMessage(json: object))
-    case "get_available_recipes": self = .getAvailableRecipes(try GetAvailableRecipesMessage(json: object))
-    case "refresh_sessions": self = .refreshSessions(try RefreshSessionsMessage(json: object))
-    case "disconnect": self = .disconnect(try DisconnectMessage(json: object))
-    default: self = .unknown(object)
+    switch type.utf8.count {
+    case 4:
+      if type == "ping" {
+        self = .ping(try PingMessage(json: object))
+        return
+      }
+    case 6:
+      if type == "prompt" {
+        self = .prompt(try PromptMessage(json: object))
+        return
+      }
+    case 7:
+      if type == "connect" {
+        self = .connect(try ConnectMessage(json: object))
+        return
+      }
+    case 9:
+      if type == "subscribe" {
+        self = .subscribe(try SubscribeMessage(json: object))
+        return
+      }
+    case 10:
+      if type == "disconnect" {
+        self = .disconnect(try DisconnectMessage(json: object))
+        return
+      }
+    case 11:
+      if type == "unsubscribe" {
+        self = .unsubscribe(try UnsubscribeMessage(json: object))
+        return
+      }
+      if type == "message_ack" {
+        self = .messageAck(try MessageAckMessage(json: object))
+        return
+      }
+      if type == "upload_file" {
+        self = .uploadFile(try UploadFileMessage(json: object))
+        return
+      }
+      if type == "exit_recipe" {
+        self = .exitRecipe(try ExitRecipeMessage(json: object))
+        return
+      }
+    case 12:
+      if type == "kill_session" {
+        self = .killSession(try KillSessionMessage(json: object))
+        return
+      }
+      if type == "start_recipe" {
+        self = .startRecipe(try StartRecipeMessage(json: object))
+        return
+      }
+    case 13:
+      if type == "set_directory" {
+        self = .setDirectory(try SetDirectoryMessage(json: object))
+        return
+      }
+    case 14:
+      if type == "list_resources" {
+        self = .listResources(try ListResourcesMessage(json: object))
+        return
+      }
+    case 15:
+      if type == "session_deleted" {
+        self = .sessionDeleted(try SessionDeletedMessage(json: object))
+        return
+      }
+      if type == "compact_session" {
+        self = .compactSession(try CompactSessionMessage(json: object))
+        return
+      }
+      if type == "execute_command" {
+        self = .executeCommand(try ExecuteCommandMessage(json: object))
+        return
+      }
+      if type == "delete_resource" {
+        self = .deleteResource(try DeleteResourceMessage(json: object))
+        return
+      }
+    case 16:
+      if type == "refresh_sessions" {
+        self = .refreshSessions(try RefreshSessionsMessage(json: object))
+        return
+      }
+    case 18:
+      if type == "infer_session_name" {
+        self = .inferSessionName(try InferSessionNameMessage(json: object))
+        return
+      }
+      if type == "get_command_output" {
+        self = .getCommandOutput(try GetCommandOutputMessage(json: object))
+        return
+      }
+    case 19:
+      if type == "get_command_history" {
+        self = .getCommandHistory(try GetCommandHistoryMessage(json: object))
+        return
+      }
+    case 20:
+      if type == "set_max_message_size" {
+        self = .setMaxMessageSize(try SetMaxMessageSizeMessage(json: object))
+        return
+      }
+    case 21:
+      if type == "get_available_recipes" {
+        self = .getAvailableRecipes(try GetAvailableRecipesMessage(json: object))
+        return
+      }
+    case 23:
+      if type == "create_worktree_session" {
+        self = .createWorktreeSession(try CreateWorktreeSessionMessage(json: object))
+        return
+      }
+    default: break
     }
+    self = .unknown(object)
   }
 
   /// Writes the frame: `type` first, then the payload's members (see STANDARDS.md, Encoding).

@@ -69,47 +69,83 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
     var _authResponse: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "api_key":
-        if case .null = member.value { throw ModelDecodingError(null: "api_key") }
-        _apiKey = try String.decodeField(member.value, key: "api_key")
-      case "session_id":
-        if case .null = member.value { continue }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "recent_sessions_limit":
-        if case .null = member.value { continue }
-        _recentSessionsLimit = try Int.decodeField(member.value, key: "recent_sessions_limit")
-      case "protocol_version":
-        if case .null = member.value { throw ModelDecodingError(null: "protocol_version") }
-        _protocolVersion = try String.decodeField(member.value, key: "protocol_version")
-        try FieldCheck.require(
-          member.value, .string(.version), allowed: nil, key: "protocol_version")
-      case "protocol_versions":
-        if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
-        _protocolVersions = try [String].decodeField(member.value, key: "protocol_versions")
-        try FieldCheck.require(
-          member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
-      case "capabilities":
-        if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
-        _capabilities = try [String].decodeField(member.value, key: "capabilities")
-      case "auth_version":
-        if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
-        _authVersion = try Int.decodeField(member.value, key: "auth_version")
-        try FieldCheck.require(
-          member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
-      case "client_nonce":
-        if case .null = member.value { throw ModelDecodingError(null: "client_nonce") }
-        _clientNonce = try String.decodeField(member.value, key: "client_nonce")
-        try FieldCheck.require(
-          member.value, .string(.hex), allowed: nil, key: "client_nonce")
-      case "auth_response":
-        if case .null = member.value { throw ModelDecodingError(null: "auth_response") }
-        _authResponse = try String.decodeField(member.value, key: "auth_response")
-        try FieldCheck.require(
-          member.value, .string(.hex), allowed: nil, key: "auth_response")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "api_key" {
+          if case .null = member.value { throw ModelDecodingError(null: "api_key") }
+          _apiKey = try String.decodeField(
+            member.value, key: "api_key")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { continue }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 12:
+        if member.key == "capabilities" {
+          if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
+          _capabilities = try [String].decodeField(
+            member.value, key: "capabilities")
+          continue
+        }
+        if member.key == "auth_version" {
+          if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
+          _authVersion = try Int.decodeField(
+            member.value, key: "auth_version")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
+          continue
+        }
+        if member.key == "client_nonce" {
+          if case .null = member.value { throw ModelDecodingError(null: "client_nonce") }
+          _clientNonce = try String.decodeField(
+            member.value, key: "client_nonce")
+          try FieldCheck.require(
+            member.value, .string(.hex), allowed: nil, key: "client_nonce")
+          continue
+        }
+      case 13:
+        if member.key == "auth_response" {
+          if case .null = member.value { throw ModelDecodingError(null: "auth_response") }
+          _authResponse = try String.decodeField(
+            member.value, key: "auth_response")
+          try FieldCheck.require(
+            member.value, .string(.hex), allowed: nil, key: "auth_response")
+          continue
+        }
+      case 16:
+        if member.key == "protocol_version" {
+          if case .null = member.value { throw ModelDecodingError(null: "protocol_version") }
+          _protocolVersion = try String.decodeField(
+            member.value, key: "protocol_version")
+          try FieldCheck.require(
+            member.value, .string(.version), allowed: nil, key: "protocol_version")
+          continue
+        }
+      case 17:
+        if member.key == "protocol_versions" {
+          if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
+          _protocolVersions = try [String].decodeField(
+            member.value, key: "protocol_versions")
+          try FieldCheck.require(
+            member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
+          continue
+        }
+      case 21:
+        if member.key == "recent_sessions_limit" {
+          if case .null = member.value { continue }
+          _recentSessionsLimit = try Int.decodeField(
+            member.value, key: "recent_sessions_limit")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     try FieldCheck.require(
       .exactlyOne(["api_key", "auth_response"]),
@@ -199,10 +235,12 @@ public struct PingMessage: Sendable, Hashable, JSONModel {
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      default: break
       }
+      extra.append(member)
     }
     self.additionalMembers = JSONObject(extra)
   }
@@ -251,16 +289,26 @@ public struct SubscribeMessage: Sendable, Hashable, JSONModel {
     var _lastMessageId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "last_message_id":
-        if case .null = member.value { continue }
-        _lastMessageId = try String.decodeField(member.value, key: "last_message_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 15:
+        if member.key == "last_message_id" {
+          if case .null = member.value { continue }
+          _lastMessageId = try String.decodeField(
+            member.value, key: "last_message_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     self.sessionId = _sessionId
@@ -313,13 +361,19 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { continue }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { continue }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
@@ -368,13 +422,19 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { continue }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { continue }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
@@ -460,34 +520,65 @@ public struct PromptMessage: Sendable, Hashable, JSONModel {
     var _idempotencyKey: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "text":
-        if case .null = member.value { throw ModelDecodingError(null: "text") }
-        _text = try String.decodeField(member.value, key: "text")
-      case "new_session_id":
-        if case .null = member.value { continue }
-        _newSessionId = try String.decodeField(member.value, key: "new_session_id")
-      case "resume_session_id":
-        if case .null = member.value { continue }
-        _resumeSessionId = try String.decodeField(member.value, key: "resume_session_id")
-      case "working_directory":
-        if case .null = member.value { continue }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      case "system_prompt":
-        if case .null = member.value { continue }
-        _systemPrompt = try String.decodeField(member.value, key: "system_prompt")
-      case "session_id":
-        if case .null = member.value { continue }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "ios_session_id":
-        if case .null = member.value { continue }
-        _iosSessionId = try String.decodeField(member.value, key: "ios_session_id")
-      case "idempotency_key":
-        if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
-        _idempotencyKey = try String.decodeField(member.value, key: "idempotency_key")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { continue }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 13:
+        if member.key == "system_prompt" {
+          if case .null = member.value { continue }
+          _systemPrompt = try String.decodeField(
+            member.value, key: "system_prompt")
+          continue
+        }
+      case 14:
+        if member.key == "new_session_id" {
+          if case .null = member.value { continue }
+          _newSessionId = try String.decodeField(
+            member.value, key: "new_session_id")
+          continue
+        }
+        if member.key == "ios_session_id" {
+          if case .null = member.value { continue }
+          _iosSessionId = try String.decodeField(
+            member.value, key: "ios_session_id")
+          continue
+        }
+      case 15:
+        if member.key == "idempotency_key" {
+          if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
+          _idempotencyKey = try String.decodeField(
+            member.value, key: "idempotency_key")
+          continue
+        }
+      case 17:
+        if member.key == "resume_session_id" {
+          if case .null = member.value { continue }
+          _resumeSessionId = try String.decodeField(
+            member.value, key: "resume_session_id")
+          continue
+        }
+        if member.key == "working_directory" {
+          if case .null = member.value { continue }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     try FieldCheck.require(
       .mutuallyExclusive(["new_session_id", "resume_session_id"]),
@@ -573,13 +664,18 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel {
     var _path: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "path":
-        if case .null = member.value { throw ModelDecodingError(null: "path") }
-        _path = try String.decodeField(member.value, key: "path")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "path" {
+          if case .null = member.value { throw ModelDecodingError(null: "path") }
+          _path = try String.decodeField(
+            member.value, key: "path")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _path else { throw ModelDecodingError(missing: "path") }
     self.path = _path
@@ -627,15 +723,21 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel {
     var _sizeKb: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "size_kb":
-        if case .null = member.value { throw ModelDecodingError(null: "size_kb") }
-        _sizeKb = try Int.decodeField(member.value, key: "size_kb")
-        try FieldCheck.require(
-          member.value, .integer(minimum: 1), allowed: nil, key: "size_kb")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "size_kb" {
+          if case .null = member.value { throw ModelDecodingError(null: "size_kb") }
+          _sizeKb = try Int.decodeField(
+            member.value, key: "size_kb")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 1), allowed: nil, key: "size_kb")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sizeKb else { throw ModelDecodingError(missing: "size_kb") }
     self.sizeKb = _sizeKb
@@ -683,13 +785,19 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel {
     var _messageId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message_id":
-        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-        _messageId = try String.decodeField(member.value, key: "message_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "message_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
+          _messageId = try String.decodeField(
+            member.value, key: "message_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _messageId else { throw ModelDecodingError(missing: "message_id") }
     self.messageId = _messageId
@@ -737,13 +845,19 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     self.sessionId = _sessionId
@@ -791,13 +905,19 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     self.sessionId = _sessionId
@@ -850,16 +970,26 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel {
     var _messageText: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "message_text":
-        if case .null = member.value { throw ModelDecodingError(null: "message_text") }
-        _messageText = try String.decodeField(member.value, key: "message_text")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 12:
+        if member.key == "message_text" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_text") }
+          _messageText = try String.decodeField(
+            member.value, key: "message_text")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _messageText else { throw ModelDecodingError(missing: "message_text") }
@@ -916,16 +1046,26 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel {
     var _parentDirectory: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_name":
-        if case .null = member.value { throw ModelDecodingError(null: "session_name") }
-        _sessionName = try String.decodeField(member.value, key: "session_name")
-      case "parent_directory":
-        if case .null = member.value { throw ModelDecodingError(null: "parent_directory") }
-        _parentDirectory = try String.decodeField(member.value, key: "parent_directory")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 12:
+        if member.key == "session_name" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_name") }
+          _sessionName = try String.decodeField(
+            member.value, key: "session_name")
+          continue
+        }
+      case 16:
+        if member.key == "parent_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "parent_directory") }
+          _parentDirectory = try String.decodeField(
+            member.value, key: "parent_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionName else { throw ModelDecodingError(missing: "session_name") }
     guard let _parentDirectory else { throw ModelDecodingError(missing: "parent_directory") }
@@ -982,16 +1122,26 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel {
     var _workingDirectory: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "command_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-        _commandId = try String.decodeField(member.value, key: "command_id")
-      case "working_directory":
-        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "command_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
+          _commandId = try String.decodeField(
+            member.value, key: "command_id")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
     guard let _workingDirectory else { throw ModelDecodingError(missing: "working_directory") }
@@ -1048,16 +1198,26 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel {
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "working_directory":
-        if case .null = member.value { continue }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      case "limit":
-        if case .null = member.value { continue }
-        _limit = try Int.decodeField(member.value, key: "limit")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "limit" {
+          if case .null = member.value { continue }
+          _limit = try Int.decodeField(
+            member.value, key: "limit")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { continue }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     self.workingDirectory = _workingDirectory
     self.limit = _limit
@@ -1111,13 +1271,19 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel {
     var _commandSessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "command_session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-        _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 18:
+        if member.key == "command_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
+          _commandSessionId = try String.decodeField(
+            member.value, key: "command_session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     self.commandSessionId = _commandSessionId
@@ -1175,19 +1341,33 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel {
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "filename":
-        if case .null = member.value { throw ModelDecodingError(null: "filename") }
-        _filename = try String.decodeField(member.value, key: "filename")
-      case "content":
-        if case .null = member.value { throw ModelDecodingError(null: "content") }
-        _content = try String.decodeField(member.value, key: "content")
-      case "storage_location":
-        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-        _storageLocation = try String.decodeField(member.value, key: "storage_location")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "content" {
+          if case .null = member.value { throw ModelDecodingError(null: "content") }
+          _content = try String.decodeField(
+            member.value, key: "content")
+          continue
+        }
+      case 8:
+        if member.key == "filename" {
+          if case .null = member.value { throw ModelDecodingError(null: "filename") }
+          _filename = try String.decodeField(
+            member.value, key: "filename")
+          continue
+        }
+      case 16:
+        if member.key == "storage_location" {
+          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
+          _storageLocation = try String.decodeField(
+            member.value, key: "storage_location")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _filename else { throw ModelDecodingError(missing: "filename") }
     guard let _content else { throw ModelDecodingError(missing: "content") }
@@ -1243,13 +1423,19 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel {
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "storage_location":
-        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-        _storageLocation = try String.decodeField(member.value, key: "storage_location")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 16:
+        if member.key == "storage_location" {
+          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
+          _storageLocation = try String.decodeField(
+            member.value, key: "storage_location")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _storageLocation else { throw ModelDecodingError(missing: "storage_location") }
     self.storageLocation = _storageLocation
@@ -1302,16 +1488,26 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel {
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "filename":
-        if case .null = member.value { throw ModelDecodingError(null: "filename") }
-        _filename = try String.decodeField(member.value, key: "filename")
-      case "storage_location":
-        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-        _storageLocation = try String.decodeField(member.value, key: "storage_location")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "filename" {
+          if case .null = member.value { throw ModelDecodingError(null: "filename") }
+          _filename = try String.decodeField(
+            member.value, key: "filename")
+          continue
+        }
+      case 16:
+        if member.key == "storage_location" {
+          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
+          _storageLocation = try String.decodeField(
+            member.value, key: "storage_location")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _filename else { throw ModelDecodingError(missing: "filename") }
     guard let _storageLocation else { throw ModelDecodingError(missing: "storage_location") }
@@ -1373,19 +1569,33 @@ public struct StartRecipeMessage: Sendable, Hashable, JSONModel {
     var _workingDirectory: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "recipe_id":
-        if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
-        _recipeId = try String.decodeField(member.value, key: "recipe_id")
-      case "working_directory":
-        if case .null = member.value { continue }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 9:
+        if member.key == "recipe_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
+          _recipeId = try String.decodeField(
+            member.value, key: "recipe_id")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { continue }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _recipeId else { throw ModelDecodingError(missing: "recipe_id") }
@@ -1442,13 +1652,19 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     self.sessionId = _sessionId
@@ -1491,10 +1707,12 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel {
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      default: break
       }
+      extra.append(member)
     }
     self.additionalMembers = JSONObject(extra)
   }
@@ -1538,13 +1756,19 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel {
     var _recentSessionsLimit: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "recent_sessions_limit":
-        if case .null = member.value { continue }
-        _recentSessionsLimit = try Int.decodeField(member.value, key: "recent_sessions_limit")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 21:
+        if member.key == "recent_sessions_limit" {
+          if case .null = member.value { continue }
+          _recentSessionsLimit = try Int.decodeField(
+            member.value, key: "recent_sessions_limit")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     self.recentSessionsLimit = _recentSessionsLimit
     self.additionalMembers = JSONObject(extra)
@@ -1594,13 +1818,19 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel {
     var _reason: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "reason":
-        if case .null = member.value { throw ModelDecodingError(null: "reason") }
-        _reason = try String.decodeField(member.value, key: "reason")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 6:
+        if member.key == "reason" {
+          if case .null = member.value { throw ModelDecodingError(null: "reason") }
+          _reason = try String.decodeField(
+            member.value, key: "reason")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _reason else { throw ModelDecodingError(missing: "reason") }
     self.reason = _reason

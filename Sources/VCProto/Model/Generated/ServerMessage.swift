@@ -231,50 +231,192 @@ public enum ServerMessage: Sendable, Hashable {
 
   /// Builds the typed message from a frame object with the given `type`.
   init(type: String, object: JSONObject) throws(ModelDecodingError) {
-    switch type {
-    case "hello": self = .hello(try HelloMessage(json: object))
-    case "connected": self = .connected(try ConnectedMessage(json: object))
-    case "auth_error": self = .authError(try AuthErrorMessage(json: object))
-    case "pong": self = .pong(try PongMessage(json: object))
-    case "ack": self = .ack(try AckMessage(json: object))
-    case "error": self = .error(try ErrorMessage(json: object))
-    case "session_list": self = .sessionList(try SessionListMessage(json: object))
-    case "recent_sessions": self = .recentSessions(try RecentSessionsMessage(json: object))
-    case "available_commands": self = .availableCommands(try AvailableCommandsMessage(json: object))
-    case "session_history": self = .sessionHistory(try SessionHistoryMessage(json: object))
-    case "session_updated": self = .sessionUpdated(try SessionUpdatedMessage(json: object))
-    case "session_created": self = .sessionCreated(try SessionCreatedMessage(json: object))
-    case "session_ready": self = .sessionReady(try SessionReadyMessage(json: object))
-    case "turn_complete": self = .turnComplete(try TurnCompleteMessage(json: object))
-    case "session_locked": self = .sessionLocked(try SessionLockedMessage(json: object))
-    case "session_killed": self = .sessionKilled(try SessionKilledMessage(json: object))
-    case "session_name_inferred": self = .sessionNameInferred(try SessionNameInferredMessage(json: object))
-    case "infer_name_error": self = .inferNameError(try InferNameErrorMessage(json: object))
-    case "compaction_complete": self = .compactionComplete(try CompactionCompleteMessage(json: object))
-    case "compaction_error": self = .compactionError(try CompactionErrorMessage(json: object))
-    case "worktree_session_created": self = .worktreeSessionCreated(try WorktreeSessionCreatedMessage(json: object))
-    case "worktree_session_error": self = .worktreeSessionError(try WorktreeSessionErrorMessage(json: object))
-    case "command_started": self = .commandStarted(try CommandStartedMessage(json: object))
-    case "command_output": self = .commandOutput(try CommandOutputMessage(json: object))
-    case "command_complete": self = .commandComplete(try CommandCompleteMessage(json: object))
-    case "command_error": self = .commandError(try CommandErrorMessage(json: object))
-    case "command_history": self = .commandHistory(try CommandHistoryMessage(json: object))
-    case "command_output_full": self = .commandOutputFull(try CommandOutputFullMessage(json: object))
-    case "file_uploaded": self = .fileUploaded(try FileUploadedMessage(json: object))
-    case "resources_list": self = .resourcesList(try ResourcesListMessage(json: object))
-    case "resource_deleted": self = .resourceDeleted(try ResourceDeletedMessage(json: object))
-    case "available_recipes": self = .availableRecipes(try AvailableRecipesMessage(json: object))
-    case "recipe_started": self = .recipeStarted(try RecipeStartedMessage(json: object))
-    case "recipe_step_started": self = .recipeStepStarted(try RecipeStepStartedMessage(json: object))
-    case "recipe_step_transition": self = .recipeStepTransition(try RecipeStepTransitionMessage(json: object))
-    case "orchestration_retry": self = .orchestrationRetry(try OrchestrationRetryMessage(json: object))
-    case "recipe_exited": self = .recipeExited(try RecipeExitedMessage(json: object))
-    case "response": self = .response(try ResponseMessage(json: object))
-    case "replay": self = .replay(try ReplayMessage(json: object))
-    case "heartbeat": self = .heartbeat(try HeartbeatMessage(json: object))
-    case "draining": self = .draining(try DrainingMessage(json: object))
-    default: self = .unknown(object)
+    switch type.utf8.count {
+    case 3:
+      if type == "ack" {
+        self = .ack(try AckMessage(json: object))
+        return
+      }
+    case 4:
+      if type == "pong" {
+        self = .pong(try PongMessage(json: object))
+        return
+      }
+    case 5:
+      if type == "hello" {
+        self = .hello(try HelloMessage(json: object))
+        return
+      }
+      if type == "error" {
+        self = .error(try ErrorMessage(json: object))
+        return
+      }
+    case 6:
+      if type == "replay" {
+        self = .replay(try ReplayMessage(json: object))
+        return
+      }
+    case 8:
+      if type == "response" {
+        self = .response(try ResponseMessage(json: object))
+        return
+      }
+      if type == "draining" {
+        self = .draining(try DrainingMessage(json: object))
+        return
+      }
+    case 9:
+      if type == "connected" {
+        self = .connected(try ConnectedMessage(json: object))
+        return
+      }
+      if type == "heartbeat" {
+        self = .heartbeat(try HeartbeatMessage(json: object))
+        return
+      }
+    case 10:
+      if type == "auth_error" {
+        self = .authError(try AuthErrorMessage(json: object))
+        return
+      }
+    case 12:
+      if type == "session_list" {
+        self = .sessionList(try SessionListMessage(json: object))
+        return
+      }
+    case 13:
+      if type == "session_ready" {
+        self = .sessionReady(try SessionReadyMessage(json: object))
+        return
+      }
+      if type == "turn_complete" {
+        self = .turnComplete(try TurnCompleteMessage(json: object))
+        return
+      }
+      if type == "command_error" {
+        self = .commandError(try CommandErrorMessage(json: object))
+        return
+      }
+      if type == "file_uploaded" {
+        self = .fileUploaded(try FileUploadedMessage(json: object))
+        return
+      }
+      if type == "recipe_exited" {
+        self = .recipeExited(try RecipeExitedMessage(json: object))
+        return
+      }
+    case 14:
+      if type == "session_locked" {
+        self = .sessionLocked(try SessionLockedMessage(json: object))
+        return
+      }
+      if type == "session_killed" {
+        self = .sessionKilled(try SessionKilledMessage(json: object))
+        return
+      }
+      if type == "command_output" {
+        self = .commandOutput(try CommandOutputMessage(json: object))
+        return
+      }
+      if type == "resources_list" {
+        self = .resourcesList(try ResourcesListMessage(json: object))
+        return
+      }
+      if type == "recipe_started" {
+        self = .recipeStarted(try RecipeStartedMessage(json: object))
+        return
+      }
+    case 15:
+      if type == "recent_sessions" {
+        self = .recentSessions(try RecentSessionsMessage(json: object))
+        return
+      }
+      if type == "session_history" {
+        self = .sessionHistory(try SessionHistoryMessage(json: object))
+        return
+      }
+      if type == "session_updated" {
+        self = .sessionUpdated(try SessionUpdatedMessage(json: object))
+        return
+      }
+      if type == "session_created" {
+        self = .sessionCreated(try SessionCreatedMessage(json: object))
+        return
+      }
+      if type == "command_started" {
+        self = .commandStarted(try CommandStartedMessage(json: object))
+        return
+      }
+      if type == "command_history" {
+        self = .commandHistory(try CommandHistoryMessage(json: object))
+        return
+      }
+    case 16:
+      if type == "infer_name_error" {
+        self = .inferNameError(try InferNameErrorMessage(json: object))
+        return
+      }
+      if type == "compaction_error" {
+        self = .compactionError(try CompactionErrorMessage(json: object))
+        return
+      }
+      if type == "command_complete" {
+        self = .commandComplete(try CommandCompleteMessage(json: object))
+        return
+      }
+      if type == "resource_deleted" {
+        self = .resourceDeleted(try ResourceDeletedMessage(json: object))
+        return
+      }
+    case 17:
+      if type == "available_recipes" {
+        self = .availableRecipes(try AvailableRecipesMessage(json: object))
+        return
+      }
+    case 18:
+      if type == "available_commands" {
+        self = .availableCommands(try AvailableCommandsMessage(json: object))
+        return
+      }
+    case 19:
+      if type == "compaction_complete" {
+        self = .compactionComplete(try CompactionCompleteMessage(json: object))
+        return
+      }
+      if type == "command_output_full" {
+        self = .commandOutputFull(try CommandOutputFullMessage(json: object))
+        return
+      }
+      if type == "recipe_step_started" {
+        self = .recipeStepStarted(try RecipeStepStartedMessage(json: object))
+        return
+      }
+      if type == "orchestration_retry" {
+        self = .orchestrationRetry(try OrchestrationRetryMessage(json: object))
+        return
+      }
+    case 21:
+      if type == "session_name_inferred" {
+        self = .sessionNameInferred(try SessionNameInferredMessage(json: object))
+        return
+      }
+    case 22:
+      if type == "worktree_session_error" {
+        self = .worktreeSessionError(try WorktreeSessionErrorMessage(json: object))
+        return
+      }
+      if type == "recipe_step_transition" {
+        self = .recipeStepTransition(try RecipeStepTransitionMessage(json: object))
+        return
+      }
+    case 24:
+      if type == "worktree_session_created" {
+        self = .worktreeSessionCreated(try WorktreeSessionCreatedMessage(json: object))
+        return
+      }
+    default: break
     }
+    self = .unknown(object)
   }
 
   /// Writes the frame: `type` first, then the payload's members (see STANDARDS.md, Encoding).

@@ -64,44 +64,75 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
     var _challenge: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      case "version":
-        if case .null = member.value { throw ModelDecodingError(null: "version") }
-        _version = try String.decodeField(member.value, key: "version")
-        try FieldCheck.require(
-          member.value, .string(.version), allowed: nil, key: "version")
-      case "auth_version":
-        if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
-        _authVersion = try Int.decodeField(member.value, key: "auth_version")
-        try FieldCheck.require(
-          member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
-      case "instructions":
-        if case .null = member.value { throw ModelDecodingError(null: "instructions") }
-        _instructions = try String.decodeField(member.value, key: "instructions")
-      case "protocol_versions":
-        if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
-        _protocolVersions = try [String].decodeField(member.value, key: "protocol_versions")
-        try FieldCheck.require(
-          member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
-      case "auth_versions":
-        if case .null = member.value { throw ModelDecodingError(null: "auth_versions") }
-        _authVersions = try [Int].decodeField(member.value, key: "auth_versions")
-        try FieldCheck.require(
-          member.value, .array(.integer(minimum: 1)), allowed: nil, key: "auth_versions")
-      case "capabilities":
-        if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
-        _capabilities = try [String].decodeField(member.value, key: "capabilities")
-      case "challenge":
-        if case .null = member.value { throw ModelDecodingError(null: "challenge") }
-        _challenge = try String.decodeField(member.value, key: "challenge")
-        try FieldCheck.require(
-          member.value, .string(.hex), allowed: nil, key: "challenge")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+        if member.key == "version" {
+          if case .null = member.value { throw ModelDecodingError(null: "version") }
+          _version = try String.decodeField(
+            member.value, key: "version")
+          try FieldCheck.require(
+            member.value, .string(.version), allowed: nil, key: "version")
+          continue
+        }
+      case 9:
+        if member.key == "challenge" {
+          if case .null = member.value { throw ModelDecodingError(null: "challenge") }
+          _challenge = try String.decodeField(
+            member.value, key: "challenge")
+          try FieldCheck.require(
+            member.value, .string(.hex), allowed: nil, key: "challenge")
+          continue
+        }
+      case 12:
+        if member.key == "auth_version" {
+          if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
+          _authVersion = try Int.decodeField(
+            member.value, key: "auth_version")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
+          continue
+        }
+        if member.key == "instructions" {
+          if case .null = member.value { throw ModelDecodingError(null: "instructions") }
+          _instructions = try String.decodeField(
+            member.value, key: "instructions")
+          continue
+        }
+        if member.key == "capabilities" {
+          if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
+          _capabilities = try [String].decodeField(
+            member.value, key: "capabilities")
+          continue
+        }
+      case 13:
+        if member.key == "auth_versions" {
+          if case .null = member.value { throw ModelDecodingError(null: "auth_versions") }
+          _authVersions = try [Int].decodeField(
+            member.value, key: "auth_versions")
+          try FieldCheck.require(
+            member.value, .array(.integer(minimum: 1)), allowed: nil, key: "auth_versions")
+          continue
+        }
+      case 17:
+        if member.key == "protocol_versions" {
+          if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
+          _protocolVersions = try [String].decodeField(
+            member.value, key: "protocol_versions")
+          try FieldCheck.require(
+            member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _message else { throw ModelDecodingError(missing: "message") }
     guard let _version else { throw ModelDecodingError(missing: "version") }
@@ -206,34 +237,58 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
     var _serverProof: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "negotiated_protocol_version":
-        if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
-        _negotiatedProtocolVersion = try String.decodeField(member.value, key: "negotiated_protocol_version")
-        try FieldCheck.require(
-          member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
-      case "capabilities":
-        if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
-        _capabilities = try [String].decodeField(member.value, key: "capabilities")
-      case "auth_version":
-        if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
-        _authVersion = try Int.decodeField(member.value, key: "auth_version")
-        try FieldCheck.require(
-          member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
-      case "server_proof":
-        if case .null = member.value { throw ModelDecodingError(null: "server_proof") }
-        _serverProof = try String.decodeField(member.value, key: "server_proof")
-        try FieldCheck.require(
-          member.value, .string(.hex), allowed: nil, key: "server_proof")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 12:
+        if member.key == "capabilities" {
+          if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
+          _capabilities = try [String].decodeField(
+            member.value, key: "capabilities")
+          continue
+        }
+        if member.key == "auth_version" {
+          if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
+          _authVersion = try Int.decodeField(
+            member.value, key: "auth_version")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
+          continue
+        }
+        if member.key == "server_proof" {
+          if case .null = member.value { throw ModelDecodingError(null: "server_proof") }
+          _serverProof = try String.decodeField(
+            member.value, key: "server_proof")
+          try FieldCheck.require(
+            member.value, .string(.hex), allowed: nil, key: "server_proof")
+          continue
+        }
+      case 27:
+        if member.key == "negotiated_protocol_version" {
+          if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
+          _negotiatedProtocolVersion = try String.decodeField(
+            member.value, key: "negotiated_protocol_version")
+          try FieldCheck.require(
+            member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _message else { throw ModelDecodingError(missing: "message") }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
@@ -305,13 +360,19 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _message else { throw ModelDecodingError(missing: "message") }
     self.message = _message
@@ -354,10 +415,12 @@ public struct PongMessage: Sendable, Hashable, JSONModel {
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      default: break
       }
+      extra.append(member)
     }
     self.additionalMembers = JSONObject(extra)
   }
@@ -401,13 +464,19 @@ public struct AckMessage: Sendable, Hashable, JSONModel {
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _message else { throw ModelDecodingError(missing: "message") }
     self.message = _message
@@ -492,40 +561,70 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel {
     var _messageId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "code":
-        if case .null = member.value { throw ModelDecodingError(null: "code") }
-        _code = try String.decodeField(member.value, key: "code")
-      case "required":
-        if case .null = member.value { throw ModelDecodingError(null: "required") }
-        _required = try String.decodeField(member.value, key: "required")
-        try FieldCheck.require(
-          member.value, .string(.version), allowed: nil, key: "required")
-      case "received":
-        if case .null = member.value { throw ModelDecodingError(null: "received") }
-        _received = try String.decodeField(member.value, key: "received")
-      case "supported":
-        if case .null = member.value { throw ModelDecodingError(null: "supported") }
-        _supported = try [String].decodeField(member.value, key: "supported")
-        try FieldCheck.require(
-          member.value, .array(.string(.version)), allowed: nil, key: "supported")
-      case "requested":
-        if case .null = member.value { throw ModelDecodingError(null: "requested") }
-        _requested = try [String].decodeField(member.value, key: "requested")
-      case "message_id":
-        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-        _messageId = try String.decodeField(member.value, key: "message_id")
-        try FieldCheck.require(
-          member.value, .string(.uuid), allowed: nil, key: "message_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "code" {
+          if case .null = member.value { throw ModelDecodingError(null: "code") }
+          _code = try String.decodeField(
+            member.value, key: "code")
+          continue
+        }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 8:
+        if member.key == "required" {
+          if case .null = member.value { throw ModelDecodingError(null: "required") }
+          _required = try String.decodeField(
+            member.value, key: "required")
+          try FieldCheck.require(
+            member.value, .string(.version), allowed: nil, key: "required")
+          continue
+        }
+        if member.key == "received" {
+          if case .null = member.value { throw ModelDecodingError(null: "received") }
+          _received = try String.decodeField(
+            member.value, key: "received")
+          continue
+        }
+      case 9:
+        if member.key == "supported" {
+          if case .null = member.value { throw ModelDecodingError(null: "supported") }
+          _supported = try [String].decodeField(
+            member.value, key: "supported")
+          try FieldCheck.require(
+            member.value, .array(.string(.version)), allowed: nil, key: "supported")
+          continue
+        }
+        if member.key == "requested" {
+          if case .null = member.value { throw ModelDecodingError(null: "requested") }
+          _requested = try [String].decodeField(
+            member.value, key: "requested")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+        if member.key == "message_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
+          _messageId = try String.decodeField(
+            member.value, key: "message_id")
+          try FieldCheck.require(
+            member.value, .string(.uuid), allowed: nil, key: "message_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _message else { throw ModelDecodingError(missing: "message") }
     self.message = _message
@@ -613,16 +712,26 @@ public struct SessionListMessage: Sendable, Hashable, JSONModel {
     var _totalCount: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "sessions":
-        if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-        _sessions = try [SessionSummary].decodeField(member.value, key: "sessions")
-      case "total_count":
-        if case .null = member.value { throw ModelDecodingError(null: "total_count") }
-        _totalCount = try Int.decodeField(member.value, key: "total_count")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "sessions" {
+          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
+          _sessions = try [SessionSummary].decodeField(
+            member.value, key: "sessions")
+          continue
+        }
+      case 11:
+        if member.key == "total_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
+          _totalCount = try Int.decodeField(
+            member.value, key: "total_count")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
     guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
@@ -679,16 +788,26 @@ public struct RecentSessionsMessage: Sendable, Hashable, JSONModel {
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "sessions":
-        if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-        _sessions = try [RecentSession].decodeField(member.value, key: "sessions")
-      case "limit":
-        if case .null = member.value { throw ModelDecodingError(null: "limit") }
-        _limit = try Int.decodeField(member.value, key: "limit")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "limit" {
+          if case .null = member.value { throw ModelDecodingError(null: "limit") }
+          _limit = try Int.decodeField(
+            member.value, key: "limit")
+          continue
+        }
+      case 8:
+        if member.key == "sessions" {
+          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
+          _sessions = try [RecentSession].decodeField(
+            member.value, key: "sessions")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
     guard let _limit else { throw ModelDecodingError(missing: "limit") }
@@ -750,19 +869,32 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel {
     var _generalCommands: [CommandNode]? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "working_directory":
-        if case .null = member.value { continue }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      case "project_commands":
-        if case .null = member.value { throw ModelDecodingError(null: "project_commands") }
-        _projectCommands = try [CommandNode].decodeField(member.value, key: "project_commands")
-      case "general_commands":
-        if case .null = member.value { throw ModelDecodingError(null: "general_commands") }
-        _generalCommands = try [CommandNode].decodeField(member.value, key: "general_commands")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 16:
+        if member.key == "project_commands" {
+          if case .null = member.value { throw ModelDecodingError(null: "project_commands") }
+          _projectCommands = try [CommandNode].decodeField(
+            member.value, key: "project_commands")
+          continue
+        }
+        if member.key == "general_commands" {
+          if case .null = member.value { throw ModelDecodingError(null: "general_commands") }
+          _generalCommands = try [CommandNode].decodeField(
+            member.value, key: "general_commands")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { continue }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _projectCommands else { throw ModelDecodingError(missing: "project_commands") }
     guard let _generalCommands else { throw ModelDecodingError(missing: "general_commands") }
@@ -842,28 +974,52 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel {
     var _isComplete: Bool? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "messages":
-        if case .null = member.value { throw ModelDecodingError(null: "messages") }
-        _messages = try [ClaudeRecord].decodeField(member.value, key: "messages")
-      case "total_count":
-        if case .null = member.value { throw ModelDecodingError(null: "total_count") }
-        _totalCount = try Int.decodeField(member.value, key: "total_count")
-      case "oldest_message_id":
-        if case .null = member.value { continue }
-        _oldestMessageId = try String.decodeField(member.value, key: "oldest_message_id")
-      case "newest_message_id":
-        if case .null = member.value { continue }
-        _newestMessageId = try String.decodeField(member.value, key: "newest_message_id")
-      case "is_complete":
-        if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
-        _isComplete = try Bool.decodeField(member.value, key: "is_complete")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "messages" {
+          if case .null = member.value { throw ModelDecodingError(null: "messages") }
+          _messages = try [ClaudeRecord].decodeField(
+            member.value, key: "messages")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 11:
+        if member.key == "total_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
+          _totalCount = try Int.decodeField(
+            member.value, key: "total_count")
+          continue
+        }
+        if member.key == "is_complete" {
+          if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
+          _isComplete = try Bool.decodeField(
+            member.value, key: "is_complete")
+          continue
+        }
+      case 17:
+        if member.key == "oldest_message_id" {
+          if case .null = member.value { continue }
+          _oldestMessageId = try String.decodeField(
+            member.value, key: "oldest_message_id")
+          continue
+        }
+        if member.key == "newest_message_id" {
+          if case .null = member.value { continue }
+          _newestMessageId = try String.decodeField(
+            member.value, key: "newest_message_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _messages else { throw ModelDecodingError(missing: "messages") }
@@ -934,16 +1090,26 @@ public struct SessionUpdatedMessage: Sendable, Hashable, JSONModel {
     var _messages: [ClaudeRecord]? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "messages":
-        if case .null = member.value { throw ModelDecodingError(null: "messages") }
-        _messages = try [ClaudeRecord].decodeField(member.value, key: "messages")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "messages" {
+          if case .null = member.value { throw ModelDecodingError(null: "messages") }
+          _messages = try [ClaudeRecord].decodeField(
+            member.value, key: "messages")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _messages else { throw ModelDecodingError(missing: "messages") }
@@ -1020,28 +1186,52 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel {
     var _preview: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "name":
-        if case .null = member.value { throw ModelDecodingError(null: "name") }
-        _name = try String.decodeField(member.value, key: "name")
-      case "working_directory":
-        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      case "last_modified":
-        if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
-        _lastModified = try Int.decodeField(member.value, key: "last_modified")
-      case "message_count":
-        if case .null = member.value { throw ModelDecodingError(null: "message_count") }
-        _messageCount = try Int.decodeField(member.value, key: "message_count")
-      case "preview":
-        if case .null = member.value { continue }
-        _preview = try String.decodeField(member.value, key: "preview")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "name" {
+          if case .null = member.value { throw ModelDecodingError(null: "name") }
+          _name = try String.decodeField(
+            member.value, key: "name")
+          continue
+        }
+      case 7:
+        if member.key == "preview" {
+          if case .null = member.value { continue }
+          _preview = try String.decodeField(
+            member.value, key: "preview")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 13:
+        if member.key == "last_modified" {
+          if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
+          _lastModified = try Int.decodeField(
+            member.value, key: "last_modified")
+          continue
+        }
+        if member.key == "message_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_count") }
+          _messageCount = try Int.decodeField(
+            member.value, key: "message_count")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _name else { throw ModelDecodingError(missing: "name") }
@@ -1113,16 +1303,26 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel {
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _message else { throw ModelDecodingError(missing: "message") }
@@ -1174,13 +1374,19 @@ public struct TurnCompleteMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { continue }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { continue }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
@@ -1232,16 +1438,26 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _message else { throw ModelDecodingError(missing: "message") }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
@@ -1298,16 +1514,26 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel {
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _message else { throw ModelDecodingError(missing: "message") }
@@ -1364,16 +1590,25 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel {
     var _name: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "name":
-        if case .null = member.value { throw ModelDecodingError(null: "name") }
-        _name = try String.decodeField(member.value, key: "name")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "name" {
+          if case .null = member.value { throw ModelDecodingError(null: "name") }
+          _name = try String.decodeField(
+            member.value, key: "name")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _name else { throw ModelDecodingError(missing: "name") }
@@ -1430,16 +1665,26 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "error":
-        if case .null = member.value { throw ModelDecodingError(null: "error") }
-        _error = try String.decodeField(member.value, key: "error")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { throw ModelDecodingError(null: "error") }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _error else { throw ModelDecodingError(missing: "error") }
     self.error = _error
@@ -1492,13 +1737,19 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     self.sessionId = _sessionId
@@ -1551,16 +1802,26 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel {
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "error":
-        if case .null = member.value { throw ModelDecodingError(null: "error") }
-        _error = try String.decodeField(member.value, key: "error")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { throw ModelDecodingError(null: "error") }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _error else { throw ModelDecodingError(missing: "error") }
@@ -1627,24 +1888,42 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel {
     var _branchName: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "success":
-        if case .null = member.value { throw ModelDecodingError(null: "success") }
-        _success = try Bool.decodeField(member.value, key: "success")
-        try FieldCheck.require(
-          member.value, .boolean, allowed: [true], key: "success")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "worktree_path":
-        if case .null = member.value { throw ModelDecodingError(null: "worktree_path") }
-        _worktreePath = try String.decodeField(member.value, key: "worktree_path")
-      case "branch_name":
-        if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
-        _branchName = try String.decodeField(member.value, key: "branch_name")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "success" {
+          if case .null = member.value { throw ModelDecodingError(null: "success") }
+          _success = try Bool.decodeField(
+            member.value, key: "success")
+          try FieldCheck.require(
+            member.value, .boolean, allowed: [true], key: "success")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 11:
+        if member.key == "branch_name" {
+          if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
+          _branchName = try String.decodeField(
+            member.value, key: "branch_name")
+          continue
+        }
+      case 13:
+        if member.key == "worktree_path" {
+          if case .null = member.value { throw ModelDecodingError(null: "worktree_path") }
+          _worktreePath = try String.decodeField(
+            member.value, key: "worktree_path")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _success else { throw ModelDecodingError(missing: "success") }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
@@ -1719,24 +1998,41 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel {
     var _details: WorktreeErrorDetails? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "success":
-        if case .null = member.value { throw ModelDecodingError(null: "success") }
-        _success = try Bool.decodeField(member.value, key: "success")
-        try FieldCheck.require(
-          member.value, .boolean, allowed: [false], key: "success")
-      case "error":
-        if case .null = member.value { throw ModelDecodingError(null: "error") }
-        _error = try String.decodeField(member.value, key: "error")
-      case "error_type":
-        if case .null = member.value { throw ModelDecodingError(null: "error_type") }
-        _errorType = try String.decodeField(member.value, key: "error_type")
-      case "details":
-        if case .null = member.value { continue }
-        _details = try WorktreeErrorDetails.decodeField(member.value, key: "details")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { throw ModelDecodingError(null: "error") }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+      case 7:
+        if member.key == "success" {
+          if case .null = member.value { throw ModelDecodingError(null: "success") }
+          _success = try Bool.decodeField(
+            member.value, key: "success")
+          try FieldCheck.require(
+            member.value, .boolean, allowed: [false], key: "success")
+          continue
+        }
+        if member.key == "details" {
+          if case .null = member.value { continue }
+          _details = try WorktreeErrorDetails.decodeField(
+            member.value, key: "details")
+          continue
+        }
+      case 10:
+        if member.key == "error_type" {
+          if case .null = member.value { throw ModelDecodingError(null: "error_type") }
+          _errorType = try String.decodeField(
+            member.value, key: "error_type")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _success else { throw ModelDecodingError(missing: "success") }
     guard let _error else { throw ModelDecodingError(missing: "error") }
@@ -1807,19 +2103,33 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel {
     var _shellCommand: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "command_session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-        _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
-      case "command_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-        _commandId = try String.decodeField(member.value, key: "command_id")
-      case "shell_command":
-        if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
-        _shellCommand = try String.decodeField(member.value, key: "shell_command")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "command_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
+          _commandId = try String.decodeField(
+            member.value, key: "command_id")
+          continue
+        }
+      case 13:
+        if member.key == "shell_command" {
+          if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
+          _shellCommand = try String.decodeField(
+            member.value, key: "shell_command")
+          continue
+        }
+      case 18:
+        if member.key == "command_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
+          _commandSessionId = try String.decodeField(
+            member.value, key: "command_session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
@@ -1885,21 +2195,34 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel {
     var _text: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "command_session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-        _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
-      case "stream":
-        if case .null = member.value { throw ModelDecodingError(null: "stream") }
-        _stream = try String.decodeField(member.value, key: "stream")
-        try FieldCheck.require(
-          member.value, .string(.plain), allowed: ["stdout", "stderr"], key: "stream")
-      case "text":
-        if case .null = member.value { throw ModelDecodingError(null: "text") }
-        _text = try String.decodeField(member.value, key: "text")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+      case 6:
+        if member.key == "stream" {
+          if case .null = member.value { throw ModelDecodingError(null: "stream") }
+          _stream = try String.decodeField(
+            member.value, key: "stream")
+          try FieldCheck.require(
+            member.value, .string(.plain), allowed: ["stdout", "stderr"], key: "stream")
+          continue
+        }
+      case 18:
+        if member.key == "command_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
+          _commandSessionId = try String.decodeField(
+            member.value, key: "command_session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     guard let _stream else { throw ModelDecodingError(missing: "stream") }
@@ -1965,19 +2288,33 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel {
     var _durationMs: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "command_session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-        _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
-      case "exit_code":
-        if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
-        _exitCode = try Int.decodeField(member.value, key: "exit_code")
-      case "duration_ms":
-        if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
-        _durationMs = try Int.decodeField(member.value, key: "duration_ms")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 9:
+        if member.key == "exit_code" {
+          if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
+          _exitCode = try Int.decodeField(
+            member.value, key: "exit_code")
+          continue
+        }
+      case 11:
+        if member.key == "duration_ms" {
+          if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
+          _durationMs = try Int.decodeField(
+            member.value, key: "duration_ms")
+          continue
+        }
+      case 18:
+        if member.key == "command_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
+          _commandSessionId = try String.decodeField(
+            member.value, key: "command_session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     guard let _exitCode else { throw ModelDecodingError(missing: "exit_code") }
@@ -2038,16 +2375,26 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel {
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "command_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-        _commandId = try String.decodeField(member.value, key: "command_id")
-      case "error":
-        if case .null = member.value { throw ModelDecodingError(null: "error") }
-        _error = try String.decodeField(member.value, key: "error")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { throw ModelDecodingError(null: "error") }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+      case 10:
+        if member.key == "command_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
+          _commandId = try String.decodeField(
+            member.value, key: "command_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
     guard let _error else { throw ModelDecodingError(missing: "error") }
@@ -2104,16 +2451,26 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel {
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "sessions":
-        if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-        _sessions = try [CommandHistoryEntry].decodeField(member.value, key: "sessions")
-      case "limit":
-        if case .null = member.value { throw ModelDecodingError(null: "limit") }
-        _limit = try Int.decodeField(member.value, key: "limit")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "limit" {
+          if case .null = member.value { throw ModelDecodingError(null: "limit") }
+          _limit = try Int.decodeField(
+            member.value, key: "limit")
+          continue
+        }
+      case 8:
+        if member.key == "sessions" {
+          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
+          _sessions = try [CommandHistoryEntry].decodeField(
+            member.value, key: "sessions")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
     guard let _limit else { throw ModelDecodingError(missing: "limit") }
@@ -2200,36 +2557,69 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
     var _workingDirectory: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "command_session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-        _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
-      case "output":
-        if case .null = member.value { throw ModelDecodingError(null: "output") }
-        _output = try String.decodeField(member.value, key: "output")
-      case "exit_code":
-        if case .null = member.value { continue }
-        _exitCode = try Int.decodeField(member.value, key: "exit_code")
-      case "timestamp":
-        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-        _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-      case "duration_ms":
-        if case .null = member.value { continue }
-        _durationMs = try Int.decodeField(member.value, key: "duration_ms")
-      case "command_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-        _commandId = try String.decodeField(member.value, key: "command_id")
-      case "shell_command":
-        if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
-        _shellCommand = try String.decodeField(member.value, key: "shell_command")
-      case "working_directory":
-        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 6:
+        if member.key == "output" {
+          if case .null = member.value { throw ModelDecodingError(null: "output") }
+          _output = try String.decodeField(
+            member.value, key: "output")
+          continue
+        }
+      case 9:
+        if member.key == "exit_code" {
+          if case .null = member.value { continue }
+          _exitCode = try Int.decodeField(
+            member.value, key: "exit_code")
+          continue
+        }
+        if member.key == "timestamp" {
+          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
+          _timestamp = try String.decodeField(
+            member.value, key: "timestamp")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+          continue
+        }
+      case 10:
+        if member.key == "command_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
+          _commandId = try String.decodeField(
+            member.value, key: "command_id")
+          continue
+        }
+      case 11:
+        if member.key == "duration_ms" {
+          if case .null = member.value { continue }
+          _durationMs = try Int.decodeField(
+            member.value, key: "duration_ms")
+          continue
+        }
+      case 13:
+        if member.key == "shell_command" {
+          if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
+          _shellCommand = try String.decodeField(
+            member.value, key: "shell_command")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      case 18:
+        if member.key == "command_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
+          _commandSessionId = try String.decodeField(
+            member.value, key: "command_session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     guard let _output else { throw ModelDecodingError(missing: "output") }
@@ -2318,24 +2708,40 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel {
     var _timestamp: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "filename":
-        if case .null = member.value { throw ModelDecodingError(null: "filename") }
-        _filename = try String.decodeField(member.value, key: "filename")
-      case "path":
-        if case .null = member.value { throw ModelDecodingError(null: "path") }
-        _path = try String.decodeField(member.value, key: "path")
-      case "size":
-        if case .null = member.value { throw ModelDecodingError(null: "size") }
-        _size = try Int.decodeField(member.value, key: "size")
-      case "timestamp":
-        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-        _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "path" {
+          if case .null = member.value { throw ModelDecodingError(null: "path") }
+          _path = try String.decodeField(
+            member.value, key: "path")
+          continue
+        }
+        if member.key == "size" {
+          if case .null = member.value { throw ModelDecodingError(null: "size") }
+          _size = try Int.decodeField(
+            member.value, key: "size")
+          continue
+        }
+      case 8:
+        if member.key == "filename" {
+          if case .null = member.value { throw ModelDecodingError(null: "filename") }
+          _filename = try String.decodeField(
+            member.value, key: "filename")
+          continue
+        }
+      case 9:
+        if member.key == "timestamp" {
+          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
+          _timestamp = try String.decodeField(
+            member.value, key: "timestamp")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _filename else { throw ModelDecodingError(missing: "filename") }
     guard let _path else { throw ModelDecodingError(missing: "path") }
@@ -2400,16 +2806,26 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel {
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "resources":
-        if case .null = member.value { throw ModelDecodingError(null: "resources") }
-        _resources = try [Resource].decodeField(member.value, key: "resources")
-      case "storage_location":
-        if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-        _storageLocation = try String.decodeField(member.value, key: "storage_location")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 9:
+        if member.key == "resources" {
+          if case .null = member.value { throw ModelDecodingError(null: "resources") }
+          _resources = try [Resource].decodeField(
+            member.value, key: "resources")
+          continue
+        }
+      case 16:
+        if member.key == "storage_location" {
+          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
+          _storageLocation = try String.decodeField(
+            member.value, key: "storage_location")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _resources else { throw ModelDecodingError(missing: "resources") }
     guard let _storageLocation else { throw ModelDecodingError(missing: "storage_location") }
@@ -2466,16 +2882,25 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel {
     var _path: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "filename":
-        if case .null = member.value { throw ModelDecodingError(null: "filename") }
-        _filename = try String.decodeField(member.value, key: "filename")
-      case "path":
-        if case .null = member.value { throw ModelDecodingError(null: "path") }
-        _path = try String.decodeField(member.value, key: "path")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "path" {
+          if case .null = member.value { throw ModelDecodingError(null: "path") }
+          _path = try String.decodeField(
+            member.value, key: "path")
+          continue
+        }
+      case 8:
+        if member.key == "filename" {
+          if case .null = member.value { throw ModelDecodingError(null: "filename") }
+          _filename = try String.decodeField(
+            member.value, key: "filename")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _filename else { throw ModelDecodingError(missing: "filename") }
     guard let _path else { throw ModelDecodingError(missing: "path") }
@@ -2527,13 +2952,19 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel {
     var _recipes: [Recipe]? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "recipes":
-        if case .null = member.value { throw ModelDecodingError(null: "recipes") }
-        _recipes = try [Recipe].decodeField(member.value, key: "recipes")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "recipes" {
+          if case .null = member.value { throw ModelDecodingError(null: "recipes") }
+          _recipes = try [Recipe].decodeField(
+            member.value, key: "recipes")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _recipes else { throw ModelDecodingError(missing: "recipes") }
     self.recipes = _recipes
@@ -2601,25 +3032,45 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel {
     var _stepCount: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "recipe_id":
-        if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
-        _recipeId = try String.decodeField(member.value, key: "recipe_id")
-      case "recipe_label":
-        if case .null = member.value { throw ModelDecodingError(null: "recipe_label") }
-        _recipeLabel = try String.decodeField(member.value, key: "recipe_label")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "current_step":
-        if case .null = member.value { throw ModelDecodingError(null: "current_step") }
-        _currentStep = try String.decodeField(member.value, key: "current_step")
-      case "step_count":
-        if case .null = member.value { throw ModelDecodingError(null: "step_count") }
-        _stepCount = try Int.decodeField(member.value, key: "step_count")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 9:
+        if member.key == "recipe_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
+          _recipeId = try String.decodeField(
+            member.value, key: "recipe_id")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+        if member.key == "step_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "step_count") }
+          _stepCount = try Int.decodeField(
+            member.value, key: "step_count")
+          continue
+        }
+      case 12:
+        if member.key == "recipe_label" {
+          if case .null = member.value { throw ModelDecodingError(null: "recipe_label") }
+          _recipeLabel = try String.decodeField(
+            member.value, key: "recipe_label")
+          continue
+        }
+        if member.key == "current_step" {
+          if case .null = member.value { throw ModelDecodingError(null: "current_step") }
+          _currentStep = try String.decodeField(
+            member.value, key: "current_step")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _recipeId else { throw ModelDecodingError(missing: "recipe_id") }
     guard let _recipeLabel else { throw ModelDecodingError(missing: "recipe_label") }
@@ -2693,19 +3144,31 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel {
     var _stepCount: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "step":
-        if case .null = member.value { throw ModelDecodingError(null: "step") }
-        _step = try String.decodeField(member.value, key: "step")
-      case "step_count":
-        if case .null = member.value { throw ModelDecodingError(null: "step_count") }
-        _stepCount = try Int.decodeField(member.value, key: "step_count")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "step" {
+          if case .null = member.value { throw ModelDecodingError(null: "step") }
+          _step = try String.decodeField(
+            member.value, key: "step")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+        if member.key == "step_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "step_count") }
+          _stepCount = try Int.decodeField(
+            member.value, key: "step_count")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _step else { throw ModelDecodingError(missing: "step") }
@@ -2771,19 +3234,33 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel {
     var _toStep: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "from_step":
-        if case .null = member.value { throw ModelDecodingError(null: "from_step") }
-        _fromStep = try String.decodeField(member.value, key: "from_step")
-      case "to_step":
-        if case .null = member.value { throw ModelDecodingError(null: "to_step") }
-        _toStep = try String.decodeField(member.value, key: "to_step")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "to_step" {
+          if case .null = member.value { throw ModelDecodingError(null: "to_step") }
+          _toStep = try String.decodeField(
+            member.value, key: "to_step")
+          continue
+        }
+      case 9:
+        if member.key == "from_step" {
+          if case .null = member.value { throw ModelDecodingError(null: "from_step") }
+          _fromStep = try String.decodeField(
+            member.value, key: "from_step")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _fromStep else { throw ModelDecodingError(missing: "from_step") }
@@ -2849,19 +3326,32 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel {
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "step":
-        if case .null = member.value { throw ModelDecodingError(null: "step") }
-        _step = try String.decodeField(member.value, key: "step")
-      case "error":
-        if case .null = member.value { continue }
-        _error = try String.decodeField(member.value, key: "error")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "step" {
+          if case .null = member.value { throw ModelDecodingError(null: "step") }
+          _step = try String.decodeField(
+            member.value, key: "step")
+          continue
+        }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { continue }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _step else { throw ModelDecodingError(missing: "step") }
@@ -2926,19 +3416,33 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel {
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "reason":
-        if case .null = member.value { throw ModelDecodingError(null: "reason") }
-        _reason = try String.decodeField(member.value, key: "reason")
-      case "error":
-        if case .null = member.value { throw ModelDecodingError(null: "error") }
-        _error = try String.decodeField(member.value, key: "error")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { throw ModelDecodingError(null: "error") }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+      case 6:
+        if member.key == "reason" {
+          if case .null = member.value { throw ModelDecodingError(null: "reason") }
+          _reason = try String.decodeField(
+            member.value, key: "reason")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _reason else { throw ModelDecodingError(missing: "reason") }
@@ -3030,34 +3534,64 @@ public struct ResponseMessage: Sendable, Hashable, JSONModel {
     var _iosSessionId: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message_id":
-        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-        _messageId = try String.decodeField(member.value, key: "message_id")
-      case "success":
-        if case .null = member.value { throw ModelDecodingError(null: "success") }
-        _success = try Bool.decodeField(member.value, key: "success")
-      case "text":
-        if case .null = member.value { throw ModelDecodingError(null: "text") }
-        _text = try String.decodeField(member.value, key: "text")
-      case "error":
-        if case .null = member.value { throw ModelDecodingError(null: "error") }
-        _error = try String.decodeField(member.value, key: "error")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "usage":
-        if case .null = member.value { throw ModelDecodingError(null: "usage") }
-        _usage = try Usage.decodeField(member.value, key: "usage")
-      case "cost":
-        if case .null = member.value { throw ModelDecodingError(null: "cost") }
-        _cost = try Cost.decodeField(member.value, key: "cost")
-      case "ios_session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
-        _iosSessionId = try String.decodeField(member.value, key: "ios_session_id")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+        if member.key == "cost" {
+          if case .null = member.value { throw ModelDecodingError(null: "cost") }
+          _cost = try Cost.decodeField(
+            member.value, key: "cost")
+          continue
+        }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { throw ModelDecodingError(null: "error") }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+        if member.key == "usage" {
+          if case .null = member.value { throw ModelDecodingError(null: "usage") }
+          _usage = try Usage.decodeField(
+            member.value, key: "usage")
+          continue
+        }
+      case 7:
+        if member.key == "success" {
+          if case .null = member.value { throw ModelDecodingError(null: "success") }
+          _success = try Bool.decodeField(
+            member.value, key: "success")
+          continue
+        }
+      case 10:
+        if member.key == "message_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
+          _messageId = try String.decodeField(
+            member.value, key: "message_id")
+          continue
+        }
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 14:
+        if member.key == "ios_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
+          _iosSessionId = try String.decodeField(
+            member.value, key: "ios_session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _success else { throw ModelDecodingError(missing: "success") }
     self.messageId = _messageId
@@ -3145,16 +3679,26 @@ public struct ReplayMessage: Sendable, Hashable, JSONModel {
     var _message: ReplayedMessage? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message_id":
-        if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-        _messageId = try String.decodeField(member.value, key: "message_id")
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try ReplayedMessage.decodeField(member.value, key: "message")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try ReplayedMessage.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 10:
+        if member.key == "message_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
+          _messageId = try String.decodeField(
+            member.value, key: "message_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _messageId else { throw ModelDecodingError(missing: "message_id") }
     guard let _message else { throw ModelDecodingError(missing: "message") }
@@ -3207,15 +3751,21 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel {
     var _timestamp: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "timestamp":
-        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-        _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 9:
+        if member.key == "timestamp" {
+          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
+          _timestamp = try String.decodeField(
+            member.value, key: "timestamp")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _timestamp else { throw ModelDecodingError(missing: "timestamp") }
     self.timestamp = _timestamp
@@ -3269,18 +3819,28 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel {
     var _retryAfterMs: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "type": continue
-      case "message":
-        if case .null = member.value { throw ModelDecodingError(null: "message") }
-        _message = try String.decodeField(member.value, key: "message")
-      case "retry_after_ms":
-        if case .null = member.value { throw ModelDecodingError(null: "retry_after_ms") }
-        _retryAfterMs = try Int.decodeField(member.value, key: "retry_after_ms")
-        try FieldCheck.require(
-          member.value, .integer(minimum: 0), allowed: nil, key: "retry_after_ms")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try String.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 14:
+        if member.key == "retry_after_ms" {
+          if case .null = member.value { throw ModelDecodingError(null: "retry_after_ms") }
+          _retryAfterMs = try Int.decodeField(
+            member.value, key: "retry_after_ms")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "retry_after_ms")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _message else { throw ModelDecodingError(missing: "message") }
     guard let _retryAfterMs else { throw ModelDecodingError(missing: "retry_after_ms") }

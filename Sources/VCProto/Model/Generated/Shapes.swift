@@ -41,24 +41,44 @@ public struct SessionSummary: Sendable, Hashable, JSONModel {
     var _messageCount: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "name":
-        if case .null = member.value { throw ModelDecodingError(null: "name") }
-        _name = try String.decodeField(member.value, key: "name")
-      case "working_directory":
-        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      case "last_modified":
-        if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
-        _lastModified = try Int.decodeField(member.value, key: "last_modified")
-      case "message_count":
-        if case .null = member.value { throw ModelDecodingError(null: "message_count") }
-        _messageCount = try Int.decodeField(member.value, key: "message_count")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "name" {
+          if case .null = member.value { throw ModelDecodingError(null: "name") }
+          _name = try String.decodeField(
+            member.value, key: "name")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 13:
+        if member.key == "last_modified" {
+          if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
+          _lastModified = try Int.decodeField(
+            member.value, key: "last_modified")
+          continue
+        }
+        if member.key == "message_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_count") }
+          _messageCount = try Int.decodeField(
+            member.value, key: "message_count")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _name else { throw ModelDecodingError(missing: "name") }
@@ -133,23 +153,40 @@ public struct RecentSession: Sendable, Hashable, JSONModel {
     var _lastModified: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "name":
-        if case .null = member.value { throw ModelDecodingError(null: "name") }
-        _name = try String.decodeField(member.value, key: "name")
-      case "working_directory":
-        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      case "last_modified":
-        if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
-        _lastModified = try String.decodeField(member.value, key: "last_modified")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "last_modified")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "name" {
+          if case .null = member.value { throw ModelDecodingError(null: "name") }
+          _name = try String.decodeField(
+            member.value, key: "name")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 13:
+        if member.key == "last_modified" {
+          if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
+          _lastModified = try String.decodeField(
+            member.value, key: "last_modified")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "last_modified")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _name else { throw ModelDecodingError(missing: "name") }
@@ -224,26 +261,47 @@ public struct CommandNode: Sendable, Hashable, JSONModel {
     var _children: [CommandNode]? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "id":
-        if case .null = member.value { throw ModelDecodingError(null: "id") }
-        _id = try String.decodeField(member.value, key: "id")
-      case "label":
-        if case .null = member.value { throw ModelDecodingError(null: "label") }
-        _label = try String.decodeField(member.value, key: "label")
-      case "type":
-        if case .null = member.value { throw ModelDecodingError(null: "type") }
-        _type = try String.decodeField(member.value, key: "type")
-        try FieldCheck.require(
-          member.value, .string(.plain), allowed: ["command", "group"], key: "type")
-      case "description":
-        if case .null = member.value { throw ModelDecodingError(null: "description") }
-        _description = try String.decodeField(member.value, key: "description")
-      case "children":
-        if case .null = member.value { throw ModelDecodingError(null: "children") }
-        _children = try [CommandNode].decodeField(member.value, key: "children")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 2:
+        if member.key == "id" {
+          if case .null = member.value { throw ModelDecodingError(null: "id") }
+          _id = try String.decodeField(
+            member.value, key: "id")
+          continue
+        }
+      case 4:
+        if member.key == "type" {
+          if case .null = member.value { throw ModelDecodingError(null: "type") }
+          _type = try String.decodeField(
+            member.value, key: "type")
+          try FieldCheck.require(
+            member.value, .string(.plain), allowed: ["command", "group"], key: "type")
+          continue
+        }
+      case 5:
+        if member.key == "label" {
+          if case .null = member.value { throw ModelDecodingError(null: "label") }
+          _label = try String.decodeField(
+            member.value, key: "label")
+          continue
+        }
+      case 8:
+        if member.key == "children" {
+          if case .null = member.value { throw ModelDecodingError(null: "children") }
+          _children = try [CommandNode].decodeField(
+            member.value, key: "children")
+          continue
+        }
+      case 11:
+        if member.key == "description" {
+          if case .null = member.value { throw ModelDecodingError(null: "description") }
+          _description = try String.decodeField(
+            member.value, key: "description")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _id else { throw ModelDecodingError(missing: "id") }
     guard let _label else { throw ModelDecodingError(missing: "label") }
@@ -320,21 +378,38 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel {
     var _suggestion: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "step":
-        if case .null = member.value { throw ModelDecodingError(null: "step") }
-        _step = try String.decodeField(member.value, key: "step")
-      case "stderr":
-        if case .null = member.value { throw ModelDecodingError(null: "stderr") }
-        _stderr = try String.decodeField(member.value, key: "stderr")
-      case "branch_name":
-        if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
-        _branchName = try String.decodeField(member.value, key: "branch_name")
-      case "suggestion":
-        if case .null = member.value { throw ModelDecodingError(null: "suggestion") }
-        _suggestion = try String.decodeField(member.value, key: "suggestion")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "step" {
+          if case .null = member.value { throw ModelDecodingError(null: "step") }
+          _step = try String.decodeField(
+            member.value, key: "step")
+          continue
+        }
+      case 6:
+        if member.key == "stderr" {
+          if case .null = member.value { throw ModelDecodingError(null: "stderr") }
+          _stderr = try String.decodeField(
+            member.value, key: "stderr")
+          continue
+        }
+      case 10:
+        if member.key == "suggestion" {
+          if case .null = member.value { throw ModelDecodingError(null: "suggestion") }
+          _suggestion = try String.decodeField(
+            member.value, key: "suggestion")
+          continue
+        }
+      case 11:
+        if member.key == "branch_name" {
+          if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
+          _branchName = try String.decodeField(
+            member.value, key: "branch_name")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     self.step = _step
     self.stderr = _stderr
@@ -433,40 +508,76 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel {
     var _outputPreview: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "command_session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-        _commandSessionId = try String.decodeField(member.value, key: "command_session_id")
-      case "command_id":
-        if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-        _commandId = try String.decodeField(member.value, key: "command_id")
-      case "shell_command":
-        if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
-        _shellCommand = try String.decodeField(member.value, key: "shell_command")
-      case "working_directory":
-        if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-        _workingDirectory = try String.decodeField(member.value, key: "working_directory")
-      case "timestamp":
-        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-        _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-      case "exit_code":
-        if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
-        _exitCode = try Int.decodeField(member.value, key: "exit_code")
-      case "duration_ms":
-        if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
-        _durationMs = try Int.decodeField(member.value, key: "duration_ms")
-      case "end_time":
-        if case .null = member.value { throw ModelDecodingError(null: "end_time") }
-        _endTime = try String.decodeField(member.value, key: "end_time")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "end_time")
-      case "output_preview":
-        if case .null = member.value { continue }
-        _outputPreview = try String.decodeField(member.value, key: "output_preview")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 8:
+        if member.key == "end_time" {
+          if case .null = member.value { throw ModelDecodingError(null: "end_time") }
+          _endTime = try String.decodeField(
+            member.value, key: "end_time")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "end_time")
+          continue
+        }
+      case 9:
+        if member.key == "timestamp" {
+          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
+          _timestamp = try String.decodeField(
+            member.value, key: "timestamp")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+          continue
+        }
+        if member.key == "exit_code" {
+          if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
+          _exitCode = try Int.decodeField(
+            member.value, key: "exit_code")
+          continue
+        }
+      case 10:
+        if member.key == "command_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
+          _commandId = try String.decodeField(
+            member.value, key: "command_id")
+          continue
+        }
+      case 11:
+        if member.key == "duration_ms" {
+          if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
+          _durationMs = try Int.decodeField(
+            member.value, key: "duration_ms")
+          continue
+        }
+      case 13:
+        if member.key == "shell_command" {
+          if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
+          _shellCommand = try String.decodeField(
+            member.value, key: "shell_command")
+          continue
+        }
+      case 14:
+        if member.key == "output_preview" {
+          if case .null = member.value { continue }
+          _outputPreview = try String.decodeField(
+            member.value, key: "output_preview")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      case 18:
+        if member.key == "command_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
+          _commandSessionId = try String.decodeField(
+            member.value, key: "command_session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
@@ -563,23 +674,39 @@ public struct Resource: Sendable, Hashable, JSONModel {
     var _timestamp: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "filename":
-        if case .null = member.value { throw ModelDecodingError(null: "filename") }
-        _filename = try String.decodeField(member.value, key: "filename")
-      case "path":
-        if case .null = member.value { throw ModelDecodingError(null: "path") }
-        _path = try String.decodeField(member.value, key: "path")
-      case "size":
-        if case .null = member.value { throw ModelDecodingError(null: "size") }
-        _size = try Int.decodeField(member.value, key: "size")
-      case "timestamp":
-        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-        _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "path" {
+          if case .null = member.value { throw ModelDecodingError(null: "path") }
+          _path = try String.decodeField(
+            member.value, key: "path")
+          continue
+        }
+        if member.key == "size" {
+          if case .null = member.value { throw ModelDecodingError(null: "size") }
+          _size = try Int.decodeField(
+            member.value, key: "size")
+          continue
+        }
+      case 8:
+        if member.key == "filename" {
+          if case .null = member.value { throw ModelDecodingError(null: "filename") }
+          _filename = try String.decodeField(
+            member.value, key: "filename")
+          continue
+        }
+      case 9:
+        if member.key == "timestamp" {
+          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
+          _timestamp = try String.decodeField(
+            member.value, key: "timestamp")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _filename else { throw ModelDecodingError(missing: "filename") }
     guard let _path else { throw ModelDecodingError(missing: "path") }
@@ -644,18 +771,31 @@ public struct Recipe: Sendable, Hashable, JSONModel {
     var _description: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "id":
-        if case .null = member.value { throw ModelDecodingError(null: "id") }
-        _id = try String.decodeField(member.value, key: "id")
-      case "label":
-        if case .null = member.value { throw ModelDecodingError(null: "label") }
-        _label = try String.decodeField(member.value, key: "label")
-      case "description":
-        if case .null = member.value { throw ModelDecodingError(null: "description") }
-        _description = try String.decodeField(member.value, key: "description")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 2:
+        if member.key == "id" {
+          if case .null = member.value { throw ModelDecodingError(null: "id") }
+          _id = try String.decodeField(
+            member.value, key: "id")
+          continue
+        }
+      case 5:
+        if member.key == "label" {
+          if case .null = member.value { throw ModelDecodingError(null: "label") }
+          _label = try String.decodeField(
+            member.value, key: "label")
+          continue
+        }
+      case 11:
+        if member.key == "description" {
+          if case .null = member.value { throw ModelDecodingError(null: "description") }
+          _description = try String.decodeField(
+            member.value, key: "description")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _id else { throw ModelDecodingError(missing: "id") }
     guard let _label else { throw ModelDecodingError(missing: "label") }
@@ -720,21 +860,38 @@ public struct Usage: Sendable, Hashable, JSONModel {
     var _cacheCreationInputTokens: Int? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "input_tokens":
-        if case .null = member.value { throw ModelDecodingError(null: "input_tokens") }
-        _inputTokens = try Int.decodeField(member.value, key: "input_tokens")
-      case "output_tokens":
-        if case .null = member.value { throw ModelDecodingError(null: "output_tokens") }
-        _outputTokens = try Int.decodeField(member.value, key: "output_tokens")
-      case "cache_read_input_tokens":
-        if case .null = member.value { throw ModelDecodingError(null: "cache_read_input_tokens") }
-        _cacheReadInputTokens = try Int.decodeField(member.value, key: "cache_read_input_tokens")
-      case "cache_creation_input_tokens":
-        if case .null = member.value { throw ModelDecodingError(null: "cache_creation_input_tokens") }
-        _cacheCreationInputTokens = try Int.decodeField(member.value, key: "cache_creation_input_tokens")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 12:
+        if member.key == "input_tokens" {
+          if case .null = member.value { throw ModelDecodingError(null: "input_tokens") }
+          _inputTokens = try Int.decodeField(
+            member.value, key: "input_tokens")
+          continue
+        }
+      case 13:
+        if member.key == "output_tokens" {
+          if case .null = member.value { throw ModelDecodingError(null: "output_tokens") }
+          _outputTokens = try Int.decodeField(
+            member.value, key: "output_tokens")
+          continue
+        }
+      case 23:
+        if member.key == "cache_read_input_tokens" {
+          if case .null = member.value { throw ModelDecodingError(null: "cache_read_input_tokens") }
+          _cacheReadInputTokens = try Int.decodeField(
+            member.value, key: "cache_read_input_tokens")
+          continue
+        }
+      case 27:
+        if member.key == "cache_creation_input_tokens" {
+          if case .null = member.value { throw ModelDecodingError(null: "cache_creation_input_tokens") }
+          _cacheCreationInputTokens = try Int.decodeField(
+            member.value, key: "cache_creation_input_tokens")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _inputTokens else { throw ModelDecodingError(missing: "input_tokens") }
     guard let _outputTokens else { throw ModelDecodingError(missing: "output_tokens") }
@@ -801,18 +958,30 @@ public struct Cost: Sendable, Hashable, JSONModel {
     var _totalCost: Double? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "input_cost":
-        if case .null = member.value { throw ModelDecodingError(null: "input_cost") }
-        _inputCost = try Double.decodeField(member.value, key: "input_cost")
-      case "output_cost":
-        if case .null = member.value { throw ModelDecodingError(null: "output_cost") }
-        _outputCost = try Double.decodeField(member.value, key: "output_cost")
-      case "total_cost":
-        if case .null = member.value { throw ModelDecodingError(null: "total_cost") }
-        _totalCost = try Double.decodeField(member.value, key: "total_cost")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 10:
+        if member.key == "input_cost" {
+          if case .null = member.value { throw ModelDecodingError(null: "input_cost") }
+          _inputCost = try Double.decodeField(
+            member.value, key: "input_cost")
+          continue
+        }
+        if member.key == "total_cost" {
+          if case .null = member.value { throw ModelDecodingError(null: "total_cost") }
+          _totalCost = try Double.decodeField(
+            member.value, key: "total_cost")
+          continue
+        }
+      case 11:
+        if member.key == "output_cost" {
+          if case .null = member.value { throw ModelDecodingError(null: "output_cost") }
+          _outputCost = try Double.decodeField(
+            member.value, key: "output_cost")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _inputCost else { throw ModelDecodingError(missing: "input_cost") }
     guard let _outputCost else { throw ModelDecodingError(missing: "output_cost") }
@@ -877,25 +1046,41 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel {
     var _timestamp: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
-      switch member.key {
-      case "role":
-        if case .null = member.value { throw ModelDecodingError(null: "role") }
-        _role = try String.decodeField(member.value, key: "role")
-        try FieldCheck.require(
-          member.value, .string(.plain), allowed: ["user", "assistant"], key: "role")
-      case "text":
-        if case .null = member.value { throw ModelDecodingError(null: "text") }
-        _text = try String.decodeField(member.value, key: "text")
-      case "session_id":
-        if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-        _sessionId = try String.decodeField(member.value, key: "session_id")
-      case "timestamp":
-        if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-        _timestamp = try String.decodeField(member.value, key: "timestamp")
-        try FieldCheck.require(
-          member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-      default: extra.append(member)
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "role" {
+          if case .null = member.value { throw ModelDecodingError(null: "role") }
+          _role = try String.decodeField(
+            member.value, key: "role")
+          try FieldCheck.require(
+            member.value, .string(.plain), allowed: ["user", "assistant"], key: "role")
+          continue
+        }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+      case 9:
+        if member.key == "timestamp" {
+          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
+          _timestamp = try String.decodeField(
+            member.value, key: "timestamp")
+          try FieldCheck.require(
+            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
       }
+      extra.append(member)
     }
     guard let _role else { throw ModelDecodingError(missing: "role") }
     guard let _text else { throw ModelDecodingError(missing: "text") }
