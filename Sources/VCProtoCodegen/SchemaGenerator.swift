@@ -61,7 +61,8 @@ public struct SchemaGenerator: Sendable {
     return [
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "$id": id("\(name).schema.json"),
-      "title": .string("voice-code \(catalog.version) \(direction == nil ? "message" : direction!.rawValue + " message")"),
+      "title": .string(
+        "voice-code \(catalog.version) \(direction == nil ? "message" : direction!.rawValue + " message")"),
       "description": .string(description),
       "type": "object",
       "required": ["type"],

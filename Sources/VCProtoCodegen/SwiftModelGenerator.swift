@@ -263,6 +263,7 @@ public struct SwiftModelGenerator: Sendable {
     s += "  /// Builds the value from an object (normally one the validator accepted).\n"
     s += "  public init(json object: JSONObject) throws(ModelDecodingError) {\n"
     for f in fields { s += "    var _\(Self.bare(f.name)): \(swiftType(f.type))? = nil\n" }
+    for f in fields where f.required && f.nullable { s += "    var has\(Self.upperCamelCase(f.name)) = false\n" }
     s += "    var extra: [JSONObject.Member] = []\n"
     // Dispatch on the key's length first (an integer switch), then compare with the few names of
     // that length: far fewer string comparisons than a switch over every name.
@@ -279,6 +280,7 @@ public struct SwiftModelGenerator: Sendable {
           continue
         }
         s += "        if member.key == \"\(name)\" {\n"
+        if f.required && f.nullable { s += "          has\(Self.upperCamelCase(f.name)) = true\n" }
         if f.nullable {
           s += "          if case .null = member.value { continue }\n"
         } else {
@@ -301,6 +303,9 @@ public struct SwiftModelGenerator: Sendable {
         fields.contains { $0.name == name } ? "_\(Self.bare(name)) != nil" : "false"
       }.joined(separator: ", ")
       s += "])\n"
+    }
+    for f in fields where f.required && f.nullable {
+      s += "    guard has\(Self.upperCamelCase(f.name)) else { throw ModelDecodingError(missing: \"\(f.name)\") }\n"
     }
     for f in fields where !isOptional(f) {
       s += "    guard let _\(Self.bare(f.name)) else { throw ModelDecodingError(missing: \"\(f.name)\") }\n"

@@ -867,6 +867,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel {
     var _workingDirectory: String? = nil
     var _projectCommands: [CommandNode]? = nil
     var _generalCommands: [CommandNode]? = nil
+    var hasWorkingDirectory = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -887,6 +888,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel {
         }
       case 17:
         if member.key == "working_directory" {
+          hasWorkingDirectory = true
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -896,6 +898,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel {
       }
       extra.append(member)
     }
+    guard hasWorkingDirectory else { throw ModelDecodingError(missing: "working_directory") }
     guard let _projectCommands else { throw ModelDecodingError(missing: "project_commands") }
     guard let _generalCommands else { throw ModelDecodingError(missing: "general_commands") }
     self.workingDirectory = _workingDirectory
@@ -972,6 +975,8 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel {
     var _oldestMessageId: String? = nil
     var _newestMessageId: String? = nil
     var _isComplete: Bool? = nil
+    var hasOldestMessageId = false
+    var hasNewestMessageId = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -1006,12 +1011,14 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel {
         }
       case 17:
         if member.key == "oldest_message_id" {
+          hasOldestMessageId = true
           if case .null = member.value { continue }
           _oldestMessageId = try String.decodeField(
             member.value, key: "oldest_message_id")
           continue
         }
         if member.key == "newest_message_id" {
+          hasNewestMessageId = true
           if case .null = member.value { continue }
           _newestMessageId = try String.decodeField(
             member.value, key: "newest_message_id")
@@ -1021,6 +1028,8 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel {
       }
       extra.append(member)
     }
+    guard hasOldestMessageId else { throw ModelDecodingError(missing: "oldest_message_id") }
+    guard hasNewestMessageId else { throw ModelDecodingError(missing: "newest_message_id") }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _messages else { throw ModelDecodingError(missing: "messages") }
     guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
@@ -1184,6 +1193,7 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel {
     var _lastModified: Int? = nil
     var _messageCount: Int? = nil
     var _preview: String? = nil
+    var hasPreview = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -1197,6 +1207,7 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel {
         }
       case 7:
         if member.key == "preview" {
+          hasPreview = true
           if case .null = member.value { continue }
           _preview = try String.decodeField(
             member.value, key: "preview")
@@ -1233,6 +1244,7 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel {
       }
       extra.append(member)
     }
+    guard hasPreview else { throw ModelDecodingError(missing: "preview") }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _name else { throw ModelDecodingError(missing: "name") }
     guard let _workingDirectory else { throw ModelDecodingError(missing: "working_directory") }
@@ -1372,6 +1384,7 @@ public struct TurnCompleteMessage: Sendable, Hashable, JSONModel {
   /// Builds the value from an object (normally one the validator accepted).
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var _sessionId: String? = nil
+    var hasSessionId = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -1379,6 +1392,7 @@ public struct TurnCompleteMessage: Sendable, Hashable, JSONModel {
         if member.key == "type" { continue }
       case 10:
         if member.key == "session_id" {
+          hasSessionId = true
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -1388,6 +1402,7 @@ public struct TurnCompleteMessage: Sendable, Hashable, JSONModel {
       }
       extra.append(member)
     }
+    guard hasSessionId else { throw ModelDecodingError(missing: "session_id") }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
@@ -2555,6 +2570,8 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
     var _commandId: String? = nil
     var _shellCommand: String? = nil
     var _workingDirectory: String? = nil
+    var hasExitCode = false
+    var hasDurationMs = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -2569,6 +2586,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
         }
       case 9:
         if member.key == "exit_code" {
+          hasExitCode = true
           if case .null = member.value { continue }
           _exitCode = try Int.decodeField(
             member.value, key: "exit_code")
@@ -2591,6 +2609,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
         }
       case 11:
         if member.key == "duration_ms" {
+          hasDurationMs = true
           if case .null = member.value { continue }
           _durationMs = try Int.decodeField(
             member.value, key: "duration_ms")
@@ -2621,6 +2640,8 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel {
       }
       extra.append(member)
     }
+    guard hasExitCode else { throw ModelDecodingError(missing: "exit_code") }
+    guard hasDurationMs else { throw ModelDecodingError(missing: "duration_ms") }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     guard let _output else { throw ModelDecodingError(missing: "output") }
     guard let _timestamp else { throw ModelDecodingError(missing: "timestamp") }
@@ -3324,6 +3345,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _error: String? = nil
+    var hasError = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -3337,6 +3359,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel {
         }
       case 5:
         if member.key == "error" {
+          hasError = true
           if case .null = member.value { continue }
           _error = try String.decodeField(
             member.value, key: "error")
@@ -3353,6 +3376,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel {
       }
       extra.append(member)
     }
+    guard hasError else { throw ModelDecodingError(missing: "error") }
     guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _step else { throw ModelDecodingError(missing: "step") }
     self.sessionId = _sessionId

@@ -506,6 +506,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel {
     var _durationMs: Int? = nil
     var _endTime: String? = nil
     var _outputPreview: String? = nil
+    var hasOutputPreview = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -556,6 +557,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel {
         }
       case 14:
         if member.key == "output_preview" {
+          hasOutputPreview = true
           if case .null = member.value { continue }
           _outputPreview = try String.decodeField(
             member.value, key: "output_preview")
@@ -579,6 +581,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel {
       }
       extra.append(member)
     }
+    guard hasOutputPreview else { throw ModelDecodingError(missing: "output_preview") }
     guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
     guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
     guard let _shellCommand else { throw ModelDecodingError(missing: "shell_command") }

@@ -1,0 +1,425 @@
+#!/usr/bin/env python3
+"""Writes Vectors/messages/*.json: the golden message vectors of protocol 0.2.0.
+
+Valid frames are hand-written below (realistic values, facts from the real system) and emitted in
+vcproto's canonical encoding: `type` first, then members in catalog order (read from Schema/, which is
+generated from the catalog), compact, `/` unescaped, non-ASCII raw. Invalid frames are mutations whose
+expected findings follow from the specification's rules (STANDARDS.md), computed here -- never by
+running vcproto. The Swift tests and tools/crosscheck_schema.py then check vcproto and jsonschema
+against these expectations.
+
+    python3 tools/make_message_vectors.py
+"""
+import copy
+import glob
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VERSION = "0.2.0"
+SCHEMA_DIR = os.path.join(ROOT, "Schema", VERSION)
+OUT_DIR = os.path.join(ROOT, "Vectors", "messages")
+
+SID = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
+SID2 = "9b2c7d41-3e5f-4a6b-8c7d-0e1f2a3b4c5d"
+CMD = "cmd-7f3e2d1c-0b9a-4876-9543-210fedcba987"
+KEY = "untethered-00112233445566778899aabbccddeeff"
+TS = "2026-01-11T17:25:32.123Z"
+
+RECORD_USER = {
+    "type": "user", "uuid": "1f0e2d3c-4b5a-4968-8776-655443322110", "parentUuid": None,
+    "timestamp": "2026-01-11T17:20:01.512Z", "sessionId": SID, "cwd": "/Users/dev/voice-code",
+    "isSidechain": False,
+    "message": {"role": "user", "content": "Résume les tests qui échouent, s'il te plaît"},
+}
+RECORD_ASSISTANT = {
+    "type": "assistant", "uuid": "2a1b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+    "parentUuid": "1f0e2d3c-4b5a-4968-8776-655443322110", "timestamp": "2026-01-11T17:20:09.004Z",
+    "sessionId": SID, "cwd": "/Users/dev/voice-code", "isSidechain": False,
+    "message": {"role": "assistant", "model": "claude-sonnet", "content": [
+        {"type": "text", "text": "Two tests fail in `VoiceCodeClientTests`:\n```swift\nXCTAssertEqual(a, \"b\")\n```"},
+        {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "swift test 2>&1 | tail"}},
+    ]},
+}
+
+# One realistic valid frame per type. Member order here does not matter: frames are written in
+# catalog order.
+VALID = {
+    # client -> server
+    "connect": {"api_key": KEY, "session_id": SID, "recent_sessions_limit": 10},
+    "ping": {},
+    "subscribe": {"session_id": SID, "last_message_id": "2a1b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"},
+    "unsubscribe": {"session_id": SID},
+    "session_deleted": {"session_id": SID},
+    "prompt": {"text": "Run the failing tests again", "resume_session_id": SID,
+               "working_directory": "/Users/dev/voice-code"},
+    "set_directory": {"path": "/Users/dev/voice-code"},
+    "set_max_message_size": {"size_kb": 200},
+    "message_ack": {"message_id": "6c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"},
+    "compact_session": {"session_id": SID},
+    "kill_session": {"session_id": SID},
+    "infer_session_name": {"session_id": SID, "message_text": "Fix the reconnect backoff in the iOS client"},
+    "create_worktree_session": {"session_name": "reconnect-backoff", "parent_directory": "/Users/dev/voice-code"},
+    "execute_command": {"command_id": "git.status", "working_directory": "/Users/dev/voice-code"},
+    "get_command_history": {"working_directory": "/Users/dev/voice-code", "limit": 50},
+    "get_command_output": {"command_session_id": CMD},
+    "upload_file": {"filename": "diagram.png", "content": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+                    "storage_location": "/Users/dev/voice-code"},
+    "list_resources": {"storage_location": "/Users/dev/voice-code"},
+    "delete_resource": {"filename": "diagram.png", "storage_location": "/Users/dev/voice-code"},
+    "start_recipe": {"session_id": SID, "recipe_id": "implement-and-review", "working_directory": "/Users/dev/voice-code"},
+    "exit_recipe": {"session_id": SID},
+    "get_available_recipes": {},
+    "refresh_sessions": {"recent_sessions_limit": 5},
+    "disconnect": {"reason": "background"},
+    # server -> client
+    "hello": {"message": "Welcome to voice-code backend", "version": "0.2.0", "auth_version": 1,
+              "instructions": "Send connect message with api_key"},
+    "connected": {"message": "Session registered", "session_id": SID, "negotiated_protocol_version": "0.2.0",
+                  "capabilities": ["heartbeat", "message_ack"], "auth_version": 1},
+    "auth_error": {"message": "Authentication failed"},
+    "pong": {},
+    "ack": {"message": "Processing prompt..."},
+    "error": {"message": "Session not found: " + SID, "session_id": SID},
+    "session_list": {"sessions": [
+        {"session_id": SID, "name": "Reconnect backoff", "working_directory": "/Users/dev/voice-code",
+         "last_modified": 1768152332123, "message_count": 42},
+        {"session_id": SID2, "name": "voice-code - 2026-01-10 09:14", "working_directory": "/Users/dev/voice-code",
+         "last_modified": 1768036440000, "message_count": 3}], "total_count": 2},
+    "recent_sessions": {"sessions": [
+        {"session_id": SID, "name": "Reconnect backoff", "working_directory": "/Users/dev/voice-code",
+         "last_modified": "2026-01-11T17:25:32.123Z"},
+        {"session_id": SID2, "name": "日本語のセッション", "working_directory": "/Users/dev/notes",
+         "last_modified": "2026-01-10T09:14:00Z"}], "limit": 5},
+    "available_commands": {"working_directory": None, "project_commands": [], "general_commands": [
+        {"id": "git.status", "label": "Git Status", "type": "command", "description": "Show git working tree status"},
+        {"id": "git.worktree.list", "label": "Git Worktree List", "type": "command", "description": "List all git worktrees"}]},
+    "session_history": {"session_id": SID, "messages": [RECORD_USER, RECORD_ASSISTANT], "total_count": 2,
+                        "oldest_message_id": RECORD_USER["uuid"], "newest_message_id": RECORD_ASSISTANT["uuid"],
+                        "is_complete": True},
+    "session_updated": {"session_id": SID, "messages": [RECORD_ASSISTANT]},
+    "session_created": {"session_id": SID2, "name": "New session", "working_directory": "/Users/dev/voice-code",
+                        "last_modified": 1768152332123, "message_count": 0, "preview": None},
+    "session_ready": {"session_id": SID2, "message": "Session is ready for subscription"},
+    "turn_complete": {"session_id": SID},
+    "session_locked": {"message": "Session is currently processing a prompt. Please wait.", "session_id": SID},
+    "session_killed": {"session_id": SID, "message": "Session process terminated"},
+    "session_name_inferred": {"session_id": SID, "name": "Reconnect backoff"},
+    "infer_name_error": {"error": "Session not found", "session_id": SID},
+    "compaction_complete": {"session_id": SID},
+    "compaction_error": {"session_id": SID, "error": "Compaction failed: no conversation"},
+    "worktree_session_created": {"success": True, "session_id": SID2, "worktree_path": "/Users/dev/voice-code-reconnect-backoff",
+                                 "branch_name": "reconnect-backoff"},
+    "worktree_session_error": {"success": False, "error": "Failed to create worktree", "error_type": "git_failed",
+                               "details": {"step": "git_worktree_add", "stderr": "fatal: 'reconnect-backoff' is already checked out",
+                                           "branch_name": "reconnect-backoff"}},
+    "command_started": {"command_session_id": CMD, "command_id": "git.status", "shell_command": "git status"},
+    "command_output": {"command_session_id": CMD, "stream": "stdout", "text": "On branch main"},
+    "command_complete": {"command_session_id": CMD, "exit_code": 0, "duration_ms": 184},
+    "command_error": {"command_id": "docker.up", "error": "Unknown command: docker.up"},
+    "command_history": {"sessions": [
+        {"command_session_id": CMD, "command_id": "git.status", "shell_command": "git status",
+         "working_directory": "/Users/dev/voice-code", "timestamp": "2026-01-11T17:25:30Z", "exit_code": 0,
+         "duration_ms": 184, "end_time": "2026-01-11T17:25:30.184Z", "output_preview": "On branch main"}], "limit": 50},
+    "command_output_full": {"command_session_id": CMD, "output": "", "exit_code": None, "timestamp": "2026-01-11T17:25:30Z",
+                            "duration_ms": None, "command_id": "make.test", "shell_command": "make test",
+                            "working_directory": "/Users/dev/voice-code"},
+    "file_uploaded": {"filename": "diagram.png", "path": ".untethered/resources/diagram.png", "size": 68,
+                      "timestamp": "2026-01-11T17:25:32Z"},
+    "resources_list": {"resources": [{"filename": "diagram.png", "path": ".untethered/resources/diagram.png", "size": 68,
+                                      "timestamp": "2026-01-11T17:25:32Z"}], "storage_location": "/Users/dev/voice-code"},
+    "resource_deleted": {"filename": "diagram.png", "path": ".untethered/resources/diagram.png"},
+    "available_recipes": {"recipes": [{"id": "implement-and-review", "label": "Implement & Review",
+                                       "description": "Implement the task, then review the change"}]},
+    "recipe_started": {"recipe_id": "implement_and_review", "recipe_label": "Implement & Review", "session_id": SID,
+                       "current_step": "implement", "step_count": 1},
+    "recipe_step_started": {"session_id": SID, "step": "code_review", "step_count": 2},
+    "recipe_step_transition": {"session_id": SID, "from_step": "implement", "to_step": "code_review"},
+    "orchestration_retry": {"session_id": SID, "step": "code_review", "error": None},
+    "recipe_exited": {"session_id": SID, "reason": "user-requested"},
+    "response": {"message_id": "6c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f", "success": True, "text": "Both tests pass now.",
+                 "session_id": SID, "usage": {"input_tokens": 1200, "output_tokens": 340},
+                 "cost": {"input_cost": 0.0036, "output_cost": 0.0051, "total_cost": 0.0087}},
+    "replay": {"message_id": "6c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+               "message": {"role": "assistant", "text": "Both tests pass now.", "session_id": SID, "timestamp": TS}},
+    "heartbeat": {"timestamp": "2026-01-11T17:26:17Z"},
+    "draining": {"message": "Server shutting down, please reconnect", "retry_after_ms": 5000},
+}
+
+# Extra valid frames worth pinning.
+EXTRA_VALID = [
+    ("connect", "auth_v2", "auth v2: HMAC answer instead of the key, with negotiation fields",
+     {"session_id": SID, "protocol_version": "0.2.0", "protocol_versions": ["0.2.0"], "capabilities": ["heartbeat"],
+      "auth_version": 2, "client_nonce": "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+      "auth_response": "5d41402abc4b2a76b9719d911017c592aa5d41402abc4b2a76b9719d911017c5"}),
+    ("hello", "negotiation", "hello advertising versions, auth versions, capabilities and a challenge",
+     {"message": "Welcome to voice-code backend", "version": "0.2.0", "auth_version": 1,
+      "instructions": "Send connect message with api_key", "protocol_versions": ["0.2.0"], "auth_versions": [1, 2],
+      "capabilities": ["compression_binary", "draining", "heartbeat", "message_ack"],
+      "challenge": "a3f1c2e4b5d60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"}),
+    ("prompt", "new_session", "prompt starting a new session, with an idempotency key",
+     {"text": "Créer un test pour le parseur 🚀", "new_session_id": SID2, "working_directory": "/Users/dev/voice-code",
+      "idempotency_key": "e2c8f3a1-7b4d-4c6e-9f0a-1b2c3d4e5f60"}),
+    ("error", "unsupported_version", "negotiation failure as the server sends it before closing",
+     {"message": "Unsupported protocol version", "code": "unsupported_protocol_version", "required": "0.2.0",
+      "received": "0.1.0", "supported": ["0.2.0"], "requested": ["0.1.0"]}),
+    ("turn_complete", "null_session", "turn_complete with session_id null, as the real backend sends after a prompt without a session",
+     {"session_id": None}),
+    ("command_output", "stderr_escapes", "stderr line with tab, quote, backslash and non-ASCII",
+     {"command_session_id": CMD, "stream": "stderr", "text": "error:\t\"src/main.c\" \\ échec 失敗"}),
+    ("available_commands", "nested_groups", "project commands with a recursive group",
+     {"working_directory": "/Users/dev/voice-code", "project_commands": [
+         {"id": "docker", "label": "Docker", "type": "group", "children": [
+             {"id": "docker.up", "label": "Up", "type": "command"},
+             {"id": "docker.logs", "label": "Logs", "type": "group", "children": [
+                 {"id": "docker.logs.api", "label": "Api", "type": "command"}]}]},
+         {"id": "test", "label": "Test", "type": "command"}],
+      "general_commands": [{"id": "bd.ready", "label": "Beads Ready", "type": "command", "description": "Show tasks ready to work on"}]}),
+]
+
+RULES = {  # the catalog's cross-member rules (checked against Schema/ below)
+    "connect": [("exactlyOne", ["api_key", "auth_response"]), ("requires", ["auth_response", "client_nonce"])],
+    "prompt": [("mutuallyExclusive", ["new_session_id", "resume_session_id"])],
+}
+
+
+def load_schemas():
+    schemas = {}
+    for path in glob.glob(os.path.join(SCHEMA_DIR, "types", "*.schema.json")):
+        with open(path) as f:
+            s = json.load(f)
+        schemas[s["title"]] = s
+    return schemas
+
+
+def direction_of(schema):
+    return "client_to_server" if schema["description"].startswith("client_to_server") else "server_to_client"
+
+
+def ordered(value, schema, defs):
+    """Returns `value` with object members in catalog order (raw Claude records untouched)."""
+    if schema is None:
+        return value
+    if "anyOf" in schema:
+        for alt in schema["anyOf"]:
+            if alt.get("type") != "null":
+                return ordered(value, alt, defs)
+        return value
+    if "$ref" in schema:
+        name = schema["$ref"].split("/")[-1]
+        if name in ("ClaudeRecord", "ClaudeMessage"):
+            return value
+        return ordered(value, defs[name], defs)
+    if isinstance(value, list):
+        return [ordered(v, schema.get("items"), defs) for v in value]
+    if isinstance(value, dict) and "properties" in schema:
+        props = schema["properties"]
+        out = {k: ordered(value[k], props[k], defs) for k in props if k in value}
+        out.update({k: v for k, v in value.items() if k not in props})
+        return out
+    return value
+
+
+def frame_text(value):
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def make_frame(type_, members, schemas):
+    schema = schemas[type_]
+    value = ordered(dict(type=type_, **members), schema, schema.get("$defs", {}))
+    return frame_text(value)
+
+
+def is_set(members, name):
+    return members.get(name) is not None
+
+
+def rule_findings(type_, members):
+    out = []
+    for kind, names in RULES.get(type_, []):
+        set_ = [n for n in names if is_set(members, n)]
+        if kind == "exactlyOne":
+            if not set_:
+                out.append(("/" + names[0], "missing_field"))
+            elif len(set_) > 1:
+                out.append(("/" + set_[1], "constraint_violation"))
+        elif kind == "mutuallyExclusive" and len(set_) > 1:
+            out.append(("/" + set_[1], "constraint_violation"))
+        elif kind == "requires" and is_set(members, names[0]) and not is_set(members, names[1]):
+            out.append(("/" + names[1], "constraint_violation"))
+    return out
+
+
+def base_type(prop):
+    if "anyOf" in prop:
+        for alt in prop["anyOf"]:
+            if alt.get("type") != "null":
+                return alt
+    return prop
+
+
+def wrong_value(prop):
+    t = base_type(prop)
+    kind = t.get("type")
+    if "$ref" in t:
+        return [1]
+    return {"string": 42, "integer": "12", "number": "1.5", "boolean": "true", "array": {"x": 1}}.get(kind)
+
+
+def vector(id_, description, direction, frame, findings=None, warnings=None):
+    v = {"id": id_, "description": description, "direction": direction, "protocol_version": VERSION,
+         "frame": frame, "valid": not findings}
+    if findings:
+        v["findings"] = [{"pointer": p, "code": c} for p, c in findings]
+    if warnings:
+        v["warnings"] = [{"pointer": p, "code": c} for p, c in warnings]
+    return v
+
+
+def main():
+    schemas = load_schemas()
+    # The rules above must be exactly the catalog's (the schemas carry their descriptions).
+    for type_, schema in schemas.items():
+        described = [r["description"] for r in schema.get("allOf", [])]
+        assert len(described) == len(RULES.get(type_, [])), (type_, described)
+    missing = set(schemas) - set(VALID)
+    assert not missing, "no valid frame for %s" % sorted(missing)
+
+    files = {}
+    for type_ in sorted(schemas):
+        schema = schemas[type_]
+        direction = direction_of(schema)
+        base = VALID[type_]
+        vs = [vector(type_ + ".valid", "a realistic " + type_, direction, make_frame(type_, base, schemas))]
+        for t, suffix, description, members in EXTRA_VALID:
+            if t == type_:
+                vs.append(vector("%s.valid.%s" % (t, suffix), description, direction, make_frame(t, members, schemas)))
+        props = schema["properties"]
+        for name in schema["required"]:
+            if name == "type":
+                continue
+            members = {k: v for k, v in base.items() if k != name}
+            vs.append(vector("%s.missing.%s" % (type_, name), "required member %s is missing" % name, direction,
+                             make_frame(type_, members, schemas), [("/" + name, "missing_field")] + rule_findings(type_, members)))
+        for name, value in base.items():
+            prop = props[name]
+            nullable = "anyOf" in prop and any(a.get("type") == "null" for a in prop["anyOf"])
+            if not nullable:
+                members = dict(base, **{name: None})
+                vs.append(vector("%s.null.%s" % (type_, name), "%s is null but not nullable" % name, direction,
+                                 make_frame(type_, members, schemas),
+                                 [("/" + name, "null_not_allowed")] + rule_findings(type_, members)))
+            wrong = wrong_value(prop)
+            if wrong is not None:
+                members = dict(base, **{name: wrong})
+                vs.append(vector("%s.wrong_type.%s" % (type_, name), "%s has the wrong JSON type" % name, direction,
+                                 make_frame(type_, members, schemas), [("/" + name, "wrong_type")]))
+        files[type_] = vs
+
+    def add(type_, suffix, description, frame, findings=None, warnings=None):
+        files[type_].append(vector("%s.%s" % (type_, suffix), description, direction_of(schemas[type_]), frame,
+                                   findings, warnings))
+
+    # Closed sets, ranges and formats.
+    add("command_output", "invalid_value.stream", "stream outside the closed set stdout|stderr",
+        make_frame("command_output", dict(VALID["command_output"], stream="stdin"), schemas), [("/stream", "invalid_value")])
+    add("replay", "invalid_value.role", "message.role outside user|assistant",
+        make_frame("replay", dict(VALID["replay"], message=dict(VALID["replay"]["message"], role="system")), schemas),
+        [("/message/role", "invalid_value")])
+    add("worktree_session_created", "invalid_value.success", "success must be true on this type",
+        make_frame("worktree_session_created", dict(VALID["worktree_session_created"], success=False), schemas),
+        [("/success", "invalid_value")])
+    add("set_max_message_size", "invalid_value.zero", "size_kb must be a positive integer",
+        make_frame("set_max_message_size", {"size_kb": 0}, schemas), [("/size_kb", "invalid_value")])
+    add("set_max_message_size", "invalid_value.beyond_int64", "integers beyond 64 bits are refused",
+        make_frame("set_max_message_size", {"size_kb": 18446744073709551616}, schemas), [("/size_kb", "invalid_value")])
+    add("heartbeat", "invalid_value.date", "timestamp is not an RFC 3339 date-time (February 30)",
+        make_frame("heartbeat", {"timestamp": "2026-02-30T10:00:00Z"}, schemas), [("/timestamp", "invalid_value")])
+    add("heartbeat", "invalid_value.epoch_ms", "the review's epoch-millisecond sketch is not the specified form",
+        make_frame("heartbeat", {"timestamp": "1699876543210"}, schemas), [("/timestamp", "invalid_value")])
+    add("hello", "invalid_value.version", "version is not MAJOR.MINOR.PATCH",
+        make_frame("hello", dict(VALID["hello"], version="v0.2"), schemas), [("/version", "invalid_value")])
+    add("hello", "invalid_value.challenge", "challenge is not lowercase hex",
+        make_frame("hello", dict(VALID["hello"], challenge="A3F1"), schemas), [("/challenge", "invalid_value")])
+    add("error", "invalid_value.message_id", "message_id is not a UUID",
+        make_frame("error", dict(VALID["error"], message_id="msg-1"), schemas), [("/message_id", "invalid_value")])
+    add("draining", "invalid_value.negative", "retry_after_ms must not be negative",
+        make_frame("draining", dict(VALID["draining"], retry_after_ms=-1), schemas), [("/retry_after_ms", "invalid_value")])
+    # Nested pointers.
+    sessions = copy.deepcopy(VALID["session_list"]["sessions"]) + [
+        {"session_id": SID, "name": "third", "working_directory": "/w", "message_count": 1}]
+    add("session_list", "missing.nested", "the third session lacks last_modified",
+        make_frame("session_list", {"sessions": sessions, "total_count": 3}, schemas),
+        [("/sessions/2/last_modified", "missing_field")])
+    recent = copy.deepcopy(VALID["recent_sessions"]["sessions"])
+    recent[1]["last_modified"] = 1768036440000
+    add("recent_sessions", "wrong_type.nested", "recent_sessions uses ISO strings, not epoch milliseconds",
+        make_frame("recent_sessions", {"sessions": recent, "limit": 5}, schemas),
+        [("/sessions/1/last_modified", "wrong_type")])
+    commands = copy.deepcopy(EXTRA_VALID[6][3])
+    commands["project_commands"][0]["children"][1]["type"] = "folder"
+    commands["project_commands"][0]["children"][0]["label"] = None
+    add("available_commands", "nested.recursive", "errors deep inside a recursive command group",
+        make_frame("available_commands", commands, schemas),
+        [("/project_commands/0/children/0/label", "null_not_allowed"),
+         ("/project_commands/0/children/1/type", "invalid_value")])
+    history = copy.deepcopy(VALID["session_history"])
+    del history["messages"][1]["type"]
+    add("session_history", "missing.record_type", "a raw Claude record without its type",
+        make_frame("session_history", history, schemas), [("/messages/1/type", "missing_field")])
+    add("session_history", "null_element", "array elements are never null",
+        make_frame("session_history", dict(VALID["session_history"], messages=[RECORD_USER, None]), schemas),
+        [("/messages/1", "null_not_allowed")])
+    # Cross-member rules.
+    add("prompt", "constraint.both_ids", "new_session_id and resume_session_id are mutually exclusive",
+        make_frame("prompt", {"text": "hi", "new_session_id": SID2, "resume_session_id": SID}, schemas),
+        [("/resume_session_id", "constraint_violation")])
+    add("prompt", "valid.null_resume", "null counts as absent for the rule; re-encoding omits the optional member",
+        make_frame("prompt", {"text": "hi", "new_session_id": SID2, "resume_session_id": None}, schemas))
+    files["prompt"][-1]["canonical"] = False
+    add("connect", "missing.credentials", "neither api_key nor auth_response",
+        make_frame("connect", {"session_id": SID}, schemas), [("/api_key", "missing_field")])
+    add("connect", "constraint.both_credentials", "api_key and auth_response together",
+        make_frame("connect", {"api_key": KEY, "client_nonce": "00ff", "auth_response": "00ff"}, schemas),
+        [("/auth_response", "constraint_violation")])
+    add("connect", "constraint.nonce", "auth_response requires client_nonce",
+        make_frame("connect", {"auth_version": 2, "auth_response": "00ff"}, schemas),
+        [("/client_nonce", "constraint_violation")])
+    # Warnings only: still valid.
+    add("ping", "valid.unexpected_field", "an undeclared member is a warning; the frame stays valid",
+        frame_text({"type": "ping", "client_time": 1768152332123}), None, [("/client_time", "unexpected_field")])
+    files["_frame"] = [
+        vector("frame.unknown_type", "an unknown type is a warning (an error in strict mode)", "client_to_server",
+               frame_text({"type": "get_session_stats", "session_id": SID}), None, [("/type", "unknown_type")]),
+        vector("frame.recipe_step_complete", "listed in the review, never existed: unknown", "server_to_client",
+               frame_text({"type": "recipe_step_complete", "session_id": SID}), None, [("/type", "unknown_type")]),
+        vector("frame.not_in_version", "canvas_update exists from 0.3.0 on", "server_to_client",
+               frame_text({"type": "canvas_update", "components": []}), [("/type", "not_in_version")]),
+        vector("frame.wrong_direction", "pong sent by a client", "client_to_server", frame_text({"type": "pong"}),
+               [("/type", "wrong_direction")]),
+        vector("frame.not_an_object", "a JSON array is not a frame", "client_to_server", '[{"type":"ping"}]',
+               [("", "not_an_object")]),
+        vector("frame.missing_type", "no type member", "client_to_server", frame_text({"session_id": SID}),
+               [("/type", "missing_type")]),
+        vector("frame.type_not_string", "type must be a string", "client_to_server", '{"type":7}',
+               [("/type", "wrong_type")]),
+        vector("frame.invalid_json", "trailing comma", "client_to_server", '{"type":"ping",}', [("", "invalid_json")]),
+        vector("frame.truncated", "cut in the middle", "server_to_client", '{"type":"session_list","sessions":[',
+               [("", "invalid_json")]),
+    ]
+
+    os.makedirs(OUT_DIR, exist_ok=True)
+    for old in glob.glob(os.path.join(OUT_DIR, "*.json")):
+        if not os.path.basename(old).startswith("spec-"):
+            os.remove(old)
+    total = 0
+    for name, vs in sorted(files.items()):
+        with open(os.path.join(OUT_DIR, name.lstrip("_") + ".json"), "w") as f:
+            json.dump(vs, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+        total += len(vs)
+    print("wrote %d vectors in %d files" % (total, len(files)))
+
+
+if __name__ == "__main__":
+    main()
