@@ -6,7 +6,7 @@
 public enum VCProtoCommand {
   static let commands: [CommandSpec] = [
     ValidateCommand.spec, DecodeCommand.spec, VectorsCommand.spec, CatalogCommand.spec, SchemaCommand.spec,
-    GenerateModelCommand.spec,
+    GenerateModelCommand.spec, GenerateSpecCommand.spec,
   ]
 
   /// The top-level help.
@@ -65,6 +65,7 @@ public enum VCProtoCommand {
       case "vectors": return VectorsCommand.run(args, io: io)
       case "catalog": return try CatalogCommand.run(args, io: io)
       case "schema": return try SchemaCommand.run(args, io: io)
+      case "generate-spec": return GenerateSpecCommand.run(args, io: io)
       default: return GenerateModelCommand.run(args, io: io)
       }
     } catch {

@@ -1,0 +1,60 @@
+import Foundation
+import VCProto
+import VCProtoCodegen
+
+/// `vcproto generate-spec` (hidden): rewrites the generated sections of STANDARDS.md (message and
+/// shape reference, examples from the golden vectors) from the catalog.
+enum GenerateSpecCommand {
+  static let spec = CommandSpec(
+    name: "generate-spec",
+    abstract: "Rewrite the generated sections of STANDARDS.md from the catalog (for maintainers).",
+    options: [
+      .option("spec", value: "file", help: "The specification to rewrite (default STANDARDS.md)."),
+      .option("vectors", value: "dir", help: "Message vectors with the examples (default Vectors/messages)."),
+    ],
+    hidden: true)
+
+  static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
+    let specPath = URL(fileURLWithPath: io.resolve(args["spec"] ?? "STANDARDS.md"))
+    let vectors = URL(fileURLWithPath: io.resolve(args["vectors"] ?? "Vectors/messages"))
+    let document: String
+    do {
+      document = try String(contentsOf: specPath, encoding: .utf8)
+    } catch {
+      io.standardError.line("vcproto generate-spec: cannot read \(specPath.path): \(error.localizedDescription)")
+      return 2
+    }
+    let generator = SpecGenerator(examples: SpecExamples.load(from: vectors))
+    do {
+      try generator.render(into: document).write(to: specPath, atomically: true, encoding: .utf8)
+    } catch {
+      io.standardError.line("vcproto generate-spec: cannot write \(specPath.path): \(error)")
+      return 2
+    }
+    io.standardOutput.line("rewrote the generated sections of \(specPath.path)")
+    return 0
+  }
+}
+
+/// The example frame of each type: the frame of vector `<type>.valid`.
+public enum SpecExamples {
+  /// Reads `<dir>/*.json` and returns type -> frame for every `<type>.valid` vector.
+  public static func load(from directory: URL) -> [String: String] {
+    var examples: [String: String] = [:]
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    for name in files where name.hasSuffix(".json") {
+      guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+        continue
+      }
+      let parsed: JSONValue
+      do { parsed = try JSONReader().parse(Array(data)) } catch { continue }  // not a vector file
+      guard case .array(let vectors) = parsed else { continue }
+      for vector in vectors {
+        guard let id = vector["id"]?.stringValue, id.hasSuffix(".valid"), let frame = vector["frame"]?.stringValue
+        else { continue }
+        examples[String(id.dropLast(".valid".count))] = frame
+      }
+    }
+    return examples
+  }
+}
