@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""`vcproto validate` end to end against Python's jsonschema and fastjsonschema on the same JSON Lines
+capture and the project's own Schema/ (the validators a user would otherwise pick).
+
+    pip install jsonschema rfc3339-validator fastjsonschema
+    Benchmarks/.build/release/vcproto-bench corpus --megabytes 20 --output /tmp/corpus.jsonl
+    python3 Benchmarks/python_baseline.py /tmp/corpus.jsonl path/to/release/vcproto
+"""
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    capture, binary = sys.argv[1], sys.argv[2]
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+    with open(os.path.join(ROOT, "Schema", "0.2.0", "message.schema.json")) as f:
+        schema = json.load(f)
+    frames = []
+    with open(capture, encoding="utf-8") as f:
+        for line in f:
+            frames.append(json.loads(line))
+            if len(frames) >= limit:
+                break
+    size = sum(len(json.dumps(x)) for x in frames)
+    results = {}
+
+    from jsonschema import Draft202012Validator, FormatChecker
+    v = Draft202012Validator(schema, format_checker=FormatChecker())
+    sample = frames[: min(len(frames), 2000)]
+    t = time.perf_counter()
+    bad = sum(0 if v.is_valid(x) else 1 for x in sample)
+    results["jsonschema"] = len(sample) / (time.perf_counter() - t)
+    assert bad == 0, "jsonschema rejected %d corpus frames" % bad
+
+    try:
+        import fastjsonschema
+        fast = fastjsonschema.compile(schema)
+        t = time.perf_counter()
+        for x in frames:
+            fast(x)
+        results["fastjsonschema"] = len(frames) / (time.perf_counter() - t)
+    except ImportError:
+        print("fastjsonschema not installed: pip install fastjsonschema")
+
+    head = "/tmp/vcproto-baseline-head.jsonl"
+    with open(capture, encoding="utf-8") as src, open(head, "w", encoding="utf-8") as dst:
+        for i, line in enumerate(src):
+            if i >= len(frames):
+                break
+            dst.write(line)
+    t = time.perf_counter()
+    run = subprocess.run([binary, "validate", "--format", "json", head], capture_output=True)
+    elapsed = time.perf_counter() - t
+    assert run.returncode == 0, run.stderr.decode()[:500]
+    results["vcproto validate"] = len(frames) / elapsed
+
+    print("%d frames, %.1f MB" % (len(frames), size / 1e6))
+    for name, rate in results.items():
+        print("%-18s %10.0f msg/s" % (name, rate))
+    print("vcproto validate vs jsonschema: %.0fx" % (results["vcproto validate"] / results["jsonschema"]))
+    if "fastjsonschema" in results:
+        print("vcproto validate vs fastjsonschema: %.1fx" % (results["vcproto validate"] / results["fastjsonschema"]))
+
+
+if __name__ == "__main__":
+    main()
