@@ -106,31 +106,38 @@ public struct Validator: Sendable {
     _ object: JSONObject, fields: [FieldSpec], extra: ShapeSpec.ExtraMembers, skipping: String?,
     in catalog: ProtocolCatalog, into state: inout ValidationState
   ) {
+    var matched = 0
     for field in fields {
-      state.path.append(.key(field.name))
-      defer { state.path.removeLast() }
       guard let value = object[field.name] else {
-        if field.required { state.add(.error, .missingField, "required member \"\(field.name)\" is missing") }
+        if field.required {
+          state.add(.error, .missingField, key: field.name, "required member \"\(field.name)\" is missing")
+        }
         continue
       }
+      matched += 1
       if case .null = value {
-        if !field.nullable { state.add(.error, .nullNotAllowed, "\"\(field.name)\" must not be null") }
+        if !field.nullable { state.add(.error, .nullNotAllowed, key: field.name, "\"\(field.name)\" must not be null") }
         continue
       }
+      // The path grows only on the way into nested values; a scalar's key is added to the pointer
+      // only when a finding is made (no work on the happy path).
+      let nested = field.type.isComposite
+      if nested { state.path.append(.key(field.name)) } else { state.pendingKey = field.name }
       if checkValue(value, field.type, secret: field.secret, in: catalog, into: &state),
         let allowed = field.allowedValues, !allowed.contains(value)
       {
         let shown = field.secret ? "the value" : value.jsonText
         state.add(.error, .invalidValue, "\(shown) is not one of " + allowed.map(\.jsonText).joined(separator: ", "))
       }
+      if nested { state.path.removeLast() } else { state.pendingKey = nil }
     }
-    if extra == .warn {
-      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key }) {
-        state.path.append(.key(member.key))
+    let expected = matched + (skipping != nil && object[skipping!] != nil ? 1 : 0)
+    if extra == .warn && expected < object.count {
+      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key })
+      {
         state.add(
-          .warning, .unexpectedField,
+          .warning, .unexpectedField, key: member.key,
           "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)")
-        state.path.removeLast()
       }
     }
   }
@@ -194,6 +201,7 @@ public struct Validator: Sendable {
         var trial = ValidationState(strict: state.strict)
         trial.messageType = state.messageType
         trial.path = state.path
+        trial.pendingKey = state.pendingKey
         checkValue(value, alternative, secret: secret, in: catalog, into: &trial)
         if !trial.hasErrors {
           state.findings.append(contentsOf: trial.findings)
@@ -253,6 +261,8 @@ struct ValidationState {
   var findings: [Finding] = []
   var messageType: String?
   var path: [PathComponent] = []
+  /// The member being checked when it is a scalar (appended to the pointer only for a finding).
+  var pendingKey: String?
   let strict: Bool
 
   init(strict: Bool) {
@@ -274,7 +284,18 @@ struct ValidationState {
       case .index(let i): p = JSONPointer.appending(p, index: i)
       }
     }
+    if let pendingKey { p = JSONPointer.appending(p, key: pendingKey) }
     return p
+  }
+
+  /// Adds a finding at the member `key` of the current object.
+  mutating func add(_ severity: Severity, _ code: FindingCode, key: String, _ message: String) {
+    let saved = pendingKey
+    pendingKey = nil
+    path.append(.key(key))
+    add(severity, code, message)
+    path.removeLast()
+    pendingKey = saved
   }
 
   /// Adds a finding at the current path.
@@ -289,6 +310,14 @@ struct ValidationState {
 }
 
 extension FieldType {
+  /// `true` for types whose values contain other values (objects, arrays, alternatives).
+  var isComposite: Bool {
+    switch self {
+    case .shape, .array, .oneOf, .any: return true
+    default: return false
+    }
+  }
+
   /// The JSON type name(s) a value of this type has.
   public var jsonTypeName: String {
     switch self {
