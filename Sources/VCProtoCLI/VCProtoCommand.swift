@@ -6,7 +6,7 @@
 public enum VCProtoCommand {
   static let commands: [CommandSpec] = [
     ValidateCommand.spec, DecodeCommand.spec, VectorsCommand.spec, CatalogCommand.spec, SchemaCommand.spec,
-    GenerateModelCommand.spec, GenerateSpecCommand.spec,
+    GenerateModelCommand.spec, GenerateSpecCommand.spec, HMACCommand.spec,
   ]
 
   /// The top-level help.
@@ -66,6 +66,7 @@ public enum VCProtoCommand {
       case "catalog": return try CatalogCommand.run(args, io: io)
       case "schema": return try SchemaCommand.run(args, io: io)
       case "generate-spec": return GenerateSpecCommand.run(args, io: io)
+      case "hmac": return HMACCommand.run(args, io: io)
       default: return GenerateModelCommand.run(args, io: io)
       }
     } catch {

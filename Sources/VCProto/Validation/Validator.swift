@@ -133,8 +133,7 @@ public struct Validator: Sendable {
     }
     let expected = matched + (skipping != nil && object[skipping!] != nil ? 1 : 0)
     if extra == .warn && expected < object.count {
-      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key })
-      {
+      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key }) {
         state.add(
           .warning, .unexpectedField, key: member.key,
           "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)")

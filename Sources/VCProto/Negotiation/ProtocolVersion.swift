@@ -1,0 +1,25 @@
+/// A protocol version `MAJOR.MINOR.PATCH`, ordered numerically (`0.10.0` > `0.9.0`).
+public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The three components.
+  public var major: Int, minor: Int, patch: Int
+
+  /// Parses `MAJOR.MINOR.PATCH`; `nil` for anything else.
+  public init?(_ text: String) {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2])
+    else { return nil }
+    (major, minor, patch) = (a, b, c)
+  }
+
+  /// Numeric order.
+  public static func < (l: ProtocolVersion, r: ProtocolVersion) -> Bool {
+    (l.major, l.minor, l.patch) < (r.major, r.minor, r.patch)
+  }
+
+  /// `MAJOR.MINOR.PATCH`.
+  public var description: String { "\(major).\(minor).\(patch)" }
+
+  /// The version of today's real system, and of every peer that announces none.
+  public static let legacy = ProtocolVersion("0.2.0")!
+}
