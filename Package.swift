@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "VCProto", targets: ["VCProto"]),
     .executable(name: "vcproto", targets: ["vcproto"]),
+    // The command line's logic, for the fuzz targets and other tools (not a stable API).
+    .library(name: "VCProtoCLI", targets: ["VCProtoCLI"]),
   ],
   targets: [
     .systemLibrary(

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads an input in chunks, never whole. Bytes handed back with ``unread(_:)`` (after format
 /// sniffing) are returned first.
-final class ByteSource {
+public final class ByteSource {
   private let handle: FileHandle?
   private var memory: [UInt8]
   private var memoryOffset = 0
@@ -20,7 +20,7 @@ final class ByteSource {
   }
 
   /// Reads from bytes already in memory (tests, decoded frames).
-  init(bytes: [UInt8]) {
+  public init(bytes: [UInt8]) {
     self.handle = nil
     self.memory = bytes
     self.knownSize = bytes.count

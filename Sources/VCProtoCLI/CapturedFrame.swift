@@ -17,7 +17,7 @@ enum FramePayload: Hashable, Sendable {
 
 /// One item a capture reader yields: normally a frame, sometimes only a reader-level problem
 /// (an over-long line, bad base64, a truncated HAR).
-struct CapturedFrame: Sendable {
+public struct CapturedFrame: Sendable {
   /// Where it is.
   var position: FramePosition
   /// The direction the capture records, if any.
@@ -35,7 +35,7 @@ struct CapturedFrame: Sendable {
 }
 
 /// A streaming source of captured frames.
-protocol CaptureReader: AnyObject {
+public protocol CaptureReader: AnyObject {
   /// The next item, or `nil` at the end of the capture.
   func next() throws -> CapturedFrame?
   /// Bytes consumed so far, for progress.

@@ -6,7 +6,7 @@ import VCProto
 /// every `"_webSocketMessages"` array; each element object is captured on its own and parsed with
 /// ``JSONReader``. Each array is one connection. A cut-off file yields `truncated_input` after
 /// everything that was read; mismatched brackets yield `invalid_capture` and stop the scan.
-final class HARReader: CaptureReader {
+public final class HARReader: CaptureReader {
   private enum Container {
     case object(expectingKey: Bool)
     case array(holdsMessages: Bool)
@@ -38,15 +38,15 @@ final class HARReader: CaptureReader {
   private var arraysSeen = 0
   private static let messagesKey = Array("_webSocketMessages".utf8)
 
-  init(source: ByteSource, chunkSize: Int = 64 * 1024, maxMessageBytes: Int = 64 * 1024 * 1024) {
+  public init(source: ByteSource, chunkSize: Int = 64 * 1024, maxMessageBytes: Int = 64 * 1024 * 1024) {
     self.source = source
     self.chunkSize = chunkSize
     self.maxMessageBytes = maxMessageBytes
   }
 
-  var bytesRead: Int { source.bytesRead }
+  public var bytesRead: Int { source.bytesRead }
 
-  func next() throws -> CapturedFrame? {
+  public func next() throws -> CapturedFrame? {
     while !finished {
       if index == chunk.count {
         if atEnd { return finish() }

@@ -2,11 +2,11 @@ import VCProto
 
 /// Streams a JSON Lines capture: one frame per line, either the bare message or a record
 /// `{"direction": ..., "time": ..., "data": "<frame text>"}`. Blank lines are skipped.
-final class JSONLinesReader: CaptureReader {
+public final class JSONLinesReader: CaptureReader {
   let lines: LineSplitter
   private let recordLimits: JSONLimits
 
-  init(source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = 32 * 1024 * 1024) {
+  public init(source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = 32 * 1024 * 1024) {
     lines = LineSplitter(source: source, chunkSize: chunkSize, maxLineLength: maxLineLength)
     var limits = JSONLimits.default
     limits.maxFrameBytes = maxLineLength
@@ -14,9 +14,9 @@ final class JSONLinesReader: CaptureReader {
     recordLimits = limits
   }
 
-  var bytesRead: Int { lines.bytesRead }
+  public var bytesRead: Int { lines.bytesRead }
 
-  func next() throws -> CapturedFrame? {
+  public func next() throws -> CapturedFrame? {
     while let line = try lines.next() {
       switch line {
       case .tooLong(let number, let length):
