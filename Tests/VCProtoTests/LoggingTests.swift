@@ -92,6 +92,26 @@ final class RecordingSink: @unchecked Sendable {
     for record in sink.records { #expect(!record.message.contains("aabbccddeeff"), "\(record.message)") }
   }
 
+  /// Found by Fuzz/fuzz-frame: a key-shaped member name (or type, or duplicate key) is named by the
+  /// finding's pointer and message, so it must be masked there too.
+  @Test func keyShapedMemberNamesTypesAndDuplicateKeysAreMasked() {
+    let sink = RecordingSink()
+    let frames = [
+      "{\"type\":\"connect\",\"api_key\":\"\(Self.key)\",\"clie\(Self.key)nt_nonce\":\"00ff\",\"auth_response\":\"00ff\"}",
+      "{\"type\":\"\(Self.key)\"}",
+      "{\"type\":\"ping\",\"\(Self.key)\":1,\"\(Self.key)\":2}",
+    ]
+    for frame in frames {
+      let report = Validator(logger: sink.logger(.debug)).validate(frame)
+      #expect(!report.findings.isEmpty, "\(frame)")
+      for finding in report.findings {
+        #expect(!"\(finding) \(finding.messageType ?? "")".contains("00112233"), "\(finding)")
+      }
+    }
+    #expect(!sink.records.isEmpty)
+    for record in sink.records { #expect(!record.message.contains("00112233"), "\(record.message)") }
+  }
+
   @Test func redactedValueMasksSecretMembersAtAnyDepth() {
     let value: JSONValue = ["type": "connect", "api_key": .string(Self.key), "nested": ["auth_response": "abcd"]]
     let text = Redaction.redacted(value).jsonText

@@ -37,6 +37,19 @@ if arguments.first == "corpus" {
   exit(0)
 }
 
+// `vcproto-bench profile --frames N --max-bytes B --rounds R`: decode only, for callgrind.
+if arguments.first == "profile" {
+  let count = Int(option("--frames") ?? "4000") ?? 4000
+  let maxBytes = Int(option("--max-bytes") ?? "1023") ?? 1023
+  let rounds = Int(option("--rounds") ?? "5") ?? 5
+  let frames = Corpus.generate(count: count).frames.filter { $0.count <= maxBytes }
+  let decoder = MessageDecoder()
+  var decoded = 0
+  for _ in 0..<rounds { for f in frames { if (try? decoder.decode(f)) != nil { decoded += 1 } } }
+  print("decoded \(decoded) of \(frames.count * rounds)")
+  exit(0)
+}
+
 let smoke = arguments.contains("--smoke")
 let count = Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000
 let repetitions = Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7

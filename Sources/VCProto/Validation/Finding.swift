@@ -1,6 +1,8 @@
 /// One thing wrong with a frame: what, where (an RFC 6901 JSON Pointer), how bad, and a sentence for people.
 ///
-/// Findings never contain secret values: the validator redacts members the catalog marks secret.
+/// Findings never contain secret values: the validator redacts members the catalog marks secret, and
+/// every finding masks text shaped like an API key in its pointer, type and message, wherever it came
+/// from (a member name, an unknown `type`, a duplicate key).
 public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Error or warning.
   public var severity: Severity
@@ -23,9 +25,9 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
   ) {
     self.severity = severity
     self.code = code
-    self.pointer = pointer
-    self.messageType = messageType
-    self.message = message
+    self.pointer = Redaction.maskingKeyShapedText(pointer)
+    self.messageType = messageType.map(Redaction.maskingKeyShapedText)
+    self.message = Redaction.maskingKeyShapedText(message)
     self.offset = offset
   }
 
