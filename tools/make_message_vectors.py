@@ -6,7 +6,17 @@ vcproto's canonical encoding: `type` first, then members in catalog order (read 
 generated from the catalog), compact, `/` unescaped, non-ASCII raw. Invalid frames are mutations whose
 expected findings follow from the specification's rules (STANDARDS.md), computed here -- never by
 running vcproto. The Swift tests and tools/crosscheck_schema.py then check vcproto and jsonschema
-against these expectations.
+against these expectations, and tools/crosscheck_schema.py also checks the verdicts of the 0.2.0 types
+against the independent reference catalog (../shared/protocol-reference/catalog-0.2.0.json).
+
+Mutations, each with its expected findings read from the catalog's facts in Schema/ (requiredness,
+nullability, JSON type):
+- every message: each required member missing; each declared member (extensions included) null
+  (`null_not_allowed`, or a valid vector where the member is nullable) and of the wrong JSON type;
+- every nested shape and array reachable from a valid frame (to the bottom: recursive command groups,
+  raw Claude records, usage/cost, ...): in one element (the last), each required member missing, each
+  member null and of the wrong type; the element itself null and of the wrong type;
+- hand-written cases: closed sets, ranges, formats, cross-member rules, frame-level codes.
 
     python3 tools/make_message_vectors.py
 """
@@ -152,6 +162,10 @@ EXTRA_VALID = [
      {"session_id": SID, "protocol_version": "0.2.0", "protocol_versions": ["0.2.0"], "capabilities": ["heartbeat"],
       "auth_version": 2, "client_nonce": "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
       "auth_response": "5d41402abc4b2a76b9719d911017c592aa5d41402abc4b2a76b9719d911017c5"}),
+    ("connected", "auth_v2", "connected after an auth v2 handshake: negotiated version, capabilities and the server's proof",
+     {"message": "Session registered", "session_id": SID, "negotiated_protocol_version": "0.2.0",
+      "capabilities": ["heartbeat"], "auth_version": 2,
+      "server_proof": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}),
     ("hello", "negotiation", "hello advertising versions, auth versions, capabilities and a challenge",
      {"message": "Welcome to voice-code backend", "version": "0.2.0", "auth_version": 1,
       "instructions": "Send connect message with api_key", "protocol_versions": ["0.2.0"], "auth_versions": [1, 2],
@@ -163,6 +177,9 @@ EXTRA_VALID = [
     ("error", "unsupported_version", "negotiation failure as the server sends it before closing",
      {"message": "Unsupported protocol version", "code": "unsupported_protocol_version", "required": "0.2.0",
       "received": "0.1.0", "supported": ["0.2.0"], "requested": ["0.1.0"]}),
+    ("error", "message_id", "error carrying message_id (message_ack extension): the client acknowledges it like a response",
+     {"message": "Claude CLI returned error: rate limited", "session_id": SID,
+      "message_id": "7d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a"}),
     ("turn_complete", "null_session", "turn_complete with session_id null, as the real backend sends after a prompt without a session",
      {"session_id": None}),
     ("command_output", "stderr_escapes", "stderr line with tab, quote, backslash and non-ASCII",
@@ -176,6 +193,9 @@ EXTRA_VALID = [
          {"id": "test", "label": "Test", "type": "command"}],
       "general_commands": [{"id": "bd.ready", "label": "Beads Ready", "type": "command", "description": "Show tasks ready to work on"}]}),
 ]
+
+# Raw Claude Code records: kept losslessly, so a null inside one is re-encoded as it came.
+RAW_SHAPES = ("ClaudeRecord", "ClaudeMessage")
 
 RULES = {  # the catalog's cross-member rules (checked against Schema/ below)
     "connect": [("exactlyOne", ["api_key", "auth_response"]), ("requires", ["auth_response", "client_nonce"])],
@@ -258,12 +278,139 @@ def base_type(prop):
     return prop
 
 
+def nullable(prop):
+    return "anyOf" in prop and any(a.get("type") == "null" for a in prop["anyOf"])
+
+
 def wrong_value(prop):
     t = base_type(prop)
     kind = t.get("type")
     if "$ref" in t:
         return [1]
     return {"string": 42, "integer": "12", "number": "1.5", "boolean": "true", "array": {"x": 1}}.get(kind)
+
+
+def resolve(schema, value, defs):
+    """The schema that applies to `value`: picks the matching `anyOf` branch and follows `$ref`.
+    Returns (shape name or None, schema) or (None, None) when `value` is null in a nullable slot."""
+    if "anyOf" in schema:
+        branches = [a for a in schema["anyOf"] if a.get("type") != "null"]
+        if value is None:
+            return None, None
+        kind = "object" if isinstance(value, dict) else "array" if isinstance(value, list) else None
+        match = [a for a in branches if a.get("type") == kind or (kind == "object" and "$ref" in a)]
+        schema = (match or branches)[0]
+    if "$ref" in schema:
+        name = schema["$ref"].split("/")[-1]
+        return name, defs[name]
+    return None, schema
+
+
+def sites(members, schema, defs):
+    """Every nested object of a shape and every array inside a frame: yields (kind, pointer tokens,
+    shape name, schema), kind "shape" or "array"; pointers are lists of member names and indices."""
+    def walk(value, sub, ptr):
+        name, sub = resolve(sub, value, defs)
+        if sub is None:
+            return
+        if isinstance(value, dict) and "properties" in sub:
+            if ptr:
+                yield "shape", ptr, name, sub
+            for key, child in value.items():
+                if key in sub["properties"]:
+                    yield from walk(child, sub["properties"][key], ptr + [key])
+        elif isinstance(value, list) and sub.get("type") == "array":
+            items = sub.get("items") or {}
+            yield "array", ptr, None, items
+            for i, element in enumerate(value):
+                yield from walk(element, items, ptr + [i])
+    yield from walk(members, schema, [])
+
+
+def pattern(ptr):
+    return tuple("*" if isinstance(t, int) else t for t in ptr)
+
+
+def pointer(ptr):
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in ptr)
+
+
+def dotted(ptr):
+    return ".".join(str(t) for t in ptr)
+
+
+def at(members, ptr):
+    for t in ptr:
+        members = members[t]
+    return members
+
+
+def mutated(members, ptr, change):
+    """A deep copy of `members` with `change(container, last token)` applied at `ptr`."""
+    out = copy.deepcopy(members)
+    change(at(out, ptr[:-1]), ptr[-1])
+    return out
+
+
+def set_to(value):
+    def change(container, key):
+        container[key] = value
+    return change
+
+
+def delete(container, key):
+    del container[key]
+
+
+def nested_vectors(type_, frames, schema):
+    """Mutations of every nested shape and array reachable from the valid frames of `type_`: for each
+    distinct place (array indices abstracted) the last element seen is mutated, so pointers carry
+    non-zero indices where the frame has several elements. Expected findings come from the schema
+    (that is, the catalog): requiredness, nullability and JSON type."""
+    defs = schema.get("$defs", {})
+    places = {}
+    for members in frames:
+        for kind, ptr, name, sub in sites(members, schema, defs):
+            places[(kind, pattern(ptr))] = (members, ptr, name, sub)
+    out = []
+    for (kind, _), (members, ptr, name, sub) in sorted(places.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if kind == "array":
+            value = at(members, ptr)
+            if not value or sub == {}:
+                continue  # an empty array has no element to mutate; {} items take any value
+            last = ptr + [len(value) - 1]
+            out.append(("null." + dotted(last), "element %s of an array is null" % pointer(last),
+                        mutated(members, last, set_to(None)), [(pointer(last), "null_not_allowed")]))
+            wrong = wrong_value(sub)
+            if wrong is not None:
+                out.append(("wrong_type." + dotted(last), "element %s has the wrong JSON type" % pointer(last),
+                            mutated(members, last, set_to(wrong)), [(pointer(last), "wrong_type")]))
+            continue
+        element = at(members, ptr)
+        for member in sub.get("required", []):
+            if member in element:
+                target = ptr + [member]
+                out.append(("missing." + dotted(target), "required member %s of %s is missing" % (member, name),
+                            mutated(members, target, delete), [(pointer(target), "missing_field")]))
+        for member, prop in sub["properties"].items():
+            target = ptr + [member]
+            if prop == {}:
+                # Any JSON value (ClaudeRecord.toolUseResult). The catalog says not nullable and vcproto
+                # rejects null, but Schema/ writes `{}`, which accepts null: a Sources disagreement
+                # (reported), so no null vector here until the schema generator and validator agree.
+                continue
+            if nullable(prop):
+                if member in sub.get("required", []) or name in RAW_SHAPES:
+                    out.append(("valid.null." + dotted(target), "%s.%s is nullable: null is accepted" % (name, member),
+                                mutated(members, target, set_to(None)), None))
+            else:
+                out.append(("null." + dotted(target), "%s.%s is null but not nullable" % (name, member),
+                            mutated(members, target, set_to(None)), [(pointer(target), "null_not_allowed")]))
+            wrong = wrong_value(prop)
+            if wrong is not None:
+                out.append(("wrong_type." + dotted(target), "%s.%s has the wrong JSON type" % (name, member),
+                            mutated(members, target, set_to(wrong)), [(pointer(target), "wrong_type")]))
+    return out
 
 
 def vector(id_, description, direction, frame, findings=None, warnings=None):
@@ -301,19 +448,33 @@ def main():
             members = {k: v for k, v in base.items() if k != name}
             vs.append(vector("%s.missing.%s" % (type_, name), "required member %s is missing" % name, direction,
                              make_frame(type_, members, schemas), [("/" + name, "missing_field")] + rule_findings(type_, members)))
-        for name, value in base.items():
-            prop = props[name]
-            nullable = "anyOf" in prop and any(a.get("type") == "null" for a in prop["anyOf"])
-            if not nullable:
-                members = dict(base, **{name: None})
+        # Every declared member, extensions included: null where the catalog does not allow it (valid
+        # where it does), and a value of the wrong JSON type. The carrier is a valid frame of the type
+        # that already has the member (so cross-member rules stay satisfied), else the realistic one.
+        carriers = [base] + [m for t, _, _, m in EXTRA_VALID if t == type_]
+        for name, prop in props.items():
+            if name == "type":
+                continue
+            carrier = next((m for m in carriers if m.get(name) is not None), base)
+            members = dict(carrier, **{name: None})
+            if nullable(prop):
+                frame = make_frame(type_, members, schemas)
+                if all(v["frame"] != frame for v in vs):
+                    v = vector("%s.valid.null.%s" % (type_, name), "%s is nullable: null is accepted" % name, direction,
+                               frame)
+                    if name not in schema["required"]:
+                        v["canonical"] = False  # an optional null is omitted when re-encoded (STANDARDS.md 2)
+                    vs.append(v)
+            else:
                 vs.append(vector("%s.null.%s" % (type_, name), "%s is null but not nullable" % name, direction,
                                  make_frame(type_, members, schemas),
                                  [("/" + name, "null_not_allowed")] + rule_findings(type_, members)))
             wrong = wrong_value(prop)
             if wrong is not None:
-                members = dict(base, **{name: wrong})
+                members = dict(carrier, **{name: wrong})
                 vs.append(vector("%s.wrong_type.%s" % (type_, name), "%s has the wrong JSON type" % name, direction,
-                                 make_frame(type_, members, schemas), [("/" + name, "wrong_type")]))
+                                 make_frame(type_, members, schemas),
+                                 [("/" + name, "wrong_type")] + rule_findings(type_, members)))
         files[type_] = vs
 
     def add(type_, suffix, description, frame, findings=None, warnings=None):
@@ -343,6 +504,26 @@ def main():
         make_frame("hello", dict(VALID["hello"], challenge="A3F1"), schemas), [("/challenge", "invalid_value")])
     add("error", "invalid_value.message_id", "message_id is not a UUID",
         make_frame("error", dict(VALID["error"], message_id="msg-1"), schemas), [("/message_id", "invalid_value")])
+    # Formats of extension members.
+    auth_v2 = next(m for t, suffix, _, m in EXTRA_VALID if t == "connect" and suffix == "auth_v2")
+    for name, bad, why in [("client_nonce", "0F1E2D3C4B5A69788796A5B4C3D2E1F0", "is not lowercase hex"),
+                           ("auth_response", "not-hex", "is not hex"),
+                           ("protocol_version", "0.2", "is not MAJOR.MINOR.PATCH"),
+                           ("auth_version", 0, "is below 1")]:
+        add("connect", "invalid_value." + name, "auth v2 connect whose %s %s" % (name, why),
+            make_frame("connect", dict(auth_v2, **{name: bad}), schemas), [("/" + name, "invalid_value")])
+    add("connect", "invalid_value.protocol_versions", "an element of protocol_versions is not MAJOR.MINOR.PATCH",
+        make_frame("connect", dict(auth_v2, protocol_versions=["0.2.0", "latest"]), schemas),
+        [("/protocol_versions/1", "invalid_value")])
+    connected_v2 = next(m for t, suffix, _, m in EXTRA_VALID if t == "connected" and suffix == "auth_v2")
+    add("connected", "invalid_value.server_proof", "server_proof has an odd number of hex digits",
+        make_frame("connected", dict(connected_v2, server_proof="abc"), schemas), [("/server_proof", "invalid_value")])
+    hello_v2 = next(m for t, suffix, _, m in EXTRA_VALID if t == "hello" and suffix == "negotiation")
+    add("hello", "invalid_value.auth_versions", "auth versions start at 1",
+        make_frame("hello", dict(hello_v2, auth_versions=[0, 2]), schemas), [("/auth_versions/0", "invalid_value")])
+    unsupported = next(m for t, suffix, _, m in EXTRA_VALID if t == "error" and suffix == "unsupported_version")
+    add("error", "invalid_value.required", "required is not MAJOR.MINOR.PATCH",
+        make_frame("error", dict(unsupported, required="0.2"), schemas), [("/required", "invalid_value")])
     add("draining", "invalid_value.negative", "retry_after_ms must not be negative",
         make_frame("draining", dict(VALID["draining"], retry_after_ms=-1), schemas), [("/retry_after_ms", "invalid_value")])
     # Nested pointers.
@@ -356,7 +537,7 @@ def main():
     add("recent_sessions", "wrong_type.nested", "recent_sessions uses ISO strings, not epoch milliseconds",
         make_frame("recent_sessions", {"sessions": recent, "limit": 5}, schemas),
         [("/sessions/1/last_modified", "wrong_type")])
-    commands = copy.deepcopy(EXTRA_VALID[6][3])
+    commands = copy.deepcopy(next(m for t, suffix, _, m in EXTRA_VALID if suffix == "nested_groups"))
     commands["project_commands"][0]["children"][1]["type"] = "folder"
     commands["project_commands"][0]["children"][0]["label"] = None
     add("available_commands", "nested.recursive", "errors deep inside a recursive command group",
@@ -388,6 +569,15 @@ def main():
     # Warnings only: still valid.
     add("ping", "valid.unexpected_field", "an undeclared member is a warning; the frame stays valid",
         frame_text({"type": "ping", "client_time": 1768152332123}), None, [("/client_time", "unexpected_field")])
+    # Nested shapes and arrays, to the bottom (recursive command groups, raw records, usage, ...).
+    for type_ in sorted(schemas):
+        frames = [VALID[type_]] + [m for t, _, _, m in EXTRA_VALID if t == type_]
+        existing = {v["frame"] for v in files[type_]}
+        for suffix, description, members, findings in nested_vectors(type_, frames, schemas[type_]):
+            frame = make_frame(type_, members, schemas)
+            if frame not in existing:
+                existing.add(frame)
+                add(type_, suffix, description, frame, findings)
     files["_frame"] = [
         vector("frame.unknown_type", "an unknown type is a warning (an error in strict mode)", "client_to_server",
                frame_text({"type": "get_session_stats", "session_id": SID}), None, [("/type", "unknown_type")]),
