@@ -69,18 +69,39 @@ def open_binary(frame):
     return inflate(frame[9:], frame[4], declared)
 
 
+def strict_object(pairs):
+    keys = [key for key, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise ValueError("duplicate key")  # never resolved last-wins (STANDARDS.md section 2)
+    return dict(pairs)
+
+
+def reject_constant(name):
+    raise ValueError("not JSON: %s" % name)  # NaN, Infinity
+
+
 def open_text(frame):
-    obj = json.loads(frame.decode("utf-8"))
+    """The receiver rule of STANDARDS.md section 9: parse as strict JSON, any member order and
+    whitespace, other members ignored; fields checked type, encoding, length, data."""
+    if len(frame) > (MAX_COMPRESSED // 3 + 1) * 4 + 64 * 1024:
+        raise EnvelopeError("too_large")
+    try:
+        obj = json.loads(frame.decode("utf-8"), object_pairs_hook=strict_object,
+                         parse_constant=reject_constant)
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise EnvelopeError("malformed")
     if not isinstance(obj, dict) or obj.get("type") != "compressed":
         raise EnvelopeError("malformed")
     encoding, length, data = obj.get("encoding"), obj.get("length"), obj.get("data")
-    if not isinstance(encoding, str) or not isinstance(data, str):
-        raise EnvelopeError("malformed")
-    if isinstance(length, bool) or not isinstance(length, int):
+    if not isinstance(encoding, str):
         raise EnvelopeError("malformed")
     if encoding not in NAMES:
         raise EnvelopeError("unknown_encoding")
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise EnvelopeError("malformed")
     if not 0 <= length <= 0xFFFFFFFF:
+        raise EnvelopeError("malformed")
+    if not isinstance(data, str):
         raise EnvelopeError("malformed")
     if length > MAX_INFLATED:
         raise EnvelopeError("too_large")

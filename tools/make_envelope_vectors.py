@@ -49,47 +49,57 @@ def b64(data):
 PING = compact({"type": "ping"})
 
 SESSION_ID = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
+CWD = "/Users/dev/voice-code"
 
-HISTORY_SMALL = compact({
-    "type": "session_history",
-    "session_id": SESSION_ID,
-    "messages": [
-        {"role": "user", "text": "Run the unit tests for the parser and tell me what fails.",
-         "timestamp": "2025-03-14T09:26:53.589Z"},
-        {"role": "assistant",
-         "text": "All 214 parser tests pass. Two warnings about deprecated APIs remain in "
-                 "Sources/Parser/Lexer.swift lines 88 and 131.",
-         "timestamp": "2025-03-14T09:27:10.002Z"},
-    ],
-    "total_count": 2,
-    "oldest_message_id": None,
-    "newest_message_id": None,
-    "is_complete": True,
-})
+
+def record_id(i):
+    return "%08x-1c2d-4e5f-8a9b-%012x" % (0x5eed0000 + i, 0xc0ffee000000 + i * 7919)
+
+
+def record(i, text, parent, timestamp):
+    """A raw Claude Code record as session_history carries it (STANDARDS.md: ClaudeRecord)."""
+    role = "assistant" if i % 2 else "user"
+    message = {"role": role, "content": text}
+    if role == "assistant":
+        message = {"role": role, "model": "claude-sonnet",
+                   "content": [{"type": "text", "text": text}]}
+    return {
+        "type": role, "uuid": record_id(i), "parentUuid": parent, "timestamp": timestamp,
+        "sessionId": SESSION_ID, "cwd": CWD, "isSidechain": False, "message": message,
+    }
+
+
+def history_frame(records):
+    return compact({
+        "type": "session_history",
+        "session_id": SESSION_ID,
+        "messages": records,
+        "total_count": len(records),
+        "oldest_message_id": records[0]["uuid"] if records else None,
+        "newest_message_id": records[-1]["uuid"] if records else None,
+        "is_complete": True,
+    })
+
+
+HISTORY_SMALL = history_frame([
+    record(0, "Run the unit tests for the parser and tell me what fails.", None,
+           "2025-03-14T09:26:53.589Z"),
+    record(1, "All 214 parser tests pass. Two warnings about deprecated APIs remain in "
+              "Sources/Parser/Lexer.swift lines 88 and 131.", record_id(0),
+           "2025-03-14T09:27:10.002Z"),
+])
 
 
 def history(count, unicode=False):
-    messages = []
+    records = []
     for i in range(count):
         text = ("Step %d: edited Sources/App/Session%02d.swift, replaced the retry loop with "
                 "exponential backoff (base 250 ms, cap 8 s) and added a test case." % (i, i % 17))
         if unicode and i % 3 == 0:
             text += " Résumé: naïve café — ✓ 完了 🚀"
-        messages.append({
-            "id": "%08x-1c2d-4e5f-8a9b-%012x" % (0x5eed0000 + i, 0xc0ffee000000 + i * 7919),
-            "role": "assistant" if i % 2 else "user",
-            "text": text,
-            "timestamp": "2025-03-14T10:%02d:%02d.%03dZ" % (i // 60 % 60, i % 60, (i * 37) % 1000),
-        })
-    return compact({
-        "type": "session_history",
-        "session_id": SESSION_ID,
-        "messages": messages,
-        "total_count": count,
-        "oldest_message_id": messages[0]["id"] if messages else None,
-        "newest_message_id": messages[-1]["id"] if messages else None,
-        "is_complete": True,
-    })
+        timestamp = "2025-03-14T10:%02d:%02d.%03dZ" % (i // 60 % 60, i % 60, (i * 37) % 1000)
+        records.append(record(i, text, record_id(i - 1) if i else None, timestamp))
+    return history_frame(records)
 
 
 HISTORY_MEDIUM = history(24)
@@ -138,6 +148,31 @@ def flip_middle_corrupt(inner, encoding):
     raise SystemExit("no corrupting flip found")
 
 
+def reordered_text_frame(inner, spacing=False, extra=False, escaped=False):
+    """A text envelope as a lenient sender might write it: receivers must accept it."""
+    payload = b64(compress(inner))
+    members = [("data", payload), ("length", len(inner)), ("encoding", "zlib"),
+               ("type", "compressed")]
+    if extra:
+        members.insert(2, ("note", "ignored by receivers"))
+        members.append(("meta", {"sender": "test", "chunks": [1, 2], "flag": None}))
+    if spacing:
+        text = json.dumps(dict(members), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = json.dumps(dict(members), separators=(",", ":"), ensure_ascii=False)
+    if escaped:
+        # Same values, spelled with JSON escapes: "\u0065" for "e", "\/" for "/".
+        text = text.replace('"compressed"', '"compr\\u0065ssed"', 1).replace("/", "\\/")
+    return text.encode("utf-8")
+
+
+def valid_raw(vid, description, inner, frame):
+    return {
+        "id": vid, "description": description, "form": "text",
+        "json": inner.decode("utf-8"), "envelope_base64": b64(frame), "valid": True,
+    }
+
+
 def build_valid():
     return [
         valid("valid-binary-zlib-history", "binary form, zlib, short session_history", "binary",
@@ -164,6 +199,16 @@ def build_valid():
               "text", HISTORY_UNICODE),
         valid("valid-binary-gzip-unicode", "binary form, gzip, history with non-ASCII UTF-8",
               "binary", HISTORY_UNICODE, "gzip"),
+        valid_raw("valid-text-reordered", "text form with the members in reverse order "
+                  "(receivers accept any order)", HISTORY_SMALL,
+                  reordered_text_frame(HISTORY_SMALL)),
+        valid_raw("valid-text-whitespace", "text form pretty-printed with spaces and line breaks",
+                  HISTORY_SMALL, reordered_text_frame(HISTORY_SMALL, spacing=True)),
+        valid_raw("valid-text-extra-members", "text form with extra members (a string and an "
+                  "object), which receivers ignore", HISTORY_SMALL,
+                  reordered_text_frame(HISTORY_SMALL, extra=True)),
+        valid_raw("valid-text-escapes", "text form whose strings use JSON escapes (\\u0065, \\/)",
+                  HISTORY_SMALL, reordered_text_frame(HISTORY_SMALL, escaped=True)),
     ]
 
 
@@ -260,7 +305,7 @@ def build_invalid_text():
     one_pad = None
     two_pad = None
     # Deterministic streams whose base64 needs one and two padding characters.
-    for extra in range(3):
+    for extra in range(64):
         payload = compress(inner + b" " * extra)
         if len(payload) % 3 == 2:
             one_pad = (payload, n + extra)
@@ -308,6 +353,21 @@ def build_invalid_text():
                 raw('{"type":"compressed","encoding":"zlib","length":%d,"data":12}' % n),
                 "envelope_malformed"),
         invalid("text-encoding-null", "encoding is null", "text", t(None, n, data),
+                "envelope_malformed"),
+        invalid("text-length-exponent", "length written with an exponent (1e3)", "text",
+                raw('{"type":"compressed","encoding":"zlib","length":1e3,"data":"%s"}' % data),
+                "envelope_malformed"),
+        invalid("text-length-bool", "length is true", "text", t("zlib", True, data),
+                "envelope_malformed"),
+        invalid("text-duplicate-data", "data given twice (duplicate keys are never resolved)",
+                "text", raw('{"type":"compressed","encoding":"zlib","length":%d,"data":"%s",'
+                            '"data":"%s"}' % (n, data, data)), "envelope_malformed"),
+        invalid("text-not-json", "the frame is cut short (not JSON)", "text",
+                t("zlib", n, data)[:-1], "envelope_malformed"),
+        invalid("text-not-object", "the frame is a JSON array", "text",
+                raw('["compressed","zlib",%d,"%s"]' % (n, data)), "envelope_malformed"),
+        invalid("text-type-other", "type is not \"compressed\"", "text",
+                raw('{"type":"Compressed","encoding":"zlib","length":%d,"data":"%s"}' % (n, data)),
                 "envelope_malformed"),
         invalid("text-too-large", "length 16 MiB + 1", "text", t("zlib", MAX_INFLATED + 1, data),
                 "envelope_too_large"),

@@ -40,7 +40,7 @@ struct FrameChecker: Sendable {
       findings: frame.findings, message: nil, envelope: nil, time: frame.time, connection: frame.connection,
       isFrame: frame.isFrame)
     guard let payload = frame.payload else { return outcome }
-    var bytes: [UInt8]
+    let received: ReceivedFrame
     switch payload {
     case .binary(let data):
       guard data.count >= 2, data[0] == UInt8(ascii: "V"), data[1] == UInt8(ascii: "C") else {
@@ -50,39 +50,21 @@ struct FrameChecker: Sendable {
             message: "binary frame of \(data.count) bytes is not a compression envelope (messages travel as text)"))
         return outcome
       }
-      outcome.envelope = .binary
-      switch opener.open(.binary(data)) {
-      case .success(let inner): bytes = inner
-      case .failure(let failure):
-        outcome.findings.append(
-          Finding(.error, FindingCode(rawValue: failure.code), pointer: "", message: failure.message))
-        return outcome
-      }
+      received = .binary(data)
     case .text(let data):
-      bytes = data
-      if let fields = textEnvelope(data) {
-        outcome.envelope = .text
-        outcome.messageType = "compressed"
-        switch fields {
-        case .malformed(let finding):
-          outcome.findings.append(finding)
-          return outcome
-        case .fields(let input):
-          switch opener.open(input) {
-          case .success(let inner):
-            bytes = inner
-            outcome.messageType = nil
-          case .failure(let failure):
-            outcome.findings.append(
-              Finding(.error, FindingCode(rawValue: failure.code), pointer: "", message: failure.message))
-            return outcome
-          }
-        }
-      }
+      received = .text(data)
     }
     let options = ValidationOptions(
       direction: outcome.direction, protocolVersion: protocolVersion, strict: strict)
-    let report = Validator(options: options).validate(bytes)
+    let validator = Validator(options: options)
+    guard let codec = opener.codec else { return unsupported(received, validator, outcome) }
+    let result = validator.validate(envelopedFrame: received, codec: codec)
+    outcome.envelope = result.envelope
+    record(result.report, in: &outcome)
+    return outcome
+  }
+
+  private func record(_ report: ValidationReport, in outcome: inout FrameOutcome) {
     outcome.findings.append(contentsOf: report.findings)
     outcome.messageType = report.messageType
     outcome.direction = report.direction
@@ -90,38 +72,26 @@ struct FrameChecker: Sendable {
       outcome.message = object
       if outcome.messageType == nil, let type = object["type"]?.stringValue { outcome.messageType = type }
     }
+  }
+
+  /// Without an envelope codec: plain text frames are validated, every envelope is `envelope_unsupported`.
+  private func unsupported(_ frame: ReceivedFrame, _ validator: Validator, _ outcome: FrameOutcome) -> FrameOutcome {
+    var outcome = outcome
+    outcome.envelope = .binary
+    if case .text(let bytes) = frame {
+      let report = validator.validate(bytes)
+      guard let value = report.value, EnvelopeCodec.isTextEnvelope(value) else {
+        outcome.envelope = nil
+        record(report, in: &outcome)
+        return outcome
+      }
+      outcome.envelope = .text
+      outcome.messageType = "compressed"
+    }
+    outcome.findings.append(
+      Finding(
+        .error, .envelopeUnsupported, pointer: "", messageType: outcome.messageType,
+        message: "compression envelopes are not supported by this build"))
     return outcome
   }
-
-  /// The fields of a text envelope, `nil` when the frame is not one.
-  private func textEnvelope(_ data: [UInt8]) -> TextEnvelopeFields? {
-    guard contains(data, Array("\"compressed\"".utf8)),
-      case .object(let object)? = try? JSONReader().parse(data), object["type"]?.stringValue == "compressed"
-    else { return nil }
-    guard let encoding = object["encoding"]?.stringValue, let length = object["length"]?.intValue,
-      let base64 = object["data"]?.stringValue
-    else {
-      return .malformed(
-        Finding(
-          .error, FindingCode(rawValue: "envelope_malformed"), pointer: "", messageType: "compressed",
-          message: "text envelope needs \"encoding\" (string), \"length\" (integer) and \"data\" (base64 string)"))
-    }
-    return .fields(.text(encoding: encoding, length: length, data: base64))
-  }
-
-  private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard haystack.count >= needle.count else { return false }
-    var i = 0
-    while i <= haystack.count - needle.count {
-      if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-      i += 1
-    }
-    return false
-  }
-}
-
-/// A text envelope's fields, or why they are unusable.
-private enum TextEnvelopeFields {
-  case fields(EnvelopeOpener.Input)
-  case malformed(Finding)
 }

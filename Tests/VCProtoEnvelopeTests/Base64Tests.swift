@@ -71,7 +71,7 @@ final class Base64Tests: XCTestCase {
     }
   }
 
-  func testMissingOrMistypedFieldsViaParserAreMalformed() {
+  func testMissingOrMistypedFieldsOfATextFrameAreMalformed() {
     let frames = [
       #"{"type":"compressed","encoding":"zlib","length":2}"#,
       #"{"type":"compressed","encoding":"zlib","length":"2","data":"eJyrrgUAAXUA+Q=="}"#,
@@ -80,10 +80,10 @@ final class Base64Tests: XCTestCase {
     ]
     for frame in frames {
       assertEnvelopeError(.malformed) { () throws(EnvelopeError) in
-        try TextEnvelopeFields.open(Array(frame.utf8), with: codec)
+        try codec.open(textFrame: Array(frame.utf8))
       }
     }
     let good = #"{"type":"compressed","encoding":"zlib","length":2,"data":"eJyrrgUAAXUA+Q=="}"#
-    XCTAssertEqual(try TextEnvelopeFields.open(Array(good.utf8), with: codec), Array("{}".utf8))
+    XCTAssertEqual(try codec.open(textFrame: Array(good.utf8)), Array("{}".utf8))
   }
 }

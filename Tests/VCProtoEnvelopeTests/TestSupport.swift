@@ -80,162 +80,40 @@ func sampleFrame(byteCount: Int, seed: UInt64 = 1) -> [UInt8] {
   return frame
 }
 
-/// The fields of a text envelope, extracted the way the core JSON parser will.
-struct TextEnvelopeFields {
-  var encoding: String
-  var length: Int
-  var data: String
-
-  /// A minimal parser for flat JSON objects of scalars, for tests only. Missing fields,
-  /// wrong JSON types and syntax errors are `malformed`.
-  static func parse(_ bytes: [UInt8]) throws(EnvelopeError) -> TextEnvelopeFields {
-    var parser = MiniJSON(bytes: bytes)
-    let object = try parser.parseFlatObject()
-    guard case .string("compressed")? = object["type"],
-      case .string(let encoding)? = object["encoding"],
-      case .integer(let length)? = object["length"],
-      case .string(let data)? = object["data"]
-    else { throw .malformed }
-    return TextEnvelopeFields(encoding: encoding, length: length, data: data)
-  }
-
-  /// Parses `frame` and opens it with `codec`.
-  static func open(_ frame: [UInt8], with codec: EnvelopeCodec) throws(EnvelopeError) -> [UInt8] {
-    let fields = try parse(frame)
-    return try codec.open(text: fields.encoding, length: fields.length, data: fields.data)
-  }
+/// The members of a text frame, parsed with the package's JSON reader (for tests that look
+/// inside a sealed text envelope).
+func textEnvelopeObject(_ frame: [UInt8]) throws -> JSONObject {
+  try XCTUnwrap(try JSONReader().parse(frame).objectValue)
 }
 
-/// Just enough JSON for text envelopes: one object whose values are scalars.
-struct MiniJSON {
-  enum Value: Equatable {
-    case string(String)
-    case integer(Int)
-    case otherNumber
-    case bool(Bool)
-    case null
+/// One vector of Vectors/messages/*.json.
+struct MessageVector: Decodable {
+  var id: String
+  var direction: String
+  var frame: String
+  var valid: Bool
+}
+
+/// Every vector of Vectors/messages/, in file and array order.
+func loadMessageVectors() throws -> [MessageVector] {
+  let directory = packageRoot().appendingPathComponent("Vectors/messages")
+  let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    .filter { $0.hasSuffix(".json") }.sorted()
+  var vectors: [MessageVector] = []
+  for file in files {
+    let data = try Data(contentsOf: directory.appendingPathComponent(file))
+    vectors += try JSONDecoder().decode([MessageVector].self, from: data)
   }
+  return vectors
+}
 
-  let bytes: [UInt8]
-  var index = 0
-
-  init(bytes: [UInt8]) { self.bytes = bytes }
-
-  mutating func parseFlatObject() throws(EnvelopeError) -> [String: Value] {
-    var result: [String: Value] = [:]
-    skipSpace()
-    try expect(UInt8(ascii: "{"))
-    skipSpace()
-    if peek() == UInt8(ascii: "}") {
-      index += 1
-      return result
-    }
-    while true {
-      skipSpace()
-      let key = try parseString()
-      skipSpace()
-      try expect(UInt8(ascii: ":"))
-      skipSpace()
-      result[key] = try parseValue()
-      skipSpace()
-      if peek() == UInt8(ascii: ",") {
-        index += 1
-        continue
-      }
-      try expect(UInt8(ascii: "}"))
-      break
-    }
-    skipSpace()
-    guard index == bytes.count else { throw .malformed }
-    return result
+/// The spec's valid `session_history` example (Vectors/messages/session_history.json).
+func sampleHistory() -> [UInt8] {
+  let vectors = (try? loadMessageVectors()) ?? []
+  guard let vector = vectors.first(where: { $0.id == "session_history.valid" }) else {
+    preconditionFailure("session_history.valid not found in Vectors/messages")
   }
-
-  private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-
-  private mutating func skipSpace() {
-    while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-      index += 1
-    }
-  }
-
-  private mutating func expect(_ byte: UInt8) throws(EnvelopeError) {
-    guard peek() == byte else { throw .malformed }
-    index += 1
-  }
-
-  private mutating func parseValue() throws(EnvelopeError) -> Value {
-    switch peek() {
-    case UInt8(ascii: "\""): return .string(try parseString())
-    case UInt8(ascii: "n"):
-      try literal("null")
-      return .null
-    case UInt8(ascii: "t"):
-      try literal("true")
-      return .bool(true)
-    case UInt8(ascii: "f"):
-      try literal("false")
-      return .bool(false)
-    default: return try parseNumber()
-    }
-  }
-
-  private mutating func literal(_ word: String) throws(EnvelopeError) {
-    for byte in word.utf8 { try expect(byte) }
-  }
-
-  private mutating func parseNumber() throws(EnvelopeError) -> Value {
-    let start = index
-    var integral = true
-    while let byte = peek(),
-      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
-        || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
-        || byte == UInt8(ascii: "E")
-    {
-      if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-        integral = false
-      }
-      index += 1
-    }
-    guard index > start else { throw .malformed }
-    let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    guard integral else { return .otherNumber }
-    guard let value = Int(text) else { throw .malformed }
-    return .integer(value)
-  }
-
-  private mutating func parseString() throws(EnvelopeError) -> String {
-    try expect(UInt8(ascii: "\""))
-    var out = [UInt8]()
-    while let byte = peek() {
-      index += 1
-      switch byte {
-      case UInt8(ascii: "\""):
-        return String(decoding: out, as: UTF8.self)
-      case UInt8(ascii: "\\"):
-        guard let escaped = peek() else { throw .malformed }
-        index += 1
-        switch escaped {
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "u"):
-          guard index + 4 <= bytes.count,
-            let scalarValue = UInt32(
-              String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
-            let scalar = Unicode.Scalar(scalarValue)
-          else { throw .malformed }
-          index += 4
-          out += Array(String(Character(scalar)).utf8)
-        default: out.append(escaped)
-        }
-      default:
-        out.append(byte)
-      }
-    }
-    throw .malformed
-  }
+  return Array(vector.frame.utf8)
 }
 
 #if os(Linux)

@@ -17,7 +17,7 @@ final class ThresholdTests: XCTestCase {
     let binary = try XCTUnwrap(try codec.seal(frame, form: .binary))
     XCTAssertEqual(try codec.open(binary: binary), frame)
     let text = try XCTUnwrap(try codec.seal(frame, form: .text))
-    XCTAssertEqual(try TextEnvelopeFields.open(text, with: codec), frame)
+    XCTAssertEqual(try codec.open(textFrame: text), frame)
   }
 
   func testCustomThreshold() throws {

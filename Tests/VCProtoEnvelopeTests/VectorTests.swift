@@ -38,7 +38,7 @@ final class VectorTests: XCTestCase {
     -> [UInt8]
   {
     vector.form == "binary"
-      ? try codec.open(binary: frame) : try TextEnvelopeFields.open(frame, with: codec)
+      ? try codec.open(binary: frame) : try codec.open(textFrame: frame)
   }
 
   func testAllVectors() throws {
@@ -76,6 +76,46 @@ final class VectorTests: XCTestCase {
       }
     }
     XCTAssertEqual(covered, Set(EnvelopeError.allCases), "every error code has a vector")
+  }
+
+  func testValidVectorsCarryValidProtocolMessages() throws {
+    // The inner frames are real protocol messages, so a receiver that opens and then
+    // validates them sees no error finding.
+    let validator = Validator()
+    for vector in try loadVectors() where vector.valid {
+      let report = validator.validate(Array(try XCTUnwrap(vector.json).utf8))
+      XCTAssertEqual(report.errors, [], vector.id)
+      XCTAssertEqual(report.warnings, [], vector.id)
+    }
+  }
+
+  func testValidatorReportsEveryVectorsVerdict() throws {
+    // The same vectors through the library's validation entry point: an invalid envelope is
+    // exactly one finding with the vector's code; a valid one has the inner message's (none).
+    let validator = Validator()
+    for vector in try loadVectors() {
+      let bytes = [UInt8](try XCTUnwrap(Data(base64Encoded: vector.envelopeBase64), vector.id))
+      let result = validator.validate(
+        envelopedFrame: vector.form == "binary" ? .binary(bytes) : .text(bytes))
+      if vector.form == "text",
+        !((try? JSONReader().parse(bytes)).map(EnvelopeCodec.isTextEnvelope) ?? false)
+      {
+        // Not a JSON object of type "compressed": to a validator it is a plain (bad) frame.
+        XCTAssertNil(result.envelope, vector.id)
+        XCTAssertFalse(result.findings.isEmpty, vector.id)
+        continue
+      }
+      XCTAssertEqual(result.envelope, vector.form == "binary" ? .binary : .text, vector.id)
+      if vector.valid {
+        XCTAssertEqual(result.findings, [], vector.id)
+        XCTAssertEqual(result.frame, Array(try XCTUnwrap(vector.json).utf8), vector.id)
+      } else {
+        XCTAssertEqual(result.findings.map(\.code.rawValue), [vector.error ?? "?"], vector.id)
+        XCTAssertEqual(result.findings.first?.severity, .error, vector.id)
+        XCTAssertNil(result.frame, vector.id)
+        XCTAssertNil(result.report.value, vector.id)
+      }
+    }
   }
 
   func testVectorIDsAreUnique() throws {

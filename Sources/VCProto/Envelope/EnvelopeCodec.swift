@@ -10,7 +10,12 @@
 /// else { send(text: frame) }
 /// // receiving a binary message:
 /// let frame = try codec.open(binary: message)
+/// // receiving a text message that is a text envelope (`{"type":"compressed",...}`):
+/// let inner = try codec.open(textFrame: textMessage)
 /// ```
+///
+/// To open *and* validate a received frame in one step, with envelope errors reported as
+/// findings, use `Validator.validate(envelopedFrame:codec:)`.
 public struct EnvelopeCodec: Sendable {
   /// Sender-side settings (threshold, level, encoding).
   public var configuration: EnvelopeConfiguration
@@ -91,9 +96,10 @@ public struct EnvelopeCodec: Sendable {
 
   /// Opens a text-form envelope from its already-extracted fields.
   ///
-  /// The caller's JSON parser extracts `encoding`, `length` and `data` from the
-  /// `{"type":"compressed",...}` object; a missing field or a field of the wrong JSON type
-  /// must be reported by the caller as `EnvelopeError.malformed`.
+  /// Most receivers want ``open(textFrame:)`` (the whole text message) or
+  /// ``open(textEnvelope:)`` (an already-parsed object), which extract these fields with
+  /// the package's strict JSON reader. A caller extracting them itself must report a
+  /// missing field or a field of the wrong JSON type as `EnvelopeError.malformed`.
   ///
   /// - Parameters:
   ///   - encoding: the `encoding` field, `"zlib"` or `"gzip"` (else `unknownEncoding`).

@@ -33,8 +33,9 @@ public enum EnvelopeError: Error, Sendable, Hashable, CaseIterable, CustomString
   case trailingData
   /// Text form: `data` is not strict, canonical, padded standard base64.
   case invalidBase64
-  /// Text form: a field is missing or has the wrong type, or `length` is outside
-  /// `0...UInt32.max`.
+  /// Text form: the frame is not a JSON object of `type` `"compressed"` (invalid JSON and
+  /// duplicate keys included), a field is missing or has the wrong JSON type, or `length`
+  /// is not an integer in `0...UInt32.max`.
   case malformed
 
   /// The stable wire/log code, e.g. `"envelope_bad_magic"`.

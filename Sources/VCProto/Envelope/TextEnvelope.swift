@@ -1,11 +1,14 @@
-/// The text envelope: one JSON object, keys in this exact order, no whitespace:
+/// The text envelope: one JSON object. Senders write exactly this, keys in this order, no
+/// whitespace:
 ///
 /// ```json
 /// {"type":"compressed","encoding":"zlib","length":1234,"data":"eJzt..."}
 /// ```
 ///
 /// `length` is the declared uncompressed byte length (a JSON integer, 0...UInt32.max) and
-/// `data` is the complete compressed stream in strict, padded standard base64.
+/// `data` is the complete compressed stream in strict, padded standard base64. Receivers
+/// parse it as JSON: any member order, whitespace and escapes, other members ignored
+/// (see `EnvelopeCodec.open(textFrame:)`).
 enum TextEnvelope {
   /// The `type` value of a text envelope.
   static let typeName = "compressed"
