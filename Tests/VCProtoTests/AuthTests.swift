@@ -8,7 +8,7 @@ import Testing
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   let t0 = ContinuousClock.now
-  let outcome = NegotiationOutcome(version: "0.2.0", capabilities: ["heartbeat", "message_ack"])
+  let outcome = NegotiationOutcome(version: "0.2.0", capabilities: ["heartbeat", "message_ack"], authVersion: 2)
 
   func handshake(allowV1: Bool = true, store: ChallengeStore) throws -> (HelloMessage, ConnectMessage, String) {
     let challenge = store.issue(now: t0)
@@ -33,7 +33,8 @@ import Testing
       connect, challenge: challenge, store: store, outcome: outcome, now: t0)
     let success = try result.get()
     #expect(success.authVersion == 2)
-    let connected = outcome.connected(sessionId: "s", authVersion: 2, serverProof: success.serverProof)
+    let connected = outcome.connected(sessionId: "s", serverProof: success.serverProof)
+    #expect(connected.authVersion == 2)
     try AuthClient(apiKey: Self.key).verify(connected, sent: connect, challenge: challenge)
     // A replay of the same connect fails: the challenge was consumed.
     let replay = AuthServer(apiKey: Self.key).verify(
@@ -66,6 +67,45 @@ import Testing
         != nil)
   }
 
+  /// The two ambiguities of a comma-joined layout, at the byte level: a list of two elements versus
+  /// one element containing the separator, and an absent list versus an empty one (also for strings).
+  @Test func macInputPinsListBoundariesAndPresence() {
+    func input(_ versions: [String]?, _ caps: [String]?, session: String? = "s") -> [UInt8] {
+      AuthMAC.clientInput(
+        challenge: "c", clientNonce: "n", sessionId: session, protocolVersion: nil, protocolVersions: versions,
+        capabilities: caps)
+    }
+    #expect(input(nil, ["heartbeat", "draining"]) != input(nil, ["heartbeat,draining"]))
+    #expect(input(nil, ["a", "b"]) != input(nil, ["ab"]))
+    #expect(input(nil, ["a", ""]) != input(nil, ["a"]))
+    #expect(input(nil, []) != input(nil, nil))
+    #expect(input([], nil) != input(nil, nil))
+    #expect(input([], nil) != input(nil, []))  // field names keep equal values in different fields apart
+    #expect(input(nil, nil, session: "") != input(nil, nil, session: nil))
+    // The layout byte for byte: label, 0x00, then name + tag + length-prefixed content.
+    let bytes = AuthMAC.message(label: "L", fields: [("a", .absent), ("s", .string("xy")), ("l", .list(["p", ""]))])
+    #expect(
+      Hex.encode(bytes)
+        == "4c00" + "0000000161" + "00" + "0000000173" + "01" + "000000027879" + "000000016c" + "02" + "00000002"
+        + "0000000170" + "00000000")
+  }
+
+  /// The attacks above, end to end: the server recomputes the MAC over what it received and refuses.
+  @Test func serverRefusesMergedOrPresenceChangedLists() throws {
+    for tamper in [
+      { (c: inout ConnectMessage) in c.capabilities = ["heartbeat,message_ack"] },
+      { (c: inout ConnectMessage) in c.protocolVersions = nil },
+      { (c: inout ConnectMessage) in c.capabilities = [] },
+    ] {
+      let store = ChallengeStore()
+      var (_, connect, challenge) = try handshake(store: store)
+      tamper(&connect)
+      #expect(
+        AuthServer(apiKey: Self.key).verify(connect, challenge: challenge, store: store, outcome: outcome, now: t0)
+          == .failure(.wrongResponse))
+    }
+  }
+
   @Test func downgradeAndV1Rules() throws {
     let legacyHello = ServerOffer.legacy.hello(challenge: nil)
     #expect(throws: AuthClient.Refusal.downgradeRefused) {
@@ -96,11 +136,11 @@ import Testing
   @Test func clientRefusesAFakeServer() throws {
     let store = ChallengeStore()
     let (_, connect, challenge) = try handshake(store: store)
-    let fake = outcome.connected(sessionId: "s", authVersion: 2, serverProof: String(repeating: "0", count: 64))
+    let fake = outcome.connected(sessionId: "s", serverProof: String(repeating: "0", count: 64))
     #expect(throws: AuthClient.Refusal.serverProofMismatch) {
       try AuthClient(apiKey: Self.key).verify(fake, sent: connect, challenge: challenge)
     }
-    let silent = outcome.connected(sessionId: "s", authVersion: 2, serverProof: nil)
+    let silent = outcome.connected(sessionId: "s", serverProof: nil)
     #expect(throws: AuthClient.Refusal.serverProofMissing) {
       try AuthClient(apiKey: Self.key).verify(silent, sent: connect, challenge: challenge)
     }
@@ -120,92 +160,260 @@ import Testing
     #expect(store.issue(now: t0).utf8.count == 64)
   }
 
-  @Test func storeCapacityEvictsTheOldest() {
-    let store = ChallengeStore(capacity: 3)
-    let first = store.issue(now: t0)
-    for _ in 0..<3 { _ = store.issue(now: t0) }
-    #expect(store.outstanding == 3)
-    #expect(!store.consume(first, now: t0))
+  /// Many challenges issued and answered concurrently: each succeeds exactly once, none is lost.
+  @Test func concurrentIssueAndConsumeKeepEveryChallengeSingleUse() async {
+    let store = ChallengeStore(capacity: 100_000)
+    let now = t0
+    let results = await withTaskGroup(of: (Bool, Bool).self) { group in
+      for _ in 0..<400 {
+        group.addTask {
+          let c = store.issue(now: now)
+          return (store.consume(c, now: now), store.consume(c, now: now))
+        }
+      }
+      var all: [(Bool, Bool)] = []
+      for await r in group { all.append(r) }
+      return all
+    }
+    #expect(results.count == 400)
+    #expect(results.allSatisfy { $0.0 && !$0.1 })
+    #expect(store.outstanding == 0)
   }
 
-  /// Every handshake vector (computed with Python's hmac) against the Swift implementation.
-  @Test func everyAuthVector() throws {
-    let data = try Data(contentsOf: Self.root.appendingPathComponent("Vectors/auth/handshakes.json"))
-    let vectors = try #require(try JSONReader().parse(Array(data)).arrayValue)
-    #expect(vectors.count >= 10)
-    for v in vectors {
-      let id = v["id"]?.stringValue ?? "?"
-      let key = v["api_key"]?.stringValue ?? ""
-      guard let challenge = v["challenge"]?.stringValue, let nonce = v["client_nonce"]?.stringValue else {
-        // The downgrade vector: a client refusing v1 facing a v1-only hello.
-        #expect(throws: AuthClient.Refusal.downgradeRefused, "\(id)") {
-          try AuthClient(apiKey: key, allowAuthV1: false).connect(
-            for: ServerOffer.legacy.hello(challenge: nil), sessionId: nil, announcement: ClientAnnouncement(), nonce: ""
-          )
-        }
-        continue
-      }
-      let strings = { (x: JSONValue?) in x?.arrayValue?.compactMap(\.stringValue) ?? [] }
-      let sessionId = v["session_id"]?.stringValue
-      let input = AuthMAC.clientInput(
-        challenge: challenge, clientNonce: nonce, sessionId: sessionId,
-        protocolVersion: v["protocol_version"]?.stringValue,
-        protocolVersions: strings(v["protocol_versions"]), capabilities: strings(v["capabilities"]))
-      #expect(Hex.encode(input) == v["mac_input_hex"]?.stringValue, "\(id)")
-      let serverInput = AuthMAC.serverInput(
-        challenge: challenge, clientNonce: nonce, sessionId: sessionId, negotiatedVersion: "0.2.0",
-        acceptedCapabilities: strings(v["accepted_capabilities"]), authResponse: v["auth_response"]?.stringValue ?? "")
-      #expect(Hex.encode(serverInput) == v["server_proof_input_hex"]?.stringValue, "\(id)")
+  @Test func storeCapacityEvictsTheOldest() {
+    #expect(ChallengeStore().capacity == ChallengeStore.defaultCapacity)
+    #expect(ChallengeStore().lifetime == .seconds(60))
+    let store = ChallengeStore(capacity: 3)
+    let first = store.issue(now: t0)
+    let second = store.issue(now: t0)
+    for _ in 0..<2 { _ = store.issue(now: t0) }
+    #expect(store.outstanding == 3)
+    // The fourth issue evicted the oldest: its (honest) answer now fails; the next oldest still works.
+    #expect(!store.consume(first, now: t0))
+    #expect(store.consume(second, now: t0))
+  }
 
-      // Run the server as the vector describes.
-      let store = ChallengeStore()
-      let issued = store.issue(now: t0)
-      let received = v["received_capabilities"].map(strings) ?? strings(v["capabilities"])
-      let connect = ConnectMessage(
-        sessionId: sessionId, protocolVersion: v["protocol_version"]?.stringValue,
-        protocolVersions: strings(v["protocol_versions"]), capabilities: received, authVersion: 2, clientNonce: nonce,
-        authResponse: v["auth_response"]?.stringValue)
-      // The vector's challenge stands in for the store's random one.
-      let storeWithVectorChallenge = VectorChallengeStore(store: store, issued: issued, vectorChallenge: challenge)
-      let age = Duration.seconds(v["age_seconds"]?.intValue ?? 0)
-      let result = AuthServer(apiKey: Self.key).verify(
-        connect, challenge: storeWithVectorChallenge.challenge, store: store,
-        outcome: NegotiationOutcome(version: "0.2.0", capabilities: strings(v["accepted_capabilities"])), now: t0 + age)
-      let expected = v["expected_outcome"]?.stringValue
-      if v["replay"]?.boolValue == true {
-        #expect((try? result.get()) != nil, "\(id): first use")
-        let second = AuthServer(apiKey: Self.key).verify(
-          connect, challenge: storeWithVectorChallenge.challenge, store: store, outcome: outcome(v), now: t0)
-        #expect((try? second.get()) == nil, "\(id): replay accepted")
-      } else if expected == "auth_error" {
-        #expect((try? result.get()) == nil, "\(id): accepted")
-      } else if expected == "server_proof_mismatch" {
-        let connected = ConnectedMessage(
-          message: "Session registered", sessionId: sessionId ?? "", negotiatedProtocolVersion: "0.2.0",
-          capabilities: strings(v["accepted_capabilities"]), authVersion: 2, serverProof: v["server_proof"]?.stringValue
-        )
-        #expect(throws: AuthClient.Refusal.serverProofMismatch, "\(id)") {
-          try AuthClient(apiKey: Self.key).verify(connected, sent: connect, challenge: challenge)
-        }
-      } else {
-        let success = try #require(try? result.get(), "\(id): refused \(result)")
-        #expect(success.serverProof == v["server_proof"]?.stringValue, "\(id)")
+  @Test func expiredChallengesAreForgottenOnIssue() {
+    let store = ChallengeStore(lifetime: .seconds(10), capacity: 100)
+    let old = (0..<50).map { _ in store.issue(now: t0) }
+    #expect(store.outstanding == 50)
+    let fresh = store.issue(now: t0 + .seconds(10))
+    #expect(store.outstanding == 1)
+    #expect(!store.consume(old[0], now: t0 + .seconds(1)))
+    #expect(store.consume(fresh, now: t0 + .seconds(19)))
+    // Answered challenges behind one unanswered (still valid) challenge do not pile up.
+    let pending = store.issue(now: t0 + .seconds(20))
+    for _ in 0..<5000 { #expect(store.consume(store.issue(now: t0 + .seconds(20)), now: t0 + .seconds(20))) }
+    #expect(store.outstanding == 1)
+    #expect(store.order.count - store.head <= 2 * store.capacity + 1)
+    #expect(store.consume(pending, now: t0 + .seconds(29)))
+  }
+
+  // MARK: - Vectors
+
+  /// Every key a vector may carry; an unknown key fails the test, so no field goes unread.
+  static let vectorKeys: Set<String> = [
+    "id", "description", "api_key", "client_api_key", "server_api_key", "server", "challenge", "client_challenge",
+    "client_nonce", "session_id", "protocol_version", "protocol_versions", "capabilities", "mac_input_hex",
+    "auth_response", "received", "received_mac_input_hex", "negotiated_protocol_version", "accepted_capabilities",
+    "auth_version", "server_proof_input_hex", "server_proof", "received_connected", "client_proof_input_hex",
+    "age_seconds", "lifetime_seconds", "replay", "valid", "expected_outcome", "failure", "connect_api_key",
+    "allow_auth_v1",
+  ]
+
+  static func failure(_ name: String?) -> AuthFailure? {
+    switch name {
+    case "no_credentials": .noCredentials
+    case "auth_v1_refused": .authV1Refused
+    case "wrong_key": .wrongKey
+    case "challenge_not_valid": .challengeNotValid
+    case "bad_nonce": .badNonce
+    case "wrong_response": .wrongResponse
+    default: nil
+    }
+  }
+
+  static func strings(_ v: JSONValue?) -> [String]? { v?.arrayValue?.compactMap(\.stringValue) }
+
+  /// Applies a man in the middle's changes (`null` = member removed) to a `connect`.
+  static func tamper(_ connect: inout ConnectMessage, with changes: JSONValue?) {
+    for member in changes?.objectValue?.members ?? [] {
+      let v = member.value
+      switch member.key {
+      case "session_id": connect.sessionId = v.stringValue
+      case "protocol_version": connect.protocolVersion = v.stringValue
+      case "protocol_versions": connect.protocolVersions = strings(v)
+      case "capabilities": connect.capabilities = strings(v)
+      default: Issue.record("unknown received member \(member.key)")
       }
     }
   }
 
-  func outcome(_ v: JSONValue) -> NegotiationOutcome {
-    NegotiationOutcome(
-      version: "0.2.0", capabilities: v["accepted_capabilities"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+  static func tamper(_ connected: inout ConnectedMessage, with changes: JSONValue?) {
+    for member in changes?.objectValue?.members ?? [] {
+      switch member.key {
+      case "negotiated_protocol_version": connected.negotiatedProtocolVersion = member.value.stringValue
+      case "capabilities": connected.capabilities = strings(member.value)
+      default: Issue.record("unknown received_connected member \(member.key)")
+      }
+    }
   }
-}
 
-/// Registers a vector's fixed challenge in a store (replacing the random one it issued).
-struct VectorChallengeStore {
-  let challenge: String
+  /// Every handshake vector (MACs computed with Python's hmac), driven by every field it carries: the
+  /// keys each side used, the server's offer, what was sent and what arrived, the negotiated outcome,
+  /// the clock, and the expected verdict.
+  @Test func everyAuthVector() throws {
+    let data = try Data(contentsOf: Self.root.appendingPathComponent("Vectors/auth/handshakes.json"))
+    let vectors = try #require(try JSONReader().parse(Array(data)).arrayValue)
+    #expect(vectors.count >= 25)
+    var seen: Set<String> = []
+    for v in vectors {
+      let id = try #require(v["id"]?.stringValue)
+      seen.insert(try #require(v["expected_outcome"]?.stringValue))
+      try run(v, id: id)
+    }
+    #expect(seen == ["ok", "auth_error", "server_proof_mismatch", "downgrade_refused"])
+  }
 
-  init(store: ChallengeStore, issued: String, vectorChallenge: String) {
-    store.register(vectorChallenge, replacing: issued)
-    challenge = vectorChallenge
+  func run(_ v: JSONValue, id: String) throws {
+    let unknown = Set(v.objectValue?.keys ?? []).subtracting(Self.vectorKeys)
+    #expect(unknown.isEmpty, "\(id): unread fields \(unknown)")
+    let key = try #require(v["api_key"]?.stringValue, "\(id)")
+    let clientKey = v["client_api_key"]?.stringValue ?? key
+    let expected = try #require(v["expected_outcome"]?.stringValue, "\(id)")
+    #expect(v["valid"]?.boolValue == (expected == "ok"), "\(id): valid")
+    let server = try #require(v["server"], "\(id)")
+    let offer = ServerOffer(
+      protocolVersions: try #require(Self.strings(server["protocol_versions"])),
+      authVersions: try #require(server["auth_versions"]?.arrayValue?.compactMap { $0.intValue }),
+      capabilities: Self.strings(server["capabilities"]) ?? [], floor: server["floor"]?.stringValue)
+    let realServer = AuthServer(apiKey: key, acceptedAuthVersions: Set(offer.authVersions))
+    let store = ChallengeStore(lifetime: .seconds(v["lifetime_seconds"]?.intValue ?? 60))
+    let now = t0 + .seconds(v["age_seconds"]?.intValue ?? 0)
+
+    guard let nonce = v["client_nonce"]?.stringValue else {
+      if let sentKey = v["connect_api_key"]?.stringValue {
+        // An auth v1 connect reaching the server.
+        let connect = ConnectMessage(apiKey: sentKey)
+        let outcome = try Negotiator.negotiate(server: offer, client: ClientAnnouncement(connect: connect)).get()
+        let result = realServer.verify(connect, challenge: nil, store: store, outcome: outcome, now: now)
+        if expected == "ok" {
+          #expect((try? result.get())?.authVersion == v["auth_version"]?.intValue, "\(id)")
+          #expect(outcome.authVersion == v["auth_version"]?.intValue, "\(id)")
+        } else {
+          #expect(result == .failure(try #require(Self.failure(v["failure"]?.stringValue))), "\(id)")
+        }
+      } else {
+        // A client facing a hello (whose challenge may have been stripped).
+        let hello = offer.hello(challenge: v["challenge"]?.stringValue)
+        let allowV1: Bool? = v["allow_auth_v1"]?.boolValue
+        let client = AuthClient(apiKey: clientKey, allowAuthV1: try #require(allowV1 as Bool?, "\(id)"))
+        #expect(expected == "downgrade_refused", "\(id): no other client-only verdict")
+        #expect(throws: AuthClient.Refusal.downgradeRefused, "\(id)") {
+          _ = try client.connect(for: hello, sessionId: nil, announcement: ClientAnnouncement(), nonce: "")
+        }
+      }
+      return
+    }
+
+    // Client side: the real AuthClient answers the hello as the client saw it.
+    let challenge = try #require(v["challenge"]?.stringValue)
+    let clientChallenge = v["client_challenge"]?.stringValue ?? challenge
+    let sent = ConnectMessage(
+      sessionId: v["session_id"]?.stringValue, protocolVersion: v["protocol_version"]?.stringValue,
+      protocolVersions: Self.strings(v["protocol_versions"]), capabilities: Self.strings(v["capabilities"]))
+    let connect = try AuthClient(apiKey: clientKey, allowAuthV1: false).connect(
+      for: offer.hello(challenge: clientChallenge), sessionId: sent.sessionId,
+      announcement: ClientAnnouncement(connect: sent), nonce: nonce)
+    #expect(connect.apiKey == nil && connect.authVersion == 2 && connect.clientNonce == nonce, "\(id)")
+    #expect(
+      Hex.encode(AuthMAC.clientInput(challenge: clientChallenge, clientNonce: nonce, connect: connect))
+        == v["mac_input_hex"]?.stringValue, "\(id): mac_input_hex")
+    #expect(connect.authResponse == v["auth_response"]?.stringValue, "\(id): auth_response")
+
+    // The wire keeps absent and empty apart, so both ends MAC the same members.
+    let wire = MessageEncoder().encode(ClientMessage.connect(connect))
+    guard case .connect(var received) = try MessageDecoder().decodeClientMessage(wire) else {
+      Issue.record("\(id): connect did not decode as connect")
+      return
+    }
+    #expect(received == connect, "\(id): connect round trip")
+    Self.tamper(&received, with: v["received"])
+    let serverInput = Hex.encode(AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: received))
+    if let tampered = v["received_mac_input_hex"]?.stringValue {
+      #expect(serverInput == tampered, "\(id): received_mac_input_hex")
+      #expect(tampered != v["mac_input_hex"]?.stringValue, "\(id): tampering must change the bytes")
+    } else {
+      #expect(serverInput == v["mac_input_hex"]?.stringValue, "\(id): untampered input")
+    }
+
+    // Server side: negotiate what arrived, then verify through a real store holding the challenge.
+    let outcome = try Negotiator.negotiate(server: offer, client: ClientAnnouncement(connect: received)).get()
+    #expect(outcome.version == v["negotiated_protocol_version"]?.stringValue, "\(id): negotiated version")
+    #expect(outcome.capabilities == Self.strings(v["accepted_capabilities"]), "\(id): accepted capabilities")
+    #expect(outcome.authVersion == v["auth_version"]?.intValue, "\(id): auth version")
+    store.register(challenge, replacing: store.issue(now: t0))
+
+    let serverProof: String?
+    if let fakeKey = v["server_api_key"]?.stringValue {
+      // A fake server does not verify (it cannot); it answers with a proof under the key it has.
+      serverProof = AuthMAC.mac(
+        apiKey: fakeKey,
+        input: AuthMAC.serverInput(
+          challenge: challenge, clientNonce: nonce, sessionId: received.sessionId, negotiatedVersion: outcome.version,
+          acceptedCapabilities: outcome.capabilities, authResponse: connect.authResponse ?? ""))
+    } else {
+      let result = realServer.verify(received, challenge: challenge, store: store, outcome: outcome, now: now)
+      if expected == "auth_error" && v["replay"]?.boolValue != true {
+        #expect(result == .failure(try #require(Self.failure(v["failure"]?.stringValue))), "\(id): \(result)")
+        #expect(v["server_proof"] == nil, "\(id): no proof after a refusal")
+        return
+      }
+      let success = try #require(try? result.get(), "\(id): refused \(result)")
+      #expect(success.authVersion == 2, "\(id)")
+      serverProof = success.serverProof
+      if v["replay"]?.boolValue == true {
+        let second = realServer.verify(received, challenge: challenge, store: store, outcome: outcome, now: now)
+        #expect(second == .failure(try #require(Self.failure(v["failure"]?.stringValue))), "\(id): replay")
+        #expect(expected == "auth_error", "\(id)")
+      }
+    }
+    #expect(
+      Hex.encode(
+        AuthMAC.serverInput(
+          challenge: challenge, clientNonce: nonce, sessionId: received.sessionId, negotiatedVersion: outcome.version,
+          acceptedCapabilities: outcome.capabilities, authResponse: connect.authResponse ?? ""))
+        == v["server_proof_input_hex"]?.stringValue, "\(id): server_proof_input_hex")
+    #expect(serverProof == v["server_proof"]?.stringValue, "\(id): server_proof")
+    if v["replay"]?.boolValue == true { return }
+
+    // Back at the client: the connected frame as it arrived, checked against what the client sent.
+    let connectedWire = MessageEncoder().encode(
+      ServerMessage.connected(outcome.connected(sessionId: received.sessionId ?? "", serverProof: serverProof)))
+    guard case .connected(var connected) = try MessageDecoder().decodeServerMessage(connectedWire) else {
+      Issue.record("\(id): connected did not decode")
+      return
+    }
+    #expect(connected.authVersion == v["auth_version"]?.intValue, "\(id): connected.auth_version")
+    Self.tamper(&connected, with: v["received_connected"])
+    if let checked = v["client_proof_input_hex"]?.stringValue {
+      #expect(
+        Hex.encode(
+          AuthMAC.serverInput(
+            challenge: clientChallenge, clientNonce: nonce, sessionId: connect.sessionId,
+            negotiatedVersion: connected.negotiatedProtocolVersion, acceptedCapabilities: connected.capabilities,
+            authResponse: connect.authResponse ?? "")) == checked, "\(id): client_proof_input_hex")
+    }
+    let client = AuthClient(apiKey: clientKey)
+    switch expected {
+    case "ok":
+      #expect(throws: Never.self, "\(id)") { try client.verify(connected, sent: connect, challenge: clientChallenge) }
+    case "server_proof_mismatch":
+      #expect(throws: AuthClient.Refusal.serverProofMismatch, "\(id)") {
+        try client.verify(connected, sent: connect, challenge: clientChallenge)
+      }
+    default:
+      Issue.record("\(id): unexpected outcome \(expected)")
+    }
   }
 }

@@ -35,11 +35,7 @@ public struct AuthClient: Sendable {
       connect.authVersion = 2
       connect.clientNonce = nonce
       connect.authResponse = AuthMAC.mac(
-        apiKey: apiKey,
-        input: AuthMAC.clientInput(
-          challenge: challenge, clientNonce: nonce, sessionId: sessionId,
-          protocolVersion: announcement.protocolVersion, protocolVersions: announcement.protocolVersions ?? [],
-          capabilities: announcement.capabilities ?? []))
+        apiKey: apiKey, input: AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: connect))
       return connect
     }
     guard allowAuthV1 else { throw .downgradeRefused }
@@ -47,7 +43,9 @@ public struct AuthClient: Sendable {
     return connect
   }
 
-  /// Checks `connected` after a v2 `connect`: the proof must match, compared in constant time.
+  /// Checks `connected` after a v2 `connect`: the proof must match, compared in constant time. The
+  /// proof covers `negotiated_protocol_version` and `capabilities` exactly as `connected` carries them,
+  /// so a stripped or altered outcome is refused too.
   public func verify(
     _ connected: ConnectedMessage, sent connect: ConnectMessage, challenge: String
   ) throws(Refusal) {
@@ -57,8 +55,8 @@ public struct AuthClient: Sendable {
       apiKey: apiKey,
       input: AuthMAC.serverInput(
         challenge: challenge, clientNonce: nonce, sessionId: connect.sessionId,
-        negotiatedVersion: connected.negotiatedProtocolVersion ?? "0.2.0",
-        acceptedCapabilities: connected.capabilities ?? [], authResponse: response))
+        negotiatedVersion: connected.negotiatedProtocolVersion,
+        acceptedCapabilities: connected.capabilities, authResponse: response))
     guard constantTimeEquals(Array(expected.utf8), Array(proof.utf8)) else { throw .serverProofMismatch }
   }
 

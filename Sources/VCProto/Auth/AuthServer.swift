@@ -34,10 +34,7 @@ public struct AuthServer: Sendable {
       guard let nonce = connect.clientNonce, (32...128).contains(nonce.utf8.count), Hex.decode(nonce) != nil else {
         return .failure(.badNonce)
       }
-      let input = AuthMAC.clientInput(
-        challenge: challenge, clientNonce: nonce, sessionId: connect.sessionId,
-        protocolVersion: connect.protocolVersion, protocolVersions: connect.protocolVersions ?? [],
-        capabilities: connect.capabilities ?? [])
+      let input = AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: connect)
       let expected = AuthMAC.mac(apiKey: apiKey, input: input)
       guard constantTimeEquals(Array(expected.utf8), Array(response.utf8)) else { return .failure(.wrongResponse) }
       let proof = AuthMAC.mac(

@@ -4,21 +4,43 @@ import Foundation
 ///
 /// Thread-safe (a lock guards the table), so one store serves every connection. Time is passed in by
 /// the caller, which keeps the store deterministic under test.
+///
+/// Memory is bounded: at most ``capacity`` challenges are outstanding. Issuing first forgets the
+/// expired ones, then, while the table is over capacity, the oldest outstanding ones. A flood of
+/// more than ``capacity`` unanswered hellos within one ``lifetime`` therefore evicts honest clients'
+/// challenges, whose answers then fail with the generic `auth_error` (they reconnect and get a new
+/// one): a denial of service, never an acceptance. Size ``capacity`` above the expected hello rate
+/// times ``lifetime``, and rate-limit connections per source in front of the server.
 public final class ChallengeStore: @unchecked Sendable {
-  /// How long a challenge stays valid after it was issued. Default 60 s.
+  /// The default ``lifetime``: 60 seconds.
+  public static let defaultLifetime: Duration = .seconds(60)
+  /// The default ``capacity``: 10,000 outstanding challenges (about 1 MB).
+  public static let defaultCapacity = 10_000
+
+  /// How long a challenge stays valid after it was issued.
   public let lifetime: Duration
-  /// Most challenges outstanding at once; beyond it the oldest is forgotten. Defends against memory
-  /// exhaustion by clients that open connections and never answer. Default 10,000.
+  /// Most challenges outstanding at once; beyond it the oldest are forgotten (see the type's
+  /// documentation for what that means under a flood).
   public let capacity: Int
 
   let lock = NSLock()
   var issued: [String: ContinuousClock.Instant] = [:]
+  /// Challenges in issue order; entries already consumed are skipped lazily. `head` is the first live
+  /// index, so eviction is amortized O(1).
   var order: [String] = []
+  var head = 0
 
   /// Creates a store.
-  public init(lifetime: Duration = .seconds(60), capacity: Int = 10_000) {
+  ///
+  /// - Parameters:
+  ///   - lifetime: how long a challenge may be answered after it was issued; must be positive.
+  ///   - capacity: the most challenges kept at once (at least 1); when more are issued the oldest
+  ///     are forgotten and their answers fail.
+  public init(lifetime: Duration = ChallengeStore.defaultLifetime, capacity: Int = ChallengeStore.defaultCapacity) {
+    precondition(lifetime > .zero, "ChallengeStore: lifetime must be positive")
+    precondition(capacity >= 1, "ChallengeStore: capacity must be at least 1")
     self.lifetime = lifetime
-    self.capacity = max(1, capacity)
+    self.capacity = capacity
   }
 
   /// Issues a fresh challenge: 256 bits from the system's secure random source
@@ -28,21 +50,42 @@ public final class ChallengeStore: @unchecked Sendable {
     let challenge = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
     lock.lock()
     defer { lock.unlock() }
+    purge(now: now)
     issued[challenge] = now
     order.append(challenge)
-    while order.count > capacity {
-      issued[order.removeFirst()] = nil
-    }
     return challenge
   }
 
+  /// Drops consumed entries at the head, expired challenges, then the oldest while over capacity
+  /// (keeping room for one more), and compacts the queue so it never holds more than about twice
+  /// ``capacity`` entries. Caller holds the lock.
+  func purge(now: ContinuousClock.Instant) {
+    while head < order.count {
+      let oldest = order[head]
+      guard let at = issued[oldest] else {
+        head += 1  // already consumed
+        continue
+      }
+      guard now - at >= lifetime || issued.count >= capacity else { break }
+      issued[oldest] = nil
+      head += 1
+    }
+    if order.count - head > 2 * capacity {
+      // Mostly consumed entries behind a live head: keep only the live ones, in order.
+      order = order[head...].filter { issued[$0] != nil }
+      head = 0
+    } else if head > 64 && head * 2 > order.count {
+      order.removeFirst(head)
+      head = 0
+    }
+  }
+
   /// Consumes `challenge`: `true` exactly once per issued challenge, and only while it is younger
-  /// than ``lifetime``. A consumed, expired or unknown challenge gives `false`.
+  /// than ``lifetime``. A consumed, expired, evicted or unknown challenge gives `false`.
   public func consume(_ challenge: String, now: ContinuousClock.Instant) -> Bool {
     lock.lock()
     defer { lock.unlock() }
     guard let issuedAt = issued.removeValue(forKey: challenge) else { return false }
-    order.removeAll { $0 == challenge }
     return now - issuedAt < lifetime
   }
 
@@ -61,7 +104,6 @@ extension ChallengeStore {
     lock.lock()
     defer { lock.unlock() }
     guard let at = issued.removeValue(forKey: issuedChallenge) else { return }
-    order.removeAll { $0 == issuedChallenge }
     issued[challenge] = at
     order.append(challenge)
   }
