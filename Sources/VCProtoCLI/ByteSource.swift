@@ -37,6 +37,14 @@ public final class ByteSource {
     return ByteSource(handle: handle, size: size)
   }
 
+  /// Why ``open(path:)`` failed for `path`, in a few words.
+  static func whyUnreadable(_ path: String) -> String {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+    if isDirectory.boolValue { return "is a directory" }
+    return FileManager.default.isReadableFile(atPath: path) ? "cannot be opened" : "permission denied"
+  }
+
   /// Up to `count` bytes; an empty array at the end of the input.
   func read(upTo count: Int) throws -> [UInt8] {
     if !pushedBack.isEmpty {

@@ -32,12 +32,13 @@ enum CaptureFormat: String, CaseIterable, Sendable {
     return .jsonl
   }
 
-  /// Opens a streaming reader of this format.
-  func reader(for source: ByteSource, maxLineLength: Int) -> CaptureReader {
+  /// Opens a streaming reader of this format, bounded by `limits`.
+  func reader(for source: ByteSource, limits: CaptureLimits = .default) -> CaptureReader {
     switch self {
-    case .jsonl: return JSONLinesReader(source: source, maxLineLength: maxLineLength)
-    case .har: return HARReader(source: source)
-    case .frame: return SingleFrameReader(source: source)
+    case .jsonl: return JSONLinesReader(source: source, maxLineLength: limits.maxLineBytes)
+    case .har:
+      return HARReader(source: source, maxMessageBytes: limits.maxHARMessageBytes, maxDepth: limits.maxHARDepth)
+    case .frame: return SingleFrameReader(source: source, maxBytes: limits.maxSingleFrameBytes)
     }
   }
 }

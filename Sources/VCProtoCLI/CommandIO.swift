@@ -17,6 +17,8 @@ public struct CommandIO: Sendable {
   public var standardError: OutputSink
   /// Opens standard input for reading (used for the `-` input).
   public var openStandardInput: @Sendable () -> FileHandle
+  /// When set, standard input is these bytes instead of ``openStandardInput`` (tests, fuzzing).
+  public var standardInputBytes: [UInt8]?
   /// Whether standard output is a terminal (colour is used only then).
   public var standardOutputIsTerminal: Bool
   /// Whether standard error is a terminal (progress is shown only then).
@@ -52,7 +54,14 @@ public struct CommandIO: Sendable {
       environment: ProcessInfo.processInfo.environment)
   }
 
-  /// Colour is used only on a terminal and only when `NO_COLOR` is not set to a non-empty value.
+  /// Standard input as a streaming source.
+  func standardInputSource() -> ByteSource {
+    if let bytes = standardInputBytes { return ByteSource(bytes: bytes) }
+    return ByteSource(handle: openStandardInput())
+  }
+
+  /// Colour is used only when standard output is a terminal and `NO_COLOR` is absent or empty, as
+  /// https://no-color.org specifies: any non-empty value, even `0` or `false`, turns colour off.
   var usesColor: Bool {
     standardOutputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
   }

@@ -34,7 +34,7 @@ enum DecodeCommand {
     let path = args.positionals.first ?? "-"
     let source: ByteSource
     if path == "-" {
-      source = ByteSource(handle: io.openStandardInput())
+      source = io.standardInputSource()
     } else if let opened = ByteSource.open(path: io.resolve(path)) {
       source = opened
     } else {

@@ -5,7 +5,9 @@ import VCProto
 /// A small scanner follows the JSON structure byte by byte (strings, escapes, nesting) and finds
 /// every `"_webSocketMessages"` array; each element object is captured on its own and parsed with
 /// ``JSONReader``. Each array is one connection. A cut-off file yields `truncated_input` after
-/// everything that was read; mismatched brackets yield `invalid_capture` and stop the scan.
+/// everything that was read; mismatched brackets yield `invalid_capture` and stop the scan; nesting
+/// deeper than ``CaptureLimits/maxHARDepth`` yields `nesting_too_deep` and stops the scan. Memory is
+/// bounded by the chunk size, one message (``CaptureLimits/maxHARMessageBytes``) and the depth bound.
 public final class HARReader: CaptureReader {
   private enum Container {
     case object(expectingKey: Bool)
@@ -15,6 +17,7 @@ public final class HARReader: CaptureReader {
   private let source: ByteSource
   private let chunkSize: Int
   private let maxMessageBytes: Int
+  private let maxDepth: Int
   private var chunk: [UInt8] = []
   private var index = 0
   private var atEnd = false
@@ -38,10 +41,15 @@ public final class HARReader: CaptureReader {
   private var arraysSeen = 0
   private static let messagesKey = Array("_webSocketMessages".utf8)
 
-  public init(source: ByteSource, chunkSize: Int = 64 * 1024, maxMessageBytes: Int = 64 * 1024 * 1024) {
+  /// Reads `source` in chunks of `chunkSize` bytes; see ``CaptureLimits`` for the two bounds.
+  public init(
+    source: ByteSource, chunkSize: Int = 64 * 1024, maxMessageBytes: Int = CaptureLimits.default.maxHARMessageBytes,
+    maxDepth: Int = CaptureLimits.default.maxHARDepth
+  ) {
     self.source = source
-    self.chunkSize = chunkSize
+    self.chunkSize = max(1, chunkSize)
     self.maxMessageBytes = maxMessageBytes
+    self.maxDepth = max(1, maxDepth)
   }
 
   public var bytesRead: Int { source.bytesRead }
@@ -106,6 +114,7 @@ public final class HARReader: CaptureReader {
         valueIsMessages = false
       }
     case UInt8(ascii: "{"):
+      guard stack.count < maxDepth else { return tooDeep() }
       if case .array(true)? = stack.last, !capturing {
         capturing = true
         captureOverflow = false
@@ -115,6 +124,7 @@ public final class HARReader: CaptureReader {
       stack.append(.object(expectingKey: true))
       valueIsMessages = false
     case UInt8(ascii: "["):
+      guard stack.count < maxDepth else { return tooDeep() }
       let holds = valueIsMessages && !capturing
       if holds {
         connection += 1
@@ -151,9 +161,20 @@ public final class HARReader: CaptureReader {
     var limits = JSONLimits.default
     limits.maxFrameBytes = maxMessageBytes
     limits.maxStringBytes = maxMessageBytes
-    guard case .object(let object)? = try? JSONReader(limits: limits).parse(capture) else {
+    let parsed: JSONValue
+    do throws(JSONReadError) {
+      parsed = try JSONReader(limits: limits).parse(capture)
+    } catch {
+      // The reader's own code (`nesting_too_deep`, `invalid_utf8`, `duplicate_key`, ...), not a generic one.
       frame.findings.append(
-        Finding(.error, .invalidRecord, pointer: "", message: "HAR message is not a valid JSON object"))
+        Finding(
+          .error, FindingCode(rawValue: error.kind.rawValue), pointer: "",
+          message: "HAR message is not valid JSON: \(Redaction.redactedText(error.description))"))
+      return frame
+    }
+    guard case .object(let object) = parsed else {
+      frame.findings.append(
+        Finding(.error, .invalidRecord, pointer: "", message: "HAR message is not a JSON object"))
       return frame
     }
     if let opcode = object["opcode"]?.int64Value, opcode != 1, opcode != 2 {
@@ -165,16 +186,27 @@ public final class HARReader: CaptureReader {
     return frame
   }
 
+  /// Stops the scan: the stack would grow past ``CaptureLimits/maxHARDepth``.
+  private func tooDeep() -> CapturedFrame {
+    stop(.nestingTooDeep, "HAR nests deeper than \(maxDepth) levels near byte \(offset)")
+  }
+
+  /// Stops the scan: the brackets do not match.
   private func broken(_ what: String) -> CapturedFrame {
+    stop(.invalidCapture, "HAR is not well-formed JSON near byte \(offset): \(what)")
+  }
+
+  /// The offset of the byte just scanned.
+  private var offset: Int { source.bytesRead - (chunk.count - index) - 1 }
+
+  private func stop(_ code: FindingCode, _ what: String) -> CapturedFrame {
     finished = true
+    stack = []
+    capture = []
     return CapturedFrame(
       position: .entry(entry), payload: nil,
-      findings: [
-        Finding(
-          .error, .invalidCapture, pointer: "",
-          message: "HAR is not well-formed JSON near byte \(source.bytesRead - (chunk.count - index)): \(what); "
-            + "reading stopped after \(entry) frames")
-      ], connection: max(connection, 0), isFrame: false)
+      findings: [Finding(.error, code, pointer: "", message: "\(what); reading stopped after \(entry) frames")],
+      connection: max(connection, 0), isFrame: false)
   }
 
   private func finish() -> CapturedFrame? {

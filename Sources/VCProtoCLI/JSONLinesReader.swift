@@ -1,12 +1,17 @@
 import VCProto
 
 /// Streams a JSON Lines capture: one frame per line, either the bare message or a record
-/// `{"direction": ..., "time": ..., "data": "<frame text>"}`. Blank lines are skipped.
+/// `{"direction": ..., "time": ..., "data": "<frame text>"}`. Blank lines are skipped. Memory is
+/// bounded by one line (``CaptureLimits/maxLineBytes``) plus one chunk.
 public final class JSONLinesReader: CaptureReader {
   let lines: LineSplitter
   private let recordLimits: JSONLimits
 
-  public init(source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = 32 * 1024 * 1024) {
+  /// Reads `source` in chunks of `chunkSize` bytes; a line longer than `maxLineLength` bytes is skipped
+  /// with `line_too_long` (see ``CaptureLimits/maxLineBytes``).
+  public init(
+    source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = CaptureLimits.default.maxLineBytes
+  ) {
     lines = LineSplitter(source: source, chunkSize: chunkSize, maxLineLength: maxLineLength)
     var limits = JSONLimits.default
     limits.maxFrameBytes = maxLineLength

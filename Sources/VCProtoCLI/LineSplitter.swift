@@ -22,9 +22,9 @@ final class LineSplitter {
   /// one chunk).
   private(set) var highWaterMark = 0
 
-  init(source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = 32 * 1024 * 1024) {
+  init(source: ByteSource, chunkSize: Int = 64 * 1024, maxLineLength: Int = CaptureLimits.default.maxLineBytes) {
     self.source = source
-    self.chunkSize = chunkSize
+    self.chunkSize = max(1, chunkSize)
     self.maxLineLength = maxLineLength
   }
 
@@ -42,10 +42,13 @@ final class LineSplitter {
         lineNumber += 1
         var end = newline
         if end > from, buffer[end - 1] == 0x0D { end -= 1 }
+        // The bound is exact, however the line fell across chunks.
+        if end - from > maxLineLength { return .tooLong(number: lineNumber, length: end - from) }
         return .line(number: lineNumber, bytes: buffer[from..<end])
       }
       scanned = buffer.count
-      if !skipping, buffer.count - start > maxLineLength {
+      // (+ 1: a line of exactly the bound may still end in `\r\n`.)
+      if !skipping, buffer.count - start > maxLineLength + 1 {
         lineNumber += 1
         skipping = true
         let length = buffer.count - start
@@ -67,6 +70,7 @@ final class LineSplitter {
         scanned = start
         var end = buffer.count
         if buffer[end - 1] == 0x0D { end -= 1 }
+        if end - from > maxLineLength { return .tooLong(number: lineNumber, length: end - from) }
         return .line(number: lineNumber, bytes: buffer[from..<end])
       }
       if start > 0 {

@@ -26,11 +26,14 @@ struct TextReporter: Reporter {
 
   func finish(_ summary: ValidationSummary, sources: [String]) {
     func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-    let verdict =
-      summary.errors > 0 ? paint("FAIL", "31;1") : paint("OK", "32;1")
-    out.line(
+    let verdict = paint(summary.verdict, summary.verdict == "OK" ? "32;1" : "31;1")
+    var line =
       "\(verdict) \(sources.joined(separator: ", ")): \(plural(summary.frames, "frame")), \(summary.valid) valid, "
-        + "\(summary.invalid) invalid; \(plural(summary.errors, "error")), \(plural(summary.warnings, "warning"))")
+      + "\(summary.invalid) invalid; \(plural(summary.errors, "error")), \(plural(summary.warnings, "warning"))"
+    if !summary.unreadable.isEmpty {
+      line += "; \(summary.unreadable.count) unreadable: \(summary.unreadable.joined(separator: ", "))"
+    }
+    out.line(line)
     if !summary.types.isEmpty {
       out.line("by type:")
       let width = max(20, summary.types.keys.map(\.count).max() ?? 0)

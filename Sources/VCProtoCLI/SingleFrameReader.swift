@@ -6,7 +6,7 @@ final class SingleFrameReader: CaptureReader {
   private let maxBytes: Int
   private var done = false
 
-  init(source: ByteSource, maxBytes: Int = JSONLimits.default.maxFrameBytes) {
+  init(source: ByteSource, maxBytes: Int = CaptureLimits.default.maxSingleFrameBytes) {
     self.source = source
     self.maxBytes = maxBytes
   }

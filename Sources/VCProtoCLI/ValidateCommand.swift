@@ -14,6 +14,10 @@ enum ValidateCommand {
       The protocol version comes from the capture's hello/connect, else from --protocol.
       Conversation checks (authentication order, negotiated extensions, message_ack ids, heartbeat
       gaps) run only when the capture contains the handshake.
+      The summary line starts with OK (no errors), FAIL (errors) or ERROR (a capture could not be
+      read; it is named, and counted as "unreadable" in the JSON summary).
+      Colour is used only when standard output is a terminal and NO_COLOR is unset or empty; any
+      non-empty NO_COLOR (even "0" or "false") turns it off (https://no-color.org).
       Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage or unreadable input.
       """,
     options: [
@@ -25,7 +29,11 @@ enum ValidateCommand {
       .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
       .flag("strict", help: "Treat warnings as errors."),
       .option(
-        "max-line-length", value: "bytes", help: "Longest JSON Lines line read (default 33554432).", hidden: true),
+        "max-line-length", value: "bytes",
+        help: "Longest JSON Lines line; longer ones are skipped [line_too_long] (default 33554432, 32 MiB)."),
+      .option(
+        "max-har-message-size", value: "bytes",
+        help: "Largest HAR WebSocket message; larger ones are dropped [frame_too_large] (default 67108864, 64 MiB)."),
     ],
     positionals: [
       PositionalSpec(
@@ -39,11 +47,9 @@ enum ValidateCommand {
         "unknown protocol version '\(version)' (known: "
           + ArgumentParser.alternatives(ProtocolCatalog.all.map(\.version)) + ")")
     }
-    var maxLine = 32 * 1024 * 1024
-    if let text = args["max-line-length"] {
-      guard let n = Int(text), n > 0 else { throw UsageError("invalid value '\(text)' for '--max-line-length'") }
-      maxLine = n
-    }
+    var limits = CaptureLimits.default
+    if let n = try byteCount(args, "max-line-length") { limits.maxLineBytes = n }
+    if let n = try byteCount(args, "max-har-message-size") { limits.maxHARMessageBytes = n }
     let checker = FrameChecker(
       directionOverride: args["direction"].flatMap(CaptureRecord.direction), strict: args.has("strict"),
       opener: opener)
@@ -52,19 +58,18 @@ enum ValidateCommand {
       args["format"] == "json"
       ? JSONLinesReporter(out: io.standardOutput) : TextReporter(out: io.standardOutput, color: io.usesColor)
     var summary = ValidationSummary()
-    var unreadable = false
     var names: [String] = []
     for path in args.positionals {
       let name = path == "-" ? "<stdin>" : path
       names.append(name)
       let source: ByteSource
       if path == "-" {
-        source = ByteSource(handle: io.openStandardInput())
+        source = io.standardInputSource()
       } else if let opened = ByteSource.open(path: io.resolve(path)) {
         source = opened
       } else {
-        io.standardError.line("vcproto validate: cannot read '\(path)'")
-        unreadable = true
+        io.standardError.line("vcproto validate: cannot read '\(path)': \(ByteSource.whyUnreadable(io.resolve(path)))")
+        summary.unreadable.append(name)
         continue
       }
       do {
@@ -80,7 +85,7 @@ enum ValidateCommand {
           sink: io.standardError, terminal: io.standardErrorIsTerminal, name: name, total: source.knownSize)
         defer { progress.finish() }
         try validation.run(
-          format.reader(for: source, maxLineLength: maxLine),
+          format.reader(for: source, limits: limits),
           progress: { progress.update(bytesRead: $0, frames: $1) }
         ) { outcome in
           summary.add(outcome)
@@ -93,11 +98,20 @@ enum ValidateCommand {
         }
       } catch {
         io.standardError.line("vcproto validate: error reading '\(path)': \(error.localizedDescription)")
-        unreadable = true
+        summary.unreadable.append(name)
       }
     }
     reporter.finish(summary, sources: names)
-    if unreadable { return 2 }
+    if !summary.unreadable.isEmpty { return 2 }
     return summary.errors > 0 ? 1 : 0
+  }
+
+  /// A positive byte count given as `--name <bytes>`, or `nil` when the option is absent.
+  private static func byteCount(_ args: ParsedArguments, _ name: String) throws(UsageError) -> Int? {
+    guard let text = args[name] else { return nil }
+    guard let n = Int(text), n > 0 else {
+      throw UsageError("invalid value '\(text)' for '--\(name)' (expected a positive number of bytes)")
+    }
+    return n
   }
 }

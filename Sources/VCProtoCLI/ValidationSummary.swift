@@ -20,6 +20,9 @@ struct ValidationSummary: Sendable, Equatable {
   var types: [String: TypeCounts] = [:]
   /// Findings by code.
   var codes: [String: Int] = [:]
+  /// Sources that could not be opened or read to the end (missing file, directory, I/O error), by
+  /// name. Any makes the run's verdict `ERROR` and its exit status 2.
+  var unreadable: [String] = []
 
   /// The key frames without a `type` are counted under.
   static let untyped = "(no type)"
@@ -43,6 +46,13 @@ struct ValidationSummary: Sendable, Equatable {
     types[key] = counts
   }
 
+  /// `ERROR` when a source was unreadable, else `FAIL` when there is an error, else `OK` (the exit
+  /// status is 2, 1 and 0 respectively).
+  var verdict: String {
+    if !unreadable.isEmpty { return "ERROR" }
+    return errors > 0 ? "FAIL" : "OK"
+  }
+
   /// The summary as a JSON object (keys sorted within `types` and `codes`).
   var json: JSONValue {
     var typeMembers: [JSONObject.Member] = []
@@ -60,7 +70,8 @@ struct ValidationSummary: Sendable, Equatable {
     return [
       "frames": .number(JSONNumber(frames)), "valid": .number(JSONNumber(valid)),
       "invalid": .number(JSONNumber(invalid)), "errors": .number(JSONNumber(errors)),
-      "warnings": .number(JSONNumber(warnings)), "types": .object(JSONObject(typeMembers)),
+      "warnings": .number(JSONNumber(warnings)), "unreadable": .number(JSONNumber(unreadable.count)),
+      "unreadable_sources": .array(unreadable.map { .string($0) }), "types": .object(JSONObject(typeMembers)),
       "codes": .object(JSONObject(codeMembers)),
     ]
   }

@@ -109,7 +109,17 @@ import VCProto
     #expect(frame.out.contains("<stdin>#0: ping /type: error:"))
     let missing = try run(["validate", "Samples/does-not-exist.jsonl"])
     #expect(missing.status == 2)
-    #expect(missing.err.contains("cannot read 'Samples/does-not-exist.jsonl'"))
+    #expect(missing.err.contains("cannot read 'Samples/does-not-exist.jsonl': no such file"))
+    #expect(!missing.out.contains("OK"))
+    #expect(missing.out.hasPrefix("ERROR Samples/does-not-exist.jsonl: 0 frames"))
+    #expect(missing.out.contains("; 1 unreadable: Samples/does-not-exist.jsonl\n"))
+    // Readable and unreadable together: the readable one is still checked, the verdict is ERROR.
+    let mixed = try run(["validate", "--format", "json", "Samples/conversation-0.2.0.jsonl", "nope.jsonl"])
+    #expect(mixed.status == 2)
+    let summary = try JSONReader().parse(String(mixed.out.split(separator: "\n").last ?? ""))["summary"]
+    #expect(summary?["frames"]?.intValue == 44)
+    #expect(summary?["unreadable"]?.intValue == 1)
+    #expect(summary?["unreadable_sources"] == .array([.string("nope.jsonl")]))
     let usage = try run(["validate", "--input", "xml", "x"])
     #expect(usage.status == 2)
     #expect(usage.err.contains("invalid value 'xml' for '--input' (expected jsonl, har or frame)"))
