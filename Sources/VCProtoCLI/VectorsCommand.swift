@@ -1,23 +1,43 @@
 import Foundation
 import VCProto
 
-/// `vcproto vectors`: runs the golden message vectors and prints one PASS/FAIL line each.
+/// `vcproto vectors`: runs the golden vectors of every kind (messages, envelope, auth, negotiation)
+/// and prints one PASS/FAIL line each.
 enum VectorsCommand {
   static let spec = CommandSpec(
     name: "vectors",
     abstract: "Run the golden test vectors: one PASS/FAIL line each.",
     discussion: """
-      Reads every <dir>/messages/*.json: a JSON array of vectors {id, description, direction,
-      protocol_version, frame, valid, findings?}. Each frame is validated and decoded; a vector
-      passes when both agree with `valid` and, when `findings` lists {pointer, code} pairs, every
-      listed finding is reported and every error reported is listed. Other vector folders are
-      skipped with a note. The output is what an implementation in another language compares with.
+      Runs every <dir>/<kind>/*.json (each a JSON array of vectors; see Vectors/README.md) and
+      prints `PASS <kind>/<id>` or `FAIL <kind>/<id>: what differed`, then `N passed, M failed`.
+        messages/     each frame is validated and decoded; both must agree with `valid`, and the
+                      error findings reported must be exactly the {pointer, code} pairs listed.
+        envelope/     each envelope is opened; a valid one must give `json` byte for byte (and a
+                      fresh seal of `json` must open to it again), an invalid one the `error` code.
+        auth/         auth_response and server_proof are recomputed from the vector's fields with
+                      the library's AuthClient/AuthServer; the outcome (accepted, auth_error,
+                      server_proof_mismatch, downgrade_refused) must match `valid` and
+                      `expected_outcome`.
+        negotiation/  the Negotiator runs on `server` and `client`; the result must equal `outcome`.
+      Other folders are skipped with a note. The output is what an implementation in another
+      language compares with.
       Exit status: 0 all passed, 1 any failed, 2 no vectors found.
       """,
     positionals: [PositionalSpec(name: "dir", help: "The vectors directory (default Vectors).", optional: true)])
 
-  /// Folders other tools run.
-  static let knownOtherFolders: Set<String> = ["auth", "negotiation", "envelope"]
+  /// One kind of vector: its folder and how one vector is checked (`nil` when it passes).
+  struct Kind: Sendable {
+    var folder: String
+    var check: @Sendable (JSONValue) -> String?
+  }
+
+  /// The kinds, in the order they run.
+  static let kinds: [Kind] = [
+    Kind(folder: "messages", check: check),
+    Kind(folder: "envelope", check: EnvelopeVectors.check),
+    Kind(folder: "auth", check: AuthVectors.check),
+    Kind(folder: "negotiation", check: NegotiationVectors.check),
+  ]
 
   static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
     let name = args.positionals.first ?? "Vectors"
@@ -27,46 +47,61 @@ enum VectorsCommand {
       io.standardError.line("vcproto vectors: cannot read directory '\(name)'")
       return 2
     }
-    for folder in folders.sorted() where folder != "messages" {
+    let known = Set(kinds.map(\.folder))
+    for folder in folders.sorted() where !known.contains(folder) {
       var isDirectory: ObjCBool = false
       guard fm.fileExists(atPath: root + "/" + folder, isDirectory: &isDirectory), isDirectory.boolValue else {
         continue
       }
-      io.standardOutput.line("skip \(folder)/: not message vectors (run by their own tests)")
-    }
-    let messages = root + "/messages"
-    let files = ((try? fm.contentsOfDirectory(atPath: messages)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-    guard !files.isEmpty else {
-      io.standardError.line("vcproto vectors: no message vectors in '\(name)/messages'")
-      return 2
+      io.standardOutput.line("skip \(folder)/: not a known kind of vector")
     }
     var passed = 0
     var failed = 0
-    for file in files {
-      let display = "messages/\(file)"
-      guard let data = fm.contents(atPath: messages + "/" + file),
-        case .array(let vectors)? = try? JSONReader().parse([UInt8](data))
-      else {
-        io.standardOutput.line("FAIL \(display): not a JSON array of vectors")
-        failed += 1
-        continue
-      }
-      for (index, vector) in vectors.enumerated() {
-        let id = vector["id"]?.stringValue ?? "\(display)[\(index)]"
-        if let problem = check(vector) {
-          io.standardOutput.line("FAIL \(id): \(problem)")
+    var filesRun = 0
+    for kind in kinds {
+      let directory = root + "/" + kind.folder
+      let files = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+      for file in files {
+        filesRun += 1
+        let display = "\(kind.folder)/\(file)"
+        guard let data = fm.contents(atPath: directory + "/" + file),
+          case .array(let vectors)? = try? JSONReader(limits: vectorFileLimits).parse([UInt8](data))
+        else {
+          io.standardOutput.line("FAIL \(display): not a JSON array of vectors")
           failed += 1
-        } else {
-          io.standardOutput.line("PASS \(id)")
-          passed += 1
+          continue
+        }
+        for (index, vector) in vectors.enumerated() {
+          let id = "\(kind.folder)/" + (vector["id"]?.stringValue ?? "\(file)[\(index)]")
+          if let problem = kind.check(vector) {
+            io.standardOutput.line("FAIL \(id): \(problem)")
+            failed += 1
+          } else {
+            io.standardOutput.line("PASS \(id)")
+            passed += 1
+          }
         }
       }
+    }
+    guard filesRun > 0 else {
+      io.standardError.line(
+        "vcproto vectors: no vectors in '\(name)' (looked in "
+          + kinds.map { "\($0.folder)/" }.joined(separator: ", ") + ")")
+      return 2
     }
     io.standardOutput.line("\(passed) passed, \(failed) failed")
     return failed == 0 ? 0 : 1
   }
 
-  /// `nil` when the vector passes, else what differed.
+  /// Vector files hold many frames and envelopes (an 8 MiB bomb among them): larger than one frame.
+  static let vectorFileLimits: JSONLimits = {
+    var limits = JSONLimits.default
+    limits.maxFrameBytes = 256 * 1024 * 1024
+    limits.maxStringBytes = 256 * 1024 * 1024
+    return limits
+  }()
+
+  /// A message vector: `nil` when it passes, else what differed.
   static func check(_ vector: JSONValue) -> String? {
     guard let valid = vector["valid"]?.boolValue else { return "vector has no boolean \"valid\"" }
     let bytes: [UInt8]

@@ -1,15 +1,41 @@
 import Foundation
 import Testing
+import VCProto
 
 @testable import VCProtoCLI
 
 @Suite struct VectorsCommandTests {
-  @Test func passFailLinesAndSkippedFolders() throws {
+  func folder() throws -> URL {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("vcproto-vectors-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    return root
+  }
+
+  func write(_ text: String, to root: URL, _ path: String) throws {
+    let url = root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+  }
+
+  /// The repository's own vectors: every kind runs and passes against the library.
+  @Test func repositoryVectorsAllKindsPass() throws {
+    let r = runCommand(["vectors", packageRoot.appendingPathComponent("Vectors").path])
+    let lines = r.out.split(separator: "\n").map(String.init)
+    for kind in ["messages", "envelope", "auth", "negotiation"] {
+      #expect(lines.contains { $0.hasPrefix("PASS \(kind)/") }, "no \(kind) vectors ran")
+    }
+    #expect(!r.out.contains("skip "))
+    let failures = lines.filter { $0.hasPrefix("FAIL") }
+    #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    #expect(r.status == 0)
+    let passed = lines.filter { $0.hasPrefix("PASS ") }.count
+    #expect(lines.last == "\(passed) passed, 0 failed")
+  }
+
+  @Test func messageVectorsPassFailLinesAndSkippedFolders() throws {
+    let root = try folder()
     try FileManager.default.createDirectory(
-      at: root.appendingPathComponent("messages"), withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(
-      at: root.appendingPathComponent("envelope"), withIntermediateDirectories: true)
+      at: root.appendingPathComponent("extra"), withIntermediateDirectories: true)
     let vectors = """
       [
         {"id": "ping-ok", "description": "", "direction": "client_to_server", "protocol_version": "0.2.0",
@@ -24,19 +50,108 @@ import Testing
          "findings": [{"pointer": "/size_kb", "code": "wrong_type"}]}
       ]
       """
-    try Data(vectors.utf8).write(to: root.appendingPathComponent("messages/basic.json"))
+    try write(vectors, to: root, "messages/basic.json")
     let r = runCommand(["vectors", root.path])
     #expect(r.status == 1)
     #expect(
       r.out == """
-        skip envelope/: not message vectors (run by their own tests)
-        PASS ping-ok
-        PASS size-zero
-        FAIL wrong-expectation: expected invalid, got valid (no findings)
-        FAIL wrong-finding: expected wrong_type /size_kb, got missing_field /size_kb
+        skip extra/: not a known kind of vector
+        PASS messages/ping-ok
+        PASS messages/size-zero
+        FAIL messages/wrong-expectation: expected invalid, got valid (no findings)
+        FAIL messages/wrong-finding: expected wrong_type /size_kb, got missing_field /size_kb
         2 passed, 2 failed
 
         """)
     #expect(runCommand(["vectors", root.appendingPathComponent("nope").path]).status == 2)
+    let empty = runCommand(["vectors", root.appendingPathComponent("extra").path])
+    #expect(empty.status == 2)
+    #expect(empty.err.contains("no vectors in"))
+  }
+
+  /// Each kind's runner fails a vector whose expectation was tampered with, saying what differed:
+  /// the runners really compare, they do not just load the files.
+  @Test func tamperedVectorsOfEveryKindFail() throws {
+    let root = try folder()
+    let vectors = packageRoot.appendingPathComponent("Vectors")
+    func load(_ path: String) throws -> [[String: Any]] {
+      let data = try Data(contentsOf: vectors.appendingPathComponent(path))
+      return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    }
+    func pick(_ list: [[String: Any]], _ id: String) throws -> [String: Any] {
+      try #require(list.first { $0["id"] as? String == id }, "vector \(id) is gone")
+    }
+    func save(_ list: [[String: Any]], _ path: String) throws {
+      let data = try JSONSerialization.data(withJSONObject: list)
+      try write(String(decoding: data, as: UTF8.self), to: root, path)
+    }
+
+    let envelopes = try load("envelope/valid.json") + load("envelope/invalid_binary.json")
+    var wrongJSON = try pick(envelopes, "valid-binary-zlib-ping")
+    wrongJSON["id"] = "wrong-json"
+    wrongJSON["json"] = #"{"type":"pong"}"#
+    var wrongCode = try pick(envelopes, "bin-bad-magic")
+    wrongCode["id"] = "wrong-code"
+    wrongCode["error"] = "envelope_corrupt"
+    var notInvalid = try pick(envelopes, "valid-binary-zlib-ping")
+    notInvalid["id"] = "not-invalid"
+    notInvalid["valid"] = false
+    notInvalid["error"] = "envelope_corrupt"
+    try save([try pick(envelopes, "valid-text-zlib-ping"), wrongJSON, wrongCode, notInvalid], "envelope/e.json")
+
+    let auth = try load("auth/handshakes.json")
+    var forged = try pick(auth, "v2.basic")
+    forged["id"] = "forged-response"
+    forged["auth_response"] = String(repeating: "0", count: 64)
+    var late = try pick(auth, "v2.just_in_time")
+    late["id"] = "too-late"
+    late["age_seconds"] = 61
+    var once = try pick(auth, "v2.replay")
+    once["id"] = "no-replay"
+    once["replay"] = false
+    var proof = try pick(auth, "v2.basic")
+    proof["id"] = "bad-proof"
+    proof["server_proof"] = String(repeating: "a", count: 64)
+    var reason = try pick(auth, "v2.bad_nonce")
+    reason["id"] = "wrong-failure"
+    reason["failure"] = "wrong_response"
+    var downgrade = try pick(auth, "v1.downgrade_refused")
+    downgrade["id"] = "v1-allowed"
+    downgrade["allow_auth_v1"] = true
+    try save([try pick(auth, "v2.basic"), forged, late, once, proof, reason, downgrade], "auth/a.json")
+
+    let cases = try load("negotiation/cases.json")
+    var caps = try pick(cases, "intersection")
+    caps["id"] = "wrong-capabilities"
+    caps["outcome"] = ["negotiated_protocol_version": "0.2.0", "capabilities": ["heartbeat"], "auth_version": 2]
+    var error = try pick(cases, "no_overlap")
+    error["id"] = "wrong-required"
+    var detail = try #require((error["outcome"] as? [String: Any])?["error"] as? [String: Any])
+    detail["required"] = "0.5.0"
+    error["outcome"] = ["error": detail]
+    try save([try pick(cases, "intersection"), caps, error], "negotiation/n.json")
+
+    let answer = try #require(try pick(auth, "v2.basic")["auth_response"] as? String)
+    let r = runCommand(["vectors", root.path])
+    #expect(r.status == 1)
+    #expect(
+      r.out == """
+        PASS envelope/valid-text-zlib-ping
+        FAIL envelope/wrong-json: opened to 15 bytes that differ from "json" (15 bytes)
+        FAIL envelope/wrong-code: expected envelope_corrupt, got envelope_bad_magic
+        FAIL envelope/not-invalid: expected envelope_corrupt, opened to 15 bytes
+        PASS auth/v2.basic
+        FAIL auth/forged-response: auth_response differs from the client's recomputed answer \(answer)
+        FAIL auth/too-late: expected ok, got auth_error (challenge_not_valid): answer 1
+        FAIL auth/no-replay: expected auth_error (challenge_not_valid), got ok
+        FAIL auth/bad-proof: server_proof differs from the one recomputed with the server's key
+        FAIL auth/wrong-failure: expected auth_error (wrong_response), got auth_error (bad_nonce): answer 1
+        FAIL auth/v1-allowed: expected downgrade_refused, got ok
+        PASS negotiation/intersection
+        FAIL negotiation/wrong-capabilities: expected 0.2.0 with [heartbeat], auth v2, negotiated 0.2.0 with [heartbeat, message_ack], auth v2
+        FAIL negotiation/wrong-required: the error differs: got required 0.4.0
+        3 passed, 11 failed
+
+        """)
   }
 }
