@@ -75,4 +75,132 @@ import Testing
       }
     }
   }
+
+  /// Where a pointer lands in the catalog: the message type or shape that declares the member, the
+  /// member, and whether the pointer names an element of that (array) member.
+  struct Site: Hashable, CustomStringConvertible {
+    var owner: String
+    var member: String
+    var element: Bool
+    var description: String { "\(owner).\(member)\(element ? "[]" : "")" }
+  }
+
+  static func site(of pointer: String, in spec: MessageSpec, _ catalog: ProtocolCatalog) -> Site? {
+    var tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+    var owner = spec.type
+    var fields = spec.fields
+    while !tokens.isEmpty {
+      let name = tokens.removeFirst()
+      guard let field = fields.first(where: { $0.name == name }) else { return nil }
+      var type = field.type
+      var element = false
+      if case .array(let inner) = type, let index = tokens.first, Int(index) != nil {
+        tokens.removeFirst()
+        type = inner
+        element = true
+      }
+      if tokens.isEmpty { return Site(owner: owner, member: name, element: element) }
+      guard case .shape(let shapeName) = type, let shape = catalog.shapes[shapeName] else { return nil }
+      owner = shapeName
+      fields = shape.fields
+    }
+    return nil
+  }
+
+  /// The shapes reachable from a message's members, through arrays, alternatives and recursion.
+  static func reachableShapes(from fields: [FieldSpec], _ catalog: ProtocolCatalog) -> [String] {
+    var found: [String] = []
+    var pending = fields.map(\.type)
+    while let type = pending.popLast() {
+      switch type {
+      case .shape(let name) where !found.contains(name):
+        found.append(name)
+        pending += catalog.shapes[name]?.fields.map(\.type) ?? []
+      case .array(let inner): pending.append(inner)
+      case .oneOf(let types): pending += types
+      default: break
+      }
+    }
+    return found
+  }
+
+  /// The pointers of every `null` inside a JSON value.
+  static func nullPointers(_ value: JSONValue, at pointer: String = "") -> [String] {
+    switch value {
+    case .null: return [pointer]
+    case .array(let elements):
+      return elements.enumerated().flatMap { nullPointers($0.element, at: "\(pointer)/\($0.offset)") }
+    case .object(let object): return object.members.flatMap { nullPointers($0.value, at: "\(pointer)/\($0.key)") }
+    default: return []
+    }
+  }
+
+  /// The vectors cover the catalog, computed here from the catalog itself (not from the generator):
+  /// for every message type and every shape reachable from it, to the bottom, each required member
+  /// has a vector with it missing; each member that is not nullable one with it `null`; each member
+  /// one with the wrong JSON type; each array member one with a `null` and one with a wrongly typed
+  /// element; and each nullable member a valid vector with `null` there. Members of type `any`
+  /// (ClaudeRecord.toolUseResult) accept every JSON type and are left out.
+  @Test func vectorsCoverEveryMemberOfEveryReachableShape() throws {
+    let catalog = ProtocolCatalog.latest
+    var covered: Set<String> = []
+    for v in try Self.vectors() {
+      guard let frame = try? JSONReader().parse(v.frame), let type = frame["type"]?.stringValue,
+        let spec = catalog.message(type)
+      else { continue }
+      if v.valid {
+        for pointer in Self.nullPointers(frame) {
+          if let site = Self.site(of: pointer, in: spec, catalog) { covered.insert("\(type) \(site) null") }
+        }
+      }
+      for finding in v.findings ?? [] {
+        if let site = Self.site(of: finding.pointer, in: spec, catalog) {
+          covered.insert("\(type) \(site) \(finding.code)")
+        }
+      }
+    }
+    var required: [String] = []
+    for spec in catalog.messages where spec.isModelled {
+      let owners =
+        [(spec.type, spec.fields)]
+        + Self.reachableShapes(from: spec.fields, catalog).map { ($0, catalog.shapes[$0]!.fields) }
+      for (owner, fields) in owners {
+        for field in fields {
+          let site = Site(owner: owner, member: field.name, element: false)
+          if field.required { required.append("\(spec.type) \(site) missing_field") }
+          if field.type == .any { continue }
+          required.append("\(spec.type) \(site) \(field.nullable ? "null" : "null_not_allowed")")
+          required.append("\(spec.type) \(site) wrong_type")
+          if case .array(let inner) = field.type, inner != .any {
+            let element = Site(owner: owner, member: field.name, element: true)
+            required += ["\(spec.type) \(element) null_not_allowed", "\(spec.type) \(element) wrong_type"]
+          }
+        }
+      }
+    }
+    #expect(required.count > 600)
+    let uncovered = required.filter { !covered.contains($0) }
+    #expect(uncovered.isEmpty, "no vector for: \(uncovered.joined(separator: ", "))")
+  }
+
+  /// STANDARDS.md section 2 cites vectors for where `null` is and is not allowed: each exists, the
+  /// `.valid` ones are valid and contain a `null`, the others are invalid with `null_not_allowed`.
+  @Test func theSpecsNullRuleCitesVectorsThatPinIt() throws {
+    let root = Self.directory.deletingLastPathComponent().deletingLastPathComponent()
+    let spec = try String(contentsOf: root.appendingPathComponent("STANDARDS.md"), encoding: .utf8)
+    let start = try #require(spec.range(of: "- **Where `null` is allowed.**"))
+    let paragraph = String(spec[start.upperBound...]).components(separatedBy: "\n- ")[0]
+    let vectors = Dictionary(uniqueKeysWithValues: try Self.vectors().map { ($0.id, $0) })
+    let cited = paragraph.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+      .filter { $0.range(of: #"^[a-z_]+\.(valid|null)"#, options: .regularExpression) != nil }
+    #expect(cited.count >= 8, "\(cited)")
+    for id in cited {
+      let vector = try #require(vectors[id], "STANDARDS.md cites \(id), which is not a vector")
+      if id.contains(".valid") {
+        #expect(vector.valid && vector.frame.contains("null"), "\(id)")
+      } else {
+        #expect(!vector.valid && (vector.findings ?? []).contains { $0.code == "null_not_allowed" }, "\(id)")
+      }
+    }
+  }
 }
