@@ -26,11 +26,59 @@ final class RecordingSink: @unchecked Sendable {
 @Suite struct LoggingTests {
   static let key = "untethered-00112233445566778899aabbccddeeff"
 
-  @Test func silentByDefault() {
-    // The default logger drops everything: nothing to observe but that it does not crash and
-    // that the default is the shared silent instance.
+  /// Frames that make the validator log at every level it uses: a missing field, wrong and null
+  /// members, malformed JSON, an unknown type, an undeclared member, and every invalid vector.
+  static func faultyFrames() throws -> [String] {
+    [
+      #"{"type":"command_output_full","command_session_id":"silent-marker-1","output":""}"#,
+      #"{"type":"session_list","sessions":[{"session_id":"silent-marker-2","name":7}],"total_count":null}"#,
+      #"{"type":"silent-marker-3-unknown"}"#, #"{"type":"ping","silent-marker-4":1}"#,
+      #"{"type":"connect","api_key":"silent-marker-5",,}"#,
+    ] + (try MessageVectorTests.vectors().filter { !$0.valid }.map(\.frame))
+  }
+
+  @Test func silentByDefault() throws {
+    // The default is the shared silent logger ...
     #expect(Validator().logger === ProtocolLogger.silent)
-    #expect(ProtocolLogger.silent.minimumLevel == .error)
+    // ... whose level is above everything the library logs: a sink at that level receives nothing
+    // from any faulty frame, while the same frames at `.debug` do reach a sink (so they would show).
+    let silent = RecordingSink()
+    let loud = RecordingSink()
+    for frame in try Self.faultyFrames() {
+      _ = Validator(logger: silent.logger(ProtocolLogger.silent.minimumLevel)).validate(frame)
+      _ = Validator(logger: loud.logger(.debug)).validate(frame)
+    }
+    #expect(silent.records.isEmpty, "\(silent.records.prefix(3))")
+    #expect(Set(loud.records.map(\.level)) == [.debug, .info, .warning])
+    // And the default validator writes nothing to standard output or standard error.
+    let output = try Self.capturingStandardStreams {
+      for frame in try Self.faultyFrames() { _ = Validator().validate(frame) }
+    }
+    #expect(!output.contains("silent-marker"), "\(output)")
+    #expect(!output.contains("missing field"), "\(output)")
+  }
+
+  /// Runs `body` with file descriptors 1 and 2 redirected to a temporary file and returns what was
+  /// written. (The test runner may print its own lines meanwhile; the caller looks for its markers.)
+  static func capturingStandardStreams(_ body: () throws -> Void) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vcproto-silent-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: url.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let file = try FileHandle(forWritingTo: url)
+    fflush(nil)  // every C stream
+    let savedOut = dup(1)
+    let savedErr = dup(2)
+    dup2(file.fileDescriptor, 1)
+    dup2(file.fileDescriptor, 2)
+    let result = Result { try body() }
+    fflush(nil)  // every C stream
+    dup2(savedOut, 1)
+    dup2(savedErr, 2)
+    close(savedOut)
+    close(savedErr)
+    try file.close()
+    try result.get()
+    return String(decoding: try Data(contentsOf: url), as: UTF8.self)
   }
 
   @Test func everyMissingFieldLogsOneLineNamingTypeAndField() {
