@@ -17,6 +17,22 @@ import Testing
     #expect(findings("{\"type\":7}") == ["error wrong_type /type"])
   }
 
+  /// `invalid_json` carries the byte offset STANDARDS.md section 6 defines: the 0-based index of the
+  /// first byte at which the text stops being a prefix of JSON (the frame's length when it is cut
+  /// short). Offsets counted by hand, in UTF-8 bytes.
+  @Test func invalidJSONCarriesTheByteOffset() {
+    func offset(_ frame: String) -> [Int?] {
+      Validator().validate(frame).findings.filter { $0.code == .invalidJSON }.map(\.offset)
+    }
+    #expect(offset("{\"type\":") == [8])  // cut short: the end of the frame
+    #expect(offset("{\"type\":\"ping\"") == [14])
+    #expect(offset("{\"type\":\"ping\",}") == [15])  // the `}` after the trailing comma
+    #expect(offset("{\"type\":\"ping\"} x") == [16])  // trailing data: the `x`
+    #expect(offset("{\"type\":'x'}") == [8])
+    #expect(offset("{\"type\":\"p\u{01}\"}") == [10])  // a raw control character
+    #expect(offset("{\"é\":1,}") == [8])  // é is two bytes
+  }
+
   @Test func unknownTypeIsAWarningUnlessStrict() {
     #expect(findings("{\"type\":\"mystery\"}") == ["warning unknown_type /type"])
     #expect(findings("{\"type\":\"mystery\"}", ValidationOptions(strict: true)) == ["error unknown_type /type"])
