@@ -65,19 +65,33 @@ public final class HARReader: CaptureReader {
           continue
         }
       }
-      let byte = chunk[index]
-      index += 1
-      if capturing {
-        if capture.count < maxMessageBytes {
-          capture.append(byte)
-        } else if !captureOverflow {
-          captureOverflow = true
-          capture = []
+      if inString, !escaped, !stringIsKey {
+        // Inside a string value nothing but `"` and `\` matters: take the run up to the next one at once.
+        let end = chunk[index...].firstIndex { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } ?? chunk.count
+        if end > index {
+          keep(chunk[index..<end])
+          index = end
+          continue
         }
       }
+      let byte = chunk[index]
+      keep(chunk[index..<(index + 1)])
+      index += 1
       if let item = step(byte) { return item }
     }
     return nil
+  }
+
+  /// Adds scanned bytes to the message being captured, if any, up to ``CaptureLimits/maxHARMessageBytes``
+  /// (beyond it the message is dropped and only its end is still looked for).
+  private func keep(_ bytes: ArraySlice<UInt8>) {
+    guard capturing, !captureOverflow else { return }
+    if capture.count + bytes.count <= maxMessageBytes {
+      capture.append(contentsOf: bytes)
+    } else {
+      captureOverflow = true
+      capture = []
+    }
   }
 
   /// Advances the scanner by one byte; returns an item when a message object or an error completes.

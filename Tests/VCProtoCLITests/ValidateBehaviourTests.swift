@@ -35,6 +35,20 @@ import VCProto
   }
 }
 
+@Suite struct SecretTypeTests {
+  /// A key-shaped `type` (found while extending fuzz-capture to the whole pipeline): the finding's
+  /// message was masked, but the type column and the summary's per-type counts printed the key.
+  @Test func keyShapedTypeIsNeverPrinted() {
+    let frame = "{\"type\":\"\(fakeKey)\"}\n"
+    for format in ["text", "json"] {
+      let r = runCommand(["validate", "--format", format, "-"], stdin: frame)
+      #expect(r.status == 0)
+      #expect(!r.out.contains(fakeKey), "\(format): \(r.out)")
+      #expect(r.out.contains("[unknown_type]") || r.out.contains("\"unknown_type\""))
+    }
+  }
+}
+
 @Suite struct TerminalBehaviourTests {
   /// A 9 MB capture (above the 8 MB progress threshold) of 200 large frames.
   static let bigCapture: URL = {
