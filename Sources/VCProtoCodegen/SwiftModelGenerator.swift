@@ -143,6 +143,18 @@ public struct SwiftModelGenerator: Sendable {
       }
     }
     s += "    default: break\n    }\n    self = .unknown(object)\n  }\n\n"
+    s += "  /// Reads the message of the given `type` straight from the frame's bytes (the direct decode path);\n"
+    s += "  /// `nil` when this enum does not model the type.\n"
+    s += "  static func pull(type: JSONParser.Key, _ p: inout JSONParser) throws(JSONReadError) -> \(name)? {\n"
+    s += "    switch type.count {\n"
+    for length in byLength.keys.sorted() {
+      s += "    case \(length):\n"
+      for m in byLength[length]! {
+        s += "      if p.keyIs(type, \"\(m.type)\") {\n"
+        s += "        return .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(pulling: &p))\n      }\n"
+      }
+    }
+    s += "    default: break\n    }\n    return nil\n  }\n\n"
     s += "  /// Writes the frame: `type` first, then the payload's members (see STANDARDS.md, Encoding).\n"
     s += "  func encode(to writer: inout JSONWriter) {\n    switch self {\n"
     for m in messages { s += "    case .\(Self.identifier(m.type))(let payload): payload.encode(to: &writer)\n" }
@@ -217,7 +229,7 @@ public struct SwiftModelGenerator: Sendable {
     messageCapability: String? = nil
   ) -> String {
     var s = "/// \(doc)\n"
-    s += "public struct \(name): Sendable, Hashable, JSONModel {\n"
+    s += "public struct \(name): Sendable, Hashable, JSONModel, JSONPullDecodable {\n"
     if let wireType {
       s += "  /// The `type` value of this message.\n"
       s += "  public static let type = \"\(wireType)\"\n\n"
@@ -312,6 +324,7 @@ public struct SwiftModelGenerator: Sendable {
     }
     for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
     s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
+    s += pullInit(fields: fields, wireType: wireType, rules: rules)
     // Encode.
     s += "  /// Writes the object: "
     s += wireType != nil ? "`type`, then " : ""
@@ -345,6 +358,106 @@ public struct SwiftModelGenerator: Sendable {
     let extraFirst = wireType != nil ? "false" : (fields.isEmpty ? "nil" : "first")
     s += "    writer.writeMembers(additionalMembers, first: \(extraFirst == "nil" ? "true" : extraFirst))\n"
     s += "    writer.endObject()\n  }\n}\n"
+    return s
+  }
+
+  // MARK: - Direct decode
+
+  /// The condition a pulled value `v` of field `f` must meet, or `nil` when the field needs no check;
+  /// `"false"` when the check is not expressible on the typed value (the frame then always takes the
+  /// general path).
+  func pullCondition(_ f: FieldSpec) -> String? {
+    var conditions: [String] = []
+    switch f.type {
+    case .string(let format) where format != .plain:
+      conditions.append("FormatCheck.matches(v, .\(format == .dateTime ? "dateTime" : format.rawValue))")
+    case .integer(let minimum?):
+      conditions.append("v >= \(minimum)")
+    case .array(.string(let format)) where format != .plain:
+      let name = format == .dateTime ? "dateTime" : format.rawValue
+      conditions.append("v.allSatisfy({ FormatCheck.matches($0, .\(name)) })")
+    case .array(.integer(let minimum?)):
+      conditions.append("v.allSatisfy({ $0 >= \(minimum) })")
+    case .oneOf, .any:
+      if Self.needsCheck(f.type) { conditions.append("FieldCheck.passes(v, \(Self.literal(f.type)))") }
+    default:
+      if Self.needsCheck(f.type) { return "false" }
+    }
+    if let allowed = f.allowedValues {
+      switch f.type {
+      case .string, .boolean:
+        conditions.append("(" + allowed.map { "v == \($0.jsonText)" }.joined(separator: " || ") + ")")
+      case .any, .oneOf:
+        conditions.append("[" + allowed.map(\.jsonText).joined(separator: ", ") + "].contains(v)")
+      default:
+        return "false"
+      }
+    }
+    return conditions.isEmpty ? nil : conditions.joined(separator: " && ")
+  }
+
+  /// `init(pulling:)`: the struct read straight from bytes, checking every rule `init(json:)` checks.
+  func pullInit(fields: [FieldSpec], wireType: String?, rules: [FieldRule]) -> String {
+    var s = "  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;\n"
+    s += "  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).\n"
+    s += "  init(pulling p: inout JSONParser) throws(JSONReadError) {\n"
+    guard fields.count < 63 else {
+      return s + "    throw JSONParser.miss(p.pos)\n  }\n\n"
+    }
+    for f in fields { s += "    var _\(Self.bare(f.name)): \(swiftType(f.type))? = nil\n" }
+    s += "    var seen: UInt64 = 0\n"
+    s += "    var extra: [JSONObject.Member] = []\n"
+    s += "    var members = 0\n"
+    s += "    try p.pullObjectStart()\n"
+    s += "    while let key = try p.pullKey(&members) {\n"
+    var byLength: [Int: [(name: String, index: Int)]] = [:]
+    if wireType != nil { byLength[4, default: []].append(("type", 63)) }
+    for (i, f) in fields.enumerated() { byLength[f.name.utf8.count, default: []].append((f.name, i)) }
+    s += "      switch key.count {\n"
+    for length in byLength.keys.sorted() {
+      s += "      case \(length):\n"
+      for (name, index) in byLength[length]! {
+        s += "        if p.keyIs(key, \"\(name)\") {\n"
+        if index == 63 {
+          s += "          guard seen & (1 << 63) == 0, p.pullPlainString(is: \"\(wireType!)\") else {\n"
+          s += "            throw JSONParser.miss(key.start)\n          }\n"
+          s += "          seen |= 1 << 63\n          continue\n        }\n"
+          continue
+        }
+        let f = fields[index]
+        s += "          guard seen & \(1 << index) == 0 else { throw JSONParser.miss(key.start) }\n"
+        s += "          seen |= \(1 << index)\n"
+        if f.nullable {
+          s += "          if p.pullNull() { continue }\n"
+        } else {
+          s += "          guard !p.pullNull() else { throw JSONParser.miss(key.start) }\n"
+        }
+        s += "          let v = try \(swiftType(f.type)).pull(&p)\n"
+        if let condition = pullCondition(f) {
+          s += "          guard \(condition) else { throw JSONParser.miss(key.start) }\n"
+        }
+        s += "          _\(Self.bare(f.name)) = v\n"
+        s += "          continue\n        }\n"
+      }
+    }
+    s += "      default: break\n      }\n"
+    s += "      try p.pullExtra(key, into: &extra)\n    }\n"
+    for rule in rules {
+      s += "    do {\n      try FieldCheck.require(\n        \(Self.ruleLiteral(rule)),\n        set: ["
+      s += rule.fieldNames.map { name in
+        fields.contains { $0.name == name } ? "_\(Self.bare(name)) != nil" : "false"
+      }.joined(separator: ", ")
+      s += "])\n    } catch {\n      throw JSONParser.miss(p.pos)\n    }\n"
+    }
+    for (i, f) in fields.enumerated() where f.required && f.nullable {
+      s += "    guard seen & \(1 << i) != 0 else { throw JSONParser.miss(p.pos) }\n"
+    }
+    for f in fields where !isOptional(f) {
+      s += "    guard let _\(Self.bare(f.name)) else { throw JSONParser.miss(p.pos) }\n"
+    }
+    for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
+    s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
+    s += "  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }\n\n"
     return s
   }
 }

@@ -37,15 +37,23 @@ if arguments.first == "corpus" {
   exit(0)
 }
 
-// `vcproto-bench profile --frames N --max-bytes B --rounds R`: decode only, for callgrind.
+// `vcproto-bench profile --frames N --min-bytes A --max-bytes B --rounds R [--contender jsondecoder]`:
+// decode only, for `valgrind --tool=callgrind` (instruction counts do not depend on the machine's load).
 if arguments.first == "profile" {
   let count = Int(option("--frames") ?? "4000") ?? 4000
   let maxBytes = Int(option("--max-bytes") ?? "1023") ?? 1023
   let rounds = Int(option("--rounds") ?? "5") ?? 5
-  let frames = Corpus.generate(count: count).frames.filter { $0.count <= maxBytes }
+  let minBytes = Int(option("--min-bytes") ?? "0") ?? 0
+  let frames = Corpus.generate(count: count).frames.filter { $0.count <= maxBytes && $0.count >= minBytes }
   let decoder = MessageDecoder()
   var decoded = 0
-  for _ in 0..<rounds { for f in frames { if (try? decoder.decode(f)) != nil { decoded += 1 } } }
+  if option("--contender") == "jsondecoder" {
+    let datas = frames.map { Data($0) }
+    let jsonDecoder = JSONDecoder()
+    for _ in 0..<rounds { for d in datas { if (try? jsonDecoder.decode(CBFrame.self, from: d)) != nil { decoded += 1 } } }
+  } else {
+    for _ in 0..<rounds { for f in frames { if (try? decoder.decode(f)) != nil { decoded += 1 } } }
+  }
   print("decoded \(decoded) of \(frames.count * rounds)")
   exit(0)
 }
@@ -88,18 +96,6 @@ for frame in corpus.frames {
 }
 print("correctness: vcproto and JSONDecoder agree on all \(compared) frames")
 
-/// Median seconds of `repetitions` runs of `body`.
-func measure(_ body: () throws -> Void) rethrows -> Double {
-  var times: [Double] = []
-  for _ in 0..<repetitions {
-    let start = ContinuousClock.now
-    try body()
-    let d = ContinuousClock.now - start
-    times.append(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
-  }
-  return times.sorted()[times.count / 2]
-}
-
 struct Row {
   var name: String
   var seconds: Double
@@ -132,10 +128,13 @@ for (label, subset) in [
   let datas = frames.map { Data($0) }
   var rows: [Row] = []
   // Interleave contenders in each repetition round by measuring them one after another.
-  let vc = try measure { for f in frames { _ = try decoder.decode(f) } }
-  let jd = try measure { for d in datas { _ = try jsonDecoder.decode(CBFrame.self, from: d) } }
-  let js = try measure { for d in datas { _ = try JSONSerialization.jsonObject(with: d) } }
-  let vo = measure { for f in frames { _ = validator.validate(f) } }
+  let decodeTimes = try fastestInterleaved([
+    { for f in frames { _ = try decoder.decode(f) } },
+    { for d in datas { _ = try jsonDecoder.decode(CBFrame.self, from: d) } },
+    { for d in datas { _ = try JSONSerialization.jsonObject(with: d) } },
+    { for f in frames { _ = validator.validate(f) } },
+  ])
+  let (vc, jd, js, vo) = (decodeTimes[0], decodeTimes[1], decodeTimes[2], decodeTimes[3])
   rows.append(Row(name: "vcproto decode+validate (typed)", seconds: vc, bytes: subset.bytes, messages: frames.count))
   rows.append(Row(name: "vcproto validate only", seconds: vo, bytes: subset.bytes, messages: frames.count))
   rows.append(Row(name: "JSONDecoder (CodingKeys)", seconds: jd, bytes: subset.bytes, messages: frames.count))
@@ -144,8 +143,11 @@ for (label, subset) in [
 
   let typed = try frames.map { try decoder.decode($0) }
   let codable = try datas.map { try jsonDecoder.decode(CBFrame.self, from: $0) }
-  let ve = measure { for m in typed { _ = encoder.encode(m) } }
-  let je = try measure { for m in codable { _ = try jsonEncoder.encode(m) } }
+  let encodeTimes = try fastestInterleaved([
+    { for m in typed { _ = encoder.encode(m) } },
+    { for m in codable { _ = try jsonEncoder.encode(m) } },
+  ])
+  let (ve, je) = (encodeTimes[0], encodeTimes[1])
   report(
     "encode, \(label)",
     [

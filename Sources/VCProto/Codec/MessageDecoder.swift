@@ -1,4 +1,10 @@
-/// Decodes frames into the typed model: one parse, one validation pass, then the typed value.
+/// Decodes frames into the typed model.
+///
+/// Three paths, one verdict. The direct path reads a well-formed frame straight from its bytes into the
+/// generated structs, checking every catalog rule as it goes; anything it does not recognise outright
+/// (the `type` not first, an escaped member name, any rule broken) sends the frame to the tree path:
+/// one parse into ``JSONValue``, the generated model built from the tree, and the validator only when
+/// that fails, to explain why.
 ///
 /// A frame decodes exactly when the validator finds no error in it; otherwise the thrown
 /// ``DecodingFailure`` carries the validator's findings. Warnings (an unknown type, undeclared
@@ -22,6 +28,7 @@ public struct MessageDecoder: Sendable {
     guard !validator.options.strict, validator.logger === ProtocolLogger.silent else {
       return try build(validator.validate(bytes))
     }
+    if let message = directBuild(bytes) { return message }
     let value: JSONValue
     do {
       value = try JSONReader(limits: validator.options.limits).parse(bytes)
@@ -32,8 +39,40 @@ public struct MessageDecoder: Sendable {
     return try build(validator.validate(value))
   }
 
-  /// Builds the typed message directly; `nil` when the frame has any error (the caller then asks the
-  /// validator why).
+  /// Reads the typed message straight from the bytes; `nil` when the direct path does not apply (the
+  /// frame may still be valid: the tree path decides). Used only when its verdict cannot differ from the
+  /// validator's: the model's own protocol version, and no negotiated-capability check.
+  private func directBuild(_ bytes: [UInt8]) -> AnyMessage? {
+    let options = validator.options
+    guard options.negotiatedCapabilities == nil, let catalog = validator.catalog,
+      catalog.version == ProtocolCatalog.latest.version
+    else { return nil }
+    let limits = options.limits
+    return bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
+      guard buffer.count <= limits.maxFrameBytes,
+        !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
+      else { return nil }
+      var parser = JSONParser(buffer: buffer, limits: limits)
+      guard let type = parser.peekLeadingType() else { return nil }  // where the type's bytes are
+      do {
+        let message: AnyMessage
+        if options.direction != .serverToClient, let m = try ClientMessage.pull(type: type, &parser) {
+          message = .client(m)
+        } else if options.direction != .clientToServer, let m = try ServerMessage.pull(type: type, &parser) {
+          message = .server(m)
+        } else {
+          return nil
+        }
+        parser.skipWhitespace()
+        return parser.pos == buffer.count ? message : nil
+      } catch {
+        return nil
+      }
+    }
+  }
+
+  /// Builds the typed message from the tree; `nil` when the frame has any error (the caller then asks
+  /// the validator why).
   private func fastBuild(_ value: JSONValue) -> AnyMessage? {
     guard case .object(let object) = value, case .string(let type)? = object["type"],
       let catalog = validator.catalog

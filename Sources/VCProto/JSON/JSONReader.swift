@@ -114,7 +114,7 @@ struct JSONParser {
     return "byte 0x" + String(byte, radix: 16, uppercase: true)
   }
 
-  private mutating func expectLiteral(_ literal: StaticString) throws(JSONReadError) {
+  mutating func expectLiteral(_ literal: StaticString) throws(JSONReadError) {
     let n = literal.utf8CodeUnitCount
     guard pos + n <= bytes.count else {
       throw JSONReadError(.invalidJSON, offset: pos, "truncated literal, expected \(literal)")
@@ -126,7 +126,7 @@ struct JSONParser {
     pos += n
   }
 
-  private mutating func enter() throws(JSONReadError) {
+  mutating func enter() throws(JSONReadError) {
     depth += 1
     if depth > limits.maxDepth {
       throw JSONReadError(.nestingTooDeep, offset: pos, "nesting deeper than the limit of \(limits.maxDepth)")
@@ -239,7 +239,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseNumber() throws(JSONReadError) -> JSONNumber {
+  mutating func parseNumber() throws(JSONReadError) -> JSONNumber {
     let start = pos
     if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
     guard pos < bytes.count, isDigit(bytes[pos]) else {
@@ -310,7 +310,7 @@ struct JSONParser {
   /// Advances over bytes that need no attention inside a string (printable ASCII other than `"` and
   /// `\`), eight at a time: a word has such a byte only if one of the classic "has zero byte" tests fires.
   @inline(__always)
-  private mutating func skipPlainASCII() {
+  mutating func skipPlainASCII() {
     guard let base = bytes.baseAddress else { return }
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080

@@ -264,6 +264,103 @@ public enum ClientMessage: Sendable, Hashable {
     self = .unknown(object)
   }
 
+  /// Reads the message of the given `type` straight from the frame's bytes (the direct decode path);
+  /// `nil` when this enum does not model the type.
+  static func pull(type: JSONParser.Key, _ p: inout JSONParser) throws(JSONReadError) -> ClientMessage? {
+    switch type.count {
+    case 4:
+      if p.keyIs(type, "ping") {
+        return .ping(try PingMessage(pulling: &p))
+      }
+    case 6:
+      if p.keyIs(type, "prompt") {
+        return .prompt(try PromptMessage(pulling: &p))
+      }
+    case 7:
+      if p.keyIs(type, "connect") {
+        return .connect(try ConnectMessage(pulling: &p))
+      }
+    case 9:
+      if p.keyIs(type, "subscribe") {
+        return .subscribe(try SubscribeMessage(pulling: &p))
+      }
+    case 10:
+      if p.keyIs(type, "disconnect") {
+        return .disconnect(try DisconnectMessage(pulling: &p))
+      }
+    case 11:
+      if p.keyIs(type, "unsubscribe") {
+        return .unsubscribe(try UnsubscribeMessage(pulling: &p))
+      }
+      if p.keyIs(type, "message_ack") {
+        return .messageAck(try MessageAckMessage(pulling: &p))
+      }
+      if p.keyIs(type, "upload_file") {
+        return .uploadFile(try UploadFileMessage(pulling: &p))
+      }
+      if p.keyIs(type, "exit_recipe") {
+        return .exitRecipe(try ExitRecipeMessage(pulling: &p))
+      }
+    case 12:
+      if p.keyIs(type, "kill_session") {
+        return .killSession(try KillSessionMessage(pulling: &p))
+      }
+      if p.keyIs(type, "start_recipe") {
+        return .startRecipe(try StartRecipeMessage(pulling: &p))
+      }
+    case 13:
+      if p.keyIs(type, "set_directory") {
+        return .setDirectory(try SetDirectoryMessage(pulling: &p))
+      }
+    case 14:
+      if p.keyIs(type, "list_resources") {
+        return .listResources(try ListResourcesMessage(pulling: &p))
+      }
+    case 15:
+      if p.keyIs(type, "session_deleted") {
+        return .sessionDeleted(try SessionDeletedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "compact_session") {
+        return .compactSession(try CompactSessionMessage(pulling: &p))
+      }
+      if p.keyIs(type, "execute_command") {
+        return .executeCommand(try ExecuteCommandMessage(pulling: &p))
+      }
+      if p.keyIs(type, "delete_resource") {
+        return .deleteResource(try DeleteResourceMessage(pulling: &p))
+      }
+    case 16:
+      if p.keyIs(type, "refresh_sessions") {
+        return .refreshSessions(try RefreshSessionsMessage(pulling: &p))
+      }
+    case 18:
+      if p.keyIs(type, "infer_session_name") {
+        return .inferSessionName(try InferSessionNameMessage(pulling: &p))
+      }
+      if p.keyIs(type, "get_command_output") {
+        return .getCommandOutput(try GetCommandOutputMessage(pulling: &p))
+      }
+    case 19:
+      if p.keyIs(type, "get_command_history") {
+        return .getCommandHistory(try GetCommandHistoryMessage(pulling: &p))
+      }
+    case 20:
+      if p.keyIs(type, "set_max_message_size") {
+        return .setMaxMessageSize(try SetMaxMessageSizeMessage(pulling: &p))
+      }
+    case 21:
+      if p.keyIs(type, "get_available_recipes") {
+        return .getAvailableRecipes(try GetAvailableRecipesMessage(pulling: &p))
+      }
+    case 23:
+      if p.keyIs(type, "create_worktree_session") {
+        return .createWorktreeSession(try CreateWorktreeSessionMessage(pulling: &p))
+      }
+    default: break
+    }
+    return nil
+  }
+
   /// Writes the frame: `type` first, then the payload's members (see STANDARDS.md, Encoding).
   func encode(to writer: inout JSONWriter) {
     switch self {

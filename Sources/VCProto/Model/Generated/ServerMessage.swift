@@ -419,6 +419,156 @@ public enum ServerMessage: Sendable, Hashable {
     self = .unknown(object)
   }
 
+  /// Reads the message of the given `type` straight from the frame's bytes (the direct decode path);
+  /// `nil` when this enum does not model the type.
+  static func pull(type: JSONParser.Key, _ p: inout JSONParser) throws(JSONReadError) -> ServerMessage? {
+    switch type.count {
+    case 3:
+      if p.keyIs(type, "ack") {
+        return .ack(try AckMessage(pulling: &p))
+      }
+    case 4:
+      if p.keyIs(type, "pong") {
+        return .pong(try PongMessage(pulling: &p))
+      }
+    case 5:
+      if p.keyIs(type, "hello") {
+        return .hello(try HelloMessage(pulling: &p))
+      }
+      if p.keyIs(type, "error") {
+        return .error(try ErrorMessage(pulling: &p))
+      }
+    case 6:
+      if p.keyIs(type, "replay") {
+        return .replay(try ReplayMessage(pulling: &p))
+      }
+    case 8:
+      if p.keyIs(type, "response") {
+        return .response(try ResponseMessage(pulling: &p))
+      }
+      if p.keyIs(type, "draining") {
+        return .draining(try DrainingMessage(pulling: &p))
+      }
+    case 9:
+      if p.keyIs(type, "connected") {
+        return .connected(try ConnectedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "heartbeat") {
+        return .heartbeat(try HeartbeatMessage(pulling: &p))
+      }
+    case 10:
+      if p.keyIs(type, "auth_error") {
+        return .authError(try AuthErrorMessage(pulling: &p))
+      }
+    case 12:
+      if p.keyIs(type, "session_list") {
+        return .sessionList(try SessionListMessage(pulling: &p))
+      }
+    case 13:
+      if p.keyIs(type, "session_ready") {
+        return .sessionReady(try SessionReadyMessage(pulling: &p))
+      }
+      if p.keyIs(type, "turn_complete") {
+        return .turnComplete(try TurnCompleteMessage(pulling: &p))
+      }
+      if p.keyIs(type, "command_error") {
+        return .commandError(try CommandErrorMessage(pulling: &p))
+      }
+      if p.keyIs(type, "file_uploaded") {
+        return .fileUploaded(try FileUploadedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "recipe_exited") {
+        return .recipeExited(try RecipeExitedMessage(pulling: &p))
+      }
+    case 14:
+      if p.keyIs(type, "session_locked") {
+        return .sessionLocked(try SessionLockedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "session_killed") {
+        return .sessionKilled(try SessionKilledMessage(pulling: &p))
+      }
+      if p.keyIs(type, "command_output") {
+        return .commandOutput(try CommandOutputMessage(pulling: &p))
+      }
+      if p.keyIs(type, "resources_list") {
+        return .resourcesList(try ResourcesListMessage(pulling: &p))
+      }
+      if p.keyIs(type, "recipe_started") {
+        return .recipeStarted(try RecipeStartedMessage(pulling: &p))
+      }
+    case 15:
+      if p.keyIs(type, "recent_sessions") {
+        return .recentSessions(try RecentSessionsMessage(pulling: &p))
+      }
+      if p.keyIs(type, "session_history") {
+        return .sessionHistory(try SessionHistoryMessage(pulling: &p))
+      }
+      if p.keyIs(type, "session_updated") {
+        return .sessionUpdated(try SessionUpdatedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "session_created") {
+        return .sessionCreated(try SessionCreatedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "command_started") {
+        return .commandStarted(try CommandStartedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "command_history") {
+        return .commandHistory(try CommandHistoryMessage(pulling: &p))
+      }
+    case 16:
+      if p.keyIs(type, "infer_name_error") {
+        return .inferNameError(try InferNameErrorMessage(pulling: &p))
+      }
+      if p.keyIs(type, "compaction_error") {
+        return .compactionError(try CompactionErrorMessage(pulling: &p))
+      }
+      if p.keyIs(type, "command_complete") {
+        return .commandComplete(try CommandCompleteMessage(pulling: &p))
+      }
+      if p.keyIs(type, "resource_deleted") {
+        return .resourceDeleted(try ResourceDeletedMessage(pulling: &p))
+      }
+    case 17:
+      if p.keyIs(type, "available_recipes") {
+        return .availableRecipes(try AvailableRecipesMessage(pulling: &p))
+      }
+    case 18:
+      if p.keyIs(type, "available_commands") {
+        return .availableCommands(try AvailableCommandsMessage(pulling: &p))
+      }
+    case 19:
+      if p.keyIs(type, "compaction_complete") {
+        return .compactionComplete(try CompactionCompleteMessage(pulling: &p))
+      }
+      if p.keyIs(type, "command_output_full") {
+        return .commandOutputFull(try CommandOutputFullMessage(pulling: &p))
+      }
+      if p.keyIs(type, "recipe_step_started") {
+        return .recipeStepStarted(try RecipeStepStartedMessage(pulling: &p))
+      }
+      if p.keyIs(type, "orchestration_retry") {
+        return .orchestrationRetry(try OrchestrationRetryMessage(pulling: &p))
+      }
+    case 21:
+      if p.keyIs(type, "session_name_inferred") {
+        return .sessionNameInferred(try SessionNameInferredMessage(pulling: &p))
+      }
+    case 22:
+      if p.keyIs(type, "worktree_session_error") {
+        return .worktreeSessionError(try WorktreeSessionErrorMessage(pulling: &p))
+      }
+      if p.keyIs(type, "recipe_step_transition") {
+        return .recipeStepTransition(try RecipeStepTransitionMessage(pulling: &p))
+      }
+    case 24:
+      if p.keyIs(type, "worktree_session_created") {
+        return .worktreeSessionCreated(try WorktreeSessionCreatedMessage(pulling: &p))
+      }
+    default: break
+    }
+    return nil
+  }
+
   /// Writes the frame: `type` first, then the payload's members (see STANDARDS.md, Encoding).
   func encode(to writer: inout JSONWriter) {
     switch self {

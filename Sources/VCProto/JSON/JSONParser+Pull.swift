@@ -1,0 +1,269 @@
+/// Pull parsing: the generated model reads members straight from the frame's bytes into typed
+/// fields, with no intermediate ``JSONValue`` tree (see ``MessageDecoder``'s direct path).
+///
+/// The pull path is an accelerator, never a second definition of the protocol: it accepts only what it
+/// recognises outright (keys of plain ASCII without escapes, values of the declared types, every
+/// catalog rule satisfied) and otherwise gives up with ``JSONParser/miss()``. The caller then decodes
+/// the frame the general way, through the tree and the validator, which explains any problem. It
+/// enforces the same ``JSONLimits`` and strictness as the tree reader: the primitives are shared.
+extension JSONParser {
+  /// The error that abandons the pull path (its text is never shown: the general path re-reads the frame).
+  static func miss(_ offset: Int = 0) -> JSONReadError {
+    JSONReadError(.invalidJSON, offset: offset, "not decodable on the direct path")
+  }
+
+  /// A member name inside the frame: `count` plain ASCII bytes starting at `start`.
+  struct Key {
+    /// Offset of the first byte after the opening quote.
+    var start: Int
+    /// Length in bytes.
+    var count: Int
+  }
+
+  /// Consumes `{` and enters one nesting level.
+  @inline(__always)
+  mutating func pullObjectStart() throws(JSONReadError) {
+    skipWhitespace()
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "{") else { throw Self.miss(pos) }
+    try enter()
+    pos += 1
+  }
+
+  /// The next member's name (with its `:` consumed), or `nil` after the closing `}` (nesting left).
+  ///
+  /// `members` counts the members read so far and is checked against the object-size limit. Names with
+  /// escapes, control characters or non-ASCII bytes are left to the general path.
+  @inline(__always)
+  mutating func pullKey(_ members: inout Int) throws(JSONReadError) -> Key? {
+    skipWhitespace()
+    guard pos < bytes.count else { throw Self.miss(pos) }
+    if members > 0 {
+      if bytes[pos] == UInt8(ascii: "}") {
+        pos += 1
+        depth -= 1
+        return nil
+      }
+      guard bytes[pos] == UInt8(ascii: ",") else { throw Self.miss(pos) }
+      pos += 1
+      skipWhitespace()
+      guard pos < bytes.count else { throw Self.miss(pos) }
+    } else if bytes[pos] == UInt8(ascii: "}") {
+      pos += 1
+      depth -= 1
+      return nil
+    }
+    guard bytes[pos] == UInt8(ascii: "\"") else { throw Self.miss(pos) }
+    let start = pos + 1
+    pos = start
+    skipPlainASCII()
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") { break }
+      guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { throw Self.miss(pos) }
+      pos += 1
+    }
+    let end = pos
+    guard end < bytes.count, end - start <= limits.maxStringBytes else { throw Self.miss(end) }
+    members += 1
+    guard members <= limits.maxObjectMembers else { throw Self.miss(end) }
+    pos = end + 1
+    skipWhitespace()
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw Self.miss(pos) }
+    pos += 1
+    skipWhitespace()
+    return Key(start: start, count: end - start)
+  }
+
+  /// `true` when `key` is exactly `name` (compared byte for byte; the caller has matched the length).
+  @inline(__always)
+  func keyIs(_ key: Key, _ name: StaticString) -> Bool {
+    let n = name.utf8CodeUnitCount
+    guard key.count == n, let base = bytes.baseAddress else { return false }
+    return memcmpBytes(base + key.start, name.utf8Start, n)
+  }
+
+  /// `true` when `key` is exactly the bytes `name`.
+  @inline(__always)
+  func keyIs(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard key.count == name.count, let base = bytes.baseAddress, let other = name.baseAddress else { return false }
+    return memcmpBytes(base + key.start, other, key.count)
+  }
+
+  /// `true` when two keys of this frame have the same bytes.
+  @inline(__always)
+  func sameKey(_ a: Key, _ b: Key) -> Bool {
+    guard a.count == b.count, let base = bytes.baseAddress else { return false }
+    return memcmpBytes(base + a.start, base + b.start, a.count)
+  }
+
+  /// The key as a String (its bytes are plain ASCII: ``pullKey(_:)`` admits nothing else).
+  @inline(__always)
+  func keyString(_ key: Key) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]), as: UTF8.self)
+  }
+
+  /// Reads an undeclared member's value and appends it (name and value) to `extra`, refusing a name
+  /// that repeats one already kept.
+  mutating func pullExtra(_ key: Key, into extra: inout [JSONObject.Member]) throws(JSONReadError) {
+    let name = keyString(key)
+    for m in extra where m.key == name { throw Self.miss(key.start) }
+    extra.append(JSONObject.Member(key: name, value: try parseValue()))
+  }
+
+  /// Consumes `null` if it is next (after whitespace was skipped) and says so.
+  @inline(__always)
+  mutating func pullNull() -> Bool {
+    guard pos + 4 <= bytes.count, bytes[pos] == UInt8(ascii: "n"), bytes[pos + 1] == UInt8(ascii: "u"),
+      bytes[pos + 2] == UInt8(ascii: "l"), bytes[pos + 3] == UInt8(ascii: "l")
+    else { return false }
+    pos += 4
+    return true
+  }
+
+  /// Reads a string value.
+  @inline(__always)
+  mutating func pullString() throws(JSONReadError) -> String {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { throw Self.miss(pos) }
+    return try parseString()
+  }
+
+  /// Reads an integer literal (no fraction, no exponent) that fits in `Int`.
+  mutating func pullInt() throws(JSONReadError) -> Int {
+    let start = pos
+    var negative = false
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "-") {
+      negative = true
+      pos += 1
+    }
+    guard pos < bytes.count else { throw Self.miss(pos) }
+    var value = 0
+    let digitsStart = pos
+    while pos < bytes.count {
+      let d = bytes[pos] &- UInt8(ascii: "0")
+      guard d < 10 else { break }
+      // Accumulate negatively so that Int.min fits; overflow leaves the literal to the general path.
+      let (m, o1) = value.multipliedReportingOverflow(by: 10)
+      let (v, o2) = m.subtractingReportingOverflow(Int(d))
+      guard !o1, !o2 else { throw Self.miss(start) }
+      value = v
+      pos += 1
+    }
+    let digits = pos - digitsStart
+    guard digits > 0, pos - start <= limits.maxNumberLength else { throw Self.miss(start) }
+    if digits > 1, bytes[digitsStart] == UInt8(ascii: "0") { throw Self.miss(start) }
+    if pos < bytes.count {
+      let b = bytes[pos]
+      guard b != UInt8(ascii: "."), b != UInt8(ascii: "e"), b != UInt8(ascii: "E") else { throw Self.miss(start) }
+    }
+    if negative { return value }
+    guard value != Int.min else { throw Self.miss(start) }
+    return -value
+  }
+
+  /// Reads any finite number.
+  mutating func pullDouble() throws(JSONReadError) -> Double {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "-") || bytes[pos] &- UInt8(ascii: "0") < 10 else {
+      throw Self.miss(pos)
+    }
+    guard let d = try parseNumber().doubleValue else { throw Self.miss(pos) }
+    return d
+  }
+
+  /// Reads `true` or `false`.
+  mutating func pullBool() throws(JSONReadError) -> Bool {
+    guard pos < bytes.count else { throw Self.miss(pos) }
+    if bytes[pos] == UInt8(ascii: "t") {
+      try expectLiteral("true")
+      return true
+    }
+    guard bytes[pos] == UInt8(ascii: "f") else { throw Self.miss(pos) }
+    try expectLiteral("false")
+    return false
+  }
+
+  /// Reads an array whose elements are never null, each with `element`.
+  @inline(__always)
+  mutating func pullArray<Element>(
+    _ element: (inout JSONParser) throws(JSONReadError) -> Element
+  ) throws(JSONReadError) -> [Element] {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "[") else { throw Self.miss(pos) }
+    try enter()
+    pos += 1
+    var out: [Element] = []
+    skipWhitespace()
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+      pos += 1
+      depth -= 1
+      return out
+    }
+    while true {
+      skipWhitespace()
+      guard out.count < limits.maxArrayElements, !pullNull() else { throw Self.miss(pos) }
+      out.append(try element(&self))
+      skipWhitespace()
+      guard pos < bytes.count else { throw Self.miss(pos) }
+      if bytes[pos] == UInt8(ascii: ",") {
+        pos += 1
+      } else if bytes[pos] == UInt8(ascii: "]") {
+        pos += 1
+        depth -= 1
+        return out
+      } else {
+        throw Self.miss(pos)
+      }
+    }
+  }
+
+  /// Where the top-level `type` value's characters are, when the frame is an object whose first member
+  /// is `"type"` with a string of plain ASCII (no escapes); `nil` otherwise. Leaves the position where
+  /// it was.
+  mutating func peekLeadingType() -> Key? {
+    let saved = (pos, depth)
+    defer { (pos, depth) = saved }
+    do {
+      try pullObjectStart()
+      var members = 0
+      guard let key = try pullKey(&members), keyIs(key, "type") else { return nil }
+      return plainStringValue()
+    } catch {
+      return nil
+    }
+  }
+
+  /// The characters of the string at the position when it is plain printable ASCII without escapes
+  /// (consumed, closing quote included); `nil`, consuming nothing, otherwise.
+  @inline(__always)
+  mutating func plainStringValue() -> Key? {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { return nil }
+    let saved = pos
+    let start = pos + 1
+    pos = start
+    skipPlainASCII()
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") {
+        guard pos - start <= limits.maxStringBytes else { break }
+        pos += 1
+        return Key(start: start, count: pos - 1 - start)
+      }
+      guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { break }
+      pos += 1
+    }
+    pos = saved
+    return nil
+  }
+
+  /// Consumes a plain string value equal to `expected` and says so; `false` (the caller gives up) for
+  /// any other value.
+  @inline(__always)
+  mutating func pullPlainString(is expected: StaticString) -> Bool {
+    guard let value = plainStringValue() else { return false }
+    return keyIs(value, expected)
+  }
+}
+
+@inline(__always)
+private func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+  for i in 0..<n where a[i] != b[i] { return false }
+  return true
+}

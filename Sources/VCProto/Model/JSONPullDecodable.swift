@@ -1,0 +1,112 @@
+/// A type the generated model can read straight from a frame's bytes (the direct decode path).
+///
+/// `pull` is called with the parser at the value (whitespace skipped, never at `null`: the caller
+/// handles nulls). It must accept exactly the values ``JSONFieldValue/decodeField(_:key:)`` accepts
+/// for the same type, or give up with ``JSONParser/miss(_:)``; it never accepts more.
+protocol JSONPullDecodable {
+  /// Reads one value.
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self
+}
+
+extension String: JSONPullDecodable {
+  @inline(__always)
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> String { try p.pullString() }
+}
+
+extension Int: JSONPullDecodable {
+  @inline(__always)
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Int { try p.pullInt() }
+}
+
+extension Double: JSONPullDecodable {
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Double { try p.pullDouble() }
+}
+
+extension Bool: JSONPullDecodable {
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Bool { try p.pullBool() }
+}
+
+extension JSONValue: JSONPullDecodable {
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> JSONValue { try p.parseValue() }
+}
+
+extension Array: JSONPullDecodable where Element: JSONPullDecodable {
+  @inline(__always)
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> [Element] {
+    try p.pullArray { (q: inout JSONParser) throws(JSONReadError) in try Element.pull(&q) }
+  }
+}
+
+extension ClaudeRecord: JSONPullDecodable {
+  /// The catalog's `ClaudeRecord` shape laid out for matching keys in the frame without copying specs:
+  /// every field name's bytes in one buffer, and each field's slice of it.
+  private struct PullLayout: Sendable {
+    var names: [UInt8] = []
+    var ranges: [(start: Int, count: Int)] = []
+    var fields: [FieldSpec] = []
+
+    init(_ fields: [FieldSpec]) {
+      for f in fields {
+        ranges.append((names.count, f.name.utf8.count))
+        names.append(contentsOf: f.name.utf8)
+      }
+      self.fields = fields
+    }
+
+    /// The index of the declared field whose name is `key`, if any.
+    @inline(__always)
+    func field(_ key: JSONParser.Key, in p: JSONParser) -> Int? {
+      names.withUnsafeBufferPointer { names -> Int? in
+        for i in 0..<ranges.count where ranges[i].count == key.count {
+          if p.keyIs(key, UnsafeBufferPointer(rebasing: names[ranges[i].start..<(ranges[i].start + key.count)])) {
+            return i
+          }
+        }
+        return nil
+      }
+    }
+  }
+
+  private static let layout = PullLayout(shape?.fields ?? [])
+
+  /// Raw records stay lossless ``JSONObject``s. The record's members are read one by one and each
+  /// declared member is checked against the catalog's `ClaudeRecord` shape as it is read: the same
+  /// rules as ``decodeField(_:key:)`` (which uses ``FieldCheck/conforms(_:to:in:)``), without looking
+  /// each field up again afterwards.
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> ClaudeRecord {
+    let layout = Self.layout
+    guard !layout.fields.isEmpty, layout.fields.count < 64 else {
+      let start = p.pos
+      let value = try p.parseValue()
+      do { return try decodeField(value, key: "") } catch { throw JSONParser.miss(start) }
+    }
+    try p.pullObjectStart()
+    var members: [JSONObject.Member] = []
+    members.reserveCapacity(12)
+    var keys: [JSONParser.Key] = []
+    keys.reserveCapacity(12)
+    var count = 0
+    var seen: UInt64 = 0
+    while let key = try p.pullKey(&count) {
+      for k in keys where p.sameKey(k, key) { throw JSONParser.miss(key.start) }
+      keys.append(key)
+      let index = layout.field(key, in: p)
+      let value = try p.parseValue()
+      if let index {
+        seen |= 1 << index
+        if case .null = value {
+          guard layout.fields[index].nullable else { throw JSONParser.miss(key.start) }
+        } else {
+          guard FieldCheck.passes(value, layout.fields[index].type, deep: .latest),
+            layout.fields[index].allowedValues?.contains(value) ?? true
+          else { throw JSONParser.miss(key.start) }
+        }
+      }
+      members.append(JSONObject.Member(key: p.keyString(key), value: value))
+    }
+    for i in 0..<layout.fields.count where layout.fields[i].required && seen & (1 << i) == 0 {
+      throw JSONParser.miss(p.pos)
+    }
+    return ClaudeRecord(raw: JSONObject(members))
+  }
+}
