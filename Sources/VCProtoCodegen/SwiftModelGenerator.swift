@@ -250,7 +250,9 @@ public struct SwiftModelGenerator: Sendable {
       if messageCapability == nil && fieldCaps.isEmpty {
         s += "    []\n  }\n\n"
       } else {
-        s += "    var capabilities: [String] = [\(messageCapability.map { "\"\($0)\"" } ?? "")]\n"
+        let binding = fieldCaps.isEmpty ? "let" : "var"
+        let own = messageCapability.map { "\"\($0)\"" } ?? ""
+        s += "    \(binding) capabilities: [String] = [\(own)]\n"
         for f in fieldCaps {
           s += "    if \(Self.identifier(f.name)) != nil { capabilities.append(\"\(f.capability!)\") }\n"
         }

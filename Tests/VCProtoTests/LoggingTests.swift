@@ -62,7 +62,7 @@ final class RecordingSink: @unchecked Sendable {
   /// written. (The test runner may print its own lines meanwhile; the caller looks for its markers.)
   static func capturingStandardStreams(_ body: () throws -> Void) throws -> String {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("vcproto-silent-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: url) }
     let file = try FileHandle(forWritingTo: url)
     fflush(nil)  // every C stream

@@ -2945,7 +2945,7 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   public var reason: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
-    var capabilities: [String] = ["disconnect"]
+    let capabilities: [String] = ["disconnect"]
     return capabilities
   }
 

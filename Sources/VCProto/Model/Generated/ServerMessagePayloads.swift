@@ -6217,7 +6217,7 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   public var timestamp: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
-    var capabilities: [String] = ["heartbeat"]
+    let capabilities: [String] = ["heartbeat"]
     return capabilities
   }
 
@@ -6321,7 +6321,7 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   public var retryAfterMs: Int
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
-    var capabilities: [String] = ["draining"]
+    let capabilities: [String] = ["draining"]
     return capabilities
   }
 
