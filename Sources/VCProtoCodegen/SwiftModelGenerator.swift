@@ -91,8 +91,62 @@ public struct SwiftModelGenerator: Sendable {
 
   func isOptional(_ field: FieldSpec) -> Bool { !field.required || field.nullable }
 
+  /// The Swift type of a field's (non-null) value: its nested enum when it has one, else ``swiftType(_:)``.
+  func fieldType(_ field: FieldSpec) -> String {
+    Self.enumValues(field) != nil ? Self.enumName(field) : swiftType(field.type)
+  }
+
   func propertyType(_ field: FieldSpec) -> String {
-    swiftType(field.type) + (isOptional(field) ? "?" : "")
+    fieldType(field) + (isOptional(field) ? "?" : "")
+  }
+
+  // MARK: - Closed sets
+
+  /// The raw values of a field the model types as a nested enum: a plain string member whose catalog
+  /// `allowedValues` are all strings (a closed set the protocol defines). `nil` for every other field;
+  /// boolean allowed values (`success: [true]`) stay `Bool` with a value check.
+  public static func enumValues(_ field: FieldSpec) -> [String]? {
+    guard field.type == .string(.plain), let allowed = field.allowedValues, !allowed.isEmpty else { return nil }
+    var values: [String] = []
+    for value in allowed {
+      guard case .string(let s) = value else { return nil }
+      values.append(s)
+    }
+    return values
+  }
+
+  /// The nested enum's name: the field in UpperCamelCase (`stream` -> `Stream`), except that `type`
+  /// becomes `Kind` (a nested `Type` would clash with the metatype syntax).
+  public static func enumName(_ field: FieldSpec) -> String {
+    field.name == "type" ? "Kind" : upperCamelCase(field.name)
+  }
+
+  /// A case name for a raw value: camelCase, with any other non-identifier character treated as a word
+  /// break, `_` in front of a leading digit, backquoted when it is a keyword.
+  public static func caseName(_ raw: String) -> String {
+    var words = ""
+    for c in raw { words.append(c.isLetter || c.isNumber ? c : "_") }
+    var name = camelCase(words)
+    if name.isEmpty || name.first!.isNumber { name = "_" + name }
+    return keywords.contains(name) ? "`\(name)`" : name
+  }
+
+  /// The nested enum declaration of a closed-set field (indented for a struct body).
+  func enumDecl(_ field: FieldSpec, values: [String]) -> String {
+    var s = "  /// The closed set of `\(field.name)` values the protocol defines; any other value is `invalid_value`.\n"
+    s += "  public enum \(Self.enumName(field)): String, Sendable, Hashable, CaseIterable, JSONStringEnum,"
+    s += " JSONPullDecodable {\n"
+    for value in values {
+      var literal = ""
+      for c in value {
+        if c == "\\" || c == "\"" { literal.append("\\") }
+        literal.append(c)
+      }
+      s += "    /// `\"\(literal)\"` on the wire.\n"
+      s += "    case \(Self.caseName(value)) = \"\(literal)\"\n"
+    }
+    s += "  }\n\n"
+    return s
   }
 
   // MARK: - Enums
@@ -185,9 +239,10 @@ public struct SwiftModelGenerator: Sendable {
     return String(s.dropLast())
   }
 
-  /// Whether a field needs a value check beyond its Swift type (formats, minimums, closed sets).
+  /// Whether a field needs a value check beyond its Swift type (formats, minimums, closed sets not
+  /// already enforced by a nested enum).
   static func needsCheck(_ f: FieldSpec) -> Bool {
-    f.allowedValues != nil || needsCheck(f.type)
+    (f.allowedValues != nil && enumValues(f) == nil) || needsCheck(f.type)
   }
 
   static func needsCheck(_ t: FieldType) -> Bool {
@@ -235,6 +290,9 @@ public struct SwiftModelGenerator: Sendable {
       s += "  public static let type = \"\(wireType)\"\n\n"
     }
     for f in fields {
+      if let values = Self.enumValues(f) { s += enumDecl(f, values: values) }
+    }
+    for f in fields {
       var doc = f.doc.isEmpty ? "`\(f.name)`" : "`\(f.name)`: \(f.doc)"
       if !f.required { doc += " Optional." }
       if f.required && f.nullable { doc += " Always written; `nil` is sent as null." }
@@ -276,7 +334,7 @@ public struct SwiftModelGenerator: Sendable {
     // Decode.
     s += "  /// Builds the value from an object (normally one the validator accepted).\n"
     s += "  public init(json object: JSONObject) throws(ModelDecodingError) {\n"
-    for f in fields { s += "    var _\(Self.bare(f.name)): \(swiftType(f.type))? = nil\n" }
+    for f in fields { s += "    var _\(Self.bare(f.name)): \(fieldType(f))? = nil\n" }
     for f in fields where f.required && f.nullable { s += "    var has\(Self.upperCamelCase(f.name)) = false\n" }
     s += "    var extra: [JSONObject.Member] = []\n"
     // Dispatch on the key's length first (an integer switch), then compare with the few names of
@@ -300,7 +358,7 @@ public struct SwiftModelGenerator: Sendable {
         } else {
           s += "          if case .null = member.value { throw ModelDecodingError(null: \"\(f.name)\") }\n"
         }
-        s += "          _\(Self.bare(f.name)) = try \(swiftType(f.type)).decodeField(\n"
+        s += "          _\(Self.bare(f.name)) = try \(fieldType(f)).decodeField(\n"
         s += "            member.value, key: \"\(f.name)\")\n"
         if Self.needsCheck(f) {
           let allowed = f.allowedValues.map { "[" + $0.map(\.jsonText).joined(separator: ", ") + "]" } ?? "nil"
@@ -385,7 +443,7 @@ public struct SwiftModelGenerator: Sendable {
     default:
       if Self.needsCheck(f.type) { return "false" }
     }
-    if let allowed = f.allowedValues {
+    if let allowed = f.allowedValues, Self.enumValues(f) == nil {  // a nested enum enforces its own set
       switch f.type {
       case .string, .boolean:
         conditions.append("(" + allowed.map { "v == \($0.jsonText)" }.joined(separator: " || ") + ")")
@@ -406,7 +464,7 @@ public struct SwiftModelGenerator: Sendable {
     guard fields.count < 63 else {
       return s + "    throw JSONParser.miss(p.pos)\n  }\n\n"
     }
-    for f in fields { s += "    var _\(Self.bare(f.name)): \(swiftType(f.type))? = nil\n" }
+    for f in fields { s += "    var _\(Self.bare(f.name)): \(fieldType(f))? = nil\n" }
     s += "    var seen: UInt64 = 0\n"
     s += "    var extra: [JSONObject.Member] = []\n"
     s += "    var members = 0\n"
@@ -434,7 +492,7 @@ public struct SwiftModelGenerator: Sendable {
         } else {
           s += "          guard !p.pullNull() else { throw JSONParser.miss(key.start) }\n"
         }
-        s += "          let v = try \(swiftType(f.type)).pull(&p)\n"
+        s += "          let v = try \(fieldType(f)).pull(&p)\n"
         if let condition = pullCondition(f) {
           s += "          guard \(condition) else { throw JSONParser.miss(key.start) }\n"
         }

@@ -3594,10 +3594,18 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   /// The `type` value of this message.
   public static let type = "command_output"
 
+  /// The closed set of `stream` values the protocol defines; any other value is `invalid_value`.
+  public enum Stream: String, Sendable, Hashable, CaseIterable, JSONStringEnum, JSONPullDecodable {
+    /// `"stdout"` on the wire.
+    case stdout = "stdout"
+    /// `"stderr"` on the wire.
+    case stderr = "stderr"
+  }
+
   /// `command_session_id`
   public var commandSessionId: String
   /// `stream`
-  public var stream: String
+  public var stream: Stream
   /// `text`
   public var text: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -3611,7 +3619,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   /// Creates the value; optional members default to absent.
   public init(
     commandSessionId: String,
-    stream: String,
+    stream: Stream,
     text: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
@@ -3624,7 +3632,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   /// Builds the value from an object (normally one the validator accepted).
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var _commandSessionId: String? = nil
-    var _stream: String? = nil
+    var _stream: Stream? = nil
     var _text: String? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
@@ -3640,10 +3648,8 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
       case 6:
         if member.key == "stream" {
           if case .null = member.value { throw ModelDecodingError(null: "stream") }
-          _stream = try String.decodeField(
+          _stream = try Stream.decodeField(
             member.value, key: "stream")
-          try FieldCheck.require(
-            member.value, .string(.plain), allowed: ["stdout", "stderr"], key: "stream")
           continue
         }
       case 18:
@@ -3670,7 +3676,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
   init(pulling p: inout JSONParser) throws(JSONReadError) {
     var _commandSessionId: String? = nil
-    var _stream: String? = nil
+    var _stream: Stream? = nil
     var _text: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -3699,8 +3705,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
           guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard (v == "stdout" || v == "stderr") else { throw JSONParser.miss(key.start) }
+          let v = try Stream.pull(&p)
           _stream = v
           continue
         }

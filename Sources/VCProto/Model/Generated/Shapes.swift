@@ -366,12 +366,20 @@ public struct RecentSession: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
 /// A command or a group of commands (recursive through children).
 public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The closed set of `type` values the protocol defines; any other value is `invalid_value`.
+  public enum Kind: String, Sendable, Hashable, CaseIterable, JSONStringEnum, JSONPullDecodable {
+    /// `"command"` on the wire.
+    case command = "command"
+    /// `"group"` on the wire.
+    case group = "group"
+  }
+
   /// `id`
   public var id: String
   /// `label`
   public var label: String
   /// `type`
-  public var type: String
+  public var type: Kind
   /// `description` Optional.
   public var description: String?
   /// `children` Optional.
@@ -383,7 +391,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
   public init(
     id: String,
     label: String,
-    type: String,
+    type: Kind,
     description: String? = nil,
     children: [CommandNode]? = nil,
     additionalMembers: JSONObject = JSONObject()
@@ -400,7 +408,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var _id: String? = nil
     var _label: String? = nil
-    var _type: String? = nil
+    var _type: Kind? = nil
     var _description: String? = nil
     var _children: [CommandNode]? = nil
     var extra: [JSONObject.Member] = []
@@ -416,10 +424,8 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
       case 4:
         if member.key == "type" {
           if case .null = member.value { throw ModelDecodingError(null: "type") }
-          _type = try String.decodeField(
+          _type = try Kind.decodeField(
             member.value, key: "type")
-          try FieldCheck.require(
-            member.value, .string(.plain), allowed: ["command", "group"], key: "type")
           continue
         }
       case 5:
@@ -463,7 +469,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
   init(pulling p: inout JSONParser) throws(JSONReadError) {
     var _id: String? = nil
     var _label: String? = nil
-    var _type: String? = nil
+    var _type: Kind? = nil
     var _description: String? = nil
     var _children: [CommandNode]? = nil
     var seen: UInt64 = 0
@@ -486,8 +492,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
           guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard (v == "command" || v == "group") else { throw JSONParser.miss(key.start) }
+          let v = try Kind.pull(&p)
           _type = v
           continue
         }
@@ -1659,8 +1664,16 @@ public struct Cost: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
 /// The buffered message inside replay.
 public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The closed set of `role` values the protocol defines; any other value is `invalid_value`.
+  public enum Role: String, Sendable, Hashable, CaseIterable, JSONStringEnum, JSONPullDecodable {
+    /// `"user"` on the wire.
+    case user = "user"
+    /// `"assistant"` on the wire.
+    case assistant = "assistant"
+  }
+
   /// `role`
-  public var role: String
+  public var role: Role
   /// `text`
   public var text: String
   /// `session_id` Optional.
@@ -1672,7 +1685,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
 
   /// Creates the value; optional members default to absent.
   public init(
-    role: String,
+    role: Role,
     text: String,
     sessionId: String? = nil,
     timestamp: String? = nil,
@@ -1687,7 +1700,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
 
   /// Builds the value from an object (normally one the validator accepted).
   public init(json object: JSONObject) throws(ModelDecodingError) {
-    var _role: String? = nil
+    var _role: Role? = nil
     var _text: String? = nil
     var _sessionId: String? = nil
     var _timestamp: String? = nil
@@ -1697,10 +1710,8 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
       case 4:
         if member.key == "role" {
           if case .null = member.value { throw ModelDecodingError(null: "role") }
-          _role = try String.decodeField(
+          _role = try Role.decodeField(
             member.value, key: "role")
-          try FieldCheck.require(
-            member.value, .string(.plain), allowed: ["user", "assistant"], key: "role")
           continue
         }
         if member.key == "text" {
@@ -1741,7 +1752,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
   init(pulling p: inout JSONParser) throws(JSONReadError) {
-    var _role: String? = nil
+    var _role: Role? = nil
     var _text: String? = nil
     var _sessionId: String? = nil
     var _timestamp: String? = nil
@@ -1756,8 +1767,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
           guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard (v == "user" || v == "assistant") else { throw JSONParser.miss(key.start) }
+          let v = try Role.pull(&p)
           _role = v
           continue
         }

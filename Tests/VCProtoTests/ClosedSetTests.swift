@@ -1,0 +1,179 @@
+import Testing
+import VCProtoCodegen
+
+@testable import VCProto
+
+/// The closed sets the protocol defines are Swift enums in the typed model: their cases are exactly the
+/// catalog's `allowedValues`, every value round-trips, and a value outside the set fails decoding with
+/// the finding the validator reports.
+@Suite struct ClosedSetTests {
+  /// One member the model types as a nested enum: where it is in the catalog, the Swift enum's raw
+  /// values, a valid frame around a value (as a JSON token) and how to read the decoded value back.
+  struct Site: Sendable, CustomTestStringConvertible {
+    var owner: String  // message type or shape name
+    var field: String
+    var cases: [String]
+    var type: String
+    var body: @Sendable (String) -> String  // the frame's members after `type`, with the value token in place
+    var pointer: String
+    var read: @Sendable (ServerMessage) -> String?
+
+    var testDescription: String { "\(owner).\(field)" }
+
+    /// The frame with `type` first (the direct decode path) or last (the tree path).
+    func frame(_ token: String, typeFirst: Bool = true) -> String {
+      typeFirst ? #"{"type":"\#(type)",\#(body(token))}"# : #"{\#(body(token)),"type":"\#(type)"}"#
+    }
+  }
+
+  static let sites: [Site] = [
+    Site(
+      owner: "command_output", field: "stream", cases: CommandOutputMessage.Stream.allCases.map(\.rawValue),
+      type: "command_output", body: { #""command_session_id":"cmd-1","stream":\#($0),"text":"ok""# },
+      pointer: "/stream",
+      read: { if case .commandOutput(let m) = $0 { m.stream.rawValue } else { nil } }),
+    Site(
+      owner: "CommandNode", field: "type", cases: CommandNode.Kind.allCases.map(\.rawValue),
+      type: "available_commands",
+      body: {
+        #""working_directory":null,"project_commands":[{"id":"a","label":"A","type":\#($0)}],"general_commands":[]"#
+      },
+      pointer: "/project_commands/0/type",
+      read: { if case .availableCommands(let m) = $0 { m.projectCommands.first?.type.rawValue } else { nil } }),
+    Site(
+      owner: "ReplayedMessage", field: "role", cases: ReplayedMessage.Role.allCases.map(\.rawValue),
+      type: "replay", body: { #""message_id":"m-1","message":{"role":\#($0),"text":"hi"}"# },
+      pointer: "/message/role",
+      read: { if case .replay(let m) = $0 { m.message.role.rawValue } else { nil } }),
+  ]
+
+  static let catalog = ProtocolCatalog.latest
+
+  /// Every generated field of the catalog as (owner, field).
+  static func generatedFields() -> [(owner: String, field: FieldSpec)] {
+    var out: [(String, FieldSpec)] = []
+    for m in catalog.messages where m.isModelled { out += m.fields.map { (m.type, $0) } }
+    for name in catalog.shapeOrder {
+      guard let shape = catalog.shapes[name], !shape.handWrittenModel else { continue }
+      out += shape.fields.map { (name, $0) }
+    }
+    return out
+  }
+
+  /// The catalog's allowed values of a site, as strings.
+  static func allowedValues(_ site: Site) -> [String]? {
+    let field = generatedFields().first { $0.owner == site.owner && $0.field.name == site.field }?.field
+    return field?.allowedValues?.compactMap(\.stringValue)
+  }
+
+  @Test func everyClosedStringSetIsAnEnumAndNothingElse() {
+    var closed: [String] = []
+    for (owner, field) in Self.generatedFields() {
+      guard let allowed = field.allowedValues else { continue }
+      let allStrings = allowed.allSatisfy { $0.stringValue != nil }
+      if field.type == .text && allStrings {
+        closed.append("\(owner).\(field.name)")
+        #expect(SwiftModelGenerator.enumValues(field) == allowed.compactMap(\.stringValue))
+      } else {
+        // e.g. `success: [true]` stays Bool, checked by value.
+        #expect(SwiftModelGenerator.enumValues(field) == nil, "\(owner).\(field.name)")
+      }
+    }
+    #expect(closed.sorted() == Self.sites.map(\.testDescription).sorted())
+  }
+
+  @Test(arguments: sites) func enumCasesAreTheCatalogsAllowedValues(_ site: Site) {
+    let allowed = Self.allowedValues(site)
+    #expect(allowed != nil)
+    #expect(site.cases == allowed)
+  }
+
+  @Test(arguments: sites) func everyValueRoundTrips(_ site: Site) throws {
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient))
+    for raw in site.cases {
+      let frame = site.frame("\"\(raw)\"")
+      #expect(Validator().validate(frame).findings.isEmpty, "\(frame)")
+      for typeFirst in [true, false] {
+        let message = try decoder.decodeServerMessage(Array(site.frame("\"\(raw)\"", typeFirst: typeFirst).utf8))
+        #expect(site.read(message) == raw)
+        #expect(String(decoding: MessageEncoder().encode(message), as: UTF8.self) == frame)
+      }
+    }
+  }
+
+  /// Outside the set (or not a string): the decoder throws exactly the validator's findings, on both
+  /// decode paths, and the typed model's own error names the same member.
+  @Test(arguments: sites) func aValueOutsideTheSetFailsLikeTheValidator(_ site: Site) throws {
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient))
+    let first = site.cases[0]
+    let outside: [(token: String, code: String, reason: String)] = [
+      ("\"\(first.uppercased())\"", "invalid_value", "invalid value"),
+      ("\"\(first) \"", "invalid_value", "invalid value"),
+      ("\"\"", "invalid_value", "invalid value"),
+      ("\"other\"", "invalid_value", "invalid value"),
+      ("7", "wrong_type", "expected string, got integer"),
+      ("[\"\(first)\"]", "wrong_type", "expected string, got array"),
+    ]
+    for (token, code, reason) in outside {
+      let expected = Validator().validate(site.frame(token)).findings.map { "\($0.code) \($0.pointer)" }
+      #expect(expected == ["\(code) \(site.pointer)"], "\(token)")
+      for typeFirst in [true, false] {
+        do {
+          _ = try decoder.decodeServerMessage(Array(site.frame(token, typeFirst: typeFirst).utf8))
+          Issue.record("\(site.frame(token, typeFirst: typeFirst)) decoded")
+        } catch {
+          #expect(error.findings.map { "\($0.code) \($0.pointer)" } == expected)
+        }
+      }
+      guard case .object(let object) = try JSONReader().parse(Array(site.frame(token).utf8)) else {
+        Issue.record("not an object")
+        continue
+      }
+      #expect(throws: ModelDecodingError.self) { try ServerMessage(type: site.type, object: object) }
+      do {
+        _ = try ServerMessage(type: site.type, object: object)
+      } catch {
+        #expect(error.pointer == site.pointer)
+        #expect(error.reason == reason)
+      }
+    }
+  }
+
+  /// The direct path's reader accepts exactly the raw values, like ``JSONStringEnum/decodeField(_:key:)``.
+  @Test func pullAcceptsExactlyTheRawValues() throws {
+    func check<E: JSONStringEnum & JSONPullDecodable>(_: E.Type) throws {
+      func pulled(_ json: String) -> E? {
+        Array(json.utf8).withUnsafeBufferPointer { buffer in
+          var p = JSONParser(buffer: buffer, limits: .default)
+          return try? E.pull(&p)
+        }
+      }
+      for value in E.allCases {
+        #expect(pulled("\"\(value.rawValue)\"") == value)
+        #expect(try E.decodeField(.string(value.rawValue), key: "k") == value)
+        var writer = JSONWriter()
+        value.encodeField(to: &writer)
+        #expect(writer.bytes == Array("\"\(value.rawValue)\"".utf8))
+      }
+      for json in ["\"other\"", "\"\"", "7", "null", "true"] {
+        #expect(pulled(json) == nil, "\(json)")
+      }
+      #expect(throws: ModelDecodingError(invalid: "k")) { try E.decodeField(.string("other"), key: "k") }
+    }
+    try check(CommandOutputMessage.Stream.self)
+    try check(CommandNode.Kind.self)
+    try check(ReplayedMessage.Role.self)
+  }
+
+  @Test func enumAndCaseNames() {
+    #expect(SwiftModelGenerator.enumName(FieldSpec("stream", .text)) == "Stream")
+    #expect(SwiftModelGenerator.enumName(FieldSpec("type", .text)) == "Kind")
+    #expect(SwiftModelGenerator.enumName(FieldSpec("exit_reason", .text)) == "ExitReason")
+    #expect(SwiftModelGenerator.caseName("stdout") == "stdout")
+    #expect(SwiftModelGenerator.caseName("tool_use") == "toolUse")
+    #expect(SwiftModelGenerator.caseName("max-tokens") == "maxTokens")
+    #expect(SwiftModelGenerator.caseName("a.b") == "aB")
+    #expect(SwiftModelGenerator.caseName("2fa") == "_2fa")
+    #expect(SwiftModelGenerator.caseName("default") == "`default`")
+  }
+}
