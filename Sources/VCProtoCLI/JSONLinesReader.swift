@@ -1,3 +1,4 @@
+import Foundation
 import VCProto
 
 /// Streams a JSON Lines capture: one frame per line, either the bare message or a record
@@ -58,17 +59,26 @@ public final class JSONLinesReader: CaptureReader {
     return frame
   }
 
-  private static let dataKey = Array("\"data\"".utf8)
 
+  /// Whether the line contains `"data"` (only such lines can be records): `memchr` to each quote, then
+  /// a comparison of the five bytes after it.
   private func mentionsData(_ bytes: [UInt8]) -> Bool {
-    let key = Self.dataKey
-    guard bytes.count >= key.count else { return false }
-    var i = 0
-    while i <= bytes.count - key.count {
-      if bytes[i] == key[0], bytes[i..<(i + key.count)].elementsEqual(key) { return true }
-      i += 1
+    bytes.withUnsafeBytes { raw -> Bool in
+      guard let base = raw.baseAddress, raw.count >= 6 else { return false }
+      var offset = 0
+      let last = raw.count - 6
+      while offset <= last {
+        guard let hit = memchr(base + offset, 0x22, last - offset + 1) else { return false }
+        let at = base.distance(to: UnsafeRawPointer(hit))
+        if raw[at + 1] == UInt8(ascii: "d"), raw[at + 2] == UInt8(ascii: "a"), raw[at + 3] == UInt8(ascii: "t"),
+          raw[at + 4] == UInt8(ascii: "a"), raw[at + 5] == UInt8(ascii: "\"")
+        {
+          return true
+        }
+        offset = at + 1
+      }
+      return false
     }
-    return false
   }
 
   private func isSpace(_ b: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits a byte stream into lines, reading fixed-size chunks and holding at most one line plus one
 /// chunk in memory. A line longer than ``maxLineLength`` is reported and skipped to its end.
 final class LineSplitter {
@@ -31,7 +33,7 @@ final class LineSplitter {
   /// The next line, or `nil` at the end of the input. A last line without `\n` is still returned.
   func next() throws -> Line? {
     while true {
-      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+      if let newline = Self.firstNewline(in: buffer, from: scanned) {
         let from = start
         start = newline + 1
         scanned = start
@@ -89,4 +91,13 @@ final class LineSplitter {
   }
 
   var bytesRead: Int { source.bytesRead }
+
+  /// The index of the first `\n` at or after `from` (`memchr`, not a byte-by-byte loop).
+  private static func firstNewline(in buffer: [UInt8], from: Int) -> Int? {
+    buffer.withUnsafeBytes { raw -> Int? in
+      guard let base = raw.baseAddress, from < raw.count else { return nil }
+      guard let hit = memchr(base + from, 0x0A, raw.count - from) else { return nil }
+      return base.distance(to: UnsafeRawPointer(hit))
+    }
+  }
 }

@@ -42,7 +42,7 @@ public struct MessageDecoder: Sendable {
   /// Reads the typed message straight from the bytes; `nil` when the direct path does not apply (the
   /// frame may still be valid: the tree path decides). Used only when its verdict cannot differ from the
   /// validator's: the model's own protocol version, and no negotiated-capability check.
-  private func directBuild(_ bytes: [UInt8]) -> AnyMessage? {
+  func directBuild(_ bytes: [UInt8]) -> AnyMessage? {
     let options = validator.options
     guard options.negotiatedCapabilities == nil, let catalog = validator.catalog,
       catalog.version == ProtocolCatalog.latest.version

@@ -37,7 +37,9 @@ public struct JSONObject: Sendable, Hashable {
   /// The value for `key`, or `nil` when absent. Setting `nil` removes the member; setting a new key appends it.
   public subscript(key: String) -> JSONValue? {
     get {
-      for m in members where m.key == key { return m.value }
+      // Comparing lengths first (stored, not computed, for native strings) skips most full comparisons.
+      let length = key.utf8.count
+      for m in members where m.key.utf8.count == length && m.key == key { return m.value }
       return nil
     }
     set {

@@ -107,8 +107,18 @@ public struct Validator: Sendable {
     in catalog: ProtocolCatalog, into state: inout ValidationState
   ) {
     var matched = 0
+    // Canonical frames list members in catalog order (after `type`): look at the member after the last
+    // one found before searching the whole object.
+    var cursor = skipping != nil && object.members.first?.key == skipping ? 1 : 0
+    func lookup(_ name: String) -> JSONValue? {
+      if cursor < object.members.count, object.members[cursor].key == name {
+        cursor += 1
+        return object.members[cursor - 1].value
+      }
+      return object[name]
+    }
     for field in fields {
-      guard let value = object[field.name] else {
+      guard let value = lookup(field.name) else {
         if field.required {
           state.add(.error, .missingField, key: field.name, "required member \"\(field.name)\" is missing")
         }

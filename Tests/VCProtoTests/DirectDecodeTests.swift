@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import VCProto
+
+/// The direct decode path (straight from bytes into the generated structs) against the tree path (one
+/// parse into `JSONValue`, then the model and the validator): the same result on every frame, and the
+/// direct path really taken on the frames it is meant for.
+@Suite struct DirectDecodeTests {
+  /// A decoder forced onto the tree path: with a logger, the decoder always asks the validator.
+  static let treeDecoder = MessageDecoder(logger: ProtocolLogger(minimumLevel: .error) { _ in })
+
+  /// Both paths on one frame: equal messages, or equal findings.
+  static func expectSameResult(_ bytes: [UInt8], _ label: String) {
+    let direct = Result { () throws(DecodingFailure) in try MessageDecoder().decode(bytes) }
+    let tree = Result { () throws(DecodingFailure) in try treeDecoder.decode(bytes) }
+    switch (direct, tree) {
+    case (.success(let a), .success(let b)):
+      #expect(a == b, "\(label): the paths decode differently")
+    case (.failure(let a), .failure(let b)):
+      #expect(a.findings == b.findings, "\(label): the paths report differently")
+    default:
+      Issue.record("\(label): direct \(direct) but tree \(tree)")
+    }
+  }
+
+  /// Variants of a frame that stress the direct path's give-up points: cut short, `type` moved last,
+  /// a member name escaped, every member duplicated, whitespace everywhere.
+  static func variants(of frame: String) -> [(String, String)] {
+    var out: [(String, String)] = []
+    let bytes = Array(frame.utf8)
+    for cut in [1, bytes.count / 3, bytes.count / 2, bytes.count - 1] where cut > 0 && cut < bytes.count {
+      out.append(("cut at \(cut)", String(decoding: bytes[..<cut], as: UTF8.self)))
+    }
+    if case .object(let object)? = try? JSONReader().parse(frame) {
+      var moved = object
+      if let type = moved["type"] {
+        moved["type"] = nil
+        moved["type"] = type
+        out.append(("type last", moved.jsonTextForTests))
+      }
+      if let first = object.members.first(where: { $0.key != "type" }) {
+        let escaped = "\"" + first.key.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined() + "\""
+        out.append(("escaped key", frame.replacingOccurrences(of: "\"\(first.key)\"", with: escaped)))
+        out.append(("duplicate member", String(frame.dropLast()) + ",\"\(first.key)\":\(first.value.jsonText)}"))
+      }
+    }
+    out.append(
+      ("spaced", frame.replacingOccurrences(of: ",", with: " ,\n ").replacingOccurrences(of: ":", with: " : ")))
+    return out
+  }
+
+  @Test func everyVectorAndItsVariantsDecodeAlikeOnBothPaths() throws {
+    var frames = 0
+    for v in try MessageVectorTests.vectors() {
+      Self.expectSameResult(Array(v.frame.utf8), v.id)
+      for (name, variant) in Self.variants(of: v.frame) {
+        Self.expectSameResult(Array(variant.utf8), "\(v.id) (\(name))")
+        frames += 1
+      }
+    }
+    #expect(frames > 2000)
+  }
+
+  @Test func everyRealSampleDecodesAlikeOnBothPaths() throws {
+    for sample in try RealSampleTests.samples() {
+      Self.expectSameResult(Array(sample.text.utf8), "sample line \(sample.line)")
+    }
+  }
+
+  /// The direct path is not a fallback that never runs: every valid vector whose `type` comes first
+  /// and whose member names are plain decodes there, to the tree path's message.
+  @Test func validVectorsTakeTheDirectPath() throws {
+    let decoder = MessageDecoder()
+    var direct = 0
+    for v in try MessageVectorTests.vectors() where v.valid && v.frame.hasPrefix("{\"type\":") {
+      let expected = try Self.treeDecoder.decode(v.frame)
+      if case .unknown = expected { continue }
+      #expect(decoder.directBuild(Array(v.frame.utf8)) == expected, "\(v.id)")
+      direct += 1
+    }
+    #expect(direct >= 90)
+  }
+
+  /// The direct path gives up (and the tree path decides) on what it does not handle itself.
+  @Test func directPathGivesUpOnWhatItDoesNotHandle() {
+    let decoder = MessageDecoder()
+    let giveUps = [
+      #"{"session_id":"s","type":"subscribe"}"#,  // type not first
+      #"{"type":"subscribe","sess\u0069on_id":"s"}"#,  // escaped member name
+      #"{"type":"subscribe","session_id":"s","session_id":"t"}"#,  // duplicate member
+      #"{"type":"subscribe","session_id":null}"#,  // null where not allowed
+      #"{"type":"set_max_message_size","size_kb":0}"#,  // below the minimum
+      #"{"type":"set_max_message_size","size_kb":1.0}"#,  // not an integer literal
+      #"{"type":"set_max_message_size","size_kb":99999999999999999999}"#,  // beyond 64 bits
+      #"{"type":"mystery"}"#,  // unknown type
+      "\u{FEFF}{\"type\":\"ping\"}",  // byte-order mark
+      #"{"type":"ping"} x"#,  // trailing data
+    ]
+    for frame in giveUps {
+      #expect(decoder.directBuild(Array(frame.utf8)) == nil, "\(frame)")
+      Self.expectSameResult(Array(frame.utf8), frame)
+    }
+  }
+}
+
+extension JSONObject {
+  /// Compact JSON text of the object, members in order.
+  fileprivate var jsonTextForTests: String { JSONValue.object(self).jsonText }
+}
