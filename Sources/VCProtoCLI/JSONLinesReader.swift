@@ -59,7 +59,6 @@ public final class JSONLinesReader: CaptureReader {
     return frame
   }
 
-
   /// Whether the line contains `"data"` (only such lines can be records): `memchr` to each quote, then
   /// a comparison of the five bytes after it.
   private func mentionsData(_ bytes: [UInt8]) -> Bool {
