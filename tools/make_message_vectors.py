@@ -376,8 +376,10 @@ def nested_vectors(type_, frames, schema):
     for (kind, _), (members, ptr, name, sub) in sorted(places.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if kind == "array":
             value = at(members, ptr)
-            if not value or sub == {}:
-                continue  # an empty array has no element to mutate; {} items take any value
+            if not value or sub == {"not": {"type": "null"}}:
+                # An empty array has no element to mutate; items of any value (Claude content blocks)
+                # are passed through, and the reference catalog says nothing of their nullability.
+                continue
             last = ptr + [len(value) - 1]
             out.append(("null." + dotted(last), "element %s of an array is null" % pointer(last),
                         mutated(members, last, set_to(None)), [(pointer(last), "null_not_allowed")]))
@@ -394,11 +396,6 @@ def nested_vectors(type_, frames, schema):
                             mutated(members, target, delete), [(pointer(target), "missing_field")]))
         for member, prop in sub["properties"].items():
             target = ptr + [member]
-            if prop == {}:
-                # Any JSON value (ClaudeRecord.toolUseResult). The catalog says not nullable and vcproto
-                # rejects null, but Schema/ writes `{}`, which accepts null: a Sources disagreement
-                # (reported), so no null vector here until the schema generator and validator agree.
-                continue
             if nullable(prop):
                 if member in sub.get("required", []) or name in RAW_SHAPES:
                     out.append(("valid.null." + dotted(target), "%s.%s is nullable: null is accepted" % (name, member),

@@ -170,7 +170,9 @@ public struct SchemaGenerator: Sendable {
       ]
     case .number: return ["type": "number"]
     case .boolean: return ["type": "boolean"]
-    case .any: return .object(JSONObject())
+    // Any value but null: the validator refuses null unless the member is nullable (fieldSchema then
+    // adds it), and array elements are never null.
+    case .any: return ["not": ["type": "null"]]
     case .shape(let name): return ["$ref": .string("#/$defs/\(name)")]
     case .array(let element): return ["type": "array", "items": typeSchema(element)]
     case .oneOf(let types): return ["anyOf": .array(types.map(typeSchema))]
