@@ -46,4 +46,7 @@ public struct ProtocolCatalog: Sendable {
 
   /// The newest version vcproto knows.
   public static var latest: ProtocolCatalog { .v0_2_0 }
+
+  /// The version string of ``latest``, the version the generated model is built from.
+  public static let latestVersion = latest.version
 }

@@ -43,11 +43,11 @@ public struct MessageDecoder: Sendable {
   /// frame may still be valid: the tree path decides). Used only when its verdict cannot differ from the
   /// validator's: the model's own protocol version, and no negotiated-capability check.
   func directBuild(_ bytes: [UInt8]) -> AnyMessage? {
-    let options = validator.options
-    guard options.negotiatedCapabilities == nil, let catalog = validator.catalog,
-      catalog.version == ProtocolCatalog.latest.version
+    guard validator.options.negotiatedCapabilities == nil,
+      validator.options.protocolVersion == ProtocolCatalog.latestVersion
     else { return nil }
-    let limits = options.limits
+    let limits = validator.options.limits
+    let direction = validator.options.direction
     return bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
       guard buffer.count <= limits.maxFrameBytes,
         !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
@@ -56,9 +56,9 @@ public struct MessageDecoder: Sendable {
       guard let type = parser.peekLeadingType() else { return nil }  // where the type's bytes are
       do {
         let message: AnyMessage
-        if options.direction != .serverToClient, let m = try ClientMessage.pull(type: type, &parser) {
+        if direction != .serverToClient, let m = try ClientMessage.pull(type: type, &parser) {
           message = .client(m)
-        } else if options.direction != .clientToServer, let m = try ServerMessage.pull(type: type, &parser) {
+        } else if direction != .clientToServer, let m = try ServerMessage.pull(type: type, &parser) {
           message = .server(m)
         } else {
           return nil
