@@ -26,7 +26,7 @@ struct CaptureValidation {
         }
         connection = frame.connection
       }
-      var outcome = checker.check(frame, protocolVersion: version)
+      var outcome = checker.check(frame, protocolVersion: version, needsMessage: conversation.isActive)
       // The type is printed (finding lines, the summary's per-type counts): a key-shaped one is masked.
       outcome.messageType = outcome.messageType.map(Redaction.redactedText)
       if let message = outcome.message, let direction = outcome.direction {

@@ -34,7 +34,10 @@ struct FrameChecker: Sendable {
   /// How envelopes are opened.
   var opener: EnvelopeOpener
 
-  func check(_ frame: CapturedFrame, protocolVersion: String) -> FrameOutcome {
+  /// Checks one frame. `needsMessage`: the caller needs the parsed object (the conversation checker is
+  /// active, or the frame will be printed); otherwise a clean frame is settled by the direct decode
+  /// path alone (``MessageDecoder/decodeIfClean(_:)``), and only the rest goes to the validator.
+  func check(_ frame: CapturedFrame, protocolVersion: String, needsMessage: Bool = true) -> FrameOutcome {
     var outcome = FrameOutcome(
       position: frame.position, direction: directionOverride ?? frame.direction, messageType: nil,
       findings: frame.findings, message: nil, envelope: nil, time: frame.time, connection: frame.connection,
@@ -56,6 +59,15 @@ struct FrameChecker: Sendable {
     }
     let options = ValidationOptions(
       direction: outcome.direction, protocolVersion: protocolVersion, strict: strict)
+    // A clean frame has no finding; only a handshake frame matters to a conversation not yet active.
+    if !needsMessage, case .text(let data) = received,
+      let message = MessageDecoder(options: options).decodeIfClean(data),
+      message.type != "hello", message.type != "connect"
+    {
+      outcome.messageType = message.type
+      if case .client = message { outcome.direction = .clientToServer } else { outcome.direction = .serverToClient }
+      return outcome
+    }
     let validator = Validator(options: options)
     guard let codec = opener.codec else { return unsupported(received, validator, outcome) }
     let result = validator.validate(envelopedFrame: received, codec: codec)

@@ -42,7 +42,10 @@ public struct MessageDecoder: Sendable {
   /// Reads the typed message straight from the bytes; `nil` when the direct path does not apply (the
   /// frame may still be valid: the tree path decides). Used only when its verdict cannot differ from the
   /// validator's: the model's own protocol version, and no negotiated-capability check.
-  func directBuild(_ bytes: [UInt8]) -> AnyMessage? {
+  ///
+  /// With `clean`, a frame that keeps an undeclared member (which the validator would warn about) is
+  /// left to the general path too.
+  func directBuild(_ bytes: [UInt8], clean: Bool = false) -> AnyMessage? {
     guard validator.options.negotiatedCapabilities == nil,
       validator.options.protocolVersion == ProtocolCatalog.latestVersion
     else { return nil }
@@ -64,7 +67,8 @@ public struct MessageDecoder: Sendable {
           return nil
         }
         parser.skipWhitespace()
-        return parser.pos == buffer.count ? message : nil
+        guard parser.pos == buffer.count, !(clean && parser.sawExtraMember) else { return nil }
+        return message
       } catch {
         return nil
       }
@@ -96,6 +100,14 @@ public struct MessageDecoder: Sendable {
     } catch {
       return nil
     }
+  }
+
+  /// The message, when the frame decodes on the direct path and draws no finding at all, not even a
+  /// warning (no undeclared member, no unknown type); `nil` when only the validator can say what the
+  /// frame is (it may still be valid). No tree and no validator: a checker that only needs the verdict
+  /// of clean frames (`vcproto validate`) asks this first and validates only the rest.
+  public func decodeIfClean(_ bytes: [UInt8]) -> AnyMessage? {
+    directBuild(bytes, clean: true)
   }
 
   /// Decodes a frame given as text.

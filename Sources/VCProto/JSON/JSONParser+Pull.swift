@@ -108,6 +108,7 @@ extension JSONParser {
     let name = keyString(key)
     for m in extra where m.key == name { throw Self.miss(key.start) }
     extra.append(JSONObject.Member(key: name, value: try parseValue()))
+    sawExtraMember = true
   }
 
   /// Consumes `null` if it is next (after whitespace was skipped) and says so.

@@ -56,6 +56,8 @@ struct JSONParser {
   var pos = 0
   var depth = 0
   var scratch: [UInt8] = []
+  /// Set by the direct decode path when it keeps an undeclared member (the validator would warn).
+  var sawExtraMember = false
 
   init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
     self.bytes = buffer
