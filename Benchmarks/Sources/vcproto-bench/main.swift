@@ -17,7 +17,7 @@ func option(_ name: String) -> String? {
 if arguments.first == "corpus" {
   let megabytes = Int(option("--megabytes") ?? "10") ?? 10
   let path = option("--output") ?? "corpus.jsonl"
-  FileManager.default.createFile(atPath: path, contents: nil)
+  _ = FileManager.default.createFile(atPath: path, contents: nil)
   guard let handle = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
   var generator = Generator(rng: SplitMix64(seed: 20_260_111))
   var written = 0

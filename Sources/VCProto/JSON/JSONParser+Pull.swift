@@ -99,7 +99,8 @@ extension JSONParser {
   /// The key as a String (its bytes are plain ASCII: ``pullKey(_:)`` admits nothing else).
   @inline(__always)
   func keyString(_ key: Key) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]), as: UTF8.self)
+    if let base = bytes.baseAddress, let known = KnownKeys.lookup(base + key.start, key.count) { return known }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]), as: UTF8.self)
   }
 
   /// Reads an undeclared member's value and appends it (name and value) to `extra`, refusing a name

@@ -155,10 +155,11 @@ struct JSONParser {
         throw JSONReadError(.invalidJSON, offset: pos, "expected a member name in double quotes")
       }
       let keyOffset = pos
-      let key = try parseString()
+      let key = try parseKey()
       // Duplicate keys: a linear check while small, a set once the object grows.
       if members.count < 16 {
-        for m in members where m.key == key {
+        let length = key.utf8.count
+        for m in members where m.key.utf8.count == length && m.key == key {
           throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(key)\"")
         }
       } else {
@@ -281,6 +282,28 @@ struct JSONParser {
 
   @inline(__always)
   private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+  /// Parses a member name starting at its opening quote: a plain name ``KnownKeys`` holds is matched
+  /// and its ready-made String returned; anything else is parsed as any string.
+  @inline(__always)
+  mutating func parseKey() throws(JSONReadError) -> String {
+    let start = pos + 1
+    var i = start
+    let end = min(bytes.count, start + KnownKeys.maxLength + 1)
+    while i < end {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        if let base = bytes.baseAddress, let known = KnownKeys.lookup(base + start, i - start) {
+          pos = i + 1
+          return known
+        }
+        break
+      }
+      if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+      i += 1
+    }
+    return try parseString()
+  }
 
   /// Parses a string starting at the opening quote. Fast path: no escapes, one copy into the String.
   mutating func parseString() throws(JSONReadError) -> String {
