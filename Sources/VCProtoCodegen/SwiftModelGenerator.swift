@@ -269,6 +269,15 @@ public struct SwiftModelGenerator: Sendable {
     }
   }
 
+  /// Swift source for the `set:` argument of a rule check: whether each of the rule's members was
+  /// decoded (present and non-null).
+  static func ruleSet(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
+    "["
+      + rule.fieldNames.map { name in
+        fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
+      }.joined(separator: ", ") + "]"
+  }
+
   /// Swift source for a rule value.
   static func ruleLiteral(_ r: FieldRule) -> String {
     func names(_ n: [String]) -> String { "[" + n.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
@@ -370,11 +379,7 @@ public struct SwiftModelGenerator: Sendable {
     }
     s += "      default: break\n      }\n      extra.append(member)\n    }\n"
     for rule in rules {
-      s += "    try FieldCheck.require(\n      \(Self.ruleLiteral(rule)),\n      set: ["
-      s += rule.fieldNames.map { name in
-        fields.contains { $0.name == name } ? "_\(Self.bare(name)) != nil" : "false"
-      }.joined(separator: ", ")
-      s += "])\n"
+      s += "    try FieldCheck.require(\n      \(Self.ruleLiteral(rule)),\n      set: \(Self.ruleSet(rule, fields)))\n"
     }
     for f in fields where f.required && f.nullable {
       s += "    guard has\(Self.upperCamelCase(f.name)) else { throw ModelDecodingError(missing: \"\(f.name)\") }\n"
@@ -503,11 +508,9 @@ public struct SwiftModelGenerator: Sendable {
     s += "      default: break\n      }\n"
     s += "      try p.pullExtra(key, into: &extra)\n    }\n"
     for rule in rules {
-      s += "    do {\n      try FieldCheck.require(\n        \(Self.ruleLiteral(rule)),\n        set: ["
-      s += rule.fieldNames.map { name in
-        fields.contains { $0.name == name } ? "_\(Self.bare(name)) != nil" : "false"
-      }.joined(separator: ", ")
-      s += "])\n    } catch {\n      throw JSONParser.miss(p.pos)\n    }\n"
+      s += "    do {\n      try FieldCheck.require(\n        \(Self.ruleLiteral(rule)),\n"
+      s += "        set: \(Self.ruleSet(rule, fields)))\n"
+      s += "    } catch {\n      throw JSONParser.miss(p.pos)\n    }\n"
     }
     for (i, f) in fields.enumerated() where f.required && f.nullable {
       s += "    guard seen & \(1 << i) != 0 else { throw JSONParser.miss(p.pos) }\n"
