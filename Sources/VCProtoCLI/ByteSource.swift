@@ -55,9 +55,25 @@ public final class ByteSource {
       return out
     }
     if let handle {
-      let data = try handle.read(upToCount: count) ?? Data()
-      bytesRead += data.count
-      return [UInt8](data)
+      // read(2) straight into the array: no intermediate Data and no second copy.
+      var failure: Int32 = 0
+      let out = [UInt8](unsafeUninitializedCapacity: max(1, count)) { buffer, filled in
+        filled = 0
+        while true {
+          let n = systemRead(handle.fileDescriptor, buffer.baseAddress, count)
+          if n >= 0 {
+            filled = n
+            return
+          }
+          guard errno == EINTR else {
+            failure = errno
+            return
+          }
+        }
+      }
+      if failure != 0 { throw CocoaError(.fileReadUnknown, userInfo: ["errno": Int(failure)]) }
+      bytesRead += out.count
+      return out
     }
     let n = min(count, memory.count - memoryOffset)
     let out = Array(memory[memoryOffset..<(memoryOffset + n)])
@@ -71,4 +87,9 @@ public final class ByteSource {
     pushedBack = bytes + pushedBack
     bytesRead -= bytes.count
   }
+}
+
+/// The C library's `read(2)` (a file-level name: inside ``ByteSource`` `read` is its own method).
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
 }
