@@ -16,6 +16,19 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+ROUNDS = 5
+
+
+def fastest(body):
+    """Seconds of the fastest of ROUNDS runs of body."""
+    best = float("inf")
+    for _ in range(ROUNDS):
+        t = time.perf_counter()
+        body()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
 def main():
     capture, binary = sys.argv[1], sys.argv[2]
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
@@ -33,18 +46,14 @@ def main():
     from jsonschema import Draft202012Validator, FormatChecker
     v = Draft202012Validator(schema, format_checker=FormatChecker())
     sample = frames[: min(len(frames), 2000)]
-    t = time.perf_counter()
-    bad = sum(0 if v.is_valid(x) else 1 for x in sample)
-    results["jsonschema"] = len(sample) / (time.perf_counter() - t)
-    assert bad == 0, "jsonschema rejected %d corpus frames" % bad
+    assert all(v.is_valid(x) for x in sample), "jsonschema rejected corpus frames"
+    # Every contender: the fastest of ROUNDS runs (the least disturbed one on a shared machine).
+    results["jsonschema"] = len(sample) / fastest(lambda: [v.is_valid(x) for x in sample])
 
     try:
         import fastjsonschema
         fast = fastjsonschema.compile(schema)
-        t = time.perf_counter()
-        for x in frames:
-            fast(x)
-        results["fastjsonschema"] = len(frames) / (time.perf_counter() - t)
+        results["fastjsonschema"] = len(frames) / fastest(lambda: [fast(x) for x in frames])
     except ImportError:
         print("fastjsonschema not installed: pip install fastjsonschema")
 
@@ -54,11 +63,10 @@ def main():
             if i >= len(frames):
                 break
             dst.write(line)
-    t = time.perf_counter()
-    run = subprocess.run([binary, "validate", "--format", "json", head], capture_output=True)
-    elapsed = time.perf_counter() - t
-    assert run.returncode == 0, run.stderr.decode()[:500]
-    results["vcproto validate"] = len(frames) / elapsed
+    def validate():
+        run = subprocess.run([binary, "validate", "--format", "json", head], capture_output=True)
+        assert run.returncode == 0, run.stderr.decode()[:500]
+    results["vcproto validate"] = len(frames) / fastest(validate)
 
     print("%d frames, %.1f MB" % (len(frames), size / 1e6))
     for name, rate in results.items():
