@@ -345,7 +345,15 @@ struct JSONParser {
       let backslash = w ^ (ones &* 0x5C)
       let special =
         ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
-      if special & highs != 0 { return }
+      let found = special & highs
+      if found != 0 {
+        // The lowest flagged byte is a real one (a false alarm can only sit above a real one), so
+        // step straight to it; loads are little-endian on every platform Swift targets here.
+        #if _endian(little)
+          pos &+= found.trailingZeroBitCount &>> 3
+        #endif
+        return
+      }
       pos &+= 8
     }
   }
