@@ -205,7 +205,9 @@ public struct SwiftModelGenerator: Sendable {
       s += "    case \(length):\n"
       for m in byLength[length]! {
         s += "      if p.keyIs(type, \"\(m.type)\") {\n"
-        s += "        return .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(pulling: &p))\n      }\n"
+        let payload = "try \(Self.payloadName(m.type))(pulling: &p, typeConsumed: true)"
+        s += "        return .\(Self.identifier(m.type))(\(payload))\n"
+        s += "      }\n"
       }
     }
     s += "    default: break\n    }\n    return nil\n  }\n\n"
@@ -465,7 +467,12 @@ public struct SwiftModelGenerator: Sendable {
   func pullInit(fields: [FieldSpec], wireType: String?, rules: [FieldRule]) -> String {
     var s = "  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;\n"
     s += "  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).\n"
-    s += "  init(pulling p: inout JSONParser) throws(JSONReadError) {\n"
+    if wireType != nil {
+      s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"
+      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {\n"
+    } else {
+      s += "  init(pulling p: inout JSONParser) throws(JSONReadError) {\n"
+    }
     guard fields.count < 63 else {
       return s + "    throw JSONParser.miss(p.pos)\n  }\n\n"
     }
@@ -473,7 +480,12 @@ public struct SwiftModelGenerator: Sendable {
     s += "    var seen: UInt64 = 0\n"
     s += "    var extra: [JSONObject.Member] = []\n"
     s += "    var members = 0\n"
-    s += "    try p.pullObjectStart()\n"
+    if wireType != nil {
+      s += "    if typeConsumed {\n      members = 1\n      seen = 1 << 63\n    } else {\n"
+      s += "      try p.pullObjectStart()\n    }\n"
+    } else {
+      s += "    try p.pullObjectStart()\n"
+    }
     s += "    while let key = try p.pullKey(&members) {\n"
     var byLength: [Int: [(name: String, index: Int)]] = [:]
     if wireType != nil { byLength[4, default: []].append(("type", 63)) }

@@ -56,7 +56,7 @@ public struct MessageDecoder: Sendable {
         !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
       else { return nil }
       var parser = JSONParser(buffer: buffer, limits: limits)
-      guard let type = parser.peekLeadingType() else { return nil }  // where the type's bytes are
+      guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
       do {
         let message: AnyMessage
         if direction != .serverToClient, let m = try ClientMessage.pull(type: type, &parser) {

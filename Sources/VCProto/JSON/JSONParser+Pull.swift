@@ -217,19 +217,18 @@ extension JSONParser {
   }
 
   /// Where the top-level `type` value's characters are, when the frame is an object whose first member
-  /// is `"type"` with a string of plain ASCII (no escapes); `nil` otherwise. Leaves the position where
-  /// it was.
-  mutating func peekLeadingType() -> Key? {
+  /// is `"type"` with a string of plain ASCII (no escapes); `nil` otherwise. On success the object's
+  /// opening and that member are consumed (the generated `init(pulling:typeConsumed:)` goes on from
+  /// there); on failure the position is where it was.
+  mutating func pullLeadingType() -> Key? {
     let saved = (pos, depth)
-    defer { (pos, depth) = saved }
     do {
       try pullObjectStart()
       var members = 0
-      guard let key = try pullKey(&members), keyIs(key, "type") else { return nil }
-      return plainStringValue()
-    } catch {
-      return nil
-    }
+      if let key = try pullKey(&members), keyIs(key, "type"), let type = plainStringValue() { return type }
+    } catch {}
+    (pos, depth) = saved
+    return nil
   }
 
   /// The characters of the string at the position when it is plain printable ASCII without escapes

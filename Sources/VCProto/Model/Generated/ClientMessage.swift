@@ -270,91 +270,91 @@ public enum ClientMessage: Sendable, Hashable {
     switch type.count {
     case 4:
       if p.keyIs(type, "ping") {
-        return .ping(try PingMessage(pulling: &p))
+        return .ping(try PingMessage(pulling: &p, typeConsumed: true))
       }
     case 6:
       if p.keyIs(type, "prompt") {
-        return .prompt(try PromptMessage(pulling: &p))
+        return .prompt(try PromptMessage(pulling: &p, typeConsumed: true))
       }
     case 7:
       if p.keyIs(type, "connect") {
-        return .connect(try ConnectMessage(pulling: &p))
+        return .connect(try ConnectMessage(pulling: &p, typeConsumed: true))
       }
     case 9:
       if p.keyIs(type, "subscribe") {
-        return .subscribe(try SubscribeMessage(pulling: &p))
+        return .subscribe(try SubscribeMessage(pulling: &p, typeConsumed: true))
       }
     case 10:
       if p.keyIs(type, "disconnect") {
-        return .disconnect(try DisconnectMessage(pulling: &p))
+        return .disconnect(try DisconnectMessage(pulling: &p, typeConsumed: true))
       }
     case 11:
       if p.keyIs(type, "unsubscribe") {
-        return .unsubscribe(try UnsubscribeMessage(pulling: &p))
+        return .unsubscribe(try UnsubscribeMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "message_ack") {
-        return .messageAck(try MessageAckMessage(pulling: &p))
+        return .messageAck(try MessageAckMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "upload_file") {
-        return .uploadFile(try UploadFileMessage(pulling: &p))
+        return .uploadFile(try UploadFileMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "exit_recipe") {
-        return .exitRecipe(try ExitRecipeMessage(pulling: &p))
+        return .exitRecipe(try ExitRecipeMessage(pulling: &p, typeConsumed: true))
       }
     case 12:
       if p.keyIs(type, "kill_session") {
-        return .killSession(try KillSessionMessage(pulling: &p))
+        return .killSession(try KillSessionMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "start_recipe") {
-        return .startRecipe(try StartRecipeMessage(pulling: &p))
+        return .startRecipe(try StartRecipeMessage(pulling: &p, typeConsumed: true))
       }
     case 13:
       if p.keyIs(type, "set_directory") {
-        return .setDirectory(try SetDirectoryMessage(pulling: &p))
+        return .setDirectory(try SetDirectoryMessage(pulling: &p, typeConsumed: true))
       }
     case 14:
       if p.keyIs(type, "list_resources") {
-        return .listResources(try ListResourcesMessage(pulling: &p))
+        return .listResources(try ListResourcesMessage(pulling: &p, typeConsumed: true))
       }
     case 15:
       if p.keyIs(type, "session_deleted") {
-        return .sessionDeleted(try SessionDeletedMessage(pulling: &p))
+        return .sessionDeleted(try SessionDeletedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "compact_session") {
-        return .compactSession(try CompactSessionMessage(pulling: &p))
+        return .compactSession(try CompactSessionMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "execute_command") {
-        return .executeCommand(try ExecuteCommandMessage(pulling: &p))
+        return .executeCommand(try ExecuteCommandMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "delete_resource") {
-        return .deleteResource(try DeleteResourceMessage(pulling: &p))
+        return .deleteResource(try DeleteResourceMessage(pulling: &p, typeConsumed: true))
       }
     case 16:
       if p.keyIs(type, "refresh_sessions") {
-        return .refreshSessions(try RefreshSessionsMessage(pulling: &p))
+        return .refreshSessions(try RefreshSessionsMessage(pulling: &p, typeConsumed: true))
       }
     case 18:
       if p.keyIs(type, "infer_session_name") {
-        return .inferSessionName(try InferSessionNameMessage(pulling: &p))
+        return .inferSessionName(try InferSessionNameMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "get_command_output") {
-        return .getCommandOutput(try GetCommandOutputMessage(pulling: &p))
+        return .getCommandOutput(try GetCommandOutputMessage(pulling: &p, typeConsumed: true))
       }
     case 19:
       if p.keyIs(type, "get_command_history") {
-        return .getCommandHistory(try GetCommandHistoryMessage(pulling: &p))
+        return .getCommandHistory(try GetCommandHistoryMessage(pulling: &p, typeConsumed: true))
       }
     case 20:
       if p.keyIs(type, "set_max_message_size") {
-        return .setMaxMessageSize(try SetMaxMessageSizeMessage(pulling: &p))
+        return .setMaxMessageSize(try SetMaxMessageSizeMessage(pulling: &p, typeConsumed: true))
       }
     case 21:
       if p.keyIs(type, "get_available_recipes") {
-        return .getAvailableRecipes(try GetAvailableRecipesMessage(pulling: &p))
+        return .getAvailableRecipes(try GetAvailableRecipesMessage(pulling: &p, typeConsumed: true))
       }
     case 23:
       if p.keyIs(type, "create_worktree_session") {
-        return .createWorktreeSession(try CreateWorktreeSessionMessage(pulling: &p))
+        return .createWorktreeSession(try CreateWorktreeSessionMessage(pulling: &p, typeConsumed: true))
       }
     default: break
     }

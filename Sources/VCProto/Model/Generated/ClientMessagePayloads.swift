@@ -167,7 +167,8 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _apiKey: String? = nil
     var _sessionId: String? = nil
     var _recentSessionsLimit: Int? = nil
@@ -180,7 +181,12 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -389,11 +395,17 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -486,13 +498,19 @@ public struct SubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -598,12 +616,18 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -696,12 +720,18 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -888,7 +918,8 @@ public struct PromptMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -900,7 +931,12 @@ public struct PromptMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1094,12 +1130,18 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _path: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1193,12 +1235,18 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sizeKb: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1292,12 +1340,18 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _messageId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1390,12 +1444,18 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1488,12 +1548,18 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1600,13 +1666,19 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _messageText: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1726,13 +1798,19 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionName: String? = nil
     var _parentDirectory: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1852,13 +1930,19 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _commandId: String? = nil
     var _workingDirectory: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1976,13 +2060,19 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _workingDirectory: String? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2090,12 +2180,18 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _commandSessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2216,14 +2312,20 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _filename: String? = nil
     var _content: String? = nil
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2342,12 +2444,18 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2454,13 +2562,19 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _filename: String? = nil
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2593,14 +2707,20 @@ public struct StartRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2720,12 +2840,18 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2804,11 +2930,17 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2887,12 +3019,18 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _recentSessionsLimit: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2987,12 +3125,18 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _reason: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:

@@ -425,144 +425,144 @@ public enum ServerMessage: Sendable, Hashable {
     switch type.count {
     case 3:
       if p.keyIs(type, "ack") {
-        return .ack(try AckMessage(pulling: &p))
+        return .ack(try AckMessage(pulling: &p, typeConsumed: true))
       }
     case 4:
       if p.keyIs(type, "pong") {
-        return .pong(try PongMessage(pulling: &p))
+        return .pong(try PongMessage(pulling: &p, typeConsumed: true))
       }
     case 5:
       if p.keyIs(type, "hello") {
-        return .hello(try HelloMessage(pulling: &p))
+        return .hello(try HelloMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "error") {
-        return .error(try ErrorMessage(pulling: &p))
+        return .error(try ErrorMessage(pulling: &p, typeConsumed: true))
       }
     case 6:
       if p.keyIs(type, "replay") {
-        return .replay(try ReplayMessage(pulling: &p))
+        return .replay(try ReplayMessage(pulling: &p, typeConsumed: true))
       }
     case 8:
       if p.keyIs(type, "response") {
-        return .response(try ResponseMessage(pulling: &p))
+        return .response(try ResponseMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "draining") {
-        return .draining(try DrainingMessage(pulling: &p))
+        return .draining(try DrainingMessage(pulling: &p, typeConsumed: true))
       }
     case 9:
       if p.keyIs(type, "connected") {
-        return .connected(try ConnectedMessage(pulling: &p))
+        return .connected(try ConnectedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "heartbeat") {
-        return .heartbeat(try HeartbeatMessage(pulling: &p))
+        return .heartbeat(try HeartbeatMessage(pulling: &p, typeConsumed: true))
       }
     case 10:
       if p.keyIs(type, "auth_error") {
-        return .authError(try AuthErrorMessage(pulling: &p))
+        return .authError(try AuthErrorMessage(pulling: &p, typeConsumed: true))
       }
     case 12:
       if p.keyIs(type, "session_list") {
-        return .sessionList(try SessionListMessage(pulling: &p))
+        return .sessionList(try SessionListMessage(pulling: &p, typeConsumed: true))
       }
     case 13:
       if p.keyIs(type, "session_ready") {
-        return .sessionReady(try SessionReadyMessage(pulling: &p))
+        return .sessionReady(try SessionReadyMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "turn_complete") {
-        return .turnComplete(try TurnCompleteMessage(pulling: &p))
+        return .turnComplete(try TurnCompleteMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "command_error") {
-        return .commandError(try CommandErrorMessage(pulling: &p))
+        return .commandError(try CommandErrorMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "file_uploaded") {
-        return .fileUploaded(try FileUploadedMessage(pulling: &p))
+        return .fileUploaded(try FileUploadedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "recipe_exited") {
-        return .recipeExited(try RecipeExitedMessage(pulling: &p))
+        return .recipeExited(try RecipeExitedMessage(pulling: &p, typeConsumed: true))
       }
     case 14:
       if p.keyIs(type, "session_locked") {
-        return .sessionLocked(try SessionLockedMessage(pulling: &p))
+        return .sessionLocked(try SessionLockedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "session_killed") {
-        return .sessionKilled(try SessionKilledMessage(pulling: &p))
+        return .sessionKilled(try SessionKilledMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "command_output") {
-        return .commandOutput(try CommandOutputMessage(pulling: &p))
+        return .commandOutput(try CommandOutputMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "resources_list") {
-        return .resourcesList(try ResourcesListMessage(pulling: &p))
+        return .resourcesList(try ResourcesListMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "recipe_started") {
-        return .recipeStarted(try RecipeStartedMessage(pulling: &p))
+        return .recipeStarted(try RecipeStartedMessage(pulling: &p, typeConsumed: true))
       }
     case 15:
       if p.keyIs(type, "recent_sessions") {
-        return .recentSessions(try RecentSessionsMessage(pulling: &p))
+        return .recentSessions(try RecentSessionsMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "session_history") {
-        return .sessionHistory(try SessionHistoryMessage(pulling: &p))
+        return .sessionHistory(try SessionHistoryMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "session_updated") {
-        return .sessionUpdated(try SessionUpdatedMessage(pulling: &p))
+        return .sessionUpdated(try SessionUpdatedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "session_created") {
-        return .sessionCreated(try SessionCreatedMessage(pulling: &p))
+        return .sessionCreated(try SessionCreatedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "command_started") {
-        return .commandStarted(try CommandStartedMessage(pulling: &p))
+        return .commandStarted(try CommandStartedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "command_history") {
-        return .commandHistory(try CommandHistoryMessage(pulling: &p))
+        return .commandHistory(try CommandHistoryMessage(pulling: &p, typeConsumed: true))
       }
     case 16:
       if p.keyIs(type, "infer_name_error") {
-        return .inferNameError(try InferNameErrorMessage(pulling: &p))
+        return .inferNameError(try InferNameErrorMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "compaction_error") {
-        return .compactionError(try CompactionErrorMessage(pulling: &p))
+        return .compactionError(try CompactionErrorMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "command_complete") {
-        return .commandComplete(try CommandCompleteMessage(pulling: &p))
+        return .commandComplete(try CommandCompleteMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "resource_deleted") {
-        return .resourceDeleted(try ResourceDeletedMessage(pulling: &p))
+        return .resourceDeleted(try ResourceDeletedMessage(pulling: &p, typeConsumed: true))
       }
     case 17:
       if p.keyIs(type, "available_recipes") {
-        return .availableRecipes(try AvailableRecipesMessage(pulling: &p))
+        return .availableRecipes(try AvailableRecipesMessage(pulling: &p, typeConsumed: true))
       }
     case 18:
       if p.keyIs(type, "available_commands") {
-        return .availableCommands(try AvailableCommandsMessage(pulling: &p))
+        return .availableCommands(try AvailableCommandsMessage(pulling: &p, typeConsumed: true))
       }
     case 19:
       if p.keyIs(type, "compaction_complete") {
-        return .compactionComplete(try CompactionCompleteMessage(pulling: &p))
+        return .compactionComplete(try CompactionCompleteMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "command_output_full") {
-        return .commandOutputFull(try CommandOutputFullMessage(pulling: &p))
+        return .commandOutputFull(try CommandOutputFullMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "recipe_step_started") {
-        return .recipeStepStarted(try RecipeStepStartedMessage(pulling: &p))
+        return .recipeStepStarted(try RecipeStepStartedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "orchestration_retry") {
-        return .orchestrationRetry(try OrchestrationRetryMessage(pulling: &p))
+        return .orchestrationRetry(try OrchestrationRetryMessage(pulling: &p, typeConsumed: true))
       }
     case 21:
       if p.keyIs(type, "session_name_inferred") {
-        return .sessionNameInferred(try SessionNameInferredMessage(pulling: &p))
+        return .sessionNameInferred(try SessionNameInferredMessage(pulling: &p, typeConsumed: true))
       }
     case 22:
       if p.keyIs(type, "worktree_session_error") {
-        return .worktreeSessionError(try WorktreeSessionErrorMessage(pulling: &p))
+        return .worktreeSessionError(try WorktreeSessionErrorMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "recipe_step_transition") {
-        return .recipeStepTransition(try RecipeStepTransitionMessage(pulling: &p))
+        return .recipeStepTransition(try RecipeStepTransitionMessage(pulling: &p, typeConsumed: true))
       }
     case 24:
       if p.keyIs(type, "worktree_session_created") {
-        return .worktreeSessionCreated(try WorktreeSessionCreatedMessage(pulling: &p))
+        return .worktreeSessionCreated(try WorktreeSessionCreatedMessage(pulling: &p, typeConsumed: true))
       }
     default: break
     }

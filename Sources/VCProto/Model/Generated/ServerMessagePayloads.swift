@@ -151,7 +151,8 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _message: String? = nil
     var _version: String? = nil
     var _authVersion: Int? = nil
@@ -163,7 +164,12 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -423,7 +429,8 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _negotiatedProtocolVersion: String? = nil
@@ -433,7 +440,12 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -596,12 +608,18 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -680,11 +698,17 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -764,12 +788,18 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -957,7 +987,8 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _code: String? = nil
@@ -969,7 +1000,12 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1173,13 +1209,19 @@ public struct SessionListMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessions: [SessionSummary]? = nil
     var _totalCount: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1299,13 +1341,19 @@ public struct RecentSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessions: [RecentSession]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1440,14 +1488,20 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _workingDirectory: String? = nil
     var _projectCommands: [CommandNode]? = nil
     var _generalCommands: [CommandNode]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1637,7 +1691,8 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var _totalCount: Int? = nil
@@ -1647,7 +1702,12 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1817,13 +1877,19 @@ public struct SessionUpdatedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -1999,7 +2065,8 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -2009,7 +2076,12 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2179,13 +2251,19 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2293,12 +2371,18 @@ public struct TurnCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2405,13 +2489,19 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2531,13 +2621,19 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2656,13 +2752,19 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2780,13 +2882,19 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _error: String? = nil
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -2893,12 +3001,18 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -3005,13 +3119,19 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -3161,7 +3281,8 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _success: Bool? = nil
     var _sessionId: String? = nil
     var _worktreePath: String? = nil
@@ -3169,7 +3290,12 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -3344,7 +3470,8 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _success: Bool? = nil
     var _error: String? = nil
     var _errorType: String? = nil
@@ -3352,7 +3479,12 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -3513,14 +3645,20 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _commandSessionId: String? = nil
     var _commandId: String? = nil
     var _shellCommand: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -3674,14 +3812,20 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _commandSessionId: String? = nil
     var _stream: Stream? = nil
     var _text: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -3827,14 +3971,20 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _commandSessionId: String? = nil
     var _exitCode: Int? = nil
     var _durationMs: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -3967,13 +4117,19 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _commandId: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -4093,13 +4249,19 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessions: [CommandHistoryEntry]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -4308,7 +4470,8 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _commandSessionId: String? = nil
     var _output: String? = nil
     var _exitCode: Int? = nil
@@ -4320,7 +4483,12 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -4546,7 +4714,8 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _filename: String? = nil
     var _path: String? = nil
     var _size: Int? = nil
@@ -4554,7 +4723,12 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -4699,13 +4873,19 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _resources: [Resource]? = nil
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -4824,13 +5004,19 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _filename: String? = nil
     var _path: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -4935,12 +5121,18 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _recipes: [Recipe]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -5087,7 +5279,8 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _recipeId: String? = nil
     var _recipeLabel: String? = nil
     var _sessionId: String? = nil
@@ -5096,7 +5289,12 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -5265,14 +5463,20 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _stepCount: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -5417,14 +5621,20 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _fromStep: String? = nil
     var _toStep: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -5572,14 +5782,20 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -5724,14 +5940,20 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _sessionId: String? = nil
     var _reason: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -5938,7 +6160,8 @@ public struct ResponseMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -5950,7 +6173,12 @@ public struct ResponseMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -6151,13 +6379,19 @@ public struct ReplayMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _messageId: String? = nil
     var _message: ReplayedMessage? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -6266,12 +6500,18 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _timestamp: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
@@ -6382,13 +6622,19 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
   /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
     var _message: String? = nil
     var _retryAfterMs: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
-    try p.pullObjectStart()
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
     while let key = try p.pullKey(&members) {
       switch key.count {
       case 4:
