@@ -10,7 +10,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let report = Validator().validate(bytes)
   for finding in report.findings {
-    precondition(finding.pointer.isEmpty || finding.pointer.hasPrefix("/"), "bad pointer \(finding.pointer)")
+    precondition(finding.pointer.isEmpty || finding.pointer.unicodeScalars.first == "/", "bad pointer \(finding.pointer)")
     precondition(!"\(finding) \(finding.messageType ?? "")".contains("untethered-0011"), "secret in a finding")
   }
   let decoder = MessageDecoder()

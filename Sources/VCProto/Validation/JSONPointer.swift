@@ -1,11 +1,22 @@
 /// Builds RFC 6901 JSON Pointers.
+///
+/// Pointers are handled as Unicode scalars, never as `Character`s: a member name may begin with a
+/// combining mark, which would otherwise merge with the preceding `/` into one grapheme and hide it.
 public enum JSONPointer {
   /// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1`.
   public static func escape(_ token: String) -> String {
     guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
       return token
     }
-    return token.replacingTokens()
+    var out = String.UnicodeScalarView()
+    for scalar in token.unicodeScalars {
+      switch scalar {
+      case "~": out.append(contentsOf: "~0".unicodeScalars)
+      case "/": out.append(contentsOf: "~1".unicodeScalars)
+      default: out.append(scalar)
+      }
+    }
+    return String(out)
   }
 
   /// Appends a member name to a pointer.
@@ -20,34 +31,27 @@ public enum JSONPointer {
 
   /// Splits a pointer into unescaped tokens (`nil` when it does not start with `/` and is not empty).
   public static func tokens(_ pointer: String) -> [String]? {
-    if pointer.isEmpty { return [] }
-    guard pointer.hasPrefix("/") else { return nil }
-    return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { part in
-      var s = ""
+    let scalars = pointer.unicodeScalars
+    guard let first = scalars.first else { return [] }
+    guard first == "/" else { return nil }
+    return scalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { part in
+      var token = String.UnicodeScalarView()
       var it = part.makeIterator()
-      while let c = it.next() {
-        if c == "~" {
-          let n = it.next()
-          s.append(n == "1" ? "/" : n == "0" ? "~" : "~\(n.map(String.init) ?? "")")
-        } else {
-          s.append(c)
+      while let scalar = it.next() {
+        guard scalar == "~" else {
+          token.append(scalar)
+          continue
+        }
+        switch it.next() {
+        case "1": token.append("/")
+        case "0": token.append("~")
+        case let other?:
+          token.append("~")
+          token.append(other)
+        case nil: token.append("~")
         }
       }
-      return s
+      return String(token)
     }
-  }
-}
-
-extension String {
-  fileprivate func replacingTokens() -> String {
-    var out = ""
-    for c in self {
-      switch c {
-      case "~": out += "~0"
-      case "/": out += "~1"
-      default: out.append(c)
-      }
-    }
-    return out
   }
 }
