@@ -566,6 +566,11 @@ def main():
     # Warnings only: still valid.
     add("ping", "valid.unexpected_field", "an undeclared member is a warning; the frame stays valid",
         frame_text({"type": "ping", "client_time": 1768152332123}), None, [("/client_time", "unexpected_field")])
+    # Found by fuzzing: pointers are sequences of Unicode scalars, so a member name that starts with a
+    # combining mark stays a separate token after its "/" (and a "/" inside a name is escaped as ~1).
+    add("ping", "valid.unexpected_field.combining_mark", "an undeclared member whose name starts with a "
+        "combining mark (U+030B) and holds a slash: its pointer is \"/\" + the escaped name",
+        frame_text({"type": "ping", "\u030bo/t": 1}), None, [("/\u030bo~1t", "unexpected_field")])
     # Nested shapes and arrays, to the bottom (recursive command groups, raw records, usage, ...).
     for type_ in sorted(schemas):
         frames = [VALID[type_]] + [m for t, _, _, m in EXTRA_VALID if t == type_]

@@ -109,8 +109,8 @@ import VCProtoCodegen
       // The payload itself always has the property: an empty result would mean the probe is blind.
       #expect(!found.isEmpty, "\(v.id): no additionalMembers found by reflection")
       let unexpected = Set(
-        (v.warnings ?? []).filter { $0.code == "unexpected_field" }.map {
-          String($0.pointer.split(separator: "/").last ?? "")
+        (v.warnings ?? []).filter { $0.code == "unexpected_field" }.compactMap {
+          JSONPointer.tokens($0.pointer)?.last
         })
       #expect(Set(found.flatMap(\.keys)) == unexpected, "\(v.id): \(found)")
       if !unexpected.isEmpty { probed = true }
