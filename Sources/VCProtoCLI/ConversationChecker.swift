@@ -86,6 +86,12 @@ public struct ConversationChecker: Sendable {
     self = ConversationChecker(catalog: catalog, heartbeatTimeout: heartbeatTimeout)
   }
 
+  /// Whether a frame of this type and direction starts (or restarts) the conversation checks: the
+  /// server's `hello` or the client's `connect`. Until one is seen, frames matter only on their own.
+  static func startsConversation(_ type: String, _ direction: MessageDirection) -> Bool {
+    (direction == .serverToClient && type == "hello") || (direction == .clientToServer && type == "connect")
+  }
+
   /// Takes the next frame; returns the conversation findings it causes.
   public mutating func receive(_ event: Event) -> [Finding] {
     let type = event.type
@@ -97,7 +103,7 @@ public struct ConversationChecker: Sendable {
       return []
     }
     if !isActive {
-      guard event.direction == .clientToServer, type == "connect" else { return [] }
+      guard Self.startsConversation(type, event.direction) else { return [] }
       isActive = true
     }
     var findings: [Finding] = []

@@ -59,14 +59,17 @@ struct FrameChecker: Sendable {
     }
     let options = ValidationOptions(
       direction: outcome.direction, protocolVersion: protocolVersion, strict: strict)
-    // A clean frame has no finding; only a handshake frame matters to a conversation not yet active.
+    // A clean frame has no finding; only a frame that starts the conversation matters to one not yet active.
     if !needsMessage, case .text(let data) = received,
-      let message = MessageDecoder(options: options).decodeIfClean(data),
-      message.type != "hello", message.type != "connect"
+      let message = MessageDecoder(options: options).decodeIfClean(data)
     {
-      outcome.messageType = message.type
-      if case .client = message { outcome.direction = .clientToServer } else { outcome.direction = .serverToClient }
-      return outcome
+      let direction: MessageDirection
+      if case .client = message { direction = .clientToServer } else { direction = .serverToClient }
+      if !ConversationChecker.startsConversation(message.type, direction) {
+        outcome.messageType = message.type
+        outcome.direction = direction
+        return outcome
+      }
     }
     let validator = Validator(options: options)
     guard let codec = opener.codec else { return unsupported(received, validator, outcome) }
