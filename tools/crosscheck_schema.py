@@ -13,7 +13,7 @@ with the vector:
    every frame, with the vector's direction and protocol version. It must give the vector's verdict,
    exactly the vector's set of error findings (pointer, code), and at least the listed warnings.
 3. An oracle written here from the independent reference catalog
-   (../shared/protocol-reference/catalog-0.2.0.json, not from vcproto's catalog or Schema/): for
+   (Reference/catalog-0.2.0.json, not from vcproto's catalog or Schema/): for
    every 0.2.0 vector whose frame has one of the reference's 63 types, the verdict the reference's
    facts imply (direction, requiredness, nullability, JSON types, nested shapes, the closed sets,
    and the rules the reference states as backend error texts). Vectors that set an extension member
@@ -39,7 +39,7 @@ import tempfile
 from jsonschema import Draft202012Validator, FormatChecker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REFERENCE = os.path.join(ROOT, "..", "shared", "protocol-reference", "catalog-0.2.0.json")
+REFERENCE = os.path.join(ROOT, "Reference", "catalog-0.2.0.json")
 
 
 def strict_object(pairs):

@@ -7,7 +7,7 @@ generated from the catalog), compact, `/` unescaped, non-ASCII raw. Invalid fram
 expected findings follow from the specification's rules (STANDARDS.md), computed here -- never by
 running vcproto. The Swift tests and tools/crosscheck_schema.py then check vcproto and jsonschema
 against these expectations, and tools/crosscheck_schema.py also checks the verdicts of the 0.2.0 types
-against the independent reference catalog (../shared/protocol-reference/catalog-0.2.0.json).
+against the independent reference catalog (Reference/catalog-0.2.0.json).
 
 Mutations, each with its expected findings read from the catalog's facts in Schema/ (requiredness,
 nullability, JSON type):

@@ -9,7 +9,7 @@ import Testing
 @Suite struct RealSampleTests {
   static let referenceDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/protocol-reference")
+    .appendingPathComponent("Reference")
 
   /// Closed sets vcproto enforces; every other reference `enum` is an open set of known values.
   static let closedEnums: Set<String> = ["command_output.stream", "type", "role", "success"]

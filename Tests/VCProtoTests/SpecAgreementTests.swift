@@ -121,8 +121,7 @@ import VCProtoCodegen
 
   // MARK: - vcproto's catalog against the independent reference catalog
 
-  static let referenceURL = root.deletingLastPathComponent()
-    .appendingPathComponent("shared/protocol-reference/catalog-0.2.0.json")
+  static let referenceURL = root.appendingPathComponent("Reference/catalog-0.2.0.json")
 
   /// Types vcproto adds as negotiated extensions; the reference (the real 0.2.0 system) has none of them.
   static let extensionTypes: Set<String> = ["heartbeat", "draining", "disconnect"]
@@ -201,7 +200,7 @@ import VCProtoCodegen
     }
   }
 
-  /// vcproto's catalog agrees with ../shared/protocol-reference/catalog-0.2.0.json, read directly: the
+  /// vcproto's catalog agrees with Reference/catalog-0.2.0.json, read directly: the
   /// same 63 types (plus vcproto's extension types), the same direction and status of each, and
   /// member by member, to the bottom of nested shapes, the same names in the same order,
   /// requiredness, nullability and JSON type -- except the extension members listed above.

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Regenerates everything derived from the protocol catalog (Sources/VCProto/Catalog), in dependency
+# order. Run it after editing the catalog; the tests and CI then check that nothing is stale.
+#
+#   tools/regenerate.sh           regenerate
+#   tools/regenerate.sh --check   regenerate, then fail if anything tracked changed (CI)
+#
+# Order: the Swift model (the CLI is rebuilt from it), Schema/ (read by the vector generator), the
+# golden vectors (messages, envelope, auth), the sample captures, and last STANDARDS.md's reference
+# sections (which embed vector examples).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+check=false
+[ "${1:-}" = "--check" ] && check=true
+
+vcproto() { swift run --quiet vcproto "$@"; }
+
+echo "--- Swift model"
+vcproto generate-model
+echo "--- Schema/"
+vcproto schema
+echo "--- Vectors/"
+for script in tools/make_message_vectors.py tools/make_envelope_vectors.py tools/make_auth_vectors.py; do
+  [ -f "$script" ] && python3 "$script"
+done
+echo "--- Samples/"
+python3 tools/make_cli_samples.py
+echo "--- STANDARDS.md"
+vcproto generate-spec
+
+if $check; then
+  if ! git diff --exit-code --stat; then
+    echo "generated artifacts are stale: run tools/regenerate.sh and commit the result" >&2
+    exit 1
+  fi
+  untracked=$(git ls-files --others --exclude-standard -- Sources Schema Vectors Samples STANDARDS.md)
+  if [ -n "$untracked" ]; then
+    echo "regeneration created untracked files (commit them):" >&2
+    echo "$untracked" >&2
+    exit 1
+  fi
+fi
