@@ -47,7 +47,8 @@ public final class JSONLinesReader: CaptureReader {
   /// one and are not parsed here at all.
   private func frame(number: Int, bytes: [UInt8]) -> CapturedFrame {
     var frame = CapturedFrame(position: .line(number), payload: .text(bytes))
-    guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"), mentionsData(bytes) || mentionsUnicodeEscape(bytes),
+    guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
+      mentionsData(bytes) || mentionsUnicodeEscape(bytes),
       case .object(let object)? = try? JSONReader(limits: recordLimits).parse(bytes), object["data"] != nil
     else { return frame }
     let directionKey: String

@@ -85,7 +85,8 @@ import VCProto
   @Test func longNamesAreTruncatedInText() {
     let type = String(repeating: "T", count: 100_000)
     let member = String(repeating: "m", count: 100_000)
-    let url = temporaryFile(#"{"type":"\#(type)"}"# + "\n" + #"{"type":"ping","\#(member)":1}"# + "\n", name: "long.jsonl")
+    let url = temporaryFile(
+      #"{"type":"\#(type)"}"# + "\n" + #"{"type":"ping","\#(member)":1}"# + "\n", name: "long.jsonl")
     let r = runCommand(["validate", url.path])
     for line in r.out.split(separator: "\n") {
       #expect(line.count < 800, "line of \(line.count) characters")
@@ -143,7 +144,12 @@ import VCProto
     let type = runCommand(["decode", temporaryFile(#"{"type":"\#(key)"}"#, name: "t.json").path])
     #expect(!type.out.contains("0011223344") && !type.err.contains("0011223344"), "\(type)")
     let escaped = runCommand(
-      ["decode", temporaryFile(#"{"type":"connect","api_key":"untethered-00\u00312233445566778899aabbccddeeff"}"#, name: "c.json").path])
+      [
+        "decode",
+        temporaryFile(
+          #"{"type":"connect","api_key":"untethered-00\u00312233445566778899aabbccddeeff"}"#, name: "c.json"
+        ).path,
+      ])
     #expect(!escaped.out.contains("2233445566") && !escaped.err.contains("2233445566"), "\(escaped)")
   }
 

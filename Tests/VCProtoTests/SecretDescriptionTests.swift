@@ -95,7 +95,8 @@ import VCProtoCodegen
     let expected =
       ProtocolCatalog.latest.messages.filter { $0.isModelled && $0.fields.contains(where: \.secret) }.map {
         SwiftModelGenerator.payloadName($0.type)
-      } + ProtocolCatalog.latest.shapeOrder.filter { ProtocolCatalog.latest.shapes[$0]!.fields.contains(where: \.secret) }
+      }
+      + ProtocolCatalog.latest.shapeOrder.filter { ProtocolCatalog.latest.shapes[$0]!.fields.contains(where: \.secret) }
     #expect(generated == expected)
   }
 }
