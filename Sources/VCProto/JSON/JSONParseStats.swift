@@ -6,8 +6,10 @@ package struct JSONParseStats: Sendable, Hashable {
   package var values = 0
   /// Member-name comparisons and hash insertions made while looking for duplicate keys.
   package var keyChecks = 0
-  /// Element slots reserved by the arrays and member lists of the tree (their capacities, summed).
-  package var reservedSlots = 0
+  /// Element slots reserved by the arrays of the tree (their capacities, summed).
+  package var reservedElements = 0
+  /// Member slots reserved by the objects of the tree (their capacities, summed).
+  package var reservedMembers = 0
   /// Non-empty arrays and objects of the tree (each is one heap allocation).
   package var containers = 0
 

@@ -226,10 +226,12 @@ struct JSONParser {
       case UInt8(ascii: "}"):
         pos += 1
         depth -= 1
-        let members = Array(memberStack[base...])
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(memberStack.count - base)
+        members.append(contentsOf: memberStack[base...])
         memberStack.removeSubrange(base...)
         stats.containers += 1
-        stats.reservedSlots += members.capacity
+        stats.reservedMembers += members.capacity
         return JSONObject(members)
       default:
         throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or '}' in an object")
@@ -270,10 +272,13 @@ struct JSONParser {
       case UInt8(ascii: "]"):
         pos += 1
         depth -= 1
-        let elements = Array(valueStack[base...])
+        // Copied into exactly the room needed (`Array(slice)` could keep the stack's spare capacity).
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(valueStack.count - base)
+        elements.append(contentsOf: valueStack[base...])
         valueStack.removeSubrange(base...)
         stats.containers += 1
-        stats.reservedSlots += elements.capacity
+        stats.reservedElements += elements.capacity
         return .array(elements)
       default:
         throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or ']' in an array")
