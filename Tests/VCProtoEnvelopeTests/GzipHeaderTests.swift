@@ -56,7 +56,8 @@ import Testing
   }
 
   @Test func shortOptionalFieldsStillOpen() throws {
-    let stream = gzip(extra: Array(repeating: 0x41, count: 20), name: Array("capture.json".utf8),
+    let stream = gzip(
+      extra: Array(repeating: 0x41, count: 20), name: Array("capture.json".utf8),
       comment: Array("from a phone".utf8), headerCRC: true)
     #expect(try open(stream).get() == frame)
     #expect(try text(stream).get() == frame)
@@ -74,8 +75,10 @@ import Testing
     #expect(open(gzip(extra: Array(repeating: 0x63, count: 65_535))) == .failure(.gzipHeaderTooLarge))
     // Each field below the limit, together above it.
     #expect(
-      open(gzip(extra: Array(repeating: 1, count: 400), name: Array(repeating: 0x61, count: 400),
-        comment: Array(repeating: 0x62, count: 400))) == .failure(.gzipHeaderTooLarge))
+      open(
+        gzip(
+          extra: Array(repeating: 1, count: 400), name: Array(repeating: 0x61, count: 400),
+          comment: Array(repeating: 0x62, count: 400))) == .failure(.gzipHeaderTooLarge))
   }
 
   @Test func theLimitIsExact() {

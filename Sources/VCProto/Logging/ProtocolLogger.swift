@@ -58,7 +58,8 @@ public final class ProtocolLogger: @unchecked Sendable {
         sink(
           LogRecord(
             level: .warning, code: .findingsSuppressed, pointer: "",
-            message: "\(dropped) more log records for this frame dropped (limit maxRecordsPerFrame \(maxRecordsPerFrame))"))
+            message:
+              "\(dropped) more log records for this frame dropped (limit maxRecordsPerFrame \(maxRecordsPerFrame))"))
       }
     }
     for f in findings {
