@@ -20,7 +20,9 @@ public final class ProtocolLogger: @unchecked Sendable {
   public let maxRecordsPerFrame: Int
   private let sink: @Sendable (LogRecord) -> Void
   private let lock = NSLock()
-  private var seenUnknownTypes: Set<String> = []
+  /// Unknown types already logged, as 64-bit hashes (`Hasher`, keyed per process), so a type of any
+  /// length costs 8 bytes.
+  private var seenUnknownTypes: Set<Int> = []
   /// Bounds the memory spent remembering unknown types (a hostile peer could send millions).
   public static let maxRememberedUnknownTypes = 1024
 
@@ -70,7 +72,7 @@ public final class ProtocolLogger: @unchecked Sendable {
             level: .warning, code: f.code, messageType: f.messageType, pointer: f.pointer,
             message: "\(f.messageType ?? "?"): missing field \(f.pointer)"))
       case .unknownType:
-        guard let type = f.messageType, firstSighting(of: type) else { continue }
+        guard minimumLevel <= .info, let type = f.messageType, firstSighting(of: type) else { continue }
         log(
           LogRecord(
             level: .info, code: f.code, messageType: type, pointer: f.pointer,
@@ -99,9 +101,10 @@ public final class ProtocolLogger: @unchecked Sendable {
   private func firstSighting(of type: String) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    if seenUnknownTypes.contains(type) { return false }
+    let hash = type.hashValue
+    if seenUnknownTypes.contains(hash) { return false }
     if seenUnknownTypes.count >= Self.maxRememberedUnknownTypes { return false }
-    seenUnknownTypes.insert(type)
+    seenUnknownTypes.insert(hash)
     return true
   }
 }
