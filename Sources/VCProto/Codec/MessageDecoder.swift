@@ -47,7 +47,7 @@ public struct MessageDecoder: Sendable {
   /// left to the general path too.
   func directBuild(_ bytes: [UInt8], clean: Bool = false) -> AnyMessage? {
     guard validator.options.negotiatedCapabilities == nil,
-      validator.options.protocolVersion == ProtocolCatalog.latestVersion
+      validator.options.protocolVersion == ProtocolCatalog.modelVersion.rawValue
     else { return nil }
     let limits = validator.options.limits
     let direction = validator.options.direction
@@ -79,11 +79,11 @@ public struct MessageDecoder: Sendable {
   /// the validator why).
   private func fastBuild(_ value: JSONValue) -> AnyMessage? {
     guard case .object(let object) = value, case .string(let type)? = object["type"],
-      let catalog = validator.catalog
+      let catalog = validator.catalog, catalog.version == ProtocolCatalog.modelVersion.rawValue
     else { return nil }
     guard let spec = catalog.message(type) else {
       // Unknown to every version: only a warning, the object is kept whole.
-      return ProtocolCatalog.typesOfUnmodelledVersions[type] == nil ? .unknown(object) : nil
+      return ProtocolCatalog.versions(ofType: type).isEmpty ? .unknown(object) : nil
     }
     guard spec.isModelled else { return .unknown(object) }
     if let direction = validator.options.direction, direction != spec.direction { return nil }

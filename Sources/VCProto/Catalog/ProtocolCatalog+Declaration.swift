@@ -1,17 +1,19 @@
-// The protocol as the real voice-code 0.2.0 system speaks it, plus vcproto's negotiated extensions.
-// This is the single declaration of the protocol: the typed model, the validator, Schema/ and the
-// field tables in STANDARDS.md are generated from or tested against it.
+// The protocol as the real voice-code system speaks it in 0.2.0, 0.3.0, 0.4.0 and 0.5.0, plus vcproto's
+// negotiated extensions (in every version, only when negotiated). This is the single declaration of the
+// protocol: the typed model, the validator, Schema/ and the field tables in STANDARDS.md are generated
+// from or tested against it. What did not change is declared once with its versions (all, unless
+// `versions:` says otherwise); what changed is declared again where it changed. The evidence for each
+// change is in STANDARDS.md's version history.
 
 extension ProtocolCatalog {
-  /// Protocol 0.2.0 (the real backend at its 2026-01-11 state) with vcproto's extensions.
-  public static let v0_2_0 = ProtocolCatalog(
-    version: "0.2.0",
+  /// Every version of the protocol; ``ProtocolDeclaration/projection(_:)`` yields one version's catalog.
+  public static let declaration = ProtocolDeclaration(
     messages: [
       MessageSpec(
         "connect", .clientToServer, requiresAuthentication: false,
         rules: [.exactlyOne(["api_key", "auth_response"]), .requires("auth_response", "client_nonce")],
         doc:
-          "Authenticates the socket. Auth v1 carries the API key itself; auth v2 answers the hello challenge with an HMAC. On success the 0.2.0 backend pushes session_list, recent_sessions and available_commands (it sends no connected).",
+          "Authenticates the socket. Auth v1 carries the API key itself; auth v2 answers the hello challenge with an HMAC. On success the 0.2.0 and 0.3.0 backends push session_list, recent_sessions and available_commands; from 0.4.0 connected comes first.",
         fields: [
           FieldSpec(
             "api_key", .text, required: false, secret: true,
@@ -22,8 +24,13 @@ extension ProtocolCatalog {
             "recent_sessions_limit", .int, required: false, nullable: true, defaultValue: 5,
             doc: "How many sessions recent_sessions lists; kept for the whole connection."),
           FieldSpec(
-            "protocol_version", .string(.version), required: false, capability: nil,
+            "protocol_version", .string(.version), versions: .removedIn(.v0_4_0), required: false,
             doc: "Negotiation: the client's preferred (highest) protocol version."),
+          FieldSpec(
+            "protocol_version", .string(.version), versions: .since(.v0_4_0), required: false, nullable: true,
+            doc:
+              "The client's highest protocol version; the real server negotiates from it and refuses one below 0.4.0 (unsupported_protocol_version) before it checks the key. null counts as absent."
+          ),
           FieldSpec(
             "protocol_versions", .array(.string(.version)), required: false,
             doc: "Negotiation: every protocol version the client supports."),
@@ -48,10 +55,34 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "subscribe", .clientToServer,
-        doc: "Asks for a session's history and live updates; answered with session_history.",
+        doc:
+          "Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).",
         fields: [
           FieldSpec("session_id", .text),
-          FieldSpec("last_message_id", .text, required: false, nullable: true),
+          FieldSpec(
+            "last_message_id", .text, versions: .removedIn(.v0_4_0), required: false, nullable: true,
+            doc: "The newest message the client holds; an unknown id means the full history."),
+          FieldSpec(
+            "last_message_id", .text, versions: .only(.v0_4_0), required: false, nullable: true, allowedValues: [],
+            doc:
+              "Gone in 0.4.0: the server answers a non-null value with error unsupported_subscribe_field (null is tolerated). Use last_seq."
+          ),
+          FieldSpec(
+            "last_seq", .integer(minimum: 0), versions: .only(.v0_4_0), required: false, nullable: true,
+            defaultValue: 0,
+            doc:
+              "The highest seq the client holds (0: everything). Not a non-negative integer: error invalid_subscribe."),
+          FieldSpec(
+            "from_offset", .integer(minimum: 0), versions: .since(.v0_5_0), required: false, nullable: true,
+            defaultValue: 0,
+            doc:
+              "The raw line offset to read from (the highest next_offset merged; 0 or null: from the start). Not a non-negative integer: error invalid_subscribe."
+          ),
+          FieldSpec(
+            "file_signature_seen", .text, versions: .since(.v0_5_0), required: false, nullable: true,
+            doc:
+              "The file_signature the client stored; when it differs from the current one the reply is a file_replaced reload. Not a string: error invalid_subscribe."
+          ),
         ]),
       MessageSpec(
         "unsubscribe", .clientToServer,
@@ -74,6 +105,11 @@ extension ProtocolCatalog {
           FieldSpec("new_session_id", .text, required: false, nullable: true),
           FieldSpec("resume_session_id", .text, required: false, nullable: true),
           FieldSpec("working_directory", .text, required: false, nullable: true),
+          FieldSpec(
+            "provider", .text, versions: .since(.v0_3_0), required: false, nullable: true,
+            allowedValues: ["claude", "copilot", "cursor", "opencode"],
+            doc:
+              "The CLI that runs a new session (honoured only with new_session_id); the server refuses any other value."),
           FieldSpec("system_prompt", .text, required: false, nullable: true),
           FieldSpec(
             "session_id", .text, required: false, nullable: true,
@@ -88,7 +124,7 @@ extension ProtocolCatalog {
           ),
         ]),
       MessageSpec(
-        "set_directory", .clientToServer,
+        "set_directory", .clientToServer, versions: .removedIn(.v0_3_0),
         doc: "Sets the working directory the backend uses for project commands (removed in 0.3.0).",
         fields: [
           FieldSpec("path", .text)
@@ -182,9 +218,13 @@ extension ProtocolCatalog {
             "recipe_id", .text,
             knownValues: [
               "review-and-commit", "document-design", "break-down-tasks", "implement-and-review",
-              "implement-and-review-all", "rebase",
+              "implement-and-review-all", "rebase", "retrospective", "refine-design",
             ]),
           FieldSpec("working_directory", .text, required: false, nullable: true),
+          FieldSpec(
+            "provider", .text, versions: .since(.v0_3_0), required: false, nullable: true,
+            knownValues: ["claude", "copilot", "cursor", "opencode"],
+            doc: "The CLI for a new session the recipe starts (not checked by the server)."),
         ]),
       MessageSpec(
         "exit_recipe", .clientToServer,
@@ -205,6 +245,19 @@ extension ProtocolCatalog {
           FieldSpec("recent_sessions_limit", .int, required: false, nullable: true, defaultValue: 5)
         ]),
       MessageSpec(
+        "supervisor_message", .clientToServer, versions: .since(.v0_3_0),
+        doc: "Text for the backend's LLM supervisor (sent by the web frontend only).",
+        fields: [
+          FieldSpec("text", .text)
+        ]),
+      MessageSpec(
+        "canvas_action", .clientToServer, versions: .since(.v0_3_0),
+        doc: "A user's action on a supervisor canvas component (web frontend only).",
+        fields: [
+          FieldSpec("callback_id", .text),
+          FieldSpec("action", .text),
+        ]),
+      MessageSpec(
         "disconnect", .clientToServer, status: .extension, capability: "disconnect",
         doc:
           "Extension: the client is closing on purpose (e.g. going to the background); the server drops its state without treating it as a failure.",
@@ -220,7 +273,10 @@ extension ProtocolCatalog {
         fields: [
           FieldSpec("message", .text, knownValues: ["Welcome to voice-code backend"]),
           FieldSpec(
-            "version", .string(.version), knownValues: ["0.2.0"], doc: "The server's highest protocol version."),
+            "version", .string(.version), knownValues: KnownVersion.allStrings,
+            doc:
+              "The server's highest protocol version (its ceiling; 0.2.0 and 0.3.0 servers spoke only that one). A client compares it with its own floor."
+          ),
           FieldSpec(
             "auth_version", .integer(minimum: 1),
             doc: "1 while the server accepts the API key in connect; 2 when it accepts only auth v2."),
@@ -239,15 +295,22 @@ extension ProtocolCatalog {
             doc: "Auth v2: 256 fresh random bits, lowercase hex, single use, expiring."),
         ]),
       MessageSpec(
-        "connected", .serverToClient, status: .documentedNotImplemented,
+        "connected", .serverToClient, status: .documentedNotImplemented, statusChanges: [.v0_4_0: .implemented],
         doc:
-          "Confirms authentication and the negotiated parameters. Documented in 0.2.0 but never sent by the 0.2.0 backend; sent by vcproto servers when the client negotiated.",
+          "Confirms authentication and the negotiated parameters. Documented but never sent by the 0.2.0 and 0.3.0 backends (vcproto servers send it when the client negotiated); sent by every 0.4.0 server right after authentication, before session_list.",
         fields: [
           FieldSpec("message", .text, knownValues: ["Session registered"]),
-          FieldSpec("session_id", .text),
+          FieldSpec("session_id", .text, versions: .removedIn(.v0_3_0)),
           FieldSpec(
-            "negotiated_protocol_version", .string(.version), required: false,
-            doc: "Negotiation: the version both peers speak from now on (the real 0.4.0 backend's field)."),
+            "session_id", .text, versions: .since(.v0_3_0), nullable: true,
+            doc: "The connect frame's session_id, or null when it had none."),
+          FieldSpec(
+            "negotiated_protocol_version", .string(.version), versions: .removedIn(.v0_4_0), required: false,
+            doc: "Negotiation: the version both peers speak from now on."),
+          FieldSpec(
+            "negotiated_protocol_version", .string(.version), versions: .since(.v0_4_0),
+            knownValues: ["0.3.0", "0.4.0", "0.5.0"],
+            doc: "The version this connection speaks from now on, chosen by the server from connect.protocol_version."),
           FieldSpec(
             "capabilities", .array(.text), required: false,
             doc: "Negotiation: the extensions accepted for this connection."),
@@ -283,20 +346,32 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "error", .serverToClient,
+        rules: [.requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"])],
         doc: "A request failed. message is for people; code (when present) is for programs.",
         fields: [
           FieldSpec("message", .text, doc: "Human-readable; the real backend's texts are listed in STANDARDS.md."),
           FieldSpec("session_id", .text, required: false, doc: "The session the failure concerns, when there is one."),
           FieldSpec(
-            "code", .text, required: false,
+            "code", .text, versions: .removedIn(.v0_4_0), required: false,
+            knownValues: ["unsupported_protocol_version", "auth_downgrade_refused"],
+            doc: "Machine-readable error code (open set; the real 0.2.0 and 0.3.0 backends send none)."),
+          FieldSpec(
+            "code", .text, versions: .only(.v0_4_0), required: false,
             knownValues: [
               "unsupported_protocol_version", "invalid_subscribe", "unsupported_subscribe_field",
               "auth_downgrade_refused",
             ],
             doc: "Machine-readable error code (open set)."),
           FieldSpec(
+            "code", .text, versions: .since(.v0_5_0), required: false,
+            knownValues: ["unsupported_protocol_version", "invalid_subscribe", "auth_downgrade_refused"],
+            doc:
+              "Machine-readable error code (open set; unsupported_subscribe_field cannot occur on 0.5.0, where last_message_id is ignored)."
+          ),
+          FieldSpec(
             "required", .string(.version), required: false,
-            doc: "With unsupported_protocol_version: the server's minimum version (the real backend's field)."),
+            doc:
+              "With unsupported_protocol_version: the server's minimum version (the real server always says 0.4.0)."),
           FieldSpec(
             "received", .text, required: false,
             doc: "With unsupported_protocol_version: the version the client announced."),
@@ -334,21 +409,59 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "session_history", .serverToClient,
-        doc: "A session's messages as raw Claude Code records, answering subscribe; may be cut by the size budget.",
+        doc:
+          "A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).",
         fields: [
           FieldSpec("session_id", .text),
-          FieldSpec("messages", .array(.shape("ClaudeRecord"))),
-          FieldSpec("total_count", .int),
-          FieldSpec("oldest_message_id", .text, nullable: true),
-          FieldSpec("newest_message_id", .text, nullable: true),
-          FieldSpec("is_complete", .boolean),
+          FieldSpec("messages", .array(.shape("ClaudeRecord")), versions: .only(.v0_2_0)),
+          FieldSpec("messages", .array(.shape("HistoryMessage")), versions: .since(.v0_3_0)),
+          FieldSpec("total_count", .int, versions: .removedIn(.v0_4_0)),
+          FieldSpec("oldest_message_id", .text, versions: .removedIn(.v0_4_0), nullable: true),
+          FieldSpec("newest_message_id", .text, versions: .removedIn(.v0_4_0), nullable: true),
+          FieldSpec(
+            "first_seq", .int, versions: .only(.v0_4_0), nullable: true,
+            doc: "The seq of the first message, null when there is none."),
+          FieldSpec(
+            "last_seq", .int, versions: .only(.v0_4_0), nullable: true,
+            doc: "The seq of the last message, null when there is none; the next subscribe's last_seq."),
+          FieldSpec("next_seq", .int, versions: .only(.v0_4_0), doc: "The seq the next message will get."),
+          FieldSpec(
+            "is_complete", .boolean, versions: .removedIn(.v0_5_0),
+            doc:
+              "0.4.0: false means the budget cut the reply; re-subscribe with last_seq. Before: false means the oldest messages were dropped."
+          ),
+          FieldSpec(
+            "gap", .shape("HistoryGap"), versions: .only(.v0_4_0), nullable: true,
+            doc: "Set when the client's last_seq does not fit the server's range."),
+          FieldSpec(
+            "next_offset", .integer(minimum: 0), versions: .since(.v0_5_0),
+            doc:
+              "The offset to resume from (the next subscribe's from_offset). Smaller than the from_offset sent when the client was ahead."
+          ),
+          FieldSpec(
+            "end_of_file", .boolean, versions: .since(.v0_5_0),
+            doc: "false: more lines follow (or a half-written line was held back); re-subscribe from next_offset."),
+          FieldSpec(
+            "file_signature", .text, versions: .since(.v0_5_0), nullable: true,
+            doc:
+              "The file's signature, `<byte length>:<first-line uuid>`; it changes on every append, not only on a rewrite."
+          ),
+          FieldSpec(
+            "file_replaced", .boolean, versions: .since(.v0_5_0), required: false, allowedValues: [true],
+            doc: "Only true, only on the reload reply: the file changed under the client, which must drop its rows."),
         ]),
       MessageSpec(
         "session_updated", .serverToClient,
-        doc: "New raw Claude Code records of a subscribed session.",
+        doc:
+          "New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).",
         fields: [
           FieldSpec("session_id", .text),
-          FieldSpec("messages", .array(.shape("ClaudeRecord"))),
+          FieldSpec(
+            "messages", .array(.shape("ClaudeRecord")), versions: .only(.v0_2_0).union(.since(.v0_4_0))),
+          FieldSpec(
+            "messages", .array(.oneOf([.shape("HistoryMessage"), .shape("ClaudeRecord")])),
+            versions: .only(.v0_3_0),
+            doc: "Canonical messages; the just-created-session path still sends raw records."),
         ]),
       MessageSpec(
         "session_created", .serverToClient,
@@ -360,6 +473,9 @@ extension ProtocolCatalog {
           FieldSpec("last_modified", .int),
           FieldSpec("message_count", .int),
           FieldSpec("preview", .text, nullable: true),
+          FieldSpec(
+            "provider", .text, versions: .since(.v0_3_0), knownValues: ["claude", "copilot", "cursor", "opencode"],
+            defaultValue: "claude"),
         ]),
       MessageSpec(
         "session_ready", .serverToClient,
@@ -370,12 +486,17 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "turn_complete", .serverToClient,
-        doc: "Claude finished its turn in a session.",
+        doc:
+          "The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.",
         fields: [
-          FieldSpec("session_id", .text, nullable: true)
+          FieldSpec("session_id", .text, versions: .only(.v0_2_0), nullable: true),
+          FieldSpec("session_id", .text, versions: .since(.v0_3_0)),
+          FieldSpec(
+            "aborted", .boolean, versions: .since(.v0_3_0), required: false, allowedValues: [true],
+            doc: "Only true: the turn was cut short (kill_session or compaction killed the live window)."),
         ]),
       MessageSpec(
-        "session_locked", .serverToClient,
+        "session_locked", .serverToClient, versions: .removedIn(.v0_3_0),
         doc: "A prompt was refused because the session is busy (removed in 0.3.0).",
         fields: [
           FieldSpec("message", .text, knownValues: ["Session is currently processing a prompt. Please wait."]),
@@ -386,7 +507,9 @@ extension ProtocolCatalog {
         doc: "The session's process was terminated, answering kill_session.",
         fields: [
           FieldSpec("session_id", .text),
-          FieldSpec("message", .text, knownValues: ["Session process terminated"]),
+          FieldSpec(
+            "message", .text,
+            knownValues: ["Session process terminated", "Session window killed", "No live window for session"]),
         ]),
       MessageSpec(
         "session_name_inferred", .serverToClient,
@@ -599,8 +722,8 @@ extension ProtocolCatalog {
           FieldSpec("text", .text, required: false),
           FieldSpec("error", .text, required: false),
           FieldSpec("session_id", .text, required: false),
-          FieldSpec("usage", .shape("Usage"), required: false),
-          FieldSpec("cost", .shape("Cost"), required: false),
+          FieldSpec("usage", .shape("Usage"), versions: .removedIn(.v0_3_0), required: false),
+          FieldSpec("cost", .shape("Cost"), versions: .removedIn(.v0_3_0), required: false),
           FieldSpec("ios_session_id", .text, required: false),
         ]),
       MessageSpec(
@@ -610,6 +733,35 @@ extension ProtocolCatalog {
         fields: [
           FieldSpec("message_id", .text, doc: "Acknowledge with message_ack."),
           FieldSpec("message", .shape("ReplayedMessage")),
+        ]),
+      MessageSpec(
+        "canvas_update", .serverToClient, versions: .since(.v0_3_0),
+        doc: "Components for the supervisor's canvas, sent to the supervisor's channel (the web frontend).",
+        fields: [
+          FieldSpec("components", .array(.shape("CanvasComponent")))
+        ]),
+      MessageSpec(
+        "tts_speak", .serverToClient, versions: .since(.v0_3_0),
+        doc: "Text the supervisor wants spoken, sent to the supervisor's channel.",
+        fields: [
+          FieldSpec("text", .text),
+          FieldSpec(
+            "streaming", .boolean, required: false, allowedValues: [true],
+            doc: "Only true: one delta of a streamed answer."),
+          FieldSpec("priority", .text, required: false, knownValues: ["notification", "error"]),
+        ]),
+      MessageSpec(
+        "supervisor_thinking", .serverToClient, versions: .since(.v0_3_0),
+        doc: "Whether the supervisor is working, for a busy indicator.",
+        fields: [
+          FieldSpec("active", .boolean)
+        ]),
+      MessageSpec(
+        "connect_ack", .serverToClient, versions: .since(.v0_4_0), status: .documentedNotImplemented,
+        doc:
+          "Accepted by the iOS client since 0.4.0 but never sent by the real server, which puts the negotiated version on connected.",
+        fields: [
+          FieldSpec("negotiated_protocol_version", .string(.version), required: false)
         ]),
       MessageSpec(
         "heartbeat", .serverToClient, status: .extension, capability: "heartbeat",
@@ -642,6 +794,9 @@ extension ProtocolCatalog {
           FieldSpec("working_directory", .text),
           FieldSpec("last_modified", .int),
           FieldSpec("message_count", .int),
+          FieldSpec(
+            "provider", .text, versions: .since(.v0_3_0), required: false,
+            knownValues: ["claude", "copilot", "cursor", "opencode"], doc: "Absent when the index has no provider."),
         ]),
       ShapeSpec(
         "RecentSession",
@@ -651,6 +806,9 @@ extension ProtocolCatalog {
           FieldSpec("name", .text),
           FieldSpec("working_directory", .text),
           FieldSpec("last_modified", .string(.dateTime)),
+          FieldSpec(
+            "provider", .text, versions: .since(.v0_3_0), knownValues: ["claude", "copilot", "cursor", "opencode"],
+            defaultValue: "claude"),
         ]),
       ShapeSpec(
         "CommandNode",
@@ -685,6 +843,42 @@ extension ProtocolCatalog {
           FieldSpec("cwd", .text, required: false),
           FieldSpec("isSidechain", .boolean, required: false),
           FieldSpec("toolUseResult", .any, required: false),
+        ]),
+      ShapeSpec(
+        "HistoryMessage",
+        doc:
+          "A canonical history message (0.3.0 on): one user or assistant turn of any provider. 0.4.0 numbers it with seq (gaps are normal); 0.5.0 with offset, the raw line index in the provider's file (gaps are normal).",
+        fields: [
+          FieldSpec("uuid", .text),
+          FieldSpec("role", .text, allowedValues: ["user", "assistant"]),
+          FieldSpec("text", .text),
+          FieldSpec("timestamp", .text, nullable: true, doc: "ISO-8601, or null when the source record has none."),
+          FieldSpec("provider", .text, knownValues: ["claude", "copilot", "opencode"]),
+          FieldSpec("session_id", .text, versions: .since(.v0_4_0)),
+          FieldSpec("seq", .integer(minimum: 1), versions: .only(.v0_4_0), doc: "1-based, monotonic per session."),
+          FieldSpec(
+            "offset", .integer(minimum: 0), versions: .since(.v0_5_0),
+            doc: "The line's index in the provider's file; not contiguous."),
+        ]),
+      ShapeSpec(
+        "HistoryGap",
+        doc: "Why a 0.4.0 reply does not continue from the client's last_seq.",
+        fields: [
+          FieldSpec("requested_last_seq", .int),
+          FieldSpec("min_available_seq", .int),
+          FieldSpec("reason", .text, allowedValues: ["pruned", "client_ahead"]),
+        ]),
+      ShapeSpec(
+        "CanvasComponent",
+        doc: "One component of the supervisor's canvas.",
+        fields: [
+          FieldSpec(
+            "type", .text,
+            knownValues: [
+              "status_card", "session_list", "confirmation", "progress", "text_block", "action_buttons",
+              "command_output", "error",
+            ]),
+          FieldSpec("props", .any, required: false),
         ]),
       ShapeSpec(
         "WorktreeErrorDetails",
