@@ -326,3 +326,40 @@ write("Samples/refused-0.3.0.jsonl", [
   (0, 47, S, {"type": "error", "code": "unsupported_protocol_version", "required": "0.4.0", "received": "0.3.0",
               "message": "Client is too old; upgrade required"}),
 ])
+
+# Faulty 0.5.0/0.4.0 capture: four connections, each fault planted on its own line. The comment says
+# what the real backend (or its clients) do with the frame; Tests/VCProtoCLITests assert each finding.
+bad5_old_shape = {"type": "session_history", "session_id": S1, "messages": [msg4(0, 1)], "first_seq": 1, "last_seq": 1, "next_seq": 2,
+                  "is_complete": True, "gap": None}
+bad5_no_offset = {"type": "session_history", "session_id": S1, "messages": [msg5(0), {k: v for k, v in msg5(1).items() if k != "offset"}],
+                  "next_offset": 4, "end_of_file": True, "file_signature": SIG1}
+write("Samples/faulty-0.5.0.jsonl", [
+  # iOS, 0.5.0
+  (0, 0, S, HELLO5),
+  (0, 38, C, {"type": "connect", "api_key": KEY, "protocol_version": "0.5.0"}),
+  (0, 52, S, {"type": "connected", "message": "Session registered", "session_id": None, "negotiated_protocol_version": "0.5.0"}),
+  (1, 0, C, {"type": "subscribe", "session_id": S1, "from_offset": -1}),                           # invalid_subscribe
+  (1, 100, C, {"type": "subscribe", "session_id": S1, "from_offset": 0, "file_signature_seen": 42}),  # invalid_subscribe
+  (1, 200, S, bad5_old_shape),                                                                     # 0.4.0 shape: iOS drops it
+  (1, 300, S, bad5_no_offset),                                                                     # a message without offset
+  (1, 400, S, {"type": "session_history", "session_id": S1, "messages": [], "next_offset": 0, "end_of_file": True,
+               "file_replaced": False, "file_signature": SIG1}),                                   # file_replaced is only ever true
+  (2, 0, C, {"type": "prompt", "text": "Hello", "new_session_id": S3, "provider": "gemini"}),     # Invalid provider
+  (2, 100, S, {"type": "turn_complete", "session_id": S3, "aborted": False}),                     # aborted is only ever true
+  (2, 200, C, {"type": "set_directory", "path": WD}),                                             # removed in 0.3.0
+  # Android, 0.4.0
+  (10, 0, S, HELLO5),
+  (10, 44, C, {"type": "connect", "api_key": KEY}),
+  (10, 59, S, {"type": "connected", "message": "Session registered", "session_id": None, "negotiated_protocol_version": "0.4.0"}),
+  (11, 0, C, {"type": "subscribe", "session_id": S1, "last_message_id": uuids[3]}),               # unsupported_subscribe_field
+  (11, 100, C, {"type": "subscribe", "session_id": S1, "last_seq": 5.0}),                         # invalid_subscribe
+  # A server started with VC_OFFSET_PROTOCOL=0 cannot negotiate 0.5.0
+  (20, 0, S, HELLO4),
+  (20, 40, C, {"type": "connect", "api_key": KEY, "protocol_version": "0.5.0"}),
+  (20, 52, S, {"type": "connected", "message": "Session registered", "session_id": None, "negotiated_protocol_version": "0.5.0"}),
+  # A 0.4.0 client is never too old
+  (30, 0, S, HELLO5),
+  (30, 40, C, {"type": "connect", "api_key": KEY, "protocol_version": "0.4.0"}),
+  (30, 47, S, {"type": "error", "code": "unsupported_protocol_version", "required": "0.4.0", "received": "0.4.0",
+               "message": "Client is too old; upgrade required"}),
+])

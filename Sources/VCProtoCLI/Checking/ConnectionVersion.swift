@@ -6,8 +6,8 @@ import VCProto
 /// - Before any `hello`: the fallback (`--protocol`, default 0.2.0).
 /// - `hello` starts a new connection. Its `version` is the server's ceiling: `"0.2.0"` and `"0.3.0"`
 ///   are servers that negotiate nothing (every frame is that version); `"0.4.0"` and `"0.5.0"` are
-///   negotiating servers, whose frames are checked against the floor (`--protocol` when given and
-///   not above the ceiling, else the default floor 0.4.0) until the handshake says more.
+///   negotiating servers, whose frames are checked against the assumed floor (`--protocol` when it
+///   is 0.3.0, 0.4.0 or 0.5.0, else the default floor 0.4.0) until the handshake says more.
 /// - `connect` on a negotiating server: its `protocol_version` gives the version the algorithm
 ///   predicts for the assumed floor (used when the capture has no `connected`).
 /// - `connected.negotiated_protocol_version` decides. It is `negotiation_mismatch` when no floor
@@ -83,14 +83,8 @@ struct ConnectionVersion: Sendable {
       version = advertised!
       return []
     case "0.4.0", "0.5.0":
-      let ceiling = ServerVersions.Ceiling(rawValue: advertised!)!
-      self.ceiling = ceiling
-      let top = ProtocolVersion(ceiling.rawValue)!
-      if explicit, let chosen = ProtocolVersion(fallback), chosen <= top, chosen >= .oldestAccepted {
-        version = fallback
-      } else {
-        version = ServerVersions.Floor.v0_4_0.rawValue
-      }
+      ceiling = ServerVersions.Ceiling(rawValue: advertised!)!
+      version = assumedFloor.rawValue
       return []
     default:
       version = fallback
