@@ -30,7 +30,10 @@ enum ValidateCommand {
       .option(
         "direction", value: "direction", allowed: ["client_to_server", "server_to_client", "send", "receive"],
         help: "Direction of every frame (overrides the capture)."),
-      .option("protocol", value: "version", help: "Protocol version without a handshake, and the assumed floor (default 0.2.0; floor 0.4.0)."),
+      .option(
+        "protocol", value: "version",
+        help: "Version of captures without a handshake (default 0.2.0); for a 0.4.0/0.5.0 hello, the server's floor"
+          + " when it is one (default 0.4.0)."),
       .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
       .flag("strict", help: "Treat warnings as errors."),
       .option(
