@@ -54,7 +54,7 @@ import VCProto
     #expect(run([Self.hello("0.3.0"), Self.connect(nil)]).map(\.0) == ["0.3.0", "0.3.0"])
     // Without a handshake: the fallback (--protocol).
     #expect(run([Self.connected("0.4.0")].dropLast(), fallback: "0.4.0").isEmpty)
-    // --protocol given: the assumed floor of a negotiating server, when not above its ceiling.
+    // --protocol given: the assumed floor of a negotiating server.
     #expect(
       run([Self.hello("0.5.0"), Self.connect(nil)], fallback: "0.5.0", explicit: true).map(\.0) == ["0.5.0", "0.5.0"])
     // Floor 0.5.0 under ceiling 0.4.0 still gives silent clients the floor (section 6, step 4); a
