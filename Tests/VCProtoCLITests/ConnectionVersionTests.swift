@@ -63,6 +63,11 @@ import VCProto
       run([Self.hello("0.4.0"), Self.connect(nil)], fallback: "0.5.0", explicit: true).map(\.0) == ["0.5.0", "0.5.0"])
     #expect(
       run([Self.hello("0.5.0"), Self.connect(nil)], fallback: "0.2.0", explicit: true).map(\.0) == ["0.4.0", "0.4.0"])
+    // A refused client speaks its own version; the refusal is the server's.
+    #expect(
+      run([Self.hello("0.5.0"), Self.connect("0.3.0-rc1"), Self.refusal(received: "0.3.0-rc1")]).map(\.0) == [
+        "0.4.0", "0.3.0", "0.4.0",
+      ])
     // Each hello starts a new connection.
     let two = run([Self.hello("0.5.0"), Self.connect("0.5.0"), Self.connected("0.5.0"), Self.hello("0.5.0")])
     #expect(two.last?.0 == "0.4.0")

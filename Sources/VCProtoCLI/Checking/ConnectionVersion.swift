@@ -9,7 +9,9 @@ import VCProto
 ///   negotiating servers, whose frames are checked against the assumed floor (`--protocol` when it
 ///   is 0.3.0, 0.4.0 or 0.5.0, else the default floor 0.4.0) until the handshake says more.
 /// - `connect` on a negotiating server: its `protocol_version` gives the version the algorithm
-///   predicts for the assumed floor (used when the capture has no `connected`).
+///   predicts for the assumed floor (used when the capture has no `connected`). A client the server
+///   will refuse as too old is checked against its own version (e.g. 0.3.0) until the refusal, which
+///   is the server's frame and checked against the floor.
 /// - `connected.negotiated_protocol_version` decides. It is `negotiation_mismatch` when no floor
 ///   could give it for this ceiling and announcement.
 /// - `error{code:"unsupported_protocol_version"}` is the server's refusal. It is
@@ -60,8 +62,17 @@ struct ConnectionVersion: Sendable {
     case (.clientToServer, "connect"):
       let text = message["protocol_version"]?.stringValue
       announced = .some(text)
-      if let ceiling, case .success(let predicted) = decide(floor: assumedFloor, ceiling: ceiling, text) {
+      guard let ceiling else { return [] }
+      switch decide(floor: assumedFloor, ceiling: ceiling, text) {
+      case .success(let predicted):
         version = predicted.description
+      case .failure:
+        // A client the server will refuse speaks its own, older version until then.
+        if let own = text.flatMap(ProtocolVersion.init(announced:))?.description,
+          ProtocolCatalog.version(own) != nil
+        {
+          version = own
+        }
       }
       return []
     case (.serverToClient, "connected"):
@@ -121,6 +132,7 @@ struct ConnectionVersion: Sendable {
   private mutating func refusal(_ message: JSONObject) -> [Finding] {
     refused = true
     guard ceiling != nil else { return [] }  // not a negotiating server: nothing to compare with
+    version = assumedFloor.rawValue  // the refusal is the server's frame
     guard let announced else {
       return [mismatch("/code", "error", "the server refused the client before its connect")]
     }
