@@ -109,7 +109,8 @@ extension ProtocolCatalog {
             "provider", .text, versions: .since(.v0_3_0), required: false, nullable: true,
             allowedValues: ["claude", "copilot", "cursor", "opencode"],
             doc:
-              "The CLI that runs a new session (honoured only with new_session_id); the server refuses any other value."),
+              "The CLI that runs a new session (honoured only with new_session_id); the server refuses any other value."
+          ),
           FieldSpec("system_prompt", .text, required: false, nullable: true),
           FieldSpec(
             "session_id", .text, required: false, nullable: true,

@@ -137,6 +137,12 @@ public struct MessageDecoder: Sendable {
     }
   }
 
+  /// Whether the generated model's struct for `spec`'s type has exactly this version's members (so it
+  /// accepts every frame the validator accepts for that version).
+  static func typedModelCovers(_ spec: MessageSpec) -> Bool {
+    ProtocolCatalog.modelled.message(spec.type).map { $0.fields == spec.fields && $0.rules == spec.rules } ?? false
+  }
+
   /// Builds the typed message from a validation report (used by the CLI to avoid a second pass).
   public func build(_ report: ValidationReport) throws(DecodingFailure) -> AnyMessage {
     guard report.isValid, case .object(let object)? = report.value, let type = report.messageType else {
@@ -144,6 +150,11 @@ public struct MessageDecoder: Sendable {
     }
     guard let spec = validator.catalog?.message(type), spec.isModelled else {
       return .unknown(object)
+    }
+    guard Self.typedModelCovers(spec) else {
+      // Valid in its version, but the generated model (built from ProtocolCatalog.modelVersion) has no
+      // struct of this version's shape: the object is kept whole.
+      return spec.direction == .clientToServer ? .client(.unknown(object)) : .server(.unknown(object))
     }
     do {
       switch report.direction ?? spec.direction {

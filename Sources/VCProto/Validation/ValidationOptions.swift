@@ -18,7 +18,8 @@ public struct ValidationOptions: Sendable, Hashable {
   /// Creates options; the defaults check a frame of either direction against
   /// ``KnownVersion/validationDefault``, not strictly.
   public init(
-    direction: MessageDirection? = nil, protocolVersion: String = KnownVersion.validationDefault.rawValue, strict: Bool = false,
+    direction: MessageDirection? = nil, protocolVersion: String = KnownVersion.validationDefault.rawValue,
+    strict: Bool = false,
     limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil
   ) {
     self.direction = direction
