@@ -116,7 +116,7 @@ import VCProto
         == ["negotiation_mismatch /negotiated_protocol_version"])
   }
 
-  @Test func unknownVersionsAreWarnedOnceAndFallBack() {
+  @Test func unknownVersionsWarnAndFallBack() {
     let result = run([Self.hello("0.9.0"), Self.connect(nil), Self.hello("0.9.0")], fallback: "0.2.0")
     #expect(result.map(\.0) == ["0.2.0", "0.2.0", "0.2.0"])
     #expect(result[0].1 == ["unknown_protocol_version /version"])
