@@ -306,8 +306,15 @@ def connection4():
       (41, 362, S, project_cmds),
       (41, 390, S, {"type": "session_history", "session_id": S3, "messages": [], "first_seq": None, "last_seq": None, "next_seq": 1,
                     "is_complete": True, "gap": None}),
+      (47, 12, S, {"type": "turn_complete", "session_id": S3}),
+      (62, 0, C, {"type": "prompt", "text": "Now run the whole test suite and fix every failure.", "resume_session_id": S3}),
+      (62, 14, S, {"type": "ack", "message": "Processing prompt..."}),
+      (62, 16, S, project_cmds),
       (75, 0, C, {"type": "kill_session", "session_id": S3}),
-      (75, 410, S, {"type": "session_killed", "session_id": S3, "message": "No live window for session"}),
+      (75, 410, S, {"type": "session_killed", "session_id": S3, "message": "Session window killed"}),
+      (75, 412, S, {"type": "turn_complete", "session_id": S3, "aborted": True}),
+      (78, 0, C, {"type": "kill_session", "session_id": S3}),
+      (78, 95, S, {"type": "session_killed", "session_id": S3, "message": "No live window for session"}),
       (80, 0, C, {"type": "unsubscribe", "session_id": S3}),
     ]
 
