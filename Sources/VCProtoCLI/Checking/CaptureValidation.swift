@@ -47,8 +47,6 @@ struct CaptureValidation {
           outcome.findings += conversation.receive(event)
         }
       }
-      // The type is printed (finding lines, the summary's per-type counts): a key-shaped one is masked.
-      outcome.messageType = outcome.messageType.map(Redaction.redactedText)
       if checker.strict {
         outcome.findings = outcome.findings.map { $0.with(severity: .error) }
       }
