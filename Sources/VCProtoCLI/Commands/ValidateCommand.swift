@@ -8,8 +8,12 @@ enum ValidateCommand {
     abstract: "Check captured traffic (JSON Lines, HAR, or one frame) against the protocol.",
     discussion: """
       Each finding is printed as `file:line: type /pointer: severity: message [code]` (`file#N` for
-      the N-th frame of a HAR or single-frame input), followed by a summary per type and per code.
-      The input is streamed; memory stays flat whatever its size. Secrets are never printed.
+      the N-th frame of a HAR or single-frame input; `(root)` for the whole frame), followed by a
+      summary per type and per code (every catalog type, at most 64 others, then one
+      "(N other types)" row). Text output shows control, bidi and format characters from the
+      capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400; JSON
+      output is exact. The input is streamed and every table is bounded, so memory stays flat
+      whatever the capture's size or content. Secrets are never printed.
       Direction comes from the capture (send = client_to_server), else from the message type.
       Each connection (each hello starts one) is checked against the version its handshake gives:
       hello.version is the server's ceiling ("0.2.0" and "0.3.0" servers negotiate nothing),
