@@ -942,7 +942,10 @@ extension ProtocolCatalog {
         "ReplayedMessage",
         doc: "The buffered message inside replay.",
         fields: [
-          FieldSpec("role", .text, allowedValues: ["user", "assistant"]),
+          FieldSpec("role", .text, versions: .only(.v0_2_0), allowedValues: ["user", "assistant"]),
+          FieldSpec(
+            "role", .text, versions: .since(.v0_3_0), knownValues: ["user", "assistant"],
+            doc: "The 0.3.0 documentation no longer closes the set."),
           FieldSpec("text", .text),
           FieldSpec("session_id", .text, required: false),
           FieldSpec("timestamp", .string(.dateTime), required: false),
