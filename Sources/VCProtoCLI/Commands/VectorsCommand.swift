@@ -20,7 +20,8 @@ enum VectorsCommand {
                       the library's AuthClient/AuthServer; the outcome (accepted, auth_error,
                       server_proof_mismatch, downgrade_refused) must match `valid` and
                       `expected_outcome`.
-        negotiation/  the Negotiator runs on `server` and `client`; the result must equal `outcome`.
+        negotiation/  the Negotiator runs on `server` and `client`: hello.version, then the outcome or
+                      the refusal frame, must be `expect`.
       Other folders are skipped with a note. The output is what an implementation in another
       language compares with.
       Exit status: 0 all passed, 1 any failed, 2 no vectors found.
