@@ -8,6 +8,22 @@ extension ConnectMessage: CustomStringConvertible, CustomDebugStringConvertible,
   public var description: String { redactedDescription }
   /// The JSON text with secrets masked.
   public var debugDescription: String { redactedDescription }
-  /// The JSON members with secrets masked.
-  public var customMirror: Mirror { redactedMirror }
+  /// The stored properties, secrets masked.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        ("apiKey", apiKey.map { _ in Redaction.mask } as Any),
+        ("sessionId", sessionId as Any),
+        ("recentSessionsLimit", recentSessionsLimit as Any),
+        ("protocolVersion", protocolVersion as Any),
+        ("protocolVersions", protocolVersions as Any),
+        ("capabilities", capabilities as Any),
+        ("authVersion", authVersion as Any),
+        ("clientNonce", clientNonce as Any),
+        ("authResponse", authResponse.map { _ in Redaction.mask } as Any),
+        ("additionalMembers", Redaction.redacted(.object(additionalMembers)).objectValue ?? JSONObject()),
+      ],
+      displayStyle: .struct)
+  }
 }
