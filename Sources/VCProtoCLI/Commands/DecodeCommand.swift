@@ -27,7 +27,7 @@ enum DecodeCommand {
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {
-    let version = args["protocol"] ?? "0.2.0"
+    let version = args["protocol"] ?? KnownVersion.validationDefault.rawValue
     guard ProtocolCatalog.version(version) != nil else {
       throw UsageError("unknown protocol version '\(version)'")
     }
