@@ -8,7 +8,8 @@ public enum Negotiator {
   /// 3. Else (nothing announced, or nothing parseable): the server's floor.
   ///
   /// Announced versions are parsed with ``ProtocolVersion/init(announced:)``. Capabilities are the
-  /// intersection of both sets; the auth version is the one the client's `connect` uses. Cases 1
+  /// intersection of both sets, without `authenticated_frames` unless the client uses auth v2 (its
+  /// keys come from the v2 handshake); the auth version is the one the client's `connect` uses. Cases 1
   /// and 2 fail with `unsupported_protocol_version` when no supported version qualifies; case 3
   /// never fails.
   public static func negotiate(server: ServerOffer, client: ClientAnnouncement) -> Result<
@@ -38,10 +39,10 @@ public enum Negotiator {
           required: minimum.description, received: client.protocolVersion ?? clientMax.description,
           supported: supported.map(\.description), requested: requested))
     }
-    let wanted = Set(client.capabilities ?? [])
+    var accepted = Set(server.capabilities).intersection(client.capabilities ?? [])
+    let authVersion = client.authVersion ?? 1
+    if authVersion != 2 { accepted.remove(Capability.authenticatedFrames) }  // its keys come from auth v2
     return .success(
-      NegotiationOutcome(
-        version: version.description, capabilities: Array(Set(server.capabilities).intersection(wanted)),
-        authVersion: client.authVersion ?? 1))
+      NegotiationOutcome(version: version.description, capabilities: Array(accepted), authVersion: authVersion))
   }
 }
