@@ -112,9 +112,9 @@ public final class ChallengeStore: @unchecked Sendable {
 }
 
 extension ChallengeStore {
-  /// Test support: puts a known challenge in place of an issued one (same issue time), so fixed
-  /// vectors can run through the real store.
-  func register(_ challenge: String, replacing issuedChallenge: String) {
+  /// Test and vector support: puts a known challenge in place of an issued one (same issue time), so
+  /// fixed vectors can run through the real store.
+  package func register(_ challenge: String, replacing issuedChallenge: String) {
     lock.lock()
     defer { lock.unlock() }
     guard let at = issued.removeValue(forKey: issuedChallenge) else { return }

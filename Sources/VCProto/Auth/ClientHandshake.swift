@@ -21,13 +21,18 @@ public struct ClientHandshake: Sendable {
   let requireAuthenticatedFrames: Bool
 
   /// What auth v2 remembers between `connect` and `connected`.
-  struct V2: Sendable, Hashable {
+  package struct V2: Sendable, Hashable {
     var challenge: String
     var nonce: String
     var response: String
+
+    package init(challenge: String, nonce: String, response: String) {
+      (self.challenge, self.nonce, self.response) = (challenge, nonce, response)
+    }
   }
 
-  init(connect: ConnectMessage, apiKey: String, v2: V2?, requireAuthenticatedFrames: Bool) {
+  /// A handshake for a `connect` built elsewhere (vectors replaying another implementation's frame).
+  package init(connect: ConnectMessage, apiKey: String, v2: V2?, requireAuthenticatedFrames: Bool) {
     self.connect = connect
     self.apiKey = apiKey
     self.v2 = v2

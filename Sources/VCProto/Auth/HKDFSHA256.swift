@@ -29,12 +29,12 @@ public enum HKDFSHA256 {
   }
 
   /// HKDF-Extract: PRK = HMAC-SHA256(salt, IKM).
-  static func extract(salt: [UInt8], inputKeyMaterial: [UInt8]) -> [UInt8] {
+  package static func extract(salt: [UInt8], inputKeyMaterial: [UInt8]) -> [UInt8] {
     HMACSHA256.portable(key: salt, message: inputKeyMaterial)
   }
 
   /// HKDF-Expand: T(i) = HMAC-SHA256(PRK, T(i-1) | info | i), the first `length` bytes of T(1) | T(2) | ...
-  static func expand(pseudorandomKey prk: [UInt8], info: [UInt8], length: Int) -> [UInt8] {
+  package static func expand(pseudorandomKey prk: [UInt8], info: [UInt8], length: Int) -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(length + 32)
     var block: [UInt8] = []
