@@ -38,7 +38,7 @@ public struct AuthenticatedChannel: Sendable {
   let sendKey: [UInt8]
   let receiveKey: [UInt8]
   /// The sequence number the next sealed frame carries.
-  public private(set) var nextSendSequence: UInt64 = 0
+  public internal(set) var nextSendSequence: UInt64 = 0
   /// The sequence number the next received frame must carry.
   public private(set) var nextReceiveSequence: UInt64 = 0
   /// Whether a received frame failed; from then on every frame is refused.
