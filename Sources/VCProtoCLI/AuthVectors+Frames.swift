@@ -4,7 +4,8 @@ extension AuthVectors {
   /// `kind: "hkdf"`: HKDF-SHA256 of `ikm_hex`, `salt_hex`, `info_hex` and `length` must give `prk_hex`
   /// and `okm_hex`, on the platform path and the portable one.
   static func checkHKDF(_ v: JSONValue) -> String? {
-    guard let ikm = v["ikm_hex"]?.stringValue.flatMap(Hex.decode), let salt = v["salt_hex"]?.stringValue.flatMap(Hex.decode),
+    guard let ikm = v["ikm_hex"]?.stringValue.flatMap(Hex.decode),
+      let salt = v["salt_hex"]?.stringValue.flatMap(Hex.decode),
       let info = v["info_hex"]?.stringValue.flatMap(Hex.decode), let length = v["length"]?.intValue,
       (0...HKDFSHA256.maximumLength).contains(length), let prk = v["prk_hex"]?.stringValue,
       let okm = v["okm_hex"]?.stringValue

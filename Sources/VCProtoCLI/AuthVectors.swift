@@ -200,13 +200,16 @@ enum AuthVectors {
     }
 
     // What the server received, through the wire.
-    guard case .connect(let onWire) = try? MessageDecoder().decodeClientMessage(MessageEncoder().encode(.connect(sent))),
+    guard
+      case .connect(let onWire) = try? MessageDecoder().decodeClientMessage(MessageEncoder().encode(.connect(sent))),
       onWire == sent
     else { throw Problem(text: "the connect does not survive encode and decode") }
     let receivedObject = overlay(connectObject, v["received"])
     let received = try connect(receivedObject, nonce: nonce, response: response).get()
     if let hex = v["received_mac_input_hex"]?.stringValue,
-      hex != Hex.encode(AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: received, hello: sentHello))
+      hex
+        != Hex.encode(
+          AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: received, hello: sentHello))
     {
       throw Problem(text: "the server's MAC input differs from received_mac_input_hex")
     }
@@ -260,7 +263,12 @@ enum AuthVectors {
       guard let accepted, accepted.connected.serverProof == proof else {
         throw Problem(text: "AuthServer's server_proof differs from the vector's")
       }
-      guard accepted.connected == { var c = sentConnected; c.serverProof = proof; return c }() else {
+      guard
+        accepted.connected
+          == {
+            var c = sentConnected; c.serverProof = proof; return c
+          }()
+      else {
         throw Problem(text: "AuthServer's connected differs from the one the vector describes")
       }
       sentConnected = accepted.connected

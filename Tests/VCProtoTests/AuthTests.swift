@@ -65,10 +65,13 @@ import Testing
   @Test func wrongKeyTamperingAndExpiryFail() throws {
     let store = ChallengeStore(lifetime: .seconds(60))
     let h = try start(store: store)
-    #expect(Self.failure(serve(h.connect, hello: h.hello, store: store, server: AuthServer(apiKey: Self.otherKey))) == .wrongResponse)
+    #expect(
+      Self.failure(serve(h.connect, hello: h.hello, store: store, server: AuthServer(apiKey: Self.otherKey)))
+        == .wrongResponse)
 
     let late = try start(store: store)
-    #expect(Self.failure(serve(late.connect, hello: late.hello, store: store, now: t0 + .seconds(60))) == .challengeNotValid)
+    #expect(
+      Self.failure(serve(late.connect, hello: late.hello, store: store, now: t0 + .seconds(60))) == .challengeNotValid)
     let onTime = try start(store: store)
     #expect((try? serve(onTime.connect, hello: onTime.hello, store: store, now: t0 + .seconds(59)).get()) != nil)
   }
@@ -179,7 +182,9 @@ import Testing
     let list = ServerMessage.sessionList(SessionListMessage(sessions: [], totalCount: 0))
     let session = try v1.complete(with: list)
     #expect(!session.isServerVerified && session.authVersion == 1 && session.pendingMessage == list)
-    #expect(throws: AuthClient.Refusal.authenticationFailed) { try v1.complete(with: .authError(AuthFailure.wireMessage)) }
+    #expect(throws: AuthClient.Refusal.authenticationFailed) {
+      try v1.complete(with: .authError(AuthFailure.wireMessage))
+    }
   }
 
   @Test func v2ClientActsOnNothingBeforeAVerifiedConnected() throws {
@@ -195,7 +200,9 @@ import Testing
     #expect(throws: AuthClient.Refusal.unexpectedFrame(type: "session_list")) {
       try h.client.complete(with: .sessionList(SessionListMessage(sessions: [], totalCount: 0)))
     }
-    #expect(throws: AuthClient.Refusal.unexpectedFrame(type: "pong")) { try h.client.complete(with: .pong(PongMessage())) }
+    #expect(throws: AuthClient.Refusal.unexpectedFrame(type: "pong")) {
+      try h.client.complete(with: .pong(PongMessage()))
+    }
     #expect(throws: AuthClient.Refusal.authenticationFailed) {
       try h.client.complete(with: .authError(AuthFailure.wireMessage))
     }
@@ -377,7 +384,9 @@ import Testing
     let frames = try load("frames.json")
     let expects = Set(frames.flatMap { $0["messages"]?.arrayValue ?? [] }.compactMap { $0["expect"]?.stringValue })
     #expect(
-      expects == ["accept", "not_authenticated", "malformed", "mac_mismatch", "replayed", "sequence_gap", "channel_closed"])
+      expects == [
+        "accept", "not_authenticated", "malformed", "mac_mismatch", "replayed", "sequence_gap", "channel_closed",
+      ])
     let handshakes = try load("handshakes.json")
     let outcomes = Set(handshakes.compactMap { $0["expected_outcome"]?.stringValue })
     #expect(outcomes == ["ok", "auth_error", "server_proof_mismatch", "server_proof_missing", "downgrade_refused"])

@@ -49,7 +49,8 @@ import Testing
           label: "vcproto/auth/v2/frame",
           fields: [("seq", .integer(0)), ("frame", .string(String(decoding: Self.prompt, as: UTF8.self)))])))
     #expect(
-      sealed == #"{"type":"authenticated","seq":0,"mac":""# + mac + #"","frame":"{\"type\":\"prompt\",\"text\":\"héllo \\\"x\\\"\\n\"}"}"#)
+      sealed == #"{"type":"authenticated","seq":0,"mac":""# + mac
+        + #"","frame":"{\"type\":\"prompt\",\"text\":\"héllo \\\"x\\\"\\n\"}"}"#)
   }
 
   @Test func injectedPlainFrameIsRefused() throws {
@@ -124,7 +125,9 @@ import Testing
   @Test func framesFromAnotherConnectionAreRefused() throws {
     var (oldClient, _) = try channels()
     var (_, newServer) = try channels()
-    #expect(throws: AuthenticatedFrameError.macMismatch(sequence: 0)) { try newServer.open(try oldClient.seal(Self.ping)) }
+    #expect(throws: AuthenticatedFrameError.macMismatch(sequence: 0)) {
+      try newServer.open(try oldClient.seal(Self.ping))
+    }
   }
 
   @Test func malformedFramesAreRefused() throws {
@@ -182,7 +185,8 @@ import Testing
       message: "Session registered", sessionId: "s", negotiatedProtocolVersion: "0.2.0",
       capabilities: ["authenticated_frames"], authVersion: 2, serverProof: "ab")
     let keys = FrameKeys.derive(apiKey: "k", challenge: "c", clientNonce: "n", authResponse: "r", connected: connected)
-    let salt = Array("vcproto/auth/v2/frames/salt".utf8) + [0] + [0, 0, 0, 9] + Array("challenge".utf8) + [1, 0, 0, 0, 1]
+    let salt =
+      Array("vcproto/auth/v2/frames/salt".utf8) + [0] + [0, 0, 0, 9] + Array("challenge".utf8) + [1, 0, 0, 0, 1]
       + Array("c".utf8) + [0, 0, 0, 12] + Array("client_nonce".utf8) + [1, 0, 0, 0, 1] + Array("n".utf8)
     #expect(FrameKeys.salt(challenge: "c", clientNonce: "n") == salt)
     let prk = HMACSHA256.portable(key: salt, message: Array("k".utf8))

@@ -15,7 +15,8 @@ let keys = FrameKeys.derive(
   clientNonce: "0123456789abcdef0123456789abcdef",
   authResponse: "08671e47bb64380f9ce532e8fa1eb50ff61fc164076805a9ee340f258cb30b28",
   connected: ConnectedMessage(
-    message: "Session registered", sessionId: "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11", negotiatedProtocolVersion: "0.2.0",
+    message: "Session registered", sessionId: "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11",
+    negotiatedProtocolVersion: "0.2.0",
     capabilities: ["authenticated_frames", "heartbeat"], authVersion: 2,
     serverProof: "5fff422691d2db4a54b139744a5c14429661b6c0fb5625ed4dbe9e08f11ab17c"))
 

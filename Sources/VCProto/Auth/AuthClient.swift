@@ -83,7 +83,8 @@ public struct AuthClient: Sendable {
       connect.authVersion = 2
       connect.clientNonce = nonce
       let response = AuthMAC.mac(
-        apiKey: apiKey, input: AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: connect, hello: hello))
+        apiKey: apiKey,
+        input: AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: connect, hello: hello))
       connect.authResponse = response
       return ClientHandshake(
         connect: connect, apiKey: apiKey, v2: .init(challenge: challenge, nonce: nonce, response: response),

@@ -56,7 +56,8 @@ public struct AuthServer: Sendable {
         capabilities: outcome.capabilities, authVersion: 2)
       connected.serverProof = AuthMAC.mac(
         apiKey: apiKey,
-        input: AuthMAC.serverInput(challenge: challenge, clientNonce: nonce, authResponse: response, connected: connected))
+        input: AuthMAC.serverInput(
+          challenge: challenge, clientNonce: nonce, authResponse: response, connected: connected))
       var channel: AuthenticatedChannel?
       if outcome.allows(Capability.authenticatedFrames) {
         let keys = FrameKeys.derive(

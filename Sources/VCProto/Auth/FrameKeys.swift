@@ -31,7 +31,8 @@ public struct FrameKeys: Sendable, Hashable {
 
   /// The HKDF salt: the challenge and the client's nonce.
   public static func salt(challenge: String, clientNonce: String) -> [UInt8] {
-    AuthMAC.message(label: saltLabel, fields: [("challenge", .string(challenge)), ("client_nonce", .string(clientNonce))])
+    AuthMAC.message(
+      label: saltLabel, fields: [("challenge", .string(challenge)), ("client_nonce", .string(clientNonce))])
   }
 
   /// The HKDF info for one direction (`"client_to_server"` or `"server_to_client"`).
@@ -48,14 +49,17 @@ public struct FrameKeys: Sendable, Hashable {
 
   /// Derives both keys for the handshake: `challenge` and `clientNonce` as in the `connect`,
   /// `authResponse` the client's answer, `connected` the frame the server sent (with its proof).
-  public static func derive(apiKey: String, challenge: String, clientNonce: String, authResponse: String, connected: ConnectedMessage)
+  public static func derive(
+    apiKey: String, challenge: String, clientNonce: String, authResponse: String, connected: ConnectedMessage
+  )
     -> FrameKeys
   {
     let ikm = Array(apiKey.utf8)
     let salt = salt(challenge: challenge, clientNonce: clientNonce)
     func key(_ direction: String) -> [UInt8] {
       HKDFSHA256.derive(
-        inputKeyMaterial: ikm, salt: salt, info: info(direction: direction, authResponse: authResponse, connected: connected),
+        inputKeyMaterial: ikm, salt: salt,
+        info: info(direction: direction, authResponse: authResponse, connected: connected),
         length: 32)
     }
     return FrameKeys(clientToServer: key("client_to_server"), serverToClient: key("server_to_client"))
