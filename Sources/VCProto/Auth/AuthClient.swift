@@ -58,7 +58,8 @@ public struct AuthClient: Sendable {
   ///
   /// - Parameters:
   ///   - hello: the server's first frame, as received.
-  ///   - sessionId, recentSessionsLimit: the `connect` members of the same name.
+  ///   - sessionId: the `connect` member `session_id`.
+  ///   - recentSessionsLimit: the `connect` member `recent_sessions_limit`.
   ///   - announcement: versions and capabilities to ask for (`authenticated_frames` is added when
   ///     ``requireAuthenticatedFrames`` is set).
   ///   - nonce: 32-128 lowercase hex characters, at least 128 fresh random bits; the default is

@@ -33,6 +33,9 @@ public struct AuthServer: Sendable {
   /// a man in the middle who changed either is refused. Keys and MACs are compared in constant time.
   ///
   /// - Parameters:
+  ///   - connect: the `connect` as received.
+  ///   - hello: the `hello` this connection sent (its challenge and offer are bound into the MAC).
+  ///   - store: the challenge store that issued the hello's challenge.
   ///   - outcome: the negotiation outcome for this `connect`; `connected` confirms it.
   ///   - sessionId: the `connected.session_id` the server will send (bound into `server_proof`).
   ///   - now: the time the `connect` arrived.
