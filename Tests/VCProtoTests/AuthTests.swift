@@ -354,14 +354,22 @@ import Testing
     let session = try h.client.complete(with: .connected(success.connected))
     let channel = try #require(session.channel)
     let keys = FrameKeys(clientToServer: channel.sendKey, serverToClient: channel.receiveKey)
-    let secrets = [Self.key, Hex.encode(channel.sendKey), Hex.encode(channel.receiveKey)]
+    // The key as text, the frame keys in hex and as Swift prints arrays, and the names of the members
+    // that hold them (a default mirror would list those).
+    let secrets = [
+      Self.key, Hex.encode(channel.sendKey), Hex.encode(channel.receiveKey), "\(channel.sendKey)",
+      "\(channel.receiveKey)", "sendKey", "receiveKey", "clientToServer", "serverToClient", "apiKey",
+    ]
     var dumped = ""
     dump(channel, to: &dumped)
     dump(keys, to: &dumped)
     dump(h.client, to: &dumped)
+    dump(session, to: &dumped)
+    dump(success, to: &dumped)
     let shown = [
       String(describing: channel), String(reflecting: channel), "\(keys)", String(reflecting: keys),
-      String(describing: h.client), String(reflecting: h.client), dumped,
+      String(describing: h.client), String(reflecting: h.client), String(describing: session),
+      String(describing: success), dumped,
     ]
     for text in shown {
       for secret in secrets { #expect(!text.contains(secret), "\(text)") }
