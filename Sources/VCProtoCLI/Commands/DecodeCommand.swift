@@ -71,7 +71,8 @@ enum DecodeCommand {
         io.standardError.line(
           "\(TerminalText.escaped(name)): \(finding.severity.rawValue) \(finding.code.rawValue) "
             + "\(TerminalText.pointer(finding.pointer)): "
-            + TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength) + " [\(finding.code.rawValue)]")
+            + TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength)
+            + " [\(finding.code.rawValue)]")
       }
       return 1
     }
