@@ -28,6 +28,8 @@ struct ConnectionVersion: Sendable {
   private(set) var ceiling: ServerVersions.Ceiling?
   /// Whether the server refused the client (it closes the connection right after).
   private(set) var refused = false
+  /// The version of a server whose `hello` says it negotiates nothing (0.2.0, 0.3.0).
+  private var fixedVersion: String?
   /// The `connect` seen on this connection: `.some(nil)` when it announced no version.
   private var announced: String??
   private var unknownReported: String?
@@ -92,6 +94,7 @@ struct ConnectionVersion: Sendable {
     switch advertised {
     case "0.2.0", "0.3.0":
       version = advertised!
+      fixedVersion = advertised
       return []
     case "0.4.0", "0.5.0":
       ceiling = ServerVersions.Ceiling(rawValue: advertised!)!
@@ -115,10 +118,10 @@ struct ConnectionVersion: Sendable {
       possible = Set(
         ServerVersions.Floor.allCases.compactMap { try? decide(floor: $0, ceiling: ceiling, announced).get() }
       ).sorted().map(\.description)
-    } else if version == "0.2.0" || version == "0.3.0" {
-      possible = [version]  // a server that negotiates nothing
+    } else if let fixedVersion {
+      possible = [fixedVersion]  // a server that negotiates nothing
     } else {
-      return []
+      return []  // no hello in the capture: nothing to compare with
     }
     guard !possible.contains(negotiated) else { return [] }
     let what = possible.isEmpty ? "refuse the client" : "negotiate " + possible.joined(separator: " or ")
