@@ -26,8 +26,6 @@ struct ConnectionVersion: Sendable {
   private(set) var version: String
   /// The ceiling the connection's `hello` advertised, for a negotiating server.
   private(set) var ceiling: ServerVersions.Ceiling?
-  /// Whether the server refused the client (it closes the connection right after).
-  private(set) var refused = false
   /// The version of a server whose `hello` says it negotiates nothing (0.2.0, 0.3.0).
   private var fixedVersion: String?
   /// The `connect` seen on this connection: `.some(nil)` when it announced no version.
@@ -44,14 +42,6 @@ struct ConnectionVersion: Sendable {
   /// Forgets the connection (a new capture connection begins).
   mutating func reset() {
     self = ConnectionVersion(fallback: fallback, explicit: explicit)
-  }
-
-  /// Whether a frame of this type and direction can change the version or be judged here.
-  static func isHandshake(_ type: String, _ direction: MessageDirection) -> Bool {
-    switch direction {
-    case .serverToClient: return type == "hello" || type == "connected" || type == "error"
-    case .clientToServer: return type == "connect"
-    }
   }
 
   /// Takes the next frame; returns the findings the handshake causes.
@@ -115,9 +105,12 @@ struct ConnectionVersion: Sendable {
     let possible: [String]
     if let ceiling {
       guard let announced else { return [] }  // no connect in the capture: nothing to compare with
-      possible = Set(
-        ServerVersions.Floor.allCases.compactMap { try? decide(floor: $0, ceiling: ceiling, announced).get() }
-      ).sorted().map(\.description)
+      // Every version some floor gives (a floor that refuses the client gives none).
+      var versions: Set<ProtocolVersion> = []
+      for floor in ServerVersions.Floor.allCases {
+        if case .success(let version) = decide(floor: floor, ceiling: ceiling, announced) { versions.insert(version) }
+      }
+      possible = versions.sorted().map(\.description)
     } else if let fixedVersion {
       possible = [fixedVersion]  // a server that negotiates nothing
     } else {
@@ -133,7 +126,6 @@ struct ConnectionVersion: Sendable {
   }
 
   private mutating func refusal(_ message: JSONObject) -> [Finding] {
-    refused = true
     guard ceiling != nil else { return [] }  // not a negotiating server: nothing to compare with
     version = assumedFloor.rawValue  // the refusal is the server's frame
     guard let announced else {
