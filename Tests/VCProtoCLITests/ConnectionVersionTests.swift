@@ -52,9 +52,11 @@ import VCProto
     // A 0.2.0 server and a 0.3.0 server negotiate nothing.
     #expect(run([Self.hello("0.2.0"), Self.connect("0.5.0")], fallback: "0.5.0").map(\.0) == ["0.2.0", "0.2.0"])
     #expect(run([Self.hello("0.3.0"), Self.connect(nil)]).map(\.0) == ["0.3.0", "0.3.0"])
-    // A capture that starts at connect: connected decides, with nothing to compare it with.
-    let headless = run([Self.connect("0.5.0"), Self.connected("0.5.0")])
-    #expect(headless.map(\.0) == ["0.2.0", "0.5.0"] && headless.allSatisfy { $0.1.isEmpty })
+    // A capture without the hello has no handshake: --protocol stays, and nothing is compared.
+    let headless = run([Self.connect("0.5.0"), Self.connected("0.2.0")], fallback: "0.4.0")
+    #expect(headless.map(\.0) == ["0.4.0", "0.4.0"] && headless.allSatisfy { $0.1.isEmpty })
+    // A hello of an unknown version still starts a handshake: connected decides.
+    #expect(run([Self.hello("0.9.0"), Self.connect(nil), Self.connected("0.5.0")]).last?.0 == "0.5.0")
     // Without a handshake: the fallback (--protocol).
     #expect(
       run([(">", #"{"type":"ping"}"#), ("<", #"{"type":"pong"}"#)], fallback: "0.4.0").map(\.0) == ["0.4.0", "0.4.0"])

@@ -3,7 +3,8 @@ import VCProto
 /// The protocol version one connection of a capture speaks, read from its handshake the way the real
 /// backend decides it (STANDARDS.md section 8), and the handshake's own faults.
 ///
-/// - Before any `hello`: the fallback (`--protocol`, default 0.2.0).
+/// - Before any `hello`, and on a connection whose `hello` the capture lacks: the fallback
+///   (`--protocol`, default 0.2.0); such a capture has no handshake.
 /// - `hello` starts a new connection. Its `version` is the server's ceiling: `"0.2.0"` and `"0.3.0"`
 ///   are servers that negotiate nothing (every frame is that version); `"0.4.0"` and `"0.5.0"` are
 ///   negotiating servers, whose frames are checked against the assumed floor (`--protocol` when it
@@ -26,6 +27,9 @@ struct ConnectionVersion: Sendable {
   private(set) var version: String
   /// The ceiling the connection's `hello` advertised, for a negotiating server.
   private(set) var ceiling: ServerVersions.Ceiling?
+  /// Whether this connection's `hello` is in the capture: without it there is no handshake, and
+  /// the fallback stays.
+  private var helloSeen = false
   /// The version of a server whose `hello` says it negotiates nothing (0.2.0, 0.3.0).
   private var fixedVersion: String?
   /// The `connect` seen on this connection: `.some(nil)` when it announced no version.
@@ -81,6 +85,7 @@ struct ConnectionVersion: Sendable {
   }
 
   private mutating func hello(_ advertised: String?) -> [Finding] {
+    helloSeen = true
     switch advertised {
     case "0.2.0", "0.3.0":
       version = advertised!
@@ -97,7 +102,7 @@ struct ConnectionVersion: Sendable {
   }
 
   private mutating func connected(_ message: JSONObject) -> [Finding] {
-    guard let negotiated = message["negotiated_protocol_version"]?.stringValue else { return [] }
+    guard helloSeen, let negotiated = message["negotiated_protocol_version"]?.stringValue else { return [] }
     guard ProtocolCatalog.version(negotiated) != nil else {
       return unknown(negotiated, pointer: "/negotiated_protocol_version", what: "connected negotiates")
     }
@@ -114,7 +119,7 @@ struct ConnectionVersion: Sendable {
     } else if let fixedVersion {
       possible = [fixedVersion]  // a server that negotiates nothing
     } else {
-      return []  // no hello in the capture: nothing to compare with
+      return []  // a hello of a version vcproto does not know: nothing to compare with
     }
     guard !possible.contains(negotiated) else { return [] }
     let what = possible.isEmpty ? "refuse the client" : "negotiate " + possible.joined(separator: " or ")
