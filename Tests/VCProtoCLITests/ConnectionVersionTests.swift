@@ -98,6 +98,38 @@ import VCProto
     }
   }
 
+  /// Every handshake of the negotiation vectors (the reference's outcome table) checks clean, and the
+  /// same handshake with another version in `connected` is a mismatch unless some floor gives it.
+  @Test func everyOutcomeOfTheTableIsAPossibleHandshake() throws {
+    let data = try Data(contentsOf: packageRoot.appendingPathComponent("Vectors/negotiation/cases.json"))
+    let cases = try #require(try JSONReader().parse(Array(data)).arrayValue)
+    var checked = 0
+    for c in cases where c["server"]?["legacy"] == nil {
+      let id = c["id"]?.stringValue ?? "?"
+      let expect = try #require(c["expect"])
+      let hello = Self.hello(try #require(expect["hello_version"]?.stringValue))
+      let connect = Self.connect(c["client"]?["protocol_version"]?.stringValue)
+      let last: (String, String)
+      if let refusal = expect["refusal"] {
+        last = ("<", refusal.jsonText)
+      } else {
+        last = Self.connected(try #require(expect["negotiated_protocol_version"]?.stringValue))
+      }
+      let result = run([hello, connect, last])
+      #expect(result.allSatisfy { $0.1.isEmpty }, "\(id): \(result)")
+      checked += 1
+      // A client the default server refuses (parseable, below 0.4.0) gets at most 0.3.0 from any floor
+      // (floor 0.3.0 does not refuse it): 0.5.0 in connected is impossible.
+      if expect["refusal"] != nil {
+        #expect(
+          run([hello, connect, Self.connected("0.5.0")]).last?.1 == [
+            "negotiation_mismatch /negotiated_protocol_version"
+          ], "\(id)")
+      }
+    }
+    #expect(checked == 99)
+  }
+
   @Test func impossibleHandshakesAreMismatches() {
     let mismatch = { (frames: [(String, String)]) in self.run(frames).last?.1 ?? [] }
     #expect(
