@@ -81,7 +81,9 @@ enum ValidateCommand {
       } else if let opened = ByteSource.open(path: io.resolve(path)) {
         source = opened
       } else {
-        io.standardError.line("vcproto validate: cannot read '\(path)': \(ByteSource.whyUnreadable(io.resolve(path)))")
+        io.standardError.line(
+          "vcproto validate: cannot read '\(TerminalText.escaped(path))': \(ByteSource.whyUnreadable(io.resolve(path)))"
+        )
         summary.unreadable.append(name)
         continue
       }
@@ -110,7 +112,8 @@ enum ValidateCommand {
           }
         }
       } catch {
-        io.standardError.line("vcproto validate: error reading '\(path)': \(error.localizedDescription)")
+        io.standardError.line(
+          "vcproto validate: error reading '\(TerminalText.escaped(path))': \(error.localizedDescription)")
         summary.unreadable.append(name)
       }
     }
