@@ -154,7 +154,7 @@ public struct MessageDecoder: Sendable {
   }
 
   /// Builds the typed message from a validation report (used by the CLI to avoid a second pass).
-  public func build(_ report: ValidationReport) throws(DecodingFailure) -> AnyMessage {
+  package func build(_ report: ValidationReport) throws(DecodingFailure) -> AnyMessage {
     guard report.isValid, case .object(let object)? = report.value, let type = report.messageType else {
       throw DecodingFailure(findings: report.findings, messageType: report.messageType)
     }
