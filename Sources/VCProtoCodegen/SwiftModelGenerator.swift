@@ -24,6 +24,7 @@ package struct SwiftModelGenerator: Sendable {
       ("ClientMessagePayloads.swift", payloads(.clientToServer)),
       ("ServerMessagePayloads.swift", payloads(.serverToClient)),
       ("Shapes.swift", shapes()),
+      ("Secrets.swift", secrets()),
     ]
   }
 

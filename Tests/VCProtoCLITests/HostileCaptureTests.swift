@@ -59,6 +59,16 @@ import VCProto
     #expect(r.err.contains(#"/a\u{1B}]52;c;eA==\u{07}: error:"#))
   }
 
+  @Test func decodeOutputWritesNoRawControl() throws {
+    let frame = #"{"type":"ping","x\u009b":"\u001b]52;c;eA==\u0007\u009b31m\u202e\u2028"}"#
+    let r = runCommand(["decode", temporaryFile(frame, name: "p.json").path])
+    #expect(r.status == 0)
+    #expect(r.out.unicodeScalars.filter(Self.steersTerminal).isEmpty, "\(r.out)")
+    // The printed JSON still reads back to the same value, and keeps its layout.
+    #expect(try JSONReader().parse(r.out) == JSONReader().parse(frame))
+    #expect(r.out.hasPrefix("{\n  \"type\": \"ping\",\n"))
+  }
+
   @Test func jsonOutputStaysExactButWritesNoRawControl() throws {
     let url = temporaryFile(Self.injection, name: "inject.jsonl")
     let r = runCommand(["validate", "--format", "json", url.path])
@@ -85,7 +95,8 @@ import VCProto
   @Test func longNamesAreTruncatedInText() {
     let type = String(repeating: "T", count: 100_000)
     let member = String(repeating: "m", count: 100_000)
-    let url = temporaryFile(#"{"type":"\#(type)"}"# + "\n" + #"{"type":"ping","\#(member)":1}"# + "\n", name: "long.jsonl")
+    let url = temporaryFile(
+      #"{"type":"\#(type)"}"# + "\n" + #"{"type":"ping","\#(member)":1}"# + "\n", name: "long.jsonl")
     let r = runCommand(["validate", url.path])
     for line in r.out.split(separator: "\n") {
       #expect(line.count < 800, "line of \(line.count) characters")
@@ -104,6 +115,52 @@ import VCProto
     #expect(r.status == 0)
     #expect(r.out.utf8.count < capture.utf8.count / 2, "output \(r.out.utf8.count) bytes for \(capture.utf8.count)")
     #expect(r.out.contains("(1937 other types)"))
+  }
+
+  /// A HAR whose messages key is written with escapes used to have its frames skipped (and validate
+  /// OK): readers compare decoded member names, as any JSON reader would.
+  @Test(arguments: [#"_webSocket\u004dessages"#, #"\u005fwebSocketMessages"#, #"_web\u0053ocket\u004Dessages"#])
+  func harKeyWrittenWithEscapesIsRead(key: String) {
+    let frame = #"{\"type\":\"set_max_message_size\",\"size_kb\":0}"#
+    let har = #"{"log":{"entries":[{"\#(key)":[{"type":"send","time":1,"opcode":1,"data":"\#(frame)"}]}]}}"#
+    let r = runCommand(["validate", temporaryFile(har, name: "x.har").path])
+    #expect(r.status == 1, "\(r.out)")
+    #expect(r.out.contains("#0: set_max_message_size /size_kb: error:"))
+    // Detected as a HAR from its content too (standard input has no name), the first key decoded.
+    let escapedLog = har.replacingOccurrences(of: #"{"log""#, with: #"{"l\u006fg""#)
+    let piped = runCommand(["validate", "-"], stdin: escapedLog)
+    #expect(piped.out.contains("<stdin>#0: set_max_message_size /size_kb: error:"), "\(piped.out)")
+  }
+
+  @Test func harKeyThatDecodesToAnotherNameIsNotRead() {
+    let har = #"{"log":{"entries":[{"_webSocket\u004eessages":[{"type":"send","data":"{}"}]}]}}"#
+    let r = runCommand(["validate", temporaryFile(har, name: "x.har").path])
+    #expect(r.out.contains("[no_frames]"))
+  }
+
+  @Test func jsonLinesRecordWithEscapedDataKeyIsARecord() {
+    let line = #"{"direction":"client_to_server","d\u0061ta":"{\"type\":\"set_max_message_size\",\"size_kb\":0}"}"#
+    let r = runCommand(["validate", temporaryFile(line + "\n", name: "r.jsonl").path])
+    #expect(r.out.contains(":1: set_max_message_size /size_kb: error:"), "\(r.out)")
+  }
+
+  /// `decode` used to print a key-shaped member name (stdout) and type (stderr).
+  @Test func decodeMasksKeyShapedNamesAndTypes() {
+    let key = "untethered-00112233445566778899aabbccddeeff"
+    let member = runCommand(["decode", temporaryFile(#"{"type":"ping","\#(key)":1}"#, name: "m.json").path])
+    #expect(member.status == 0)
+    #expect(!member.out.contains("0011223344") && !member.err.contains("0011223344"), "\(member)")
+    #expect(member.out.contains("«redacted»"))
+    let type = runCommand(["decode", temporaryFile(#"{"type":"\#(key)"}"#, name: "t.json").path])
+    #expect(!type.out.contains("0011223344") && !type.err.contains("0011223344"), "\(type)")
+    let escaped = runCommand(
+      [
+        "decode",
+        temporaryFile(
+          #"{"type":"connect","api_key":"untethered-00\u00312233445566778899aabbccddeeff"}"#, name: "c.json"
+        ).path,
+      ])
+    #expect(!escaped.out.contains("2233445566") && !escaped.err.contains("2233445566"), "\(escaped)")
   }
 
   @Test func summaryTableIsBounded() {

@@ -63,7 +63,7 @@ public struct MessageDecoder: Sendable {
         !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
       else { return nil }
       var parser = JSONParser(buffer: buffer, limits: limits)
-      defer { stats = parser.stats }
+      defer { stats = parser.finalStats }
       parser.stats.values = 1  // the frame itself; its members and elements count as they are read
       guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
       do {

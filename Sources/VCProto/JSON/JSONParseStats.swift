@@ -12,6 +12,10 @@ package struct JSONParseStats: Sendable, Hashable {
   package var reservedMembers = 0
   /// Non-empty arrays and objects of the tree (each is one heap allocation).
   package var containers = 0
+  /// Capacity of the parse's stack of open arrays' elements at its largest (freed after the parse).
+  package var stackElements = 0
+  /// Capacity of the parse's stack of open objects' members at its largest (freed after the parse).
+  package var stackMembers = 0
 
   package init() {}
 }

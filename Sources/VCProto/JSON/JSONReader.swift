@@ -2,8 +2,10 @@
 ///
 /// Strictness, as specified in STANDARDS.md: no byte-order mark, no trailing commas, no leading
 /// zeros, no control characters or invalid escapes in strings, no lone surrogate escapes, no invalid
-/// UTF-8, no duplicate keys, nothing after the top-level value but whitespace. It never traps on any
-/// input: every failure is a ``JSONReadError`` with the byte offset.
+/// UTF-8, no duplicate keys (names compared by their exact Unicode scalars, STANDARDS.md section 2),
+/// nothing after the top-level value but whitespace. It never traps on any input: every failure is a
+/// ``JSONReadError`` with the byte offset. Work is linear in the frame's size, and memory a small
+/// multiple of it, bounded absolutely by ``JSONLimits/maxValues`` (STANDARDS.md section 3).
 public struct JSONReader: Sendable {
   /// The limits applied while reading.
   public var limits: JSONLimits
@@ -48,7 +50,7 @@ public struct JSONReader: Sendable {
           "frame of \(buffer.count) bytes exceeds the limit of \(limits.maxFrameBytes)"))
     }
     var parser = JSONParser(buffer: buffer, limits: limits)
-    defer { stats = parser.stats }
+    defer { stats = parser.finalStats }
     do {
       return .success(try parser.parseDocument())
     } catch {
@@ -91,6 +93,14 @@ struct JSONParser {
   init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
     self.bytes = buffer
     self.limits = limits
+  }
+
+  /// ``stats`` with the stacks' capacities (which only grow during a parse: their largest).
+  var finalStats: JSONParseStats {
+    var final = stats
+    final.stackElements = valueStack.capacity
+    final.stackMembers = memberStack.capacity
+    return final
   }
 
   mutating func parseDocument() throws(JSONReadError) -> JSONValue {

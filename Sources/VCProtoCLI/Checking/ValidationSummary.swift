@@ -127,7 +127,8 @@ struct ValidationSummary: Sendable, Equatable {
       var other = counts(otherTypes.counts).objectValue ?? JSONObject()
       other.members.insert(
         JSONObject.Member(key: "types_exact", value: .bool(!otherTypes.distinctOverflow)), at: 0)
-      other.members.insert(JSONObject.Member(key: "types", value: .number(JSONNumber(otherTypes.distinct.count))), at: 0)
+      other.members.insert(
+        JSONObject.Member(key: "types", value: .number(JSONNumber(otherTypes.distinct.count))), at: 0)
       object.members.append(JSONObject.Member(key: "other_types", value: .object(other)))
     }
     object.members.append(JSONObject.Member(key: "codes", value: .object(JSONObject(codeMembers))))

@@ -38,14 +38,15 @@ enum DecodeCommand {
     } else if let opened = ByteSource.open(path: io.resolve(path)) {
       source = opened
     } else {
-      io.standardError.line("vcproto decode: cannot read '\(path)'")
+      io.standardError.line("vcproto decode: cannot read '\(TerminalText.escaped(path))'")
       return 2
     }
     let frame: CapturedFrame?
     do {
       frame = try SingleFrameReader(source: source).next()
     } catch {
-      io.standardError.line("vcproto decode: error reading '\(path)': \(error.localizedDescription)")
+      io.standardError.line(
+        "vcproto decode: error reading '\(TerminalText.escaped(path))': \(error.localizedDescription)")
       return 2
     }
     guard let frame else { return 2 }
@@ -71,7 +72,8 @@ enum DecodeCommand {
         io.standardError.line(
           "\(TerminalText.escaped(name)): \(finding.severity.rawValue) \(finding.code.rawValue) "
             + "\(TerminalText.pointer(finding.pointer)): "
-            + TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength) + " [\(finding.code.rawValue)]")
+            + TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength)
+            + " [\(finding.code.rawValue)]")
       }
       return 1
     }

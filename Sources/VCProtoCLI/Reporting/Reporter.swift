@@ -7,6 +7,8 @@ protocol Reporter {
 }
 
 /// `file:line: type /pointer: severity: message [code]`, then a summary per type and per code.
+/// Everything that came from the input is escaped and cut (``TerminalText``); the whole-frame
+/// pointer is shown as `(root)`.
 struct TextReporter: Reporter {
   let out: OutputSink
   let color: Bool
@@ -53,8 +55,11 @@ struct TextReporter: Reporter {
       }
       let other = summary.otherTypes
       if other.counts.frames > 0 {
-        let name = "(\(other.distinctText) other type\(other.distinct.count == 1 && !other.distinctOverflow ? "" : "s"))"
-        out.line("  " + name.padding(toLength: max(width, name.count), withPad: " ", startingAt: 0) + " " + counts(other.counts))
+        let name =
+          "(\(other.distinctText) other type\(other.distinct.count == 1 && !other.distinctOverflow ? "" : "s"))"
+        out.line(
+          "  " + name.padding(toLength: max(width, name.count), withPad: " ", startingAt: 0) + " "
+            + counts(other.counts))
       }
     }
     if summary.codes.isEmpty {

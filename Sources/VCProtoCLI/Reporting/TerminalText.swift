@@ -45,10 +45,15 @@ enum TerminalText {
   /// raw DEL, C1, format and separator characters the writer leaves as UTF-8 no longer reach a
   /// terminal. Valid for JSON text only: such characters can appear there only inside strings.
   static func jsonSafe(_ json: String) -> String {
-    guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+    // Tab, line feed and carriage return are JSON whitespace: in JSON text (the writer escapes them
+    // inside strings) they can only be layout, e.g. a pretty printer's line breaks.
+    func escapes(_ scalar: Unicode.Scalar) -> Bool {
+      scalar != "\n" && scalar != "\t" && scalar != "\r" && needsEscape(scalar)
+    }
+    guard json.unicodeScalars.contains(where: escapes) else { return json }
     var out = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
-      guard needsEscape(scalar) else {
+      guard escapes(scalar) else {
         out.append(scalar)
         continue
       }
