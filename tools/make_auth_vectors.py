@@ -111,7 +111,11 @@ def frame_keys(key, challenge, nonce, response, connected):
     return out
 
 
-# Negotiation, written independently of the Swift Negotiator (STANDARDS.md section 8).
+# Negotiation, written independently of the Swift Negotiator (STANDARDS.md section 8): the version
+# comes from connect.protocol_version alone, the real backend's rules.
+MAPPED = [(0, 3, 0), (0, 4, 0), (0, 5, 0)]
+
+
 def parse(v):
     if not isinstance(v, str):
         return None
@@ -122,19 +126,28 @@ def parse(v):
     return tuple(int(p) for p in parts)
 
 
+def server_versions(server):
+    """(floor, ceiling) of a `server` object, or None for a 0.2.0 server (Vectors/README.md)."""
+    listed = [parse(v) for v in server["protocol_versions"]]
+    listed = [v for v in listed if v and v > (0, 2, 0)]
+    if not listed:
+        return None
+    ceiling = (0, 5, 0) if max(listed) >= (0, 5, 0) else (0, 4, 0)
+    floor = parse(server.get("floor"))
+    if floor not in MAPPED:
+        floor = min(listed) if min(listed) in MAPPED else (0, 4, 0)
+    return floor, ceiling
+
+
 def negotiate(server, m, auth_version):
-    supported = sorted({parse(v) for v in server["protocol_versions"]} - {None})
-    listed = [parse(v) for v in (m.get("protocol_versions") or [])]
-    listed = [v for v in listed if v]
-    if listed:
-        common = [v for v in supported if v in listed]
-        chosen = common[-1] if common else None
-    elif parse(m.get("protocol_version")):
-        below = [v for v in supported if v <= parse(m["protocol_version"])]
-        chosen = below[-1] if below else None
+    sv = server_versions(server)
+    if sv is None:
+        chosen = (0, 2, 0)
     else:
-        chosen = parse(server.get("floor")) or supported[0]
-    assert chosen, "auth vectors negotiate successfully"
+        floor, ceiling = sv
+        client = parse(m.get("protocol_version"))
+        assert not (client and floor != (0, 3, 0) and client < (0, 4, 0)), "auth vectors negotiate successfully"
+        chosen = floor if client is None else (min(client, ceiling) if min(client, ceiling) in MAPPED else floor)
     caps = set(server["capabilities"]) & set(m.get("capabilities") or [])
     if auth_version != 2:
         caps.discard("authenticated_frames")
@@ -143,12 +156,19 @@ def negotiate(server, m, auth_version):
 
 
 def hello_for(server, challenge):
-    """The hello a vcproto server sends for its offer (STANDARDS.md section 8)."""
-    versions = sorted({parse(v) for v in server["protocol_versions"]} - {None}) or [(0, 2, 0)]
+    """The hello a vcproto server sends for its offer (STANDARDS.md section 8): version is the ceiling;
+    protocol_versions every version a client can get."""
+    sv = server_versions(server)
+    if sv is None:
+        top, reachable = (0, 2, 0), [(0, 2, 0)]
+    else:
+        floor, top = sv
+        guard = floor != (0, 3, 0)
+        reachable = sorted({v for v in MAPPED if v <= top and (not guard or v >= (0, 4, 0))} | {floor})
     auth = server["auth_versions"]
-    h = {"message": "Welcome to voice-code backend", "version": "%d.%d.%d" % versions[-1],
+    h = {"message": "Welcome to voice-code backend", "version": "%d.%d.%d" % top,
          "auth_version": 1 if 1 in auth else max(auth), "instructions": "Send connect message with api_key",
-         "protocol_versions": server["protocol_versions"], "auth_versions": auth,
+         "protocol_versions": ["%d.%d.%d" % v for v in reachable], "auth_versions": auth,
          "capabilities": server["capabilities"]}
     if challenge is not None:
         h["challenge"] = challenge

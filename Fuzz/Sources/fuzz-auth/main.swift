@@ -4,7 +4,7 @@ import VCProto
 /// The auth v2 server verifier on arbitrary `connect` frames: never a crash, never a success without
 /// the right answer, the challenge is consumed by any attempt, and a success never grants
 /// authenticated frames to auth v1.
-let offer = ServerOffer(protocolVersions: ["0.2.0"], authVersions: [1, 2], capabilities: ["authenticated_frames"])
+let offer = ServerOffer(versions: .legacy, authVersions: [1, 2], capabilities: ["authenticated_frames"])
 
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let data else { return 0 }
