@@ -602,6 +602,13 @@ def generate(version):
     VALID = dict(BASE_VALID, **VALID_BY_VERSION[version])
     schemas = load_schemas(version)
     extra_valid = [e for e in EXTRA_VALID if e[0] in schemas and version in EXTRA_ONLY.get(e[:2], VERSIONS)]
+    # The handshake frames name the version the vector is checked against (a checker that follows the
+    # handshake takes the connection's version from them).
+    per_version = {"connect": {"protocol_version": version, "protocol_versions": [version]},
+                   "connected": {"negotiated_protocol_version": version},
+                   "hello": {"version": VALID["hello"]["version"], "protocol_versions": [version]}}
+    extra_valid = [(t, suffix, description, dict(members, **per_version[t]) if t in per_version else members)
+                   for t, suffix, description, members in extra_valid]
     # The rules above must be exactly the catalog's (the schemas carry their descriptions).
     for type_, schema in schemas.items():
         described = [r["description"] for r in schema.get("allOf", [])]

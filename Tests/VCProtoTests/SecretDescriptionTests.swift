@@ -72,6 +72,7 @@ import VCProtoCodegen
   @Test func everyCatalogSecretIsCovered() throws {
     var covered: Set<String> = []
     for catalog in ProtocolCatalog.all {
+      let version = try #require(catalog.knownVersion)
       for message in catalog.messages where message.isModelled {
         let secrets = message.fields.filter(\.secret)
         guard !secrets.isEmpty else { continue }
@@ -88,10 +89,8 @@ import VCProtoCodegen
           covered.insert("\(message.type).\(field.name)")
           let wrapper: Any
           switch message.direction {
-          case .clientToServer:
-            wrapper = try ClientMessage(type: message.type, object: object, version: try #require(catalog.knownVersion))
-          case .serverToClient:
-            wrapper = try ServerMessage(type: message.type, object: object, version: try #require(catalog.knownVersion))
+          case .clientToServer: wrapper = try ClientMessage(type: message.type, object: object, version: version)
+          case .serverToClient: wrapper = try ServerMessage(type: message.type, object: object, version: version)
           }
           // The wrapper enum and the payload inside it.
           let payload = try #require(Mirror(reflecting: wrapper).children.first?.value)

@@ -125,8 +125,9 @@ public enum AuthMAC {
 
   /// The bytes the server MACs: `challenge`, `client_nonce`, the client's `auth_response` (which
   /// binds the whole `connect` and `hello`), then every member of `connected` but `server_proof`:
-  /// `message`, `session_id`, `negotiated_protocol_version`, `capabilities` (as sent: sorted),
-  /// `auth_version` (`nil`, and a `null` `session_id`, = absent).
+  /// `message`, `session_id` (null from 0.3.0 on when connect had none: absent), `negotiated_protocol_version`,
+  /// `capabilities` (as sent: sorted),
+  /// `auth_version` (`nil` = absent).
   public static func serverInput(
     challenge: String, clientNonce: String, authResponse: String, connected: ConnectedMessage
   ) -> [UInt8] {
