@@ -5,7 +5,8 @@
 /// ```
 public enum VCProtoCommand {
   static let commands: [CommandSpec] = [
-    ValidateCommand.spec, DecodeCommand.spec, VectorsCommand.spec, CatalogCommand.spec, SchemaCommand.spec,
+    ValidateCommand.spec, DecodeCommand.spec, VectorsCommand.spec, ConformanceCommand.spec, CatalogCommand.spec,
+    SchemaCommand.spec,
     GenerateModelCommand.spec, GenerateSpecCommand.spec, HMACCommand.spec,
   ]
 
@@ -63,6 +64,7 @@ public enum VCProtoCommand {
       case "validate": return try ValidateCommand.run(args, io: io, opener: envelopeOpener)
       case "decode": return try DecodeCommand.run(args, io: io, opener: envelopeOpener)
       case "vectors": return VectorsCommand.run(args, io: io)
+      case "conformance": return try ConformanceCommand.run(args, io: io)
       case "catalog": return try CatalogCommand.run(args, io: io)
       case "schema": return try SchemaCommand.run(args, io: io)
       case "generate-spec": return GenerateSpecCommand.run(args, io: io)
