@@ -151,6 +151,7 @@ final class ConformancePeer {
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
       if let newline = pending[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+        guard newline <= maxReplyBytes else { throw .tooLong(limit: maxReplyBytes) }
         let line = Array(pending[..<newline])
         pending.removeFirst(newline + 1)
         return line
