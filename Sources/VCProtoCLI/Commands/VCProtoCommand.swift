@@ -4,11 +4,27 @@
 /// exit(VCProtoCommand.main(Array(CommandLine.arguments.dropFirst()), .standard))
 /// ```
 public enum VCProtoCommand {
-  static let commands: [CommandSpec] = [
-    ValidateCommand.spec, DecodeCommand.spec, VectorsCommand.spec, ConformanceCommand.spec, CatalogCommand.spec,
-    SchemaCommand.spec,
-    GenerateModelCommand.spec, GenerateSpecCommand.spec, HMACCommand.spec,
+  /// Every subcommand, in the order help lists them: the one place a subcommand is registered.
+  static let table: [RegisteredCommand] = [
+    RegisteredCommand(ValidateCommand.spec) { args, io, opener throws(UsageError) in
+      try ValidateCommand.run(args, io: io, opener: opener)
+    },
+    RegisteredCommand(DecodeCommand.spec) { args, io, opener throws(UsageError) in
+      try DecodeCommand.run(args, io: io, opener: opener)
+    },
+    RegisteredCommand(VectorsCommand.spec) { args, io in VectorsCommand.run(args, io: io) },
+    RegisteredCommand(ConformanceCommand.spec) { args, io throws(UsageError) in
+      try ConformanceCommand.run(args, io: io)
+    },
+    RegisteredCommand(CatalogCommand.spec) { args, io throws(UsageError) in try CatalogCommand.run(args, io: io) },
+    RegisteredCommand(SchemaCommand.spec) { args, io throws(UsageError) in try SchemaCommand.run(args, io: io) },
+    RegisteredCommand(GenerateModelCommand.spec) { args, io in GenerateModelCommand.run(args, io: io) },
+    RegisteredCommand(GenerateSpecCommand.spec) { args, io in GenerateSpecCommand.run(args, io: io) },
+    RegisteredCommand(HMACCommand.spec) { args, io in HMACCommand.run(args, io: io) },
   ]
+
+  /// The declarations of every subcommand, in table order.
+  static var commands: [CommandSpec] { table.map(\.spec) }
 
   /// The top-level help.
   static var help: String {
@@ -50,27 +66,18 @@ public enum VCProtoCommand {
       io.standardOutput.write(command.help)
       return 0
     }
-    guard let command = commands.first(where: { $0.name == first }) else {
+    guard let entry = table.first(where: { $0.spec.name == first }) else {
       let message = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
       return usageError(UsageError(message), command: nil, io: io)
     }
+    let command = entry.spec
     do throws(UsageError) {
       let args = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command)
       if args.wantsHelp {
         io.standardOutput.write(command.help)
         return 0
       }
-      switch command.name {
-      case "validate": return try ValidateCommand.run(args, io: io, opener: envelopeOpener)
-      case "decode": return try DecodeCommand.run(args, io: io, opener: envelopeOpener)
-      case "vectors": return VectorsCommand.run(args, io: io)
-      case "conformance": return try ConformanceCommand.run(args, io: io)
-      case "catalog": return try CatalogCommand.run(args, io: io)
-      case "schema": return try SchemaCommand.run(args, io: io)
-      case "generate-spec": return GenerateSpecCommand.run(args, io: io)
-      case "hmac": return HMACCommand.run(args, io: io)
-      default: return GenerateModelCommand.run(args, io: io)
-      }
+      return try entry.run(args, io, envelopeOpener)
     } catch {
       return usageError(error, command: command, io: io)
     }

@@ -49,7 +49,7 @@ struct CaptureValidation {
         }
       }
       if checker.strict {
-        for i in outcome.findings.indices { outcome.findings[i].severity = .error }
+        outcome.findings = outcome.findings.map { $0.with(severity: .error) }
       }
       frames += outcome.isFrame ? 1 : 0
       emit(outcome)
