@@ -19,7 +19,10 @@ The verdict and every finding come from the generated schemas, not from vcproto'
   -> constraint_violation at the second set one), `if`/`then` (a requires b: constraint_violation at
   b), `not` of `allOf` requireds (mutually exclusive: constraint_violation at the second set one);
   a member counts as set when present and not null;
-- warnings: unexpected_field for top-level members the type schema does not declare.
+- rules that make members required when a member has a value (`if` a const `then` an `allOf` of
+  requireds): missing_field at each of them that is unset;
+- warnings: unexpected_field for members the schema does not declare, at any depth (not inside a
+  record passed through whole, `additionalProperties: true`).
 
 The canonical re-encoding of a valid frame (STANDARDS.md section 2): `type` first, then the members
 in the order of the schema's `properties`, then undeclared members in received order, recursively
@@ -139,8 +142,7 @@ class Judge:
                 errors.extend(self.rule(schema["allOf"][path[1]], value))
             else:
                 errors.extend(self.map_error(validator, error, []))
-        declared = schema.get("properties", {})
-        warnings = [(_pointer([k]), "unexpected_field") for k in value if k not in declared]
+        warnings = self.undeclared(validator, value, schema, [])
         # A value check applies only to a value of the right type (an enum member that is `null`
         # is null_not_allowed alone).
         mistyped = {p for p, c in errors if c in ("wrong_type", "null_not_allowed")}
@@ -198,6 +200,10 @@ class Judge:
             if not present:
                 return [(_pointer([names[0]]), "missing_field")]
             return [(_pointer([present[1] if len(present) > 1 else present[0]]), "constraint_violation")]
+        if "then" in entry and "allOf" in entry["then"]:
+            # A condition on a value makes members required: each one unset is missing.
+            names = [part["required"][0] for part in entry["then"]["allOf"]]
+            return [(_pointer([n]), "missing_field") for n in names if not _is_set(obj, n)]
         if "then" in entry:
             return [(_pointer([entry["then"]["required"][0]]), "constraint_violation")]
         if "not" in entry:
@@ -205,6 +211,29 @@ class Judge:
             present = [n for n in names if _is_set(obj, n)]
             return [(_pointer([present[1]]), "constraint_violation")]
         return [("", "unmapped_rule")]
+
+    def undeclared(self, validator, value, schema, path):
+        """unexpected_field for each member the schema does not declare, at any depth (not inside
+        a record passed through whole, `additionalProperties: true`)."""
+        schema = self.resolve(validator, schema)
+        if not isinstance(schema, dict):
+            return []
+        for key in ("anyOf", "oneOf"):
+            for branch in schema.get(key, []):
+                if self.type_matches(validator, branch, value):
+                    return self.undeclared(validator, value, branch, path)
+        out = []
+        if isinstance(value, dict) and "properties" in schema and schema.get("additionalProperties") is not True:
+            declared = schema["properties"]
+            for name, member in value.items():
+                if name not in declared:
+                    out.append((_pointer(path + [name]), "unexpected_field"))
+                elif member is not None:
+                    out.extend(self.undeclared(validator, member, declared[name], path + [name]))
+        if isinstance(value, list) and isinstance(schema.get("items"), dict):
+            for i, item in enumerate(value):
+                out.extend(self.undeclared(validator, item, schema["items"], path + [i]))
+        return out
 
     # -- canonical encoding ----------------------------------------------------------------------
 
