@@ -269,6 +269,34 @@ import VCProto
       ).count == 1)
   }
 
+  @Test func sessionStepsCompareInOrderWithIllegalEvents() throws {
+    let vector = json(
+      #"{"role":"client","config":{"jitter":0},"steps":[{"input":{"kind":"start"},"expect":[{"action":"open_transport"}]},{"input":{"kind":"frame"},"expect":[]},{"input":{"kind":"advance","ms":5},"error":{"state":"idle","event":"advance"}}]}"#
+    )
+    let input = try ConformanceKind.sessions.input(vector).get()
+    #expect(
+      input
+        == json(
+          #"{"role":"client","config":{"jitter":0},"steps":[{"kind":"start"},{"kind":"frame"},{"kind":"advance","ms":5}]}"#
+        ))
+    let right = json(
+      #"{"steps":[{"actions":[{"action":"open_transport"}]},{"actions":[]},{"error":{"event":"advance","state":"idle"}}]}"#
+    )
+    #expect(ConformanceKind.sessions.compare(vector, right).isEmpty)
+    let late = json(
+      #"{"steps":[{"actions":[{"action":"open_transport"}]},{"actions":[{"action":"send"}]},{"error":{"event":"advance","state":"idle"}}]}"#
+    )
+    #expect(
+      ConformanceKind.sessions.compare(vector, late) == [
+        #"step 1 (frame): expected [], got {"actions":[{"action":"send"}]}"#
+      ])
+    let legal = json(#"{"steps":[{"actions":[{"action":"open_transport"}]},{"actions":[]},{"actions":[]}]}"#)
+    #expect(
+      ConformanceKind.sessions.compare(vector, legal).first?.hasPrefix("step 2 (advance): expected the illegal event")
+        == true)
+    #expect(ConformanceKind.sessions.compare(vector, json(#"{"steps":[]}"#)) == ["expected 3 steps, got 0"])
+  }
+
   /// Every envelope error code of STANDARDS.md section 9 has a vector (this check came from the
   /// former tools/crosscheck_envelope.py; the codes are listed here by hand from the spec).
   @Test func everyEnvelopeErrorCodeHasAVector() throws {

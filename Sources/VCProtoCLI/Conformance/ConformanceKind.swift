@@ -12,7 +12,7 @@ struct ConformanceKind: Sendable {
   var compare: @Sendable (_ vector: JSONValue, _ result: JSONValue) -> [String]
 
   /// Every kind the runner knows, in the order they run.
-  static let all: [ConformanceKind] = [.messages, .envelope, .auth, .negotiation]
+  static let all: [ConformanceKind] = [.messages, .envelope, .auth, .negotiation, .sessions]
 }
 
 /// A vector the runner cannot turn into a request.
