@@ -96,6 +96,15 @@ import VCProto
     #expect(noKind.out.hasSuffix("0 passed, 0 failed, 2 skipped\n"))
   }
 
+  /// A peer that writes much more to its error output than a pipe holds is never blocked by it.
+  @Test func aChattyErrorOutputDoesNotBlockThePeer() throws {
+    let r = run(
+      try vectors(["a", "b"]), try peer(#"sys.stderr.write("log line\n" * 50000); sys.stderr.flush()"#),
+      ["--timeout", "5"])
+    #expect(r.status == 0, "\(r.out)")
+    #expect(r.out.hasSuffix("2 passed, 0 failed, 0 skipped\n"))
+  }
+
   @Test func anErrorReplyFailsTheTestWithItsText() throws {
     let r = run(
       try vectors(["a"]),

@@ -137,8 +137,11 @@ final class ConformancePeer {
         continue
       }
       guard n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw exitFailure() }
+      // Drain its error output meanwhile: a peer blocked writing there would never read.
       var fds = [pollfd(fd: input, events: Int16(POLLOUT), revents: 0)]
+      if errors >= 0 { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
       guard try wait(&fds, until: deadline, seconds: seconds) else { continue }
+      if fds.count > 1, fds[1].revents != 0 { readErrors() }
       if fds[0].revents & Int16(POLLERR | POLLHUP) != 0 { throw exitFailure() }
     }
   }
@@ -161,15 +164,7 @@ final class ConformancePeer {
       var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
       if errors >= 0 { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
       guard try wait(&fds, until: deadline, seconds: seconds) else { continue }
-      if fds.count > 1, fds[1].revents != 0 {
-        let n = read(errors, &buffer, buffer.count)
-        if n > 0 {
-          errorTail.append(contentsOf: buffer[..<n])
-          if errorTail.count > Self.errorTailLimit { errorTail.removeFirst(errorTail.count - Self.errorTailLimit) }
-        } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
-          errors = -1
-        }
-      }
+      if fds.count > 1, fds[1].revents != 0 { readErrors() }
       if fds[0].revents != 0 {
         let n = read(output, &buffer, buffer.count)
         if n > 0 {
@@ -211,6 +206,18 @@ final class ConformancePeer {
       status = "status \(child.terminationStatus)"
     }
     return .exited(status: status, stderr: lastErrorLine)
+  }
+
+  /// Reads what the peer's error output holds now (once), keeping the tail.
+  private func readErrors() {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let n = read(errors, &buffer, buffer.count)
+    if n > 0 {
+      errorTail.append(contentsOf: buffer[..<n])
+      if errorTail.count > Self.errorTailLimit { errorTail.removeFirst(errorTail.count - Self.errorTailLimit) }
+    } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+      errors = -1  // closed: stop watching it
+    }
   }
 
   private func drainErrors() {
