@@ -95,7 +95,7 @@ enum ConformanceCommand {
     let o = try options(args, io: io)
     let kinds = ConformanceKind.all.filter { o.kinds?.contains($0.name) ?? true }
     let root = io.resolve(o.vectors)
-    let found = ConformanceTestCase.discover(root: root, known: Set(ConformanceKind.all.map(\.name)))
+    let found = ConformanceTestCase.discover(root: root)
     for problem in found.problems { io.standardError.line("vcproto conformance: \(problem)") }
     guard found.problems.isEmpty else { return 2 }
     for kind in found.unknownKinds where o.kinds == nil {

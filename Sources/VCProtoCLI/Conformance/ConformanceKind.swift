@@ -1,15 +1,41 @@
 import VCProto
 
-/// One kind of golden vector as `vcproto conformance` runs it: the folder under Vectors/ it reads,
+/// One kind of golden vector as `vcproto conformance` runs it: the files under Vectors/ it reads,
 /// what of a vector goes to the peer (`input`), and how the peer's `result` is judged against the
 /// vector's expectations (`compare`). Adding a kind is adding one of these (Vectors/CONFORMANCE.md).
 struct ConformanceKind: Sendable {
-  /// The folder under the vectors directory, and the `kind` of requests (`messages`, `auth`, ...).
+  /// The `kind` of requests (`messages`, `auth`, ...).
   var name: String
+  /// The folder under the vectors directory whose files (at any depth) hold these vectors.
+  var folder: String
+  /// When set, only files of this name (without `.json`) in the folder; a kind without one takes
+  /// the folder's other files. Lets one folder hold vectors of different shapes.
+  var file: String?
   /// The request's `input` for a vector, or why the vector cannot be run.
   var input: @Sendable (JSONValue) -> Result<JSONValue, ConformanceProblem>
   /// What differs between the peer's `result` and the vector's expectations (empty: it passes).
   var compare: @Sendable (_ vector: JSONValue, _ result: JSONValue) -> [String]
+
+  init(
+    name: String, folder: String? = nil, file: String? = nil,
+    input: @escaping @Sendable (JSONValue) -> Result<JSONValue, ConformanceProblem>,
+    compare: @escaping @Sendable (_ vector: JSONValue, _ result: JSONValue) -> [String]
+  ) {
+    self.name = name
+    self.folder = folder ?? name
+    self.file = file
+    self.input = input
+    self.compare = compare
+  }
+
+  /// The kind of the vectors in a file (`components`: its path under the vectors directory).
+  static func of(_ components: [String], among kinds: [ConformanceKind]) -> ConformanceKind? {
+    guard components.count > 1, let stem = components.last.map({ String($0.dropLast(".json".count)) }) else {
+      return nil
+    }
+    let candidates = kinds.filter { $0.folder == components[0] }
+    return candidates.first { $0.file == stem } ?? candidates.first { $0.file == nil }
+  }
 
   /// Every kind the runner knows, in the order they run.
   static let all: [ConformanceKind] = [.messages, .envelope, .auth, .negotiation, .sessions]

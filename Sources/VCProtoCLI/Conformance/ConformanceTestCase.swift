@@ -6,15 +6,16 @@ struct ConformanceTestCase: Sendable {
   /// `<folder of its file, relative to the vectors directory>/<vector id>`, e.g.
   /// `messages/connect.missing.api_key` or, with versioned folders, `messages/0.3.0/ping.valid`.
   var name: String
-  /// The kind: the first folder of the file's path.
+  /// The kind's name (``ConformanceKind/of(_:among:)``: the file's folder, and its name when the
+  /// folder holds several kinds).
   var kind: String
   /// The vector as read.
   var vector: JSONValue
 
   /// Every vector under `root`, found recursively (`*.json` files holding JSON arrays), in path
-  /// order, the vectors of a file in file order. Folders of kinds not in `known` are reported in
+  /// order, the vectors of a file in file order. Folders no kind reads are reported in
   /// `unknownKinds`; files that are not arrays of vectors and duplicate names in `problems`.
-  static func discover(root: String, known: Set<String>) -> (
+  static func discover(root: String, kinds: [ConformanceKind] = ConformanceKind.all) -> (
     tests: [ConformanceTestCase], unknownKinds: [String], problems: [String]
   ) {
     let fm = FileManager.default
@@ -29,9 +30,8 @@ struct ConformanceTestCase: Sendable {
     var seen: Set<String> = []
     for path in files.sorted() {
       let components = path.split(separator: "/").map(String.init)
-      let kind = components[0]
-      guard known.contains(kind) else {
-        unknown.insert(kind)
+      guard let kind = ConformanceKind.of(components, among: kinds)?.name else {
+        unknown.insert(components[0])
         continue
       }
       let folder = components.dropLast().joined(separator: "/")
