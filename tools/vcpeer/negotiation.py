@@ -1,4 +1,8 @@
-"""The server's negotiation decision (STANDARDS.md section 8), written from the spec's rules."""
+"""The server's negotiation decision (STANDARDS.md section 8), written from the spec's rules.
+
+Two server descriptions: `{floor, ceiling}` or `{legacy: true}` (the real backend's algorithm:
+`decide`), and `{protocol_versions, floor?}` (a set of supported versions: `negotiate`).
+"""
 
 
 def parse(text):
@@ -56,5 +60,36 @@ def negotiate(server, client):
             "auth_version": client.get("auth_version", 1)}
 
 
+MAPPED = {(0, 3, 0), (0, 4, 0), (0, 5, 0)}
+TOO_OLD = (0, 4, 0)
+
+
+def decide(server, client):
+    """The real backend's decision: floor and ceiling, the too-old guard (floor 0.4.0 or 0.5.0 refuses
+    a parseable version below 0.4.0 before any credential), `min(client, ceiling)` mapped onto
+    0.3.0/0.4.0/0.5.0, anything else (absent, null, unparseable, unmapped) the floor. A legacy
+    server says 0.2.0 to everyone. Returns the `expect` object of a negotiation vector."""
+    wanted = set(client.get("capabilities") or [])
+    extras = {"capabilities": sorted(set(server.get("capabilities", [])) & wanted),
+              "auth_version": client.get("auth_version", 1)}
+    if server.get("legacy"):
+        return dict({"hello_version": "0.2.0", "negotiated_protocol_version": "0.2.0"}, **extras)
+    floor, ceiling = parse(server["floor"]), parse(server["ceiling"])
+    out = {"hello_version": show(ceiling)}
+    announced = client.get("protocol_version")
+    version = parse_announced(announced) if isinstance(announced, str) else None
+    if version is not None and floor >= TOO_OLD and version < TOO_OLD:
+        out["refusal"] = {"type": "error", "code": "unsupported_protocol_version", "required": show(TOO_OLD),
+                          "received": announced, "message": "Client is too old; upgrade required"}
+        return out
+    chosen = floor if version is None else min(version, ceiling)
+    if chosen not in MAPPED:
+        chosen = floor
+    return dict(out, negotiated_protocol_version=show(chosen), **extras)
+
+
 def answer(request):
-    return negotiate(request["server"], request["client"])
+    server = request["server"]
+    if "ceiling" in server or server.get("legacy"):
+        return decide(server, request["client"])
+    return negotiate(server, request["client"])
