@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from vcpeer import auth, envelope, messages, negotiation  # noqa: E402
+from vcpeer import auth, envelope, frames, hkdf, messages, negotiation  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROTOCOL = 1
@@ -32,6 +32,8 @@ def handlers(schema_root):
         "envelope": envelope.answer,
         "auth": auth.answer,
         "negotiation": negotiation.answer,
+        "auth_hkdf": hkdf.answer,
+        "auth_frames": frames.answer,
     }
 
 
@@ -49,6 +51,10 @@ def corrupt(kind, result):
         result["outcome"] = "server_proof_mismatch" if result["outcome"] == "ok" else "ok"
     elif kind == "negotiation":
         result = {"negotiated_protocol_version": "9.9.9", "capabilities": [], "auth_version": 1}
+    elif kind == "auth_hkdf":
+        result["okm_hex"] = "00" + result["okm_hex"][2:]
+    elif kind == "auth_frames":
+        result["messages"] = result["messages"][:-1]
     return result
 
 

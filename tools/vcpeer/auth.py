@@ -9,7 +9,7 @@ import hashlib
 import hmac
 import re
 
-from . import negotiation
+from . import auth_bound, negotiation
 
 CLIENT_LABEL = "vcproto/auth/v2/client"
 SERVER_LABEL = "vcproto/auth/v2/server"
@@ -62,6 +62,8 @@ def nonce_ok(nonce):
 
 
 def answer(v):
+    if "hello" in v or "connect" in v:
+        return auth_bound.answer(v)  # the extended layout: the vector carries the hello and connect
     key = v["api_key"]
     client_key = v.get("client_api_key", key)
     server = v.get("server") or {"protocol_versions": ["0.2.0"], "auth_versions": [1, 2]}

@@ -38,7 +38,9 @@ struct ConformanceKind: Sendable {
   }
 
   /// Every kind the runner knows, in the order they run.
-  static let all: [ConformanceKind] = [.messages, .envelope, .auth, .negotiation, .sessions]
+  static let all: [ConformanceKind] = [
+    .messages, .envelope, .auth, .authHKDF, .authFrames, .negotiation, .sessions,
+  ]
 }
 
 /// A vector the runner cannot turn into a request.
