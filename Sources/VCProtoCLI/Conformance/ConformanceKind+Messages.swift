@@ -4,8 +4,8 @@ extension ConformanceKind {
   /// `messages/`: the peer judges a frame travelling `direction` under `protocol_version`. Its
   /// verdict and error findings, compared as sets of (pointer, code), must be the vector's; the
   /// vector's `warnings` must be among the peer's; a valid frame's `canonical` re-encoding must be
-  /// the frame byte for byte, or for a vector marked `canonical: false` vcproto's own re-encoding
-  /// (the vector does not carry it).
+  /// the frame byte for byte, or for a vector marked `canonical: false` its canonical form by the
+  /// spec's rule (the vector does not carry it).
   static let messages = ConformanceKind(
     name: "messages",
     input: { vector in
@@ -46,7 +46,7 @@ extension ConformanceKind {
     }
     guard valid, said else { return problems }
     guard let expected = expectedCanonical(vector) else {
-      return problems + ["vcproto cannot re-encode this frame to compare the canonical form"]
+      return problems + ["the vector's frame has no canonical form in the catalog (a bad vector)"]
     }
     guard let canonical = result["canonical"]?.stringValue else {
       return problems + ["a valid frame needs \"canonical\", its re-encoding"]
@@ -71,7 +71,7 @@ extension ConformanceKind {
   }
 
   /// The bytes a valid frame must re-encode to: the frame itself, unless the vector says it is not
-  /// canonical; then what vcproto's codec writes for it.
+  /// canonical; then its canonical form by the spec's rule (``ConformanceCanonical``).
   static func expectedCanonical(_ vector: JSONValue) -> [UInt8]? {
     let frame: [UInt8]
     switch vector["frame"] {
@@ -80,13 +80,6 @@ extension ConformanceKind {
     case nil: return nil
     }
     guard vector["canonical"]?.boolValue == false else { return frame }
-    let direction = vector["direction"]?.stringValue.flatMap(MessageDirection.init(rawValue:))
-    let options = ValidationOptions(
-      direction: direction, protocolVersion: vector["protocol_version"]?.stringValue ?? "0.2.0")
-    do {
-      return MessageEncoder().encode(try MessageDecoder(options: options).decode(frame))
-    } catch {
-      return nil
-    }
+    return ConformanceCanonical.text(of: frame, version: vector["protocol_version"]?.stringValue ?? "0.2.0")
   }
 }
