@@ -220,6 +220,31 @@ import VCProto
       ).isEmpty)
   }
 
+  /// STANDARDS.md section 2 and the member tables of sections 12 and 13: catalog order at every
+  /// depth, a required nullable member keeps its null, an optional null goes, undeclared members
+  /// follow as received, and a raw Claude record is kept as received.
+  @Test func canonicalFormFromTheCatalog() {
+    let frame =
+      #"{"general_commands":[{"label":"L","x":1,"id":"i","type":"command"}],"type":"available_commands","project_commands":[],"working_directory":null,"extra":true}"#
+    let canonical = ConformanceCanonical.text(of: Array(frame.utf8), version: "0.2.0")
+    #expect(
+      canonical.map { String(decoding: $0, as: UTF8.self) }
+        == #"{"type":"available_commands","working_directory":null,"project_commands":[],"general_commands":[{"id":"i","label":"L","type":"command","x":1}],"extra":true}"#
+    )
+    let record =
+      #"{"type":"session_updated","messages":[{"uuid":"u","type":"user","parentUuid":null}],"session_id":"s"}"#
+    #expect(
+      ConformanceCanonical.text(of: Array(record.utf8), version: "0.2.0").map { String(decoding: $0, as: UTF8.self) }
+        == #"{"type":"session_updated","session_id":"s","messages":[{"uuid":"u","type":"user","parentUuid":null}]}"#)
+    let optionalNull = #"{"type":"subscribe","last_message_id":null,"session_id":"s"}"#
+    #expect(
+      ConformanceCanonical.text(of: Array(optionalNull.utf8), version: "0.2.0").map {
+        String(decoding: $0, as: UTF8.self)
+      }
+        == #"{"type":"subscribe","session_id":"s"}"#)
+    #expect(ConformanceCanonical.text(of: Array(#"{"type":"no_such_type"}"#.utf8), version: "0.2.0") == nil)
+  }
+
   @Test func warningsListedInTheVectorMustBeAmongThePeers() {
     let vector = json(
       #"{"frame":"{\"type\":\"zz\"}","valid":true,"warnings":[{"pointer":"/type","code":"unknown_type"}]}"#)
