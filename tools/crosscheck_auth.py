@@ -38,7 +38,7 @@ def main():
     for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "auth", "*.json"))):
         for v in json.load(open(path, encoding="utf-8")):
             check(v["valid"] == (v["expected_outcome"] == "ok"), v["id"] + ": valid agrees with expected_outcome")
-            tampered = "received" in v or "client_challenge" in v
+            tampered = "received" in v or "client_challenge" in v or "received_hello" in v
             check(tampered == ("received_mac_input_hex" in v), v["id"] + ": received_mac_input_hex exactly when tampered")
             if "received_mac_input_hex" in v:
                 check(v["received_mac_input_hex"] != v["mac_input_hex"], v["id"] + ": the tampering changes the MAC input")

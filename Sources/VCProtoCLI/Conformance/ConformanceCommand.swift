@@ -33,7 +33,8 @@ enum ConformanceCommand {
       .option("kind", value: "kinds", help: "Only these kinds, comma-separated (messages,envelope,...)."),
       .option("id", value: "globs", help: "Only tests whose name matches a glob, comma-separated."),
       .option("failure-list", value: "file", help: "Known failures, one test name per line."),
-      .option("timeout", value: "seconds", help: "How long one answer may take (default 10)."),
+      .option(
+        "timeout", value: "seconds", help: "How long one answer may take (default 10; the handshake 30 or more)."),
       .option("max-reply-bytes", value: "n", help: "The longest answer line accepted (default 16777216)."),
       .flag("verbose", short: "v", help: "Also print passing, skipped and known-failing tests."),
     ],

@@ -20,12 +20,17 @@ final class ConformanceRunner {
     peer = ConformancePeer(command: options.command, maxReplyBytes: options.maxReplyBytes, directory: directory)
   }
 
+  /// How long a peer may take to start and send its handshake: the per-test timeout, but at least
+  /// 30 s (an interpreter loading its libraries on a busy machine is not a hang).
+  var startTimeout: Double { max(options.timeout, Self.minimumStartTimeout) }
+  static let minimumStartTimeout = 30.0
+
   /// Starts the peer and reads its handshake: `{"conformance": 1, "kinds": [...]}`.
   func startPeer() throws(ConformancePeer.Failure) {
     try peer.start()
     let line: [UInt8]
     do throws(ConformancePeer.Failure) {
-      line = try peer.receive(timeout: options.timeout)
+      line = try peer.receive(timeout: startTimeout)
     } catch {
       peer.stop(gracefully: false)
       throw .notStarted("no handshake: \(error)")
