@@ -13,7 +13,8 @@ import VCProto
 ///   ``FieldSpec/capability``) or a compressed frame whose capability the handshake did not
 ///   negotiate. Negotiated = `connected.capabilities` when sent, else the capabilities both `hello`
 ///   and `connect` list; a 0.2.0 handshake without them negotiates nothing.
-/// - `unknown_message_id`: `message_ack` for an id no server frame carried as `message_id`.
+/// - `unknown_message_id`: `message_ack` for an id no server frame carried as `message_id` (among the
+///   last ``rememberedMessageIDs`` distinct ids).
 /// - `heartbeat_gap`: with `heartbeat` negotiated, server silence longer than ``heartbeatTimeout``.
 ///
 /// Real-system behaviour that looks odd is not a finding (e.g. `command_output` before
@@ -69,11 +70,22 @@ public struct ConversationChecker: Sendable {
   private var requested: [String]?
   private var negotiationConfirmed = false
   private var lastServerTime: Double?
-  private var sentMessageIDs: Set<String> = []
-  private var messageIDOrder: [String] = []
-  private var messageIDStart = 0
-  /// At most this many server `message_id`s are remembered (memory stays bounded).
+  private var sentMessageIDs = MessageIDMemory(capacity: ConversationChecker.rememberedMessageIDs)
+  /// At most this many server `message_id`s are remembered, as fixed-size hashes, so memory stays
+  /// bounded whatever the ids' number or length (see ``MessageIDMemory``).
   static let rememberedMessageIDs = 65_536
+  /// The capability names that matter to the checks: any capability a catalog names, plus the
+  /// compression ones. Others are dropped when read, so a peer's long list costs no memory.
+  static let knownCapabilities: Set<String> = {
+    var names = Set(Capability.all)
+    for catalog in ProtocolCatalog.all {
+      for message in catalog.messages {
+        if let c = message.capability { names.insert(c) }
+        for field in message.fields { if let c = field.capability { names.insert(c) } }
+      }
+    }
+    return names
+  }()
 
   /// Creates a checker; ``heartbeatTimeout`` defaults to 90 s (two missed 45 s heartbeats).
   public init(catalog: ProtocolCatalog = .v0_2_0, heartbeatTimeout: Double = 90) {
@@ -205,21 +217,14 @@ public struct ConversationChecker: Sendable {
   }
 
   private mutating func remember(_ id: String) {
-    guard sentMessageIDs.insert(id).inserted else { return }
-    messageIDOrder.append(id)
-    if messageIDOrder.count - messageIDStart > Self.rememberedMessageIDs {
-      sentMessageIDs.remove(messageIDOrder[messageIDStart])
-      messageIDStart += 1
-      if messageIDStart > Self.rememberedMessageIDs {
-        messageIDOrder.removeFirst(messageIDStart)
-        messageIDStart = 0
-      }
-    }
+    sentMessageIDs.insert(id)
   }
 
+  /// The capability names of a list that matter to the checks (``knownCapabilities``), or `nil` when
+  /// the value is not an array.
   private func strings(_ value: JSONValue?) -> [String]? {
     guard let items = value?.arrayValue else { return nil }
-    return items.compactMap(\.stringValue)
+    return items.compactMap { $0.stringValue.flatMap { Self.knownCapabilities.contains($0) ? $0 : nil } }
   }
 
   private func seconds(_ value: Double) -> String {
