@@ -354,7 +354,7 @@ import VCProto
     let codes = Set(
       """
       bad_magic unsupported_version reserved_flags unknown_encoding truncated_header too_large inflate_limit
-      ratio_exceeded length_mismatch truncated corrupt trailing_data invalid_base64 malformed
+      ratio_exceeded length_mismatch truncated corrupt trailing_data invalid_base64 malformed gzip_header_too_large
       """.split(whereSeparator: \.isWhitespace).map { "envelope_" + $0 })
     let found = ConformanceTestCase.discover(root: packageRoot.appendingPathComponent("Vectors").path)
     let seen = Set(found.tests.filter { $0.kind == "envelope" }.compactMap { $0.vector["error"]?.stringValue })
