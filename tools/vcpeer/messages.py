@@ -102,12 +102,13 @@ class Judge:
     """Findings for frames of every version under Schema/."""
 
     def __init__(self, schema_root):
-        self.root = schema_root
+        self.folder = schema_root
+        self.root = None  # the type schema being judged
         self.versions = {}
 
     def version(self, name):
         if name not in self.versions:
-            folder = os.path.join(self.root, name)
+            folder = os.path.join(self.folder, name)
             self.versions[name] = Version(folder) if os.path.isdir(folder) else None
         return self.versions[name]
 
@@ -135,7 +136,7 @@ class Judge:
         if direction is not None and type_name not in version.directions[direction]:
             errors.append(("/type", "wrong_direction"))
         validator = version.validator(type_name)
-        schema = validator.schema
+        schema = self.root = validator.schema
         for error in validator.iter_errors(value):
             path = list(error.absolute_schema_path)
             if path and path[0] == "allOf":
@@ -185,10 +186,16 @@ class Judge:
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         return any(validator.is_type(instance, t) for t in types)
 
-    @staticmethod
-    def resolve(validator, schema):
+    def resolve(self, validator, schema):
+        """Follows `$ref`s; the generated schemas use local ones only (`#/$defs/Name`), resolved in
+        the type schema being judged (no jsonschema internals, so any 4.x version will do)."""
         while isinstance(schema, dict) and "$ref" in schema:
-            schema = validator._resolver.lookup(schema["$ref"]).contents
+            ref = schema["$ref"]
+            if not ref.startswith("#"):
+                raise ValueError("non-local $ref %s" % ref)
+            schema = self.root
+            for token in ref[1:].split("/")[1:]:
+                schema = schema[token.replace("~1", "/").replace("~0", "~")]
         return schema
 
     @staticmethod
