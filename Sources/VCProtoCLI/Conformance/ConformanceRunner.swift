@@ -35,14 +35,16 @@ final class ConformanceRunner {
       peer.stop(gracefully: false)
       throw .notStarted("no handshake: \(error)")
     }
-    guard let hello = try? JSONReader(limits: replyLimits).parse(line),
-      hello["conformance"]?.intValue == Self.protocolVersion,
+    let parsed = parse(line)
+    guard case .success(let hello) = parsed, hello["conformance"]?.intValue == Self.protocolVersion,
       let kinds = hello["kinds"]?.arrayValue?.compactMap(\.stringValue)
     else {
       peer.stop(gracefully: false)
+      var why = ""
+      if case .failure(let error) = parsed { why = " (\(error))" }
       throw .notStarted(
         "the first line is not a handshake {\"conformance\": \(Self.protocolVersion), \"kinds\": [...]}: "
-          + excerpt(line))
+          + excerpt(line) + why)
     }
     supported = Set(kinds)
   }
@@ -81,9 +83,15 @@ final class ConformanceRunner {
       peer.stop(gracefully: false)
       return (false, "\(error)")
     }
-    guard let reply = try? JSONReader(limits: replyLimits).parse(line), reply.objectValue != nil else {
+    let reply: JSONValue
+    switch parse(line) {
+    case .success(let value) where value.objectValue != nil: reply = value
+    case .success(let value):
       peer.stop(gracefully: false)
-      return (false, "the peer answered garbage (not a JSON object): \(excerpt(line))")
+      return (false, "the peer answered garbage (a JSON \(value.typeName), not an object): \(excerpt(line))")
+    case .failure(let error):
+      peer.stop(gracefully: false)
+      return (false, "the peer answered garbage (not JSON: \(error)): \(excerpt(line))")
     }
     guard reply["id"]?.stringValue == test.name else {
       peer.stop(gracefully: false)
@@ -96,6 +104,15 @@ final class ConformanceRunner {
     }
     let problems = kind.compare(test.vector, result)
     return (problems.isEmpty, problems.joined(separator: "; "))
+  }
+
+  /// One line of the peer as JSON, or why it is not.
+  private func parse(_ line: [UInt8]) -> Result<JSONValue, JSONReadError> {
+    do throws(JSONReadError) {
+      return .success(try JSONReader(limits: replyLimits).parse(line))
+    } catch {
+      return .failure(error)
+    }
   }
 
   /// Replies are bounded by the option; their strings may be as long as the line.
