@@ -21,7 +21,8 @@ vcproto generate-model
 echo "--- Schema/"
 vcproto schema
 echo "--- Vectors/"
-for script in tools/make_message_vectors.py tools/make_envelope_vectors.py tools/make_auth_vectors.py; do
+for script in tools/make_message_vectors.py tools/make_envelope_vectors.py tools/make_auth_vectors.py \
+  tools/make_negotiation_vectors.py; do
   [ -f "$script" ] && python3 "$script"
 done
 echo "--- Samples/"

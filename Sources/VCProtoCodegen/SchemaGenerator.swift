@@ -40,7 +40,9 @@ public struct SchemaGenerator: Sendable {
   func envelope(direction: MessageDirection?) -> JSONValue {
     let name = direction?.rawValue ?? "message"
     let messages = catalog.messages.filter { $0.isModelled && (direction == nil || $0.direction == direction) }
-    var forbidden = ProtocolCatalog.typesOfUnmodelledVersions.keys.sorted()
+    // Types of other versions are errors (not_in_version), unlike types no version has.
+    var forbidden = Set(ProtocolCatalog.declaration.messages.filter(\.isModelled).map(\.type))
+      .subtracting(catalog.messages.filter(\.isModelled).map(\.type)).sorted()
     if let direction {
       forbidden += catalog.messages(direction.reversed).filter(\.isModelled).map(\.type)
     }
@@ -195,6 +197,12 @@ public struct SchemaGenerator: Sendable {
       return ["description": .string(rule.summary), "oneOf": .array(names.map(isSet))]
     case .requires(let a, let b):
       return ["description": .string(rule.summary), "if": isSet(a), "then": isSet(b)]
+    case .requiredWhen(let a, let value, let names):
+      return [
+        "description": .string(rule.summary),
+        "if": ["required": [.string(a)], "properties": [a: ["const": value]]],
+        "then": ["allOf": .array(names.map(isSet))],
+      ]
     }
   }
 

@@ -9,7 +9,7 @@ public struct SwiftModelGenerator: Sendable {
   public let catalog: ProtocolCatalog
 
   /// Creates a generator.
-  public init(catalog: ProtocolCatalog = .latest) {
+  public init(catalog: ProtocolCatalog = .modelled) {
     self.catalog = catalog
   }
 
@@ -275,10 +275,13 @@ public struct SwiftModelGenerator: Sendable {
   /// Swift source for the `set:` argument of a rule check: whether each of the rule's members was
   /// decoded (present and non-null).
   static func ruleSet(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
-    "["
-      + rule.fieldNames.map { name in
-        fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
-      }.joined(separator: ", ") + "]"
+    var tests = rule.fieldNames.map { name in
+      fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
+    }
+    if case .requiredWhen(let a, .string(let value), _) = rule {
+      tests[0] = fields.contains { $0.name == a } ? "_\(bare(a)) == \"\(value)\"" : "false"
+    }
+    return "[" + tests.joined(separator: ", ") + "]"
   }
 
   /// Swift source for a rule value.
@@ -288,6 +291,8 @@ public struct SwiftModelGenerator: Sendable {
     case .mutuallyExclusive(let n): return ".mutuallyExclusive(\(names(n)))"
     case .exactlyOne(let n): return ".exactlyOne(\(names(n)))"
     case .requires(let a, let b): return ".requires(\"\(a)\", \"\(b)\")"
+    case .requiredWhen(let a, let value, let n):
+      return ".requiredWhen(\"\(a)\", equals: \(value.jsonText), \(names(n)))"
     }
   }
 

@@ -121,17 +121,31 @@ import VCProto
     try save([try pick(auth, "v2.basic"), forged, late, once, proof, reason, downgrade], "auth/a.json")
 
     let cases = try load("negotiation/cases.json")
-    var caps = try pick(cases, "intersection")
+    let ios = "extensions.default.\"0.5.0\""
+    var caps = try pick(cases, ios)
     caps["id"] = "wrong-capabilities"
-    caps["outcome"] = ["negotiated_protocol_version": "0.2.0", "capabilities": ["heartbeat"], "auth_version": 2]
-    var error = try pick(cases, "no_overlap")
+    caps["expect"] = [
+      "hello_version": "0.5.0", "negotiated_protocol_version": "0.5.0", "capabilities": ["heartbeat"],
+      "auth_version": 2,
+    ]
+    var hello = try pick(cases, "matrix.default.absent")
+    hello["id"] = "wrong-hello"
+    var advertised = try #require(hello["expect"] as? [String: Any])
+    advertised["hello_version"] = "0.4.0"
+    hello["expect"] = advertised
+    var error = try pick(cases, "matrix.default.\"0.3.0\"")
     error["id"] = "wrong-required"
-    var detail = try #require((error["outcome"] as? [String: Any])?["error"] as? [String: Any])
-    detail["required"] = "0.5.0"
-    error["outcome"] = ["error": detail]
-    try save([try pick(cases, "intersection"), caps, error], "negotiation/n.json")
+    var expect = try #require(error["expect"] as? [String: Any])
+    var refusal = try #require(expect["refusal"] as? [String: Any])
+    refusal["required"] = "0.5.0"
+    expect["refusal"] = refusal
+    error["expect"] = expect
+    try save([try pick(cases, ios), caps, hello, error], "negotiation/n.json")
 
     let answer = try #require(try pick(auth, "v2.basic")["auth_response"] as? String)
+    let refused =
+      #"{"type":"error","message":"Client is too old; upgrade required","code":"unsupported_protocol_version","#
+      + #""required":"0.4.0","received":"0.3.0"}"#
     let r = runCommand(["vectors", root.path])
     #expect(r.status == 1)
     #expect(
@@ -147,10 +161,11 @@ import VCProto
         FAIL auth/bad-proof: server_proof differs from the one recomputed with the server's key
         FAIL auth/wrong-failure: expected auth_error (wrong_response), got auth_error (bad_nonce): answer 1
         FAIL auth/v1-allowed: expected downgrade_refused, got ok
-        PASS negotiation/intersection
-        FAIL negotiation/wrong-capabilities: expected 0.2.0 with [heartbeat], auth v2, negotiated 0.2.0 with [heartbeat, message_ack], auth v2
-        FAIL negotiation/wrong-required: the error differs: got required 0.4.0
-        3 passed, 11 failed
+        PASS negotiation/\(ios)
+        FAIL negotiation/wrong-capabilities: got negotiated 0.5.0 with [compression_text, heartbeat, message_ack], auth v2
+        FAIL negotiation/wrong-hello: got hello.version 0.5.0
+        FAIL negotiation/wrong-required: got refusal frame \(refused)
+        3 passed, 12 failed
 
         """)
   }

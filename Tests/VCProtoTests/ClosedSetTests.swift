@@ -47,7 +47,7 @@ import VCProtoCodegen
       read: { if case .replay(let m) = $0 { m.message.role.rawValue } else { nil } }),
   ]
 
-  static let catalog = ProtocolCatalog.latest
+  static let catalog = ProtocolCatalog.v0_2_0
 
   /// Every generated field of the catalog as (owner, field).
   static func generatedFields() -> [(owner: String, field: FieldSpec)] {

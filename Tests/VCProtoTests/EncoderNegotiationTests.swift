@@ -22,7 +22,7 @@ import Testing
     // The generated model's requiredCapabilities and the catalog's capability declarations agree.
     var checked = 0
     var withExtensions = 0
-    for spec in ProtocolCatalog.latest.messages where spec.isModelled {
+    for spec in ProtocolCatalog.modelled.messages where spec.isModelled {
       var object = JSONObject([JSONObject.Member(key: "type", value: .string(spec.type))])
       for field in spec.fields where field.capability != nil || field.required {
         object[field.name] = field.allowedValues?.first ?? sample(field.type)

@@ -55,6 +55,18 @@ import VCProtoCodegen
     #expect(String(describing: connect).hasPrefix("ConnectMessage({\"type\":\"connect\""))
   }
 
+  @Test func claudeRecordMasksSecretsAndKeys() throws {
+    let raw = try #require(
+      JSONReader().parse(
+        #"{"type":"user","message":{"role":"user","content":"my key is \#(Self.key)"},"api_key":"\#(Self.canary)"}"#
+      ).objectValue)
+    let record = ClaudeRecord(raw: raw)
+    Self.expectHidden(record, [Self.key, Self.canary])
+    #expect(String(describing: record).contains("my key is «redacted»"))
+    // The record itself is unchanged: only its printed forms are redacted.
+    #expect(record.text == "my key is \(Self.key)")
+  }
+
   /// Every secret member of every catalog: a decoded message carrying a value in it never prints
   /// that value, and the generated `Secrets.swift` lists exactly the types that hold one.
   @Test func everyCatalogSecretIsCovered() throws {

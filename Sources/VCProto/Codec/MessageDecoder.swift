@@ -41,7 +41,8 @@ public struct MessageDecoder: Sendable {
 
   /// Reads the typed message straight from the bytes; `nil` when the direct path does not apply (the
   /// frame may still be valid: the tree path decides). Used only when its verdict cannot differ from the
-  /// validator's: the model's own protocol version, and no negotiated-capability check.
+  /// validator's: a type whose generated struct checks exactly the version's rules
+  /// (``typedModelCovers(_:in:)``), and no negotiated-capability check.
   ///
   /// With `clean`, a frame that keeps an undeclared member (which the validator would warn about) is
   /// left to the general path too.
@@ -52,9 +53,8 @@ public struct MessageDecoder: Sendable {
 
   /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
-    guard validator.options.negotiatedCapabilities == nil,
-      validator.options.protocolVersion == ProtocolCatalog.latestVersion
-    else { return nil }
+    guard validator.options.negotiatedCapabilities == nil, validator.catalog != nil else { return nil }
+    let version = validator.options.protocolVersion
     let limits = validator.options.limits
     let direction = validator.options.direction
     return bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
@@ -77,7 +77,9 @@ public struct MessageDecoder: Sendable {
           return nil
         }
         parser.skipWhitespace()
-        guard parser.pos == buffer.count, !(clean && parser.sawExtraMember) else { return nil }
+        guard parser.pos == buffer.count, !(clean && parser.sawExtraMember),
+          Self.typedModelCovers(message.type, in: version)
+        else { return nil }
         return message
       } catch {
         return nil
@@ -93,9 +95,10 @@ public struct MessageDecoder: Sendable {
     else { return nil }
     guard let spec = catalog.message(type) else {
       // Unknown to every version: only a warning, the object is kept whole.
-      return ProtocolCatalog.typesOfUnmodelledVersions[type] == nil ? .unknown(object) : nil
+      return ProtocolCatalog.versions(ofType: type).isEmpty ? .unknown(object) : nil
     }
     guard spec.isModelled else { return .unknown(object) }
+    guard Self.typedModelCovers(type, in: catalog.version) else { return nil }
     // Handshake messages always go through the validator, which bounds their lists.
     guard !Validator.handshakeTypes.contains(type) else { return nil }
     if let direction = validator.options.direction, direction != spec.direction { return nil }
@@ -156,6 +159,11 @@ public struct MessageDecoder: Sendable {
     }
     guard let spec = validator.catalog?.message(type), spec.isModelled else {
       return .unknown(object)
+    }
+    guard Self.typedModelCovers(type, in: validator.options.protocolVersion) else {
+      // Valid in its version, but the generated model (built from ProtocolCatalog.modelVersion) has no
+      // struct of this version's shape: the object is kept whole.
+      return spec.direction == .clientToServer ? .client(.unknown(object)) : .server(.unknown(object))
     }
     do {
       switch report.direction ?? spec.direction {

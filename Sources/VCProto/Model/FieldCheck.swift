@@ -22,6 +22,8 @@ public enum FieldCheck {
       if count != 1 { throw ModelDecodingError(invalid: names[0]) }
     case .requires(_, let b):
       if set[0] && !set[1] { throw ModelDecodingError(invalid: b) }
+    case .requiredWhen(_, _, let names):
+      if set[0], let i = set.dropFirst().firstIndex(of: false) { throw ModelDecodingError(invalid: names[i - 1]) }
     }
   }
 

@@ -2,11 +2,11 @@
 // Sources/VCProto/Catalog/ and regenerate (a test fails when this file is stale).
 /// Every message the client sends to the server, one case per `type`, protocol 0.2.0.
 public enum ClientMessage: Sendable, Hashable {
-  /// `connect`: Authenticates the socket. Auth v1 carries the API key itself; auth v2 answers the hello challenge with an HMAC. On success the 0.2.0 backend pushes session_list, recent_sessions and available_commands (it sends no connected).
+  /// `connect`: Authenticates the socket. Auth v1 carries the API key itself; auth v2 answers the hello challenge with an HMAC. On success the 0.2.0 and 0.3.0 backends push session_list, recent_sessions and available_commands; from 0.4.0 connected comes first.
   case connect(ConnectMessage)
   /// `ping`: Application-level keepalive; answered with pong. Allowed before authentication.
   case ping(PingMessage)
-  /// `subscribe`: Asks for a session's history and live updates; answered with session_history.
+  /// `subscribe`: Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
   case subscribe(SubscribeMessage)
   /// `unsubscribe`: Stops live updates for a session.
   case unsubscribe(UnsubscribeMessage)

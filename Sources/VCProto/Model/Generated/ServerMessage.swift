@@ -4,7 +4,7 @@
 public enum ServerMessage: Sendable, Hashable {
   /// `hello`: First frame on every connection: the server's version, auth version and instructions; with negotiation, what it supports and (auth v2) a fresh challenge.
   case hello(HelloMessage)
-  /// `connected`: Confirms authentication and the negotiated parameters. Documented in 0.2.0 but never sent by the 0.2.0 backend; sent by vcproto servers when the client negotiated.
+  /// `connected`: Confirms authentication and the negotiated parameters. Documented but never sent by the 0.2.0 and 0.3.0 backends (vcproto servers send it when the client negotiated); sent by every 0.4.0 server right after authentication, before session_list.
   case connected(ConnectedMessage)
   /// `auth_error`: Authentication failed; the server closes the socket right after it. Deliberately generic.
   case authError(AuthErrorMessage)
@@ -20,15 +20,15 @@ public enum ServerMessage: Sendable, Hashable {
   case recentSessions(RecentSessionsMessage)
   /// `available_commands`: Project commands (from the working directory's Makefile) and general commands the client may run.
   case availableCommands(AvailableCommandsMessage)
-  /// `session_history`: A session's messages as raw Claude Code records, answering subscribe; may be cut by the size budget.
+  /// `session_history`: A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
   case sessionHistory(SessionHistoryMessage)
-  /// `session_updated`: New raw Claude Code records of a subscribed session.
+  /// `session_updated`: New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
   case sessionUpdated(SessionUpdatedMessage)
   /// `session_created`: A new session appeared on the backend.
   case sessionCreated(SessionCreatedMessage)
   /// `session_ready`: A new session requested by prompt exists and can be subscribed to.
   case sessionReady(SessionReadyMessage)
-  /// `turn_complete`: Claude finished its turn in a session.
+  /// `turn_complete`: The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.
   case turnComplete(TurnCompleteMessage)
   /// `session_locked`: A prompt was refused because the session is busy (removed in 0.3.0).
   case sessionLocked(SessionLockedMessage)

@@ -7,7 +7,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// `message`
   public var message: String
-  /// `version`: The server's highest protocol version.
+  /// `version`: The server's highest protocol version (its ceiling; 0.2.0 and 0.3.0 servers spoke only that one). A client compares it with its own floor.
   public var version: String
   /// `auth_version`: 1 while the server accepts the API key in connect; 2 when it accepts only auth v2.
   public var authVersion: Int
@@ -309,7 +309,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 }
 
-/// The payload of `connected`: Confirms authentication and the negotiated parameters. Documented in 0.2.0 but never sent by the 0.2.0 backend; sent by vcproto servers when the client negotiated.
+/// The payload of `connected`: Confirms authentication and the negotiated parameters. Documented but never sent by the 0.2.0 and 0.3.0 backends (vcproto servers send it when the client negotiated); sent by every 0.4.0 server right after authentication, before session_list.
 public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "connected"
@@ -318,7 +318,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   public var message: String
   /// `session_id`
   public var sessionId: String
-  /// `negotiated_protocol_version`: Negotiation: the version both peers speak from now on (the real 0.4.0 backend's field). Optional.
+  /// `negotiated_protocol_version`: Negotiation: the version both peers speak from now on. Optional.
   public var negotiatedProtocolVersion: String?
   /// `capabilities`: Negotiation: the extensions accepted for this connection. Optional.
   public var capabilities: [String]?
@@ -851,9 +851,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   public var message: String
   /// `session_id`: The session the failure concerns, when there is one. Optional.
   public var sessionId: String?
-  /// `code`: Machine-readable error code (open set). Optional.
+  /// `code`: Machine-readable error code (open set; the real 0.2.0 and 0.3.0 backends send none). Optional.
   public var code: String?
-  /// `required`: With unsupported_protocol_version: the server's minimum version (the real backend's field). Optional.
+  /// `required`: With unsupported_protocol_version: the server's minimum version (the real server always says 0.4.0). Optional.
   public var `required`: String?
   /// `received`: With unsupported_protocol_version: the version the client announced. Optional.
   public var received: String?
@@ -973,6 +973,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       }
       extra.append(member)
     }
+    try FieldCheck.require(
+      .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
+      set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
     guard let _message else { throw ModelDecodingError(missing: "message") }
     self.message = _message
     self.sessionId = _sessionId
@@ -1090,6 +1093,13 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       default: break
       }
       try p.pullExtra(key, into: &extra)
+    }
+    do {
+      try FieldCheck.require(
+        .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
+        set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
+    } catch {
+      throw JSONParser.miss(p.pos)
     }
     guard let _message else { throw JSONParser.miss(p.pos) }
     self.message = _message
@@ -1569,7 +1579,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 }
 
-/// The payload of `session_history`: A session's messages as raw Claude Code records, answering subscribe; may be cut by the size budget.
+/// The payload of `session_history`: A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
 public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "session_history"
@@ -1584,7 +1594,7 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   public var oldestMessageId: String?
   /// `newest_message_id` Always written; `nil` is sent as null.
   public var newestMessageId: String?
-  /// `is_complete`
+  /// `is_complete`: 0.4.0: false means the budget cut the reply; re-subscribe with last_seq. Before: false means the oldest messages were dropped.
   public var isComplete: Bool
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
@@ -1813,7 +1823,7 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 }
 
-/// The payload of `session_updated`: New raw Claude Code records of a subscribed session.
+/// The payload of `session_updated`: New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
 public struct SessionUpdatedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "session_updated"
@@ -2319,7 +2329,7 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 }
 
-/// The payload of `turn_complete`: Claude finished its turn in a session.
+/// The payload of `turn_complete`: The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.
 public struct TurnCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "turn_complete"
