@@ -17,6 +17,9 @@ let package = Package(
       path: "Sources/fuzz-capture"),
     .executableTarget(
       name: "fuzz-auth", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")], path: "Sources/fuzz-auth"),
+    .executableTarget(
+      name: "fuzz-auth-frames", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")],
+      path: "Sources/fuzz-auth-frames"),
   ],
   swiftLanguageModes: [.v6]
 )

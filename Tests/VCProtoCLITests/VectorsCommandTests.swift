@@ -118,7 +118,16 @@ import VCProto
     var downgrade = try pick(auth, "v1.downgrade_refused")
     downgrade["id"] = "v1-allowed"
     downgrade["allow_auth_v1"] = true
-    try save([try pick(auth, "v2.basic"), forged, late, once, proof, reason, downgrade], "auth/a.json")
+    var okm = try pick(try load("auth/hkdf.json"), "rfc5869.1")
+    okm["id"] = "wrong-okm"
+    okm["okm_hex"] = String(repeating: "0", count: 84)
+    var frames = try pick(try load("auth/frames.json"), "frames.replayed")
+    frames["id"] = "replay-accepted"
+    var messages = try #require(frames["messages"] as? [[String: Any]])
+    messages[2]["expect"] = "accept"
+    frames["messages"] = messages
+    try save(
+      [try pick(auth, "v2.basic"), forged, late, once, proof, reason, downgrade, okm, frames], "auth/a.json")
 
     let cases = try load("negotiation/cases.json")
     let ios = "extensions.default.\"0.5.0\""
@@ -142,7 +151,6 @@ import VCProto
     error["expect"] = expect
     try save([try pick(cases, ios), caps, hello, error], "negotiation/n.json")
 
-    let answer = try #require(try pick(auth, "v2.basic")["auth_response"] as? String)
     let refused =
       #"{"type":"error","message":"Client is too old; upgrade required","code":"unsupported_protocol_version","#
       + #""required":"0.4.0","received":"0.3.0"}"#
@@ -155,17 +163,19 @@ import VCProto
         FAIL envelope/wrong-code: expected envelope_corrupt, got envelope_bad_magic
         FAIL envelope/not-invalid: expected envelope_corrupt, opened to 15 bytes
         PASS auth/v2.basic
-        FAIL auth/forged-response: auth_response differs from the client's recomputed answer \(answer)
+        FAIL auth/forged-response: auth_response differs from the MAC recomputed with the client's key
         FAIL auth/too-late: expected ok, got auth_error (challenge_not_valid): answer 1
         FAIL auth/no-replay: expected auth_error (challenge_not_valid), got ok
-        FAIL auth/bad-proof: server_proof differs from the one recomputed with the server's key
+        FAIL auth/bad-proof: AuthServer's server_proof differs from the vector's
         FAIL auth/wrong-failure: expected auth_error (wrong_response), got auth_error (bad_nonce): answer 1
         FAIL auth/v1-allowed: expected downgrade_refused, got ok
+        FAIL auth/wrong-okm: OKM (portable) differs
+        FAIL auth/replay-accepted: message 2: replayed, expected accept
         PASS negotiation/\(ios)
         FAIL negotiation/wrong-capabilities: got negotiated 0.5.0 with [compression_text, heartbeat, message_ack], auth v2
         FAIL negotiation/wrong-hello: got hello.version 0.5.0
         FAIL negotiation/wrong-required: got refusal frame \(refused)
-        3 passed, 12 failed
+        3 passed, 14 failed
 
         """)
   }

@@ -15,7 +15,8 @@ public enum Negotiator {
   ///
   /// A 0.2.0 server (``ServerVersions/legacy``) gives 0.2.0 to every client and refuses none.
   /// Capabilities are the intersection of both sets on every version (a client that asks for none,
-  /// as every real client, gets none); the auth version is the one the client's `connect` uses.
+  /// as every real client, gets none), without `authenticated_frames` unless the client uses auth v2
+  /// (its keys come from the v2 handshake); the auth version is the one the client's `connect` uses.
   public static func negotiate(server: ServerOffer, client: ClientAnnouncement) -> Result<
     NegotiationOutcome, NegotiationFailure
   > {
@@ -24,11 +25,11 @@ public enum Negotiator {
     case .failure(let refusal): return .failure(refusal)
     case .success(let decided): version = decided
     }
-    let wanted = Set(client.capabilities ?? [])
+    var accepted = Set(server.capabilities).intersection(client.capabilities ?? [])
+    let authVersion = client.authVersion ?? 1
+    if authVersion != 2 { accepted.remove(Capability.authenticatedFrames) }  // its keys come from auth v2
     return .success(
-      NegotiationOutcome(
-        version: version.description, capabilities: Array(Set(server.capabilities).intersection(wanted)),
-        authVersion: client.authVersion ?? 1))
+      NegotiationOutcome(version: version.description, capabilities: Array(accepted), authVersion: authVersion))
   }
 
   /// The version alone (steps 1-4 above) for an announced `protocol_version` (`nil`: absent or null).

@@ -16,10 +16,11 @@ enum VectorsCommand {
                       exactly the {pointer, code} pairs listed.
         envelope/     each envelope is opened; a valid one must give `json` byte for byte (and a
                       fresh seal of `json` must open to it again), an invalid one the `error` code.
-        auth/         auth_response and server_proof are recomputed from the vector's fields with
-                      the library's AuthClient/AuthServer; the outcome (accepted, auth_error,
-                      server_proof_mismatch, downgrade_refused) must match `valid` and
-                      `expected_outcome`.
+        auth/         auth_response, server_proof and frame keys are recomputed from the vector's
+                      fields with the library's AuthClient/AuthServer; the outcome (accepted,
+                      auth_error, server_proof_mismatch, server_proof_missing, downgrade_refused)
+                      must match `valid` and `expected_outcome`. HKDF vectors must give their
+                      PRK and OKM; frame vectors' messages must be accepted or refused as `expect`.
         negotiation/  the Negotiator runs on `server` and `client`: hello.version, then the outcome or
                       the refusal frame, must be `expect`.
       Other folders are skipped with a note. The output is what an implementation in another
