@@ -4,7 +4,8 @@
 `vcproto hmac` and must match Python.
 
 Each auth vector is also checked for agreeing with itself (`valid` and `expected_outcome`;
-`received_mac_input_hex` exactly when a man in the middle changed something, and then different).
+`received_mac_input_hex` exactly when a man in the middle changed something, and then different; a
+frame sequence is `valid` exactly when every message is accepted).
 The auth vectors themselves (every MAC input rebuilt from the fields with an independent copy of the
 STANDARDS.md section 8 layout, every MAC recomputed, every outcome re-derived) are checked by the
 reference peer, tools/vcpeer/auth.py, which `vcproto conformance` runs in CI.
@@ -37,6 +38,12 @@ def main():
     # What the peer cannot see: each vector agrees with itself.
     for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "auth", "*.json"))):
         for v in json.load(open(path, encoding="utf-8")):
+            if v.get("kind") == "frames":
+                all_accepted = all(m["expect"] == "accept" for m in v["messages"])
+                check(v["valid"] == all_accepted, v["id"] + ": valid exactly when every message is accepted")
+                continue
+            if v.get("kind") == "hkdf":
+                continue
             check(v["valid"] == (v["expected_outcome"] == "ok"), v["id"] + ": valid agrees with expected_outcome")
             tampered = "received" in v or "client_challenge" in v or "received_hello" in v
             check(tampered == ("received_mac_input_hex" in v), v["id"] + ": received_mac_input_hex exactly when tampered")
