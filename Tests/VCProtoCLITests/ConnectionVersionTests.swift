@@ -52,8 +52,14 @@ import VCProto
     // A 0.2.0 server and a 0.3.0 server negotiate nothing.
     #expect(run([Self.hello("0.2.0"), Self.connect("0.5.0")], fallback: "0.5.0").map(\.0) == ["0.2.0", "0.2.0"])
     #expect(run([Self.hello("0.3.0"), Self.connect(nil)]).map(\.0) == ["0.3.0", "0.3.0"])
+    // A capture without the hello has no handshake: --protocol stays, and nothing is compared.
+    let headless = run([Self.connect("0.5.0"), Self.connected("0.2.0")], fallback: "0.4.0")
+    #expect(headless.map(\.0) == ["0.4.0", "0.4.0"] && headless.allSatisfy { $0.1.isEmpty })
+    // A hello of an unknown version still starts a handshake: connected decides.
+    #expect(run([Self.hello("0.9.0"), Self.connect(nil), Self.connected("0.5.0")]).last?.0 == "0.5.0")
     // Without a handshake: the fallback (--protocol).
-    #expect(run([Self.connected("0.4.0")].dropLast(), fallback: "0.4.0").isEmpty)
+    #expect(
+      run([(">", #"{"type":"ping"}"#), ("<", #"{"type":"pong"}"#)], fallback: "0.4.0").map(\.0) == ["0.4.0", "0.4.0"])
     // --protocol given: the assumed floor of a negotiating server.
     #expect(
       run([Self.hello("0.5.0"), Self.connect(nil)], fallback: "0.5.0", explicit: true).map(\.0) == ["0.5.0", "0.5.0"])
@@ -90,6 +96,38 @@ import VCProto
       let result = run([Self.hello("0.5.0"), Self.connect(announced), Self.refusal(received: announced)])
       #expect(result.allSatisfy { $0.1.isEmpty }, "\(announced)")
     }
+  }
+
+  /// Every handshake of the negotiation vectors (the reference's outcome table) checks clean, and the
+  /// same handshake with another version in `connected` is a mismatch unless some floor gives it.
+  @Test func everyOutcomeOfTheTableIsAPossibleHandshake() throws {
+    let data = try Data(contentsOf: packageRoot.appendingPathComponent("Vectors/negotiation/cases.json"))
+    let cases = try #require(try JSONReader().parse(Array(data)).arrayValue)
+    var checked = 0
+    for c in cases where c["server"]?["legacy"] == nil {
+      let id = c["id"]?.stringValue ?? "?"
+      let expect = try #require(c["expect"])
+      let hello = Self.hello(try #require(expect["hello_version"]?.stringValue))
+      let connect = Self.connect(c["client"]?["protocol_version"]?.stringValue)
+      let last: (String, String)
+      if let refusal = expect["refusal"] {
+        last = ("<", refusal.jsonText)
+      } else {
+        last = Self.connected(try #require(expect["negotiated_protocol_version"]?.stringValue))
+      }
+      let result = run([hello, connect, last])
+      #expect(result.allSatisfy { $0.1.isEmpty }, "\(id): \(result)")
+      checked += 1
+      // A client the default server refuses (parseable, below 0.4.0) gets at most 0.3.0 from any floor
+      // (floor 0.3.0 does not refuse it): 0.5.0 in connected is impossible.
+      if expect["refusal"] != nil {
+        #expect(
+          run([hello, connect, Self.connected("0.5.0")]).last?.1 == [
+            "negotiation_mismatch /negotiated_protocol_version"
+          ], "\(id)")
+      }
+    }
+    #expect(checked == 99)
   }
 
   @Test func impossibleHandshakesAreMismatches() {

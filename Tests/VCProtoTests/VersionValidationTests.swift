@@ -95,12 +95,20 @@ import Testing
       return
     }
     #expect(payload.sessionId == "s")
-    // A changed type is checked by the validator and kept whole.
-    guard case .server(.unknown(let object)) = try v050.decode(Self.history050) else {
-      Issue.record("0.5.0 session_history not kept whole")
+    // A changed type decodes to the payload of the negotiated version, on the direct path too.
+    #expect(v050.directBuild(Array(Self.history050.utf8)) != nil)
+    guard case .server(.sessionHistory(.v0_5_0(let history))) = try v050.decode(Self.history050) else {
+      Issue.record("0.5.0 session_history did not decode to its 0.5.0 payload")
       return
     }
-    #expect(object["next_offset"] == .number(JSONNumber(13)))
+    #expect(history.nextOffset == 13 && history.endOfFile && history.fileSignature == "812:u")
+    #expect(history.messages.map(\.offset) == [12] && history.messages[0].role == .user)
+    let v040 = MessageDecoder(options: ValidationOptions(protocolVersion: "0.4.0"))
+    guard case .server(.sessionHistory(.v0_4_0(let seqHistory))) = try v040.decode(Self.history040) else {
+      Issue.record("0.4.0 session_history did not decode to its 0.4.0 payload")
+      return
+    }
+    #expect(seqHistory.nextSeq == 8 && seqHistory.messages.map(\.seq) == [7])
     // The 0.4.0 shape fails on a 0.5.0 channel, with the validator's findings.
     #expect(throws: DecodingFailure.self) { try v050.decode(Self.history040) }
     // A type the version lacks never decodes, even though the model has a struct for it.

@@ -65,11 +65,12 @@ public struct ProtocolCatalog: Sendable {
   /// The newest version vcproto knows.
   public static var latest: ProtocolCatalog { catalog(.newest) }
 
-  /// The version the generated typed model is built from (its direct decode path applies to it).
-  public static let modelVersion = KnownVersion.v0_2_0
+  /// The version whose catalog the hand-written parts of the model check against: the raw Claude
+  /// record shapes, which are the same in every version. (The generated model covers every version.)
+  package static let modelVersion = KnownVersion.v0_2_0
 
   /// The catalog of ``modelVersion``.
-  public static var modelled: ProtocolCatalog { catalog(modelVersion) }
+  package static var modelled: ProtocolCatalog { catalog(modelVersion) }
 
   /// The versions that have `type` as a real message type, for findings that name them.
   public static func versions(ofType type: String) -> VersionSet {

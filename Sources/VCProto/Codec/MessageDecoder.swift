@@ -41,8 +41,8 @@ public struct MessageDecoder: Sendable {
 
   /// Reads the typed message straight from the bytes; `nil` when the direct path does not apply (the
   /// frame may still be valid: the tree path decides). Used only when its verdict cannot differ from the
-  /// validator's: a type whose generated struct checks exactly the version's rules
-  /// (``typedModelCovers(_:in:)``), and no negotiated-capability check.
+  /// validator's: a type of the negotiated version (the generated structs check exactly that
+  /// version's rules), and no negotiated-capability check.
   ///
   /// With `clean`, a frame that keeps an undeclared member (which the validator would warn about) is
   /// left to the general path too.
@@ -53,8 +53,9 @@ public struct MessageDecoder: Sendable {
 
   /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
-    guard validator.options.negotiatedCapabilities == nil, validator.catalog != nil else { return nil }
-    let version = validator.options.protocolVersion
+    guard validator.options.negotiatedCapabilities == nil, let catalog = validator.catalog,
+      let version = catalog.knownVersion
+    else { return nil }
     let limits = validator.options.limits
     let direction = validator.options.direction
     return bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
@@ -69,16 +70,17 @@ public struct MessageDecoder: Sendable {
         // Handshake messages always take the validator's path, which bounds their lists.
         guard !Validator.handshakeTypes.contains(parser.keyString(type)) else { return nil }
         let message: AnyMessage
-        if direction != .serverToClient, let m = try ClientMessage.pull(type: type, &parser) {
+        if direction != .serverToClient, let m = try ClientMessage.pull(type: type, version: version, &parser) {
           message = .client(m)
-        } else if direction != .clientToServer, let m = try ServerMessage.pull(type: type, &parser) {
+        } else if direction != .clientToServer, let m = try ServerMessage.pull(type: type, version: version, &parser) {
           message = .server(m)
         } else {
           return nil
         }
         parser.skipWhitespace()
+        // A type the model has but this version lacks is the validator's (not_in_version).
         guard parser.pos == buffer.count, !(clean && parser.sawExtraMember),
-          Self.typedModelCovers(message.type, in: version)
+          catalog.message(message.type)?.isModelled == true
         else { return nil }
         return message
       } catch {
@@ -91,14 +93,13 @@ public struct MessageDecoder: Sendable {
   /// the validator why).
   private func fastBuild(_ value: JSONValue) -> AnyMessage? {
     guard case .object(let object) = value, case .string(let type)? = object["type"],
-      let catalog = validator.catalog
+      let catalog = validator.catalog, let version = catalog.knownVersion
     else { return nil }
     guard let spec = catalog.message(type) else {
       // Unknown to every version: only a warning, the object is kept whole.
       return ProtocolCatalog.versions(ofType: type).isEmpty ? .unknown(object) : nil
     }
     guard spec.isModelled else { return .unknown(object) }
-    guard Self.typedModelCovers(type, in: catalog.version) else { return nil }
     // Handshake messages always go through the validator, which bounds their lists.
     guard !Validator.handshakeTypes.contains(type) else { return nil }
     if let direction = validator.options.direction, direction != spec.direction { return nil }
@@ -109,8 +110,8 @@ public struct MessageDecoder: Sendable {
     }
     do {
       switch spec.direction {
-      case .clientToServer: return .client(try ClientMessage(type: type, object: object))
-      case .serverToClient: return .server(try ServerMessage(type: type, object: object))
+      case .clientToServer: return .client(try ClientMessage(type: type, object: object, version: version))
+      case .serverToClient: return .server(try ServerMessage(type: type, object: object, version: version))
       }
     } catch {
       return nil
@@ -153,22 +154,19 @@ public struct MessageDecoder: Sendable {
   }
 
   /// Builds the typed message from a validation report (used by the CLI to avoid a second pass).
-  public func build(_ report: ValidationReport) throws(DecodingFailure) -> AnyMessage {
+  package func build(_ report: ValidationReport) throws(DecodingFailure) -> AnyMessage {
     guard report.isValid, case .object(let object)? = report.value, let type = report.messageType else {
       throw DecodingFailure(findings: report.findings, messageType: report.messageType)
     }
-    guard let spec = validator.catalog?.message(type), spec.isModelled else {
+    guard let catalog = validator.catalog, let version = catalog.knownVersion,
+      let spec = catalog.message(type), spec.isModelled
+    else {
       return .unknown(object)
-    }
-    guard Self.typedModelCovers(type, in: validator.options.protocolVersion) else {
-      // Valid in its version, but the generated model (built from ProtocolCatalog.modelVersion) has no
-      // struct of this version's shape: the object is kept whole.
-      return spec.direction == .clientToServer ? .client(.unknown(object)) : .server(.unknown(object))
     }
     do {
       switch report.direction ?? spec.direction {
-      case .clientToServer: return .client(try ClientMessage(type: type, object: object))
-      case .serverToClient: return .server(try ServerMessage(type: type, object: object))
+      case .clientToServer: return .client(try ClientMessage(type: type, object: object, version: version))
+      case .serverToClient: return .server(try ServerMessage(type: type, object: object, version: version))
       }
     } catch {
       // The validator accepted the frame, so this means the catalog and the generated model disagree.

@@ -416,7 +416,7 @@ extension FieldType {
   }
 
   /// The JSON type name(s) a value of this type has.
-  public var jsonTypeName: String {
+  package var jsonTypeName: String {
     switch self {
     case .string: return "string"
     case .integer: return "integer"

@@ -3,7 +3,8 @@ import VCProto
 /// The protocol version one connection of a capture speaks, read from its handshake the way the real
 /// backend decides it (STANDARDS.md section 8), and the handshake's own faults.
 ///
-/// - Before any `hello`: the fallback (`--protocol`, default 0.2.0).
+/// - Before any `hello`, and on a connection whose `hello` the capture lacks: the fallback
+///   (`--protocol`, default 0.2.0); such a capture has no handshake.
 /// - `hello` starts a new connection. Its `version` is the server's ceiling: `"0.2.0"` and `"0.3.0"`
 ///   are servers that negotiate nothing (every frame is that version); `"0.4.0"` and `"0.5.0"` are
 ///   negotiating servers, whose frames are checked against the assumed floor (`--protocol` when it
@@ -26,8 +27,11 @@ struct ConnectionVersion: Sendable {
   private(set) var version: String
   /// The ceiling the connection's `hello` advertised, for a negotiating server.
   private(set) var ceiling: ServerVersions.Ceiling?
-  /// Whether the server refused the client (it closes the connection right after).
-  private(set) var refused = false
+  /// Whether this connection's `hello` is in the capture: without it there is no handshake, and
+  /// the fallback stays.
+  private var helloSeen = false
+  /// The version of a server whose `hello` says it negotiates nothing (0.2.0, 0.3.0).
+  private var fixedVersion: String?
   /// The `connect` seen on this connection: `.some(nil)` when it announced no version.
   private var announced: String??
   private var unknownReported: String?
@@ -42,14 +46,6 @@ struct ConnectionVersion: Sendable {
   /// Forgets the connection (a new capture connection begins).
   mutating func reset() {
     self = ConnectionVersion(fallback: fallback, explicit: explicit)
-  }
-
-  /// Whether a frame of this type and direction can change the version or be judged here.
-  static func isHandshake(_ type: String, _ direction: MessageDirection) -> Bool {
-    switch direction {
-    case .serverToClient: return type == "hello" || type == "connected" || type == "error"
-    case .clientToServer: return type == "connect"
-    }
   }
 
   /// Takes the next frame; returns the findings the handshake causes.
@@ -89,9 +85,11 @@ struct ConnectionVersion: Sendable {
   }
 
   private mutating func hello(_ advertised: String?) -> [Finding] {
+    helloSeen = true
     switch advertised {
     case "0.2.0", "0.3.0":
       version = advertised!
+      fixedVersion = advertised
       return []
     case "0.4.0", "0.5.0":
       ceiling = ServerVersions.Ceiling(rawValue: advertised!)!
@@ -104,7 +102,7 @@ struct ConnectionVersion: Sendable {
   }
 
   private mutating func connected(_ message: JSONObject) -> [Finding] {
-    guard let negotiated = message["negotiated_protocol_version"]?.stringValue else { return [] }
+    guard helloSeen, let negotiated = message["negotiated_protocol_version"]?.stringValue else { return [] }
     guard ProtocolCatalog.version(negotiated) != nil else {
       return unknown(negotiated, pointer: "/negotiated_protocol_version", what: "connected negotiates")
     }
@@ -112,13 +110,16 @@ struct ConnectionVersion: Sendable {
     let possible: [String]
     if let ceiling {
       guard let announced else { return [] }  // no connect in the capture: nothing to compare with
-      possible = Set(
-        ServerVersions.Floor.allCases.compactMap { try? decide(floor: $0, ceiling: ceiling, announced).get() }
-      ).sorted().map(\.description)
-    } else if version == "0.2.0" || version == "0.3.0" {
-      possible = [version]  // a server that negotiates nothing
+      // Every version some floor gives (a floor that refuses the client gives none).
+      var versions: Set<ProtocolVersion> = []
+      for floor in ServerVersions.Floor.allCases {
+        if case .success(let version) = decide(floor: floor, ceiling: ceiling, announced) { versions.insert(version) }
+      }
+      possible = versions.sorted().map(\.description)
+    } else if let fixedVersion {
+      possible = [fixedVersion]  // a server that negotiates nothing
     } else {
-      return []
+      return []  // a hello of a version vcproto does not know: nothing to compare with
     }
     guard !possible.contains(negotiated) else { return [] }
     let what = possible.isEmpty ? "refuse the client" : "negotiate " + possible.joined(separator: " or ")
@@ -130,7 +131,6 @@ struct ConnectionVersion: Sendable {
   }
 
   private mutating func refusal(_ message: JSONObject) -> [Finding] {
-    refused = true
     guard ceiling != nil else { return [] }  // not a negotiating server: nothing to compare with
     version = assumedFloor.rawValue  // the refusal is the server's frame
     guard let announced else {

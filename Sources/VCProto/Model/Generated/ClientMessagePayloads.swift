@@ -11,7 +11,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   public var sessionId: String?
   /// `recent_sessions_limit`: How many sessions recent_sessions lists; kept for the whole connection. Optional.
   public var recentSessionsLimit: Int?
-  /// `protocol_version`: Negotiation: the client's preferred (highest) protocol version. Optional.
+  /// `protocol_version`: The client's highest protocol version; the real server negotiates from it and refuses one below 0.4.0 (unsupported_protocol_version) before it checks the key. null counts as absent. Optional.
   public var protocolVersion: String?
   /// `protocol_versions`: Negotiation: every protocol version the client supports. Optional.
   public var protocolVersions: [String]?
@@ -120,7 +120,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
         }
       case 16:
         if member.key == "protocol_version" {
-          if case .null = member.value { throw ModelDecodingError(null: "protocol_version") }
+          if case .null = member.value { continue }
           _protocolVersion = try String.decodeField(
             member.value, key: "protocol_version")
           try FieldCheck.require(
@@ -256,7 +256,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
         if p.keyIs(key, "protocol_version") {
           guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          if p.pullNull() { continue }
           let v = try String.pull(&p)
           guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
           _protocolVersion = v
@@ -435,8 +435,8 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 }
 
-/// The payload of `subscribe`: Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
-public struct SubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `subscribe` (protocol 0.2.0-0.3.0): Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
+public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "subscribe"
 
@@ -564,6 +564,396 @@ public struct SubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
+  }
+}
+
+/// The payload of `subscribe` (protocol 0.4.0): Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
+public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "subscribe"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `last_message_id`: Gone in 0.4.0: the server answers a non-null value with error unsupported_subscribe_field (null is tolerated). Use last_seq. Optional.
+  public var lastMessageId: String?
+  /// `last_seq`: The highest seq the client holds (0: everything). Not a non-negative integer: error invalid_subscribe. Optional.
+  public var lastSeq: Int?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    lastMessageId: String? = nil,
+    lastSeq: Int? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.lastMessageId = lastMessageId
+    self.lastSeq = lastSeq
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _lastMessageId: String? = nil
+    var _lastSeq: Int? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "last_seq" {
+          if case .null = member.value { continue }
+          _lastSeq = try Int.decodeField(
+            member.value, key: "last_seq")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "last_seq")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 15:
+        if member.key == "last_message_id" {
+          if case .null = member.value { continue }
+          _lastMessageId = try String.decodeField(
+            member.value, key: "last_message_id")
+          try FieldCheck.require(
+            member.value, .string(.plain), allowed: [], key: "last_message_id")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    self.sessionId = _sessionId
+    self.lastMessageId = _lastMessageId
+    self.lastSeq = _lastSeq
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _lastMessageId: String? = nil
+    var _lastSeq: Int? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "subscribe") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "last_seq") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          if p.pullNull() { continue }
+          let v = try Int.pull(&p)
+          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          _lastSeq = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 15:
+        if p.keyIs(key, "last_message_id") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          guard false else { throw JSONParser.miss(key.start) }
+          _lastMessageId = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.lastMessageId = _lastMessageId
+    self.lastSeq = _lastSeq
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("subscribe")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    if let value = self.lastMessageId {
+      writer.writeKey("last_message_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.lastSeq {
+      writer.writeKey("last_seq", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `subscribe` (protocol 0.5.0): Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
+public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "subscribe"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `from_offset`: The raw line offset to read from (the highest next_offset merged; 0 or null: from the start). Not a non-negative integer: error invalid_subscribe. Optional.
+  public var fromOffset: Int?
+  /// `file_signature_seen`: The file_signature the client stored; when it differs from the current one the reply is a file_replaced reload. Not a string: error invalid_subscribe. Optional.
+  public var fileSignatureSeen: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    fromOffset: Int? = nil,
+    fileSignatureSeen: String? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.fromOffset = fromOffset
+    self.fileSignatureSeen = fileSignatureSeen
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _fromOffset: Int? = nil
+    var _fileSignatureSeen: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 11:
+        if member.key == "from_offset" {
+          if case .null = member.value { continue }
+          _fromOffset = try Int.decodeField(
+            member.value, key: "from_offset")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "from_offset")
+          continue
+        }
+      case 19:
+        if member.key == "file_signature_seen" {
+          if case .null = member.value { continue }
+          _fileSignatureSeen = try String.decodeField(
+            member.value, key: "file_signature_seen")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    self.sessionId = _sessionId
+    self.fromOffset = _fromOffset
+    self.fileSignatureSeen = _fileSignatureSeen
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _fromOffset: Int? = nil
+    var _fileSignatureSeen: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "subscribe") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 11:
+        if p.keyIs(key, "from_offset") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          if p.pullNull() { continue }
+          let v = try Int.pull(&p)
+          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          _fromOffset = v
+          continue
+        }
+      case 19:
+        if p.keyIs(key, "file_signature_seen") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _fileSignatureSeen = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.fromOffset = _fromOffset
+    self.fileSignatureSeen = _fileSignatureSeen
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("subscribe")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    if let value = self.fromOffset {
+      writer.writeKey("from_offset", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.fileSignatureSeen {
+      writer.writeKey("file_signature_seen", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `subscribe`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum SubscribeMessage: Sendable, Hashable {
+  /// Protocol 0.2.0-0.3.0.
+  case v0_2_0(SubscribeMessageV0_2_0)
+  /// Protocol 0.4.0.
+  case v0_4_0(SubscribeMessageV0_4_0)
+  /// Protocol 0.5.0.
+  case v0_5_0(SubscribeMessageV0_5_0)
+
+  /// The `type` value of this message.
+  public static let type = "subscribe"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0, .v0_3_0])
+    case .v0_4_0: return VersionSet([.v0_4_0])
+    case .v0_5_0: return VersionSet([.v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_4_0(let payload): return payload.requiredCapabilities
+    case .v0_5_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(json: object))
+    case .v0_4_0: self = .v0_4_0(try SubscribeMessageV0_4_0(json: object))
+    case .v0_5_0: self = .v0_5_0(try SubscribeMessageV0_5_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_4_0(try SubscribeMessageV0_4_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_5_0(try SubscribeMessageV0_5_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_4_0(let payload): payload.encode(to: &writer)
+    case .v0_5_0(let payload): payload.encode(to: &writer)
+    }
   }
 }
 
@@ -775,8 +1165,8 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 }
 
-/// The payload of `prompt`: Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).
-public struct PromptMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `prompt` (protocol 0.2.0): Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).
+public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "prompt"
 
@@ -1078,6 +1468,408 @@ public struct PromptMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
+  }
+}
+
+/// The payload of `prompt` (protocol 0.3.0-0.5.0): Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).
+public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "prompt"
+
+  /// The closed set of `provider` values the protocol defines; any other value is `invalid_value`.
+  public enum Provider: String, Sendable, Hashable, CaseIterable, JSONStringEnum, JSONPullDecodable {
+    /// `"claude"` on the wire.
+    case claude = "claude"
+    /// `"copilot"` on the wire.
+    case copilot = "copilot"
+    /// `"cursor"` on the wire.
+    case cursor = "cursor"
+    /// `"opencode"` on the wire.
+    case opencode = "opencode"
+  }
+
+  /// `text`
+  public var text: String
+  /// `new_session_id` Optional.
+  public var newSessionId: String?
+  /// `resume_session_id` Optional.
+  public var resumeSessionId: String?
+  /// `working_directory` Optional.
+  public var workingDirectory: String?
+  /// `provider`: The CLI that runs a new session (honoured only with new_session_id); the server refuses any other value. Optional.
+  public var provider: Provider?
+  /// `system_prompt` Optional.
+  public var systemPrompt: String?
+  /// `session_id`: Ignored by the backend: use new_session_id or resume_session_id. Optional.
+  public var sessionId: String?
+  /// `ios_session_id`: Ignored by the backend (sent by one iOS code path). Optional.
+  public var iosSessionId: String?
+  /// `idempotency_key`: Extension: a client-chosen unique key; a server that negotiated idempotent_prompt runs a prompt at most once per key. Optional. Extension (capability `idempotent_prompt`).
+  public var idempotencyKey: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    var capabilities: [String] = []
+    if idempotencyKey != nil { capabilities.append("idempotent_prompt") }
+    return capabilities
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    text: String,
+    newSessionId: String? = nil,
+    resumeSessionId: String? = nil,
+    workingDirectory: String? = nil,
+    provider: Provider? = nil,
+    systemPrompt: String? = nil,
+    sessionId: String? = nil,
+    iosSessionId: String? = nil,
+    idempotencyKey: String? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.text = text
+    self.newSessionId = newSessionId
+    self.resumeSessionId = resumeSessionId
+    self.workingDirectory = workingDirectory
+    self.provider = provider
+    self.systemPrompt = systemPrompt
+    self.sessionId = sessionId
+    self.iosSessionId = iosSessionId
+    self.idempotencyKey = idempotencyKey
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _text: String? = nil
+    var _newSessionId: String? = nil
+    var _resumeSessionId: String? = nil
+    var _workingDirectory: String? = nil
+    var _provider: Provider? = nil
+    var _systemPrompt: String? = nil
+    var _sessionId: String? = nil
+    var _iosSessionId: String? = nil
+    var _idempotencyKey: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+      case 8:
+        if member.key == "provider" {
+          if case .null = member.value { continue }
+          _provider = try Provider.decodeField(
+            member.value, key: "provider")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { continue }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 13:
+        if member.key == "system_prompt" {
+          if case .null = member.value { continue }
+          _systemPrompt = try String.decodeField(
+            member.value, key: "system_prompt")
+          continue
+        }
+      case 14:
+        if member.key == "new_session_id" {
+          if case .null = member.value { continue }
+          _newSessionId = try String.decodeField(
+            member.value, key: "new_session_id")
+          continue
+        }
+        if member.key == "ios_session_id" {
+          if case .null = member.value { continue }
+          _iosSessionId = try String.decodeField(
+            member.value, key: "ios_session_id")
+          continue
+        }
+      case 15:
+        if member.key == "idempotency_key" {
+          if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
+          _idempotencyKey = try String.decodeField(
+            member.value, key: "idempotency_key")
+          continue
+        }
+      case 17:
+        if member.key == "resume_session_id" {
+          if case .null = member.value { continue }
+          _resumeSessionId = try String.decodeField(
+            member.value, key: "resume_session_id")
+          continue
+        }
+        if member.key == "working_directory" {
+          if case .null = member.value { continue }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    try FieldCheck.require(
+      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
+      set: [_newSessionId != nil, _resumeSessionId != nil])
+    guard let _text else { throw ModelDecodingError(missing: "text") }
+    self.text = _text
+    self.newSessionId = _newSessionId
+    self.resumeSessionId = _resumeSessionId
+    self.workingDirectory = _workingDirectory
+    self.provider = _provider
+    self.systemPrompt = _systemPrompt
+    self.sessionId = _sessionId
+    self.iosSessionId = _iosSessionId
+    self.idempotencyKey = _idempotencyKey
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _text: String? = nil
+    var _newSessionId: String? = nil
+    var _resumeSessionId: String? = nil
+    var _workingDirectory: String? = nil
+    var _provider: Provider? = nil
+    var _systemPrompt: String? = nil
+    var _sessionId: String? = nil
+    var _iosSessionId: String? = nil
+    var _idempotencyKey: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "prompt") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+        if p.keyIs(key, "text") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _text = v
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "provider") {
+          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 16
+          if p.pullNull() { continue }
+          let v = try Provider.pull(&p)
+          _provider = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 64
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 13:
+        if p.keyIs(key, "system_prompt") {
+          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 32
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _systemPrompt = v
+          continue
+        }
+      case 14:
+        if p.keyIs(key, "new_session_id") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _newSessionId = v
+          continue
+        }
+        if p.keyIs(key, "ios_session_id") {
+          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 128
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _iosSessionId = v
+          continue
+        }
+      case 15:
+        if p.keyIs(key, "idempotency_key") {
+          guard seen & 256 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 256
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _idempotencyKey = v
+          continue
+        }
+      case 17:
+        if p.keyIs(key, "resume_session_id") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _resumeSessionId = v
+          continue
+        }
+        if p.keyIs(key, "working_directory") {
+          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 8
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _workingDirectory = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    do {
+      try FieldCheck.require(
+        .mutuallyExclusive(["new_session_id", "resume_session_id"]),
+        set: [_newSessionId != nil, _resumeSessionId != nil])
+    } catch {
+      throw JSONParser.miss(p.pos)
+    }
+    guard let _text else { throw JSONParser.miss(p.pos) }
+    self.text = _text
+    self.newSessionId = _newSessionId
+    self.resumeSessionId = _resumeSessionId
+    self.workingDirectory = _workingDirectory
+    self.provider = _provider
+    self.systemPrompt = _systemPrompt
+    self.sessionId = _sessionId
+    self.iosSessionId = _iosSessionId
+    self.idempotencyKey = _idempotencyKey
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("prompt")
+    writer.writeKey("text", first: false)
+    self.text.encodeField(to: &writer)
+    if let value = self.newSessionId {
+      writer.writeKey("new_session_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.resumeSessionId {
+      writer.writeKey("resume_session_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.workingDirectory {
+      writer.writeKey("working_directory", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.provider {
+      writer.writeKey("provider", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.systemPrompt {
+      writer.writeKey("system_prompt", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.sessionId {
+      writer.writeKey("session_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.iosSessionId {
+      writer.writeKey("ios_session_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.idempotencyKey {
+      writer.writeKey("idempotency_key", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `prompt`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum PromptMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(PromptMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(PromptMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "prompt"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try PromptMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try PromptMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
   }
 }
 
@@ -2630,8 +3422,8 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 }
 
-/// The payload of `start_recipe`: Starts a multi-step recipe (an orchestrated workflow) in a session.
-public struct StartRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `start_recipe` (protocol 0.2.0): Starts a multi-step recipe (an orchestrated workflow) in a session.
+public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "start_recipe"
 
@@ -2787,6 +3579,250 @@ public struct StartRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
+  }
+}
+
+/// The payload of `start_recipe` (protocol 0.3.0-0.5.0): Starts a multi-step recipe (an orchestrated workflow) in a session.
+public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "start_recipe"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `recipe_id`
+  public var recipeId: String
+  /// `working_directory` Optional.
+  public var workingDirectory: String?
+  /// `provider`: The CLI for a new session the recipe starts (not checked by the server). Optional.
+  public var provider: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    recipeId: String,
+    workingDirectory: String? = nil,
+    provider: String? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.recipeId = recipeId
+    self.workingDirectory = workingDirectory
+    self.provider = provider
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _recipeId: String? = nil
+    var _workingDirectory: String? = nil
+    var _provider: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "provider" {
+          if case .null = member.value { continue }
+          _provider = try String.decodeField(
+            member.value, key: "provider")
+          continue
+        }
+      case 9:
+        if member.key == "recipe_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
+          _recipeId = try String.decodeField(
+            member.value, key: "recipe_id")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { continue }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    guard let _recipeId else { throw ModelDecodingError(missing: "recipe_id") }
+    self.sessionId = _sessionId
+    self.recipeId = _recipeId
+    self.workingDirectory = _workingDirectory
+    self.provider = _provider
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _recipeId: String? = nil
+    var _workingDirectory: String? = nil
+    var _provider: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "start_recipe") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "provider") {
+          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 8
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _provider = v
+          continue
+        }
+      case 9:
+        if p.keyIs(key, "recipe_id") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _recipeId = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 17:
+        if p.keyIs(key, "working_directory") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _workingDirectory = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _recipeId else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.recipeId = _recipeId
+    self.workingDirectory = _workingDirectory
+    self.provider = _provider
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("start_recipe")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    writer.writeKey("recipe_id", first: false)
+    self.recipeId.encodeField(to: &writer)
+    if let value = self.workingDirectory {
+      writer.writeKey("working_directory", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.provider {
+      writer.writeKey("provider", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `start_recipe`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum StartRecipeMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(StartRecipeMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(StartRecipeMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "start_recipe"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
   }
 }
 
@@ -3069,6 +4105,240 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
       writer.writeKey("recent_sessions_limit", first: false)
       value.encodeField(to: &writer)
     }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `supervisor_message`: Text for the backend's LLM supervisor (sent by the web frontend only).
+public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "supervisor_message"
+
+  /// `text`
+  public var text: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    text: String,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.text = text
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _text: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _text else { throw ModelDecodingError(missing: "text") }
+    self.text = _text
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _text: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "supervisor_message") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+        if p.keyIs(key, "text") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _text = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _text else { throw JSONParser.miss(p.pos) }
+    self.text = _text
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("supervisor_message")
+    writer.writeKey("text", first: false)
+    self.text.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `canvas_action`: A user's action on a supervisor canvas component (web frontend only).
+public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "canvas_action"
+
+  /// `callback_id`
+  public var callbackId: String
+  /// `action`
+  public var action: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    callbackId: String,
+    action: String,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.callbackId = callbackId
+    self.action = action
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _callbackId: String? = nil
+    var _action: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 6:
+        if member.key == "action" {
+          if case .null = member.value { throw ModelDecodingError(null: "action") }
+          _action = try String.decodeField(
+            member.value, key: "action")
+          continue
+        }
+      case 11:
+        if member.key == "callback_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "callback_id") }
+          _callbackId = try String.decodeField(
+            member.value, key: "callback_id")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _callbackId else { throw ModelDecodingError(missing: "callback_id") }
+    guard let _action else { throw ModelDecodingError(missing: "action") }
+    self.callbackId = _callbackId
+    self.action = _action
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _callbackId: String? = nil
+    var _action: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "canvas_action") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 6:
+        if p.keyIs(key, "action") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _action = v
+          continue
+        }
+      case 11:
+        if p.keyIs(key, "callback_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _callbackId = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _callbackId else { throw JSONParser.miss(p.pos) }
+    guard let _action else { throw JSONParser.miss(p.pos) }
+    self.callbackId = _callbackId
+    self.action = _action
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("canvas_action")
+    writer.writeKey("callback_id", first: false)
+    self.callbackId.encodeField(to: &writer)
+    writer.writeKey("action", first: false)
+    self.action.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
