@@ -6,14 +6,17 @@ extension SwiftModelGenerator {
   public var secretHoldingTypes: [(name: String, fields: [FieldSpec])] {
     var types: [(name: String, fields: [FieldSpec])] = []
     for direction in [MessageDirection.clientToServer, .serverToClient] {
-      for m in modelled(direction) where m.fields.contains(where: \.secret) {
-        types.append((Self.payloadName(m.type), m.fields))
+      for m in modelled(direction) {
+        for variant in plan.messages[m.type] ?? [] where variant.fields.contains(where: \.secret) {
+          types.append((variant.name, variant.fields))
+        }
       }
     }
-    for name in catalog.shapeOrder {
-      guard let shape = catalog.shapes[name], !shape.handWrittenModel, shape.fields.contains(where: \.secret)
-      else { continue }
-      types.append((name, shape.fields))
+    let declared = Dictionary(uniqueKeysWithValues: ProtocolCatalog.declaration.shapes.map { ($0.name, $0) })
+    for name in plan.shapeOrder where declared[name]?.handWrittenModel == false {
+      for variant in plan.shapes[name] ?? [] where variant.fields.contains(where: \.secret) {
+        types.append((variant.name, variant.fields))
+      }
     }
     return types
   }

@@ -88,8 +88,10 @@ import VCProtoCodegen
           covered.insert("\(message.type).\(field.name)")
           let wrapper: Any
           switch message.direction {
-          case .clientToServer: wrapper = try ClientMessage(type: message.type, object: object)
-          case .serverToClient: wrapper = try ServerMessage(type: message.type, object: object)
+          case .clientToServer:
+            wrapper = try ClientMessage(type: message.type, object: object, version: try #require(catalog.knownVersion))
+          case .serverToClient:
+            wrapper = try ServerMessage(type: message.type, object: object, version: try #require(catalog.knownVersion))
           }
           // The wrapper enum and the payload inside it.
           let payload = try #require(Mirror(reflecting: wrapper).children.first?.value)

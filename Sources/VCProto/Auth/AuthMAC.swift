@@ -126,7 +126,7 @@ public enum AuthMAC {
   /// The bytes the server MACs: `challenge`, `client_nonce`, the client's `auth_response` (which
   /// binds the whole `connect` and `hello`), then every member of `connected` but `server_proof`:
   /// `message`, `session_id`, `negotiated_protocol_version`, `capabilities` (as sent: sorted),
-  /// `auth_version` (`nil` = absent).
+  /// `auth_version` (`nil`, and a `null` `session_id`, = absent).
   public static func serverInput(
     challenge: String, clientNonce: String, authResponse: String, connected: ConnectedMessage
   ) -> [UInt8] {
@@ -135,7 +135,7 @@ public enum AuthMAC {
       fields: [
         ("challenge", .string(challenge)), ("client_nonce", .string(clientNonce)),
         ("auth_response", .string(authResponse)), ("message", .string(connected.message)),
-        ("session_id", .string(connected.sessionId)),
+        ("session_id", .optional(connected.sessionId)),
         ("negotiated_protocol_version", .optional(connected.negotiatedProtocolVersion)),
         ("capabilities", .optional(connected.capabilities)), ("auth_version", .optional(connected.authVersion)),
       ])
