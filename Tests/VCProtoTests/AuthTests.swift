@@ -179,7 +179,8 @@ import Testing
     let v1 = try AuthClient(apiKey: Self.key, allowAuthV1: true).begin(
       hello: legacyHello, sessionId: nil, announcement: ClientAnnouncement())
     #expect(v1.connect.apiKey == Self.key && v1.connect.authResponse == nil && v1.authVersion == 1)
-    let list = ServerMessage.sessionList(SessionListMessage.v0_2_0(SessionListMessageV0_2_0(sessions: [], totalCount: 0)))
+    let list = ServerMessage.sessionList(
+      SessionListMessage.v0_2_0(SessionListMessageV0_2_0(sessions: [], totalCount: 0)))
     let session = try v1.complete(with: list)
     #expect(!session.isServerVerified && session.authVersion == 1 && session.pendingMessage == list)
     #expect(throws: AuthClient.Refusal.authenticationFailed) {
@@ -198,7 +199,8 @@ import Testing
     #expect(throws: AuthClient.Refusal.serverProofMissing) { try h.client.complete(with: .connected(forged)) }
     // A fake server that skips connected and goes straight to the session list (0.2.0 style).
     #expect(throws: AuthClient.Refusal.unexpectedFrame(type: "session_list")) {
-      try h.client.complete(with: .sessionList(SessionListMessage.v0_2_0(SessionListMessageV0_2_0(sessions: [], totalCount: 0))))
+      try h.client.complete(
+        with: .sessionList(SessionListMessage.v0_2_0(SessionListMessageV0_2_0(sessions: [], totalCount: 0))))
     }
     #expect(throws: AuthClient.Refusal.unexpectedFrame(type: "pong")) {
       try h.client.complete(with: .pong(PongMessage()))
