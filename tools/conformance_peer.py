@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from vcpeer import auth, envelope, frames, hkdf, messages, negotiation  # noqa: E402
+from vcpeer import auth_bound, envelope, frames, hkdf, messages, negotiation  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROTOCOL = 1
@@ -30,7 +30,7 @@ def handlers(schema_root):
     return {
         "messages": lambda request: messages.answer(judge, request),
         "envelope": envelope.answer,
-        "auth": auth.answer,
+        "auth": auth_bound.answer,
         "negotiation": negotiation.answer,
         "auth_hkdf": hkdf.answer,
         "auth_frames": frames.answer,

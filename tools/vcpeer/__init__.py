@@ -3,6 +3,7 @@
 jsontext: strict JSON parsing that keeps member order and number literals, and the canonical writer.
 messages: frame verdicts and findings derived from Schema/<version>/ with jsonschema.
 envelope: compression envelopes opened with Python's zlib.
-auth: auth v2 MAC inputs, MACs and outcomes with Python's hmac.
+auth_bound: auth v2 handshakes (MAC inputs, MACs, frame keys, outcomes) with Python's hmac.
+hkdf: HKDF-SHA256 (RFC 5869). frames: authenticated frames, sealed and received.
 negotiation: the server's version and capability decision.
 """
