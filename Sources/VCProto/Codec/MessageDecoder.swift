@@ -19,15 +19,16 @@ public struct MessageDecoder: Sendable {
     validator = Validator(options: options, logger: logger)
   }
 
+  /// How this decoder reaches its verdict (``DecodeStrategy``), from its options and its logger.
+  var strategy: DecodeStrategy { .choose(options: validator.options, logger: validator.logger) }
+
   /// Decodes a frame of either direction (the direction comes from the options or the type).
   ///
   /// Fast path: one parse, then the generated model builds the message while checking every rule the
-  /// validator checks. Only when that fails (or when strict mode or a logger needs the warnings too)
-  /// does the validator run, to report the findings.
+  /// validator checks. Only when that fails (or when strict mode or a logger that records warnings
+  /// needs them: ``DecodeStrategy``) does the validator run, to report the findings.
   public func decode(_ bytes: [UInt8]) throws(DecodingFailure) -> AnyMessage {
-    guard !validator.options.strict, validator.logger === ProtocolLogger.silent else {
-      return try build(validator.validate(bytes))
-    }
+    if strategy == .validated { return try build(validator.validate(bytes)) }
     if let message = directBuild(bytes) { return message }
     let value: JSONValue
     do {

@@ -25,6 +25,13 @@ public final class ProtocolLogger: Sendable {
   /// Bounds the memory spent remembering unknown types (a hostile peer could send millions).
   public static let maxRememberedUnknownTypes = 1024
 
+  /// Whether a record of `level` reaches the sink.
+  public func records(_ level: LogLevel) -> Bool { level >= minimumLevel }
+
+  /// The most verbose level at which a warning finding of a decoded frame is logged (an unknown type
+  /// is `info`, other warnings `debug`): a logger recording it needs every frame validated.
+  static let warningFindingLevel = LogLevel.info
+
   /// Creates a logger that passes records at or above `minimumLevel` to `sink`.
   public init(
     minimumLevel: LogLevel = .info, maxRecordsPerFrame: Int = 20, sink: @escaping @Sendable (LogRecord) -> Void

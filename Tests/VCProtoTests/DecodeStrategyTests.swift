@@ -1,0 +1,47 @@
+import Testing
+
+@testable import VCProto
+
+/// Which path a decoder takes is chosen from its options and what its logger records, and either way
+/// the log says what it promises.
+@Suite struct DecodeStrategyTests {
+  final class Sink: @unchecked Sendable {
+    let records = Locked<[LogRecord]>([])
+    var all: [LogRecord] { records.withLock { $0 } }
+  }
+
+  func logger(_ level: LogLevel, _ sink: Sink) -> ProtocolLogger {
+    ProtocolLogger(minimumLevel: level) { record in sink.records.withLock { $0.append(record) } }
+  }
+
+  @Test func theChoiceFollowsStrictnessAndTheLoggersLevel() {
+    let sink = Sink()
+    #expect(MessageDecoder().strategy == .fast)
+    #expect(MessageDecoder(options: ValidationOptions(strict: true)).strategy == .validated)
+    #expect(MessageDecoder(logger: logger(.info, sink)).strategy == .validated)
+    #expect(MessageDecoder(logger: logger(.debug, sink)).strategy == .validated)
+    // A logger that records only warnings and errors does not need every frame validated: the
+    // validator still runs, and logs, for every frame that fails.
+    #expect(MessageDecoder(logger: logger(.warning, sink)).strategy == .fast)
+    // Not the identity of the logger: a new silent-level logger is as fast as `.silent`.
+    #expect(MessageDecoder(logger: logger(.error, sink)).strategy == .fast)
+  }
+
+  @Test func aFastDecoderStillLogsEveryMissingField() {
+    let sink = Sink()
+    let decoder = MessageDecoder(logger: logger(.warning, sink))
+    #expect(throws: DecodingFailure.self) { try decoder.decode(#"{"type":"subscribe"}"#) }
+    #expect(sink.all.map(\.code) == [.missingField])
+    #expect(sink.all.first?.pointer == "/session_id")
+  }
+
+  @Test func aValidatingDecoderLogsTheUnknownTypeOfAFrameThatDecodes() throws {
+    let sink = Sink()
+    let decoder = MessageDecoder(logger: logger(.info, sink))
+    guard case .unknown = try decoder.decode(#"{"type":"from_the_future","x":1}"#) else {
+      Issue.record("an unknown type decodes to .unknown")
+      return
+    }
+    #expect(sink.all.map(\.code) == [.unknownType])
+  }
+}
