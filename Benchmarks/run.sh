@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the benchmarks in release mode and runs them. `--smoke`: a tiny corpus, one repetition and the
-# correctness checks only (what CI runs); otherwise the full report of RESULTS.md.
+# correctness checks only (what CI runs), on the 0.2.0 and the 0.5.0 corpus; otherwise the full report
+# of RESULTS.md (`--protocol 0.5.0` for the 0.5.0 corpus).
 set -euo pipefail
 cd "$(dirname "$0")"
 swift build -c release --product vcproto-bench 2>&1 | tail -1
 if [ "${1:-}" = "--smoke" ]; then
   .build/release/vcproto-bench --smoke
+  .build/release/vcproto-bench --smoke --protocol 0.5.0
 else
   .build/release/vcproto-bench "$@"
 fi

@@ -10,25 +10,30 @@ struct CBAck: Codable { var message: String }
 struct CBTurn: Codable { var sessionId: String?
   enum CodingKeys: String, CodingKey { case sessionId = "session_id" }
 }
-struct CBSubscribe: Codable { var sessionId: String; var lastMessageId: String?
-  enum CodingKeys: String, CodingKey { case sessionId = "session_id", lastMessageId = "last_message_id" }
-}
-struct CBPrompt: Codable { var text: String; var resumeSessionId: String?; var workingDirectory: String?
+struct CBSubscribe: Codable { var sessionId: String; var lastMessageId: String?; var fromOffset: Int?; var fileSignatureSeen: String?
   enum CodingKeys: String, CodingKey {
-    case text, resumeSessionId = "resume_session_id", workingDirectory = "working_directory"
+    case sessionId = "session_id", lastMessageId = "last_message_id", fromOffset = "from_offset"
+    case fileSignatureSeen = "file_signature_seen"
   }
 }
-struct CBRecent: Codable { var sessionId: String; var name: String; var workingDirectory: String; var lastModified: String
+struct CBPrompt: Codable { var text: String; var resumeSessionId: String?; var workingDirectory: String?; var provider: String?
   enum CodingKeys: String, CodingKey {
-    case sessionId = "session_id", name, workingDirectory = "working_directory", lastModified = "last_modified"
+    case text, resumeSessionId = "resume_session_id", workingDirectory = "working_directory", provider
+  }
+}
+struct CBRecent: Codable {
+  var sessionId: String; var name: String; var workingDirectory: String; var lastModified: String; var provider: String?
+  enum CodingKeys: String, CodingKey {
+    case sessionId = "session_id", name, workingDirectory = "working_directory", lastModified = "last_modified", provider
   }
 }
 struct CBRecentSessions: Codable { var sessions: [CBRecent]; var limit: Int }
 struct CBSummary: Codable {
   var sessionId: String; var name: String; var workingDirectory: String; var lastModified: Int; var messageCount: Int
+  var provider: String?
   enum CodingKeys: String, CodingKey {
     case sessionId = "session_id", name, workingDirectory = "working_directory", lastModified = "last_modified"
-    case messageCount = "message_count"
+    case messageCount = "message_count", provider
   }
 }
 struct CBSessionList: Codable { var sessions: [CBSummary]; var totalCount: Int
@@ -77,10 +82,35 @@ struct CBHistory: Codable {
     case newestMessageId = "newest_message_id", isComplete = "is_complete"
   }
 }
+// 0.5.0 shapes.
+struct CBConnected: Codable { var message: String; var sessionId: String?; var negotiatedProtocolVersion: String
+  enum CodingKeys: String, CodingKey {
+    case message, sessionId = "session_id", negotiatedProtocolVersion = "negotiated_protocol_version"
+  }
+}
+struct CBCanonical: Codable {
+  var uuid: String; var role: String; var text: String; var timestamp: String?; var provider: String
+  var sessionId: String; var offset: Int
+  enum CodingKeys: String, CodingKey { case uuid, role, text, timestamp, provider, sessionId = "session_id", offset }
+}
+struct CBHistory5: Codable {
+  var sessionId: String; var messages: [CBCanonical]; var nextOffset: Int; var endOfFile: Bool; var fileSignature: String?
+  enum CodingKeys: String, CodingKey {
+    case sessionId = "session_id", messages, nextOffset = "next_offset", endOfFile = "end_of_file"
+    case fileSignature = "file_signature"
+  }
+}
+
+extension CodingUserInfoKey {
+  /// The connection's protocol version ("0.5.0" decodes `session_history` in its 0.5.0 shape), as
+  /// vcproto's decoder gets it from `ValidationOptions.protocolVersion`.
+  static let protocolVersion = CodingUserInfoKey(rawValue: "protocolVersion")!
+}
 
 enum CBFrame: Codable {
   case ping, pong, ack(CBAck), output(CBOutput), turn(CBTurn), subscribe(CBSubscribe), prompt(CBPrompt)
   case recent(CBRecentSessions), list(CBSessionList), commands(CBCommands), full(CBOutputFull), history(CBHistory)
+  case connected(CBConnected), history5(CBHistory5)
   enum TypeKey: String, CodingKey { case type }
 
   init(from d: Decoder) throws {
@@ -97,7 +127,10 @@ enum CBFrame: Codable {
     case "session_list": self = .list(try CBSessionList(from: d))
     case "available_commands": self = .commands(try CBCommands(from: d))
     case "command_output_full": self = .full(try CBOutputFull(from: d))
+    case "session_history" where d.userInfo[.protocolVersion] as? String == "0.5.0":
+      self = .history5(try CBHistory5(from: d))
     case "session_history": self = .history(try CBHistory(from: d))
+    case "connected": self = .connected(try CBConnected(from: d))
     default: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unexpected type \(type)"))
     }
   }
@@ -121,6 +154,8 @@ enum CBFrame: Codable {
     case .commands(let v): try put("available_commands", v)
     case .full(let v): try put("command_output_full", v)
     case .history(let v): try put("session_history", v)
+    case .history5(let v): try put("session_history", v)
+    case .connected(let v): try put("connected", v)
     }
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import VCProto
 
-/// The realistic corpus: a deterministic mix of 0.2.0 frames shaped like real traffic — many small
+/// The realistic corpus: a deterministic mix of 0.2.0 (or 0.5.0) frames shaped like real traffic — many small
 /// frames (pings, acks, command output lines, prompts), session lists, command trees, and large
 /// `session_history` frames of raw Claude Code records (up to ~30 KB), with non-ASCII text, code
 /// blocks and escapes.
@@ -10,8 +10,8 @@ struct Corpus {
 
   var bytes: Int { frames.reduce(0) { $0 + $1.count } }
 
-  static func generate(count: Int, seed: UInt64 = 20_260_111) -> Corpus {
-    var g = Generator(rng: SplitMix64(seed: seed))
+  static func generate(count: Int, protocolVersion: String = "0.2.0", seed: UInt64 = 20_260_111) -> Corpus {
+    var g = Generator(rng: SplitMix64(seed: seed), protocolVersion: protocolVersion)
     var frames: [[UInt8]] = []
     frames.reserveCapacity(count)
     for _ in 0..<count { frames.append(Array(g.frame().utf8)) }
@@ -24,6 +24,11 @@ struct Corpus {
 
 struct Generator {
   var rng: SplitMix64
+  /// "0.5.0" gives the 0.5.0 shapes of the types that changed (session_history of canonical messages
+  /// with offsets, subscribe with from_offset, provider members, connected); anything else gives 0.2.0.
+  var protocolVersion = "0.2.0"
+  var v5: Bool { protocolVersion == "0.5.0" }
+  static let providers = ["claude", "claude", "claude", "copilot", "cursor"]
 
   static let words = [
     "the", "test", "fails", "because", "reconnect", "backoff", "jitter", "session", "history", "parser",
@@ -111,6 +116,32 @@ struct Generator {
     ])
   }
 
+  mutating func provider() -> String { Self.providers[int(0...Self.providers.count - 1)] }
+
+  /// A 0.5.0 `session_history`: canonical messages {uuid, role, text, timestamp, provider, session_id,
+  /// offset} with increasing raw-line offsets, then the cursor (next_offset, end_of_file, file_signature).
+  mutating func history5(messages: Int) -> String {
+    let session = uuid()
+    let provider = provider()
+    var offset = int(0...5000)
+    var items: [JSONValue] = []
+    for _ in 0..<messages {
+      let user = chance(0.4)
+      offset += int(1...6)
+      items.append([
+        "uuid": .string(uuid()), "role": .string(user ? "user" : "assistant"),
+        "text": .string(user ? prose(int(5...40)) : prose(int(20...160))),
+        "timestamp": chance(0.05) ? .null : .string(timestamp()), "provider": .string(provider),
+        "session_id": .string(session), "offset": .number(JSONNumber(offset)),
+      ])
+    }
+    return json([
+      "type": "session_history", "session_id": .string(session), "messages": .array(items),
+      "next_offset": .number(JSONNumber(offset + 1)), "end_of_file": .bool(chance(0.8)),
+      "file_signature": .string("\(int(1000...900_000)):" + uuid()),
+    ])
+  }
+
   mutating func commandNode(depth: Int) -> JSONValue {
     if depth < 2 && chance(0.25) {
       return [
@@ -128,6 +159,11 @@ struct Generator {
     let roll = int(0...99)
     let cmd = "cmd-" + uuid()
     switch roll {
+    case 0..<2 where v5:
+      return json([
+        "type": "connected", "message": "Session registered", "session_id": chance(0.7) ? .null : .string(uuid()),
+        "negotiated_protocol_version": "0.5.0",
+      ])
     case 0..<6: return chance(0.5) ? #"{"type":"ping"}"# : #"{"type":"pong"}"#
     case 6..<12: return #"{"type":"ack","message":"Processing prompt..."}"#
     case 12..<30:
@@ -136,21 +172,27 @@ struct Generator {
         "stream": .string(chance(0.8) ? "stdout" : "stderr"), "text": .string(text(int(3...25), nonASCII: chance(0.3))),
       ])
     case 30..<36: return json(["type": "turn_complete", "session_id": .string(uuid())])
+    case 36..<42 where v5:
+      return json([
+        "type": "subscribe", "session_id": .string(uuid()), "from_offset": .number(JSONNumber(int(0...20_000))),
+        "file_signature_seen": .string("\(int(1000...900_000)):" + uuid()),
+      ])
     case 36..<42: return json(["type": "subscribe", "session_id": .string(uuid()), "last_message_id": .string(uuid())])
     case 42..<52:
-      return json([
+      return json(([
         "type": "prompt", "text": .string(prose(int(5...60))), "resume_session_id": .string(uuid()),
-        "working_directory": "/Users/dev/voice-code",
-      ])
+        "working_directory": "/Users/dev/voice-code", "provider": v5 ? .string(provider()) : .null,
+      ] as JSONValue).withoutNulls)
     case 52..<60:
       return json([
         "type": "recent_sessions",
         "sessions": .array(
           (0..<int(1...8)).map { _ in
-            [
+            ([
               "session_id": .string(uuid()), "name": .string(text(int(2...6), nonASCII: chance(0.3))),
               "working_directory": "/Users/dev/voice-code", "last_modified": .string(timestamp()),
-            ]
+              "provider": v5 ? .string(provider()) : .null,
+            ] as JSONValue).withoutNulls
           }), "limit": 10,
       ])
     case 60..<66:
@@ -159,11 +201,11 @@ struct Generator {
         "type": "session_list",
         "sessions": .array(
           (0..<n).map { _ in
-            [
+            ([
               "session_id": .string(uuid()), "name": .string(text(int(2...6), nonASCII: chance(0.3))),
               "working_directory": "/Users/dev/voice-code", "last_modified": .number(JSONNumber(int(1_760_000_000_000...1_770_000_000_000))),
-              "message_count": .number(JSONNumber(int(0...400))),
-            ]
+              "message_count": .number(JSONNumber(int(0...400))), "provider": v5 ? .string(provider()) : .null,
+            ] as JSONValue).withoutNulls
           }), "total_count": .number(JSONNumber(n)),
       ])
     case 66..<70:
@@ -180,8 +222,17 @@ struct Generator {
         "duration_ms": chance(0.2) ? .null : .number(JSONNumber(int(5...90_000))), "command_id": "make.test",
         "shell_command": "make test", "working_directory": "/Users/dev/voice-code",
       ])
-    case 74..<90: return history(records: int(1...4))
-    default: return history(records: int(12...48))
+    case 74..<90: return v5 ? history5(messages: int(1...4)) : history(records: int(1...4))
+    default: return v5 ? history5(messages: int(12...48)) : history(records: int(12...48))
     }
+  }
+}
+
+extension JSONValue {
+  /// This object without its `null` members (members keep their order); other values unchanged. Used
+  /// for members that exist only in 0.5.0 (`provider`), so the 0.2.0 corpus stays byte for byte the same.
+  var withoutNulls: JSONValue {
+    guard case .object(let object) = self else { return self }
+    return .object(JSONObject(object.members.filter { $0.value != .null }))
   }
 }

@@ -7,19 +7,26 @@ import VCProto
 //   vcproto-bench [--frames N] [--repetitions R]   full report
 //   vcproto-bench --smoke                            tiny corpus, one repetition, correctness checks
 //   vcproto-bench corpus --megabytes M --output F    write the corpus as JSON Lines (for vcproto validate)
+//
+// `--protocol 0.5.0` (any mode; default 0.2.0): the 0.5.0 corpus, decoded and validated as 0.5.0.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
   guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
   return arguments[i + 1]
 }
+let protocolVersion = option("--protocol") ?? "0.2.0"
+guard ["0.2.0", "0.5.0"].contains(protocolVersion) else {
+  fatalError("--protocol must be 0.2.0 or 0.5.0, not \(protocolVersion)")
+}
+let options = ValidationOptions(protocolVersion: protocolVersion)
 
 if arguments.first == "corpus" {
   let megabytes = Int(option("--megabytes") ?? "10") ?? 10
   let path = option("--output") ?? "corpus.jsonl"
   _ = FileManager.default.createFile(atPath: path, contents: nil)
   guard let handle = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
-  var generator = Generator(rng: SplitMix64(seed: 20_260_111))
+  var generator = Generator(rng: SplitMix64(seed: 20_260_111), protocolVersion: protocolVersion)
   var written = 0
   var frames = 0
   while written < megabytes << 20 {
@@ -44,12 +51,13 @@ if arguments.first == "profile" {
   let maxBytes = Int(option("--max-bytes") ?? "1023") ?? 1023
   let rounds = Int(option("--rounds") ?? "5") ?? 5
   let minBytes = Int(option("--min-bytes") ?? "0") ?? 0
-  let frames = Corpus.generate(count: count).frames.filter { $0.count <= maxBytes && $0.count >= minBytes }
-  let decoder = MessageDecoder()
+  let frames = Corpus.generate(count: count, protocolVersion: protocolVersion).frames.filter { $0.count <= maxBytes && $0.count >= minBytes }
+  let decoder = MessageDecoder(options: options)
   var decoded = 0
   if option("--contender") == "jsondecoder" {
     let datas = frames.map { Data($0) }
     let jsonDecoder = JSONDecoder()
+    jsonDecoder.userInfo[.protocolVersion] = protocolVersion
     for _ in 0..<rounds { for d in datas { if (try? jsonDecoder.decode(CBFrame.self, from: d)) != nil { decoded += 1 } } }
   } else {
     for _ in 0..<rounds { for f in frames { if (try? decoder.decode(f)) != nil { decoded += 1 } } }
@@ -62,21 +70,25 @@ let smoke = arguments.contains("--smoke")
 let count = Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000
 let repetitions = Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7
 
-let corpus = Corpus.generate(count: count)
+let corpus = Corpus.generate(count: count, protocolVersion: protocolVersion)
 let sizes = corpus.frames.map(\.count).sorted()
-print("corpus: \(corpus.frames.count) frames, \(corpus.bytes) bytes; median \(sizes[sizes.count / 2]) B, "
+print("corpus (protocol \(protocolVersion)): \(corpus.frames.count) frames, \(corpus.bytes) bytes; median \(sizes[sizes.count / 2]) B, "
   + "\(sizes.filter { $0 > 11_000 }.count * 100 / sizes.count) % over 11 KB, "
   + "\(corpus.frames.filter { $0.contains { $0 >= 0x80 } }.count * 100 / corpus.frames.count) % non-ASCII")
 
 // Every generated frame must be valid, or the comparison would measure error paths.
-let validator = Validator()
-for frame in corpus.frames where !validator.validate(frame).isValid {
-  fatalError("generated an invalid frame: \(String(decoding: frame, as: UTF8.self).prefix(300))")
+let validator = Validator(options: options)
+for frame in corpus.frames {
+  let report = validator.validate(frame)
+  guard report.isValid else {
+    fatalError("generated an invalid frame: \(report.findings) in \(String(decoding: frame, as: UTF8.self).prefix(300))")
+  }
 }
 
-let decoder = MessageDecoder()
+let decoder = MessageDecoder(options: options)
 let encoder = MessageEncoder()
 let jsonDecoder = JSONDecoder()
+jsonDecoder.userInfo[.protocolVersion] = protocolVersion
 let jsonEncoder = JSONEncoder()
 
 // Correctness: vcproto's typed decode gives the same values as JSONDecoder on the whole corpus.
