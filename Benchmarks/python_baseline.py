@@ -4,7 +4,10 @@ capture and the project's own Schema/ (the validators a user would otherwise pic
 
     pip install jsonschema rfc3339-validator fastjsonschema
     Benchmarks/.build/release/vcproto-bench corpus --megabytes 20 --output /tmp/corpus.jsonl
-    python3 Benchmarks/python_baseline.py /tmp/corpus.jsonl path/to/release/vcproto
+    python3 Benchmarks/python_baseline.py /tmp/corpus.jsonl path/to/release/vcproto [FRAMES [VERSION]]
+
+VERSION (default 0.2.0) picks Schema/VERSION and is passed to `vcproto validate --protocol`; a 0.5.0
+corpus comes from `vcproto-bench corpus --protocol 0.5.0 ...`.
 """
 import json
 import os
@@ -32,7 +35,8 @@ def fastest(body):
 def main():
     capture, binary = sys.argv[1], sys.argv[2]
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
-    with open(os.path.join(ROOT, "Schema", "0.2.0", "message.schema.json")) as f:
+    version = sys.argv[4] if len(sys.argv) > 4 else "0.2.0"
+    with open(os.path.join(ROOT, "Schema", version, "message.schema.json")) as f:
         schema = json.load(f)
     frames = []
     with open(capture, encoding="utf-8") as f:
@@ -64,11 +68,11 @@ def main():
                 break
             dst.write(line)
     def validate():
-        run = subprocess.run([binary, "validate", "--format", "json", head], capture_output=True)
+        run = subprocess.run([binary, "validate", "--protocol", version, "--format", "json", head], capture_output=True)
         assert run.returncode == 0, run.stderr.decode()[:500]
     results["vcproto validate"] = len(frames) / fastest(validate)
 
-    print("%d frames, %.1f MB" % (len(frames), size / 1e6))
+    print("protocol %s: %d frames, %.1f MB" % (version, len(frames), size / 1e6))
     for name, rate in results.items():
         print("%-18s %10.0f msg/s" % (name, rate))
     print("vcproto validate vs jsonschema: %.0fx" % (results["vcproto validate"] / results["jsonschema"]))
