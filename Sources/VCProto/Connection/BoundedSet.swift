@@ -1,0 +1,45 @@
+/// A set that remembers at most `capacity` elements, forgetting the oldest insertion first. Used for
+/// every window an engine keeps (delivered message positions, replayed message ids, idempotency keys),
+/// so memory stays bounded whatever the peer sends.
+struct BoundedSet<Element: Hashable & Sendable>: Sendable, Hashable {
+  let capacity: Int
+  private(set) var members: Set<Element> = []
+  private var order: [Element] = []
+  private var head = 0
+
+  init(capacity: Int) { self.capacity = max(1, capacity) }
+
+  var count: Int { members.count }
+
+  func contains(_ element: Element) -> Bool { members.contains(element) }
+
+  /// Inserts `element`; returns the element evicted to make room, if any.
+  @discardableResult
+  mutating func insert(_ element: Element) -> Element? {
+    guard members.insert(element).inserted else { return nil }
+    order.append(element)
+    var evicted: Element?
+    while members.count > capacity, head < order.count {
+      let oldest = order[head]
+      head += 1
+      if members.remove(oldest) != nil { evicted = oldest }
+    }
+    if head > 64, head * 2 > order.count {
+      order.removeFirst(head)
+      head = 0
+    }
+    return evicted
+  }
+
+  mutating func remove(_ element: Element) { members.remove(element) }
+
+  mutating func removeAll(where predicate: (Element) -> Bool) {
+    members = members.filter { !predicate($0) }
+  }
+
+  mutating func removeAll() {
+    members = []
+    order = []
+    head = 0
+  }
+}
