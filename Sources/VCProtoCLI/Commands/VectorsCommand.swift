@@ -19,6 +19,8 @@ enum VectorsCommand {
                       server_proof_mismatch, downgrade_refused) must match `valid` and
                       `expected_outcome`.
         negotiation/  the Negotiator runs on `server` and `client`; the result must equal `outcome`.
+        sessions/     a client or server engine is fed each step's input; what it does must equal
+                      the step's `expect` (or the illegal event in `error`).
       Other folders are skipped with a note. The output is what an implementation in another
       language compares with.
       Exit status: 0 all passed, 1 any failed, 2 no vectors found.
@@ -37,6 +39,7 @@ enum VectorsCommand {
     Kind(folder: "envelope", check: EnvelopeVectors.check),
     Kind(folder: "auth", check: AuthVectors.check),
     Kind(folder: "negotiation", check: NegotiationVectors.check),
+    Kind(folder: "sessions", check: SessionVectors.check),
   ]
 
   static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
