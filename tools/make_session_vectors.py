@@ -534,8 +534,9 @@ def shello(versions=("0.4.0", "0.5.0"), auth=(1,), caps=(), challenge=None):
     h["auth_version"] = 1 if 1 in auth else max(auth)
     if challenge: h["challenge"] = challenge
     return h
-def opened(**kw):
-    return step("transport_opened", [send(shello(**kw)), arm("auth_deadline", 60000)], challenge=kw.get("challenge"))
+def opened(connection_id=None, **kw):
+    extra = {"connection_id": connection_id} if connection_id else {}
+    return step("transport_opened", [send(shello(**kw)), arm("auth_deadline", 60000)], challenge=kw.get("challenge"), **extra)
 def sconnected(version, caps=(), auth=1, session=None, **extra):
     k = {"type": "connected", "message": "Session registered", "session_id": session, "negotiated_protocol_version": version,
          "capabilities": list(caps), "auth_version": auth}
@@ -574,9 +575,10 @@ server("server.0.2.0.handshake.legacy",
        protocol_versions=["0.2.0"], floor=None)
 
 server("server.0.3.0.handshake.announced",
-       "A 0.3.0/0.4.0 server with floor 0.3.0: a client announcing 0.3.0 gets 0.3.0 and a connected frame (it negotiated).",
-       [opened(versions=("0.3.0", "0.4.0")),
-        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0")), authenticated("0.3.0")]),
+       "A 0.3.0/0.4.0 server with floor 0.3.0: a client announcing 0.3.0 gets 0.3.0 and a connected frame (it negotiated); "
+       "connect carries no session_id, so connected names the host's connection id (0.3.0 needs a string there).",
+       [opened(versions=("0.3.0", "0.4.0"), connection_id="conn-7"),
+        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0", session="conn-7")), authenticated("0.3.0")]),
         frame({"type": "subscribe", "session_id": S1}, [ev("subscribe", session_id=S1, cursor=None)])],
        protocol_versions=["0.3.0", "0.4.0"], floor="0.3.0")
 

@@ -141,13 +141,19 @@ public struct ClientEngine: Sendable {
 
   mutating func stop(reason: String, now: Int64, out: inout [ClientAction]) {
     let wasOpen = state == .awaitingHello || state == .awaitingConnected || state == .ready || state == .connecting
+    guard wasOpen else {
+      // Already down: the disconnection was reported when it happened; only a pending reconnect goes.
+      cancel(.reconnect, &out)
+      state = .stopped
+      return
+    }
     if state == .ready, capabilities.contains(Capability.disconnect) {
       out.append(.send(.frame("disconnect", ["reason": .string(reason)])))
     }
     failPending(.stopped, &out)
     cancelConnectionTimers(&out)
     cancel(.reconnect, &out)
-    if wasOpen { out.append(.closeTransport(.clientDisconnect)) }
+    out.append(.closeTransport(.clientDisconnect))
     resetConnection()
     state = .stopped
     out.append(.deliver(.disconnected(.clientDisconnect)))
@@ -234,5 +240,4 @@ public struct ClientEngine: Sendable {
     }
   }
 
-  func describeCursor(_ id: String) -> SubscriptionCursor? { subscriptions[id]?.cursor }
 }

@@ -111,7 +111,7 @@ extension ServerEngine {
       var connected = JSONObject.frame(
         "connected",
         [
-          "message": "Session registered", "session_id": sessionId.map(JSONValue.string) ?? .null,
+          "message": "Session registered", "session_id": (sessionId ?? connectionId).map(JSONValue.string) ?? .null,
           "negotiated_protocol_version": .string(accepted.version),
           "capabilities": .array(accepted.capabilities.map { .string($0) }),
           "auth_version": JSONValue(integerLiteral: authVersion),

@@ -27,6 +27,7 @@ public struct ServerEngine: Sendable {
   public internal(set) var subscribed: Set<String> = []
 
   var challenge: String?
+  var connectionId: String?
   var challengeIssuedAt: Int64 = 0
   var challengeUsed = false
   var armed: [ConnectionTimer: Int64] = [:]
@@ -48,7 +49,8 @@ public struct ServerEngine: Sendable {
     if state == .closed { return [] }
     var out: [ServerAction] = []
     switch event {
-    case .transportOpened(let challenge):
+    case .transportOpened(let challenge, let connectionId):
+      self.connectionId = connectionId
       self.challenge = configuration.offer.authVersions.contains(2) ? challenge : nil
       challengeIssuedAt = now
       state = .awaitingConnect

@@ -1,8 +1,10 @@
 /// What the host feeds a ``ServerEngine``.
 public enum ServerEvent: Sendable, Hashable {
   /// Transport: the socket is open. `challenge`: 256 fresh random bits, lowercase hex, when auth v2
-  /// is offered (else `nil`).
-  case transportOpened(challenge: String?)
+  /// is offered (else `nil`). `connectionId`: the host's name for this connection, sent as
+  /// `connected.session_id` when the client's `connect` carries none (0.2.0 and 0.3.0 require a
+  /// string there; from 0.4.0 the real server sends `null`, which is what `nil` gives).
+  case transportOpened(challenge: String?, connectionId: String? = nil)
   /// Transport: a frame from the client, parsed.
   case frameReceived(JSONObject)
   /// Transport: a frame that is not JSON (`detail`: the parser's message). Answered with `error`; the

@@ -152,7 +152,8 @@ enum SessionVectors {
     mutating func serverInput(_ kind: String, _ input: JSONObject) throws -> [JSONValue] {
       let event: ServerEvent
       switch kind {
-      case "transport_opened": event = .transportOpened(challenge: input["challenge"]?.stringValue)
+      case "transport_opened":
+        event = .transportOpened(challenge: input["challenge"]?.stringValue, connectionId: input["connection_id"]?.stringValue)
       case "frame": event = .frameReceived(input["frame"]?.objectValue ?? JSONObject())
       case "malformed_frame": event = .malformedFrame(detail: input["detail"]?.stringValue ?? "")
       case "transport_closed": event = .transportClosed
