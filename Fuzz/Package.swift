@@ -17,6 +17,11 @@ let package = Package(
       path: "Sources/fuzz-capture"),
     .executableTarget(
       name: "fuzz-auth", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")], path: "Sources/fuzz-auth"),
+    .executableTarget(
+      name: "fuzz-engine",
+      dependencies: [
+        "FuzzDriver", .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoCLI", package: "vcproto"),
+      ], path: "Sources/fuzz-engine"),
   ],
   swiftLanguageModes: [.v6]
 )

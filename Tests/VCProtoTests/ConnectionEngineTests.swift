@@ -124,7 +124,10 @@ import Testing
       var previous: Int64 = 0
       for attempt in 1...40 {
         let actions = try engine.handle(.transportClosed(detail: "refused"), now: now)
-        guard case .armTimer(.reconnect, let at)? = actions.first(where: { if case .armTimer = $0 { return true } else { return false } })
+        guard
+          case .armTimer(.reconnect, let at)? = actions.first(where: {
+            if case .armTimer = $0 { return true } else { return false }
+          })
         else {
           Issue.record("no reconnect timer on attempt \(attempt)")
           return
@@ -142,7 +145,8 @@ import Testing
 
   func readyServer(_ capabilities: [String]) throws -> ServerEngine {
     var server = ServerEngine(
-      ServerConfiguration(offer: ServerOffer(protocolVersions: ["0.5.0"], capabilities: capabilities), apiKey: Self.key))
+      ServerConfiguration(offer: ServerOffer(protocolVersions: ["0.5.0"], capabilities: capabilities), apiKey: Self.key)
+    )
     _ = try server.handle(.transportOpened(challenge: nil), now: 0)
     var connect = JSONObject.frame("connect", ["api_key": .string(Self.key), "protocol_version": "0.5.0"])
     connect["capabilities"] = .array(capabilities.map { .string($0) })
@@ -174,7 +178,8 @@ import Testing
     for i in 0...ServerMemory.idempotencyCapacity { _ = try prompt("k\(i)") }
     #expect(server.memory.idempotencyKeyCount == ServerMemory.idempotencyCapacity)
     // The newest key is still answered from the window; the oldest was forgotten and runs again.
-    #expect(try prompt("k\(ServerMemory.idempotencyCapacity)").contains(.deliver(.duplicatePrompt(idempotencyKey: "k1024"))))
+    #expect(
+      try prompt("k\(ServerMemory.idempotencyCapacity)").contains(.deliver(.duplicatePrompt(idempotencyKey: "k1024"))))
     #expect(try prompt("k0").contains(.deliver(.request(.frame("prompt", ["text": "go", "idempotency_key": "k0"])))))
     // A key longer than the bound is never remembered (memory per key is bounded).
     let long = String(repeating: "x", count: ServerMemory.maxKeyBytes + 1)
@@ -194,7 +199,10 @@ import Testing
       .frameReceived(
         .frame(
           "session_history",
-          ["session_id": "s", "messages": .array(messages), "next_offset": 100, "end_of_file": true, "file_signature": "9:u"])),
+          [
+            "session_id": "s", "messages": .array(messages), "next_offset": 100, "end_of_file": true,
+            "file_signature": "9:u",
+          ])),
       now: 0)
     #expect(engine.occupancy.largestDedupWindow == 16)
     guard case .deliver(.sessionUpdate(let update))? = actions.last else {

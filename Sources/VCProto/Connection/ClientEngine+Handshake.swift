@@ -60,7 +60,9 @@ extension ClientEngine {
       connect["api_key"] = .string(configuration.apiKey)
     }
     if let id = configuration.sessionId { connect["session_id"] = .string(id) }
-    if let limit = configuration.recentSessionsLimit { connect["recent_sessions_limit"] = JSONValue(integerLiteral: limit) }
+    if let limit = configuration.recentSessionsLimit {
+      connect["recent_sessions_limit"] = JSONValue(integerLiteral: limit)
+    }
     connect["protocol_version"] = .string(configuration.maximumVersion.description)
     let negotiating = listed != nil
     if negotiating {
@@ -105,8 +107,8 @@ extension ClientEngine {
       }
     case "connected":
       onConnected(frame, now: now, &out)
-    case "pong", "hello":
-      return
+    case "pong", "hello", "error":
+      return  // not a verdict (an `error` leaves the socket open and unauthenticated)
     default:
       guard let version = implicitAuthVersion else { return }  // not authenticated yet: act on nothing
       becomeReady(version: version, capabilities: [], now: now, &out)
@@ -139,7 +141,9 @@ extension ClientEngine {
       guard let parsed = ProtocolVersion(versionText), parsed >= configuration.minimumVersion,
         parsed <= configuration.maximumVersion
       else {
-        connectionLost(.protocolViolation("negotiated_protocol_version \(versionText) is outside the client's range"), now: now, close: true, &out)
+        connectionLost(
+          .protocolViolation("negotiated_protocol_version \(versionText) is outside the client's range"), now: now,
+          close: true, &out)
         return
       }
       version = parsed
@@ -154,7 +158,9 @@ extension ClientEngine {
     becomeReady(version: version, capabilities: caps, now: now, &out)
   }
 
-  mutating func becomeReady(version: ProtocolVersion, capabilities caps: [String], now: Int64, _ out: inout [ClientAction]) {
+  mutating func becomeReady(
+    version: ProtocolVersion, capabilities caps: [String], now: Int64, _ out: inout [ClientAction]
+  ) {
     let t = configuration.timing
     state = .ready
     negotiatedVersion = version
@@ -163,13 +169,15 @@ extension ClientEngine {
     authFailures = 0
     implicitAuthVersion = nil
     cancel(.handshakeDeadline, &out)
-    out.append(.deliver(.connected(version: version.description, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
+    out.append(
+      .deliver(.connected(version: version.description, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
     if let kb = configuration.maxMessageSizeKB {
       out.append(.send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)])))
     }
     // A session created by a prompt whose `session_ready` may have gone to the old connection:
     // subscribe to it, so its messages arrive whether or not `session_ready` ever does.
-    for id in pendingNewSessions where subscriptions[id] == nil && subscriptionOrder.count < configuration.maxSubscriptions {
+    for id in pendingNewSessions
+    where subscriptions[id] == nil && subscriptionOrder.count < configuration.maxSubscriptions {
       subscriptions[id] = Subscription(cursor: nil, window: configuration.dedupWindow)
       subscriptionOrder.append(id)
     }

@@ -47,9 +47,12 @@ extension ClientEngine {
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's
   /// and became a ``SessionUpdate``.
   mutating func onHistory(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) -> Bool {
-    guard let id = frame["session_id"]?.stringValue, var sub = subscriptions[id], let version = negotiatedVersion,
+    guard let id = frame["session_id"]?.stringValue, subscriptions[id] != nil, let version = negotiatedVersion,
       let messages = frame["messages"]?.arrayValue
     else { return false }
+    // Taken out of the dictionary while it changes, so its tables are not copied on write; every path
+    // below puts it back (before any `sendSubscribe`, which reads it).
+    var sub = subscriptions.removeValue(forKey: id)!
     var update = SessionUpdate(sessionId: id, cursor: sub.cursor ?? .lastSeq(0))
     let family = VersionFamily(version)
     switch family {

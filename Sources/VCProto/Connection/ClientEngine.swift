@@ -74,7 +74,8 @@ public struct ClientEngine: Sendable {
       arm(.handshakeDeadline, at: now + configuration.timing.handshakeTimeoutMs, &out)
     case .transportClosed(let detail):
       if state != .backingOff, state != .stopped, state != .reauthRequired, state != .upgradeRequired {
-        connectionLost(CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &out)
+        connectionLost(
+          CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &out)
       }
     case .frameReceived(let frame): receive(frame, now: now, &out)
     case .timerFired(let timer): fire(timer, now: now, &out)

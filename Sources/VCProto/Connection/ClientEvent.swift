@@ -23,7 +23,8 @@ public enum ClientEvent: Sendable, Hashable {
   case unsubscribe(sessionId: String)
   /// Application: send a frame. A `requestId` makes the engine track the answer: the app gets
   /// ``ClientApplicationEvent/answered(requestId:frame:)`` or, if the connection drops first,
-  /// ``ClientApplicationEvent/requestFailed(requestId:reason:)``. Only allowed when ready.
+  /// ``ClientApplicationEvent/requestFailed(requestId:reason:)``; only types with a known answer
+  /// (``ClientEngine/answerTypes``) are tracked. Only allowed when ready.
   case send(JSONObject, requestId: String?)
 
   /// The name used in errors and vectors.

@@ -52,7 +52,8 @@ extension ServerEngine {
     let authResponse = frame["auth_response"]?.stringValue
     let announcement = ClientAnnouncement(
       protocolVersion: frame["protocol_version"]?.stringValue, protocolVersions: strings("protocol_versions"),
-      capabilities: strings("capabilities"), authVersion: frame["auth_version"]?.intValue ?? (authResponse != nil ? 2 : 1))
+      capabilities: strings("capabilities"),
+      authVersion: frame["auth_version"]?.intValue ?? (authResponse != nil ? 2 : 1))
     let negotiated: NegotiationOutcome
     switch Negotiator.negotiate(server: configuration.offer, client: announcement) {
     case .failure(let failure):
@@ -78,7 +79,8 @@ extension ServerEngine {
       let fresh = !challengeUsed && now - challengeIssuedAt < configuration.authTimeoutMs
       challengeUsed = true  // consumed by the first answer, right or wrong
       guard let challenge = issued, fresh, let nonce = frame["client_nonce"]?.stringValue,
-        (32...128).contains(nonce.utf8.count), nonce.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        (32...128).contains(nonce.utf8.count),
+        nonce.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return refuseAuth(&out) }
       let expected = AuthMAC.mac(
         apiKey: configuration.apiKey,
@@ -105,7 +107,8 @@ extension ServerEngine {
     state = .authenticated
     subscribed = []  // a second connect re-runs the handshake and starts over, as in the real server
     if armed.removeValue(forKey: .authDeadline) != nil { out.append(.cancelTimer(.authDeadline)) }
-    let announced = announcement.protocolVersion != nil || announcement.protocolVersions != nil
+    let announced =
+      announcement.protocolVersion != nil || announcement.protocolVersions != nil
       || announcement.capabilities != nil || authVersion == 2
     if announced || family != .messageId {
       var connected = JSONObject.frame(
@@ -124,7 +127,8 @@ extension ServerEngine {
     if accepted.allows(Capability.heartbeat) { arm(.heartbeat, at: now + configuration.heartbeatIntervalMs, &out) }
     if accepted.allows(Capability.messageAck) {
       for entry in memory.unacknowledged {
-        out.append(.send(.frame("replay", ["message_id": .string(entry.messageId), "message": .object(entry.message)])))
+        out.append(
+          .send(.frame("replay", ["message_id": .string(entry.messageId), "message": .object(entry.message)])))
       }
     }
   }
@@ -156,7 +160,8 @@ extension ServerEngine {
     case .seq:
       if let v = frame["last_message_id"], !v.isNull {
         return refuse(
-          "last_message_id is not supported in protocol v0.4.0; use last_seq instead", code: "unsupported_subscribe_field")
+          "last_message_id is not supported in protocol v0.4.0; use last_seq instead",
+          code: "unsupported_subscribe_field")
       }
       guard let last = count("last_seq") else {
         return refuse("last_seq must be a non-negative integer", code: "invalid_subscribe")

@@ -58,14 +58,18 @@ public struct ServerEngine: Sendable {
       arm(.authDeadline, at: now + configuration.authTimeoutMs, &out)
     case .frameReceived(let frame): receive(frame, now: now, &out)
     case .malformedFrame(let detail):
-      out.append(.send(.frame("error", ["message": .string("Error processing message: " + String(detail.prefix(200)))])))
+      out.append(
+        .send(.frame("error", ["message": .string("Error processing message: " + String(detail.prefix(200)))])))
     case .transportClosed: finish(.transportClosed, close: false, &out)
     case .timerFired(let timer): fire(timer, now: now, &out)
     case .send(let frame): try send(frame, now: now, &out)
     case .drain(let retryAfter, let message):
       if state == .authenticated, outcome?.allows(Capability.draining) == true {
         out.append(
-          .send(.frame("draining", ["message": .string(message), "retry_after_ms": JSONValue(integerLiteral: max(0, retryAfter))])))
+          .send(
+            .frame(
+              "draining",
+              ["message": .string(message), "retry_after_ms": JSONValue(integerLiteral: max(0, retryAfter))])))
       }
       finish(.draining, close: true, &out)
     case .close: finish(.serverClose, close: true, &out)
@@ -143,7 +147,8 @@ public struct ServerEngine: Sendable {
     if outcome?.allows(Capability.messageAck) == true, let id = frame["message_id"]?.stringValue {
       var message = JSONObject()
       message["role"] = "assistant"
-      message["text"] = .string(frame["text"]?.stringValue ?? frame["message"]?.stringValue ?? frame["error"]?.stringValue ?? "")
+      message["text"] = .string(
+        frame["text"]?.stringValue ?? frame["message"]?.stringValue ?? frame["error"]?.stringValue ?? "")
       if let session = frame["session_id"]?.stringValue { message["session_id"] = .string(session) }
       message["timestamp"] = .string(RFC3339.string(millisecondsSince1970: now))
       memory.unacknowledged.removeAll { $0.messageId == id }

@@ -17,6 +17,10 @@ public enum ServerTransitions {
     ],
   ]
 
+  /// The only frames a server sends to a client that is not authenticated (`connected` as the
+  /// handshake's verdict).
+  public static let framesBeforeAuthentication: Set<String> = ["hello", "pong", "auth_error", "error", "connected"]
+
   /// The states `event` may lead to from `state`, or `nil` when it is illegal there.
   public static func targets(from state: ServerState, on event: String) -> Set<ServerState>? {
     table[state]?[event]

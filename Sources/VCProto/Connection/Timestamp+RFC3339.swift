@@ -17,6 +17,7 @@ enum RFC3339 {
     func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
     let y = String(year)
     let paddedYear = String(repeating: "0", count: max(0, 4 - y.count)) + y
-    return "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    return
+      "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
   }
 }

@@ -59,7 +59,8 @@ public struct EngineExerciser {
   }
 
   static func checkClient(
-    _ engine: ClientEngine, before: ClientState, event: ClientEvent, actions: [ClientAction], armed: inout [ConnectionTimer]
+    _ engine: ClientEngine, before: ClientState, event: ClientEvent, actions: [ClientAction],
+    armed: inout [ConnectionTimer]
   ) -> String? {
     guard let targets = ClientTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
       return "\(event.name) led from \(before) to \(engine.state), not in the table"
@@ -78,7 +79,9 @@ public struct EngineExerciser {
       case .closeTransport, .deliver(.disconnected): authenticated = false
       case .send(let frame):
         let type = frame["type"]?.stringValue ?? ""
-        if !authenticated, type != "connect", type != "ping" { return "sent \(type) before authentication" }
+        if !authenticated, !ClientTransitions.framesBeforeAuthentication.contains(type) {
+          return "sent \(type) before authentication"
+        }
       case .armTimer(let timer, _): if !armed.contains(timer) { armed.append(timer) }
       case .cancelTimer(let timer): armed.removeAll { $0 == timer }
       default: break
@@ -105,7 +108,9 @@ public struct EngineExerciser {
       if !armed.isEmpty, byte() % 4 != 0 { return .timerFired(pick(armed)) }
       return .timerFired(pick([.ping, .pongDeadline, .reconnect, .handshakeDeadline, .heartbeatDeadline, .heartbeat]))
     case 9:
-      let cursors: [SubscriptionCursor?] = [nil, .offset(byte(), signature: "10:u"), .lastSeq(byte()), .lastMessageId("u")]
+      let cursors: [SubscriptionCursor?] = [
+        nil, .offset(byte(), signature: "10:u"), .lastSeq(byte()), .lastMessageId("u"),
+      ]
       return .subscribe(sessionId: pick(Self.sessions), cursor: pick(cursors))
     case 10: return .unsubscribe(sessionId: pick(Self.sessions))
     default: return .send(clientFrame(), requestId: byte() % 2 == 0 ? "r\(byte())" : nil)
@@ -113,7 +118,10 @@ public struct EngineExerciser {
   }
 
   mutating func number() -> JSONValue {
-    pick([JSONValue(integerLiteral: byte()), JSONValue(integerLiteral: -1), .null, .string("5"), JSONValue(integerLiteral: byte() * 1000)])
+    pick([
+      JSONValue(integerLiteral: byte()), JSONValue(integerLiteral: -1), .null, .string("5"),
+      JSONValue(integerLiteral: byte() * 1000),
+    ])
   }
 
   mutating func messages(_ key: String) -> JSONValue {
@@ -150,8 +158,10 @@ public struct EngineExerciser {
       if byte() % 2 == 0 { f["capabilities"] = .array([.string(pick(Capability.all))]) }
       if byte() % 2 == 0 { f["server_proof"] = "00" }
     case 2: f["type"] = "auth_error"
-    case 3: f = JSONObject([.init(key: "type", value: "error"), .init(key: "code", value: "unsupported_protocol_version")])
-    case 4: f["type"] = pick(["pong", "heartbeat", "session_list", "session_ready", "turn_complete", "command_started"])
+    case 3:
+      f = JSONObject([.init(key: "type", value: "error"), .init(key: "code", value: "unsupported_protocol_version")])
+    case 4:
+      f["type"] = pick(["pong", "heartbeat", "session_list", "session_ready", "turn_complete", "command_started"])
     case 5:
       f["type"] = "draining"
       f["retry_after_ms"] = number()
@@ -185,7 +195,8 @@ public struct EngineExerciser {
 
   mutating func clientFrame() -> JSONObject {
     var f = JSONObject()
-    f["type"] = .string(pick(["execute_command", "get_command_output", "infer_session_name", "prompt", "ping", "refresh_sessions"]))
+    f["type"] = .string(
+      pick(["execute_command", "get_command_output", "infer_session_name", "prompt", "ping", "refresh_sessions"]))
     f["session_id"] = .string(pick(Self.sessions))
     if byte() % 3 == 0 { f["new_session_id"] = .string("n\(byte())") }
     return f
@@ -219,13 +230,17 @@ public struct EngineExerciser {
       if before == .closed, !actions.isEmpty { return "a closed server emitted \(actions.count) actions" }
       var authenticated = before == .authenticated
       // `connected` is the handshake's last frame: it must be followed by the authenticated event.
-      let authenticates = actions.contains { if case .deliver(.authenticated) = $0 { return true } else { return false } }
+      let authenticates = actions.contains {
+        if case .deliver(.authenticated) = $0 { return true } else { return false }
+      }
       for action in actions {
         switch action {
         case .deliver(.authenticated): authenticated = true
         case .send(let frame):
           let type = frame["type"]?.stringValue ?? ""
-          if !authenticated, !["hello", "pong", "auth_error", "error"].contains(type), !(type == "connected" && authenticates) {
+          let allowed =
+            ServerTransitions.framesBeforeAuthentication.contains(type) && (type != "connected" || authenticates)
+          if !authenticated, !allowed {
             return "server sent \(type) before authentication"
           }
         case .armTimer(let timer, _): if !armed.contains(timer) { armed.append(timer) }
@@ -247,7 +262,11 @@ public struct EngineExerciser {
     case 5: return .malformedFrame(detail: "bad")
     case 6: return .timerFired(armed.isEmpty ? .heartbeat : pick(armed))
     case 7:
-      var f = JSONObject([.init(key: "type", value: .string(pick(["session_history", "response", "heartbeat", "draining", "replay", "session_list"])))])
+      var f = JSONObject([
+        .init(
+          key: "type",
+          value: .string(pick(["session_history", "response", "heartbeat", "draining", "replay", "session_list"])))
+      ])
       f["session_id"] = .string(pick(Self.sessions))
       if byte() % 2 == 0 { f["message_id"] = .string("m\(byte())") }
       return .send(f)

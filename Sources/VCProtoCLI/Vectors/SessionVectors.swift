@@ -45,7 +45,8 @@ enum SessionVectors {
       case (.success(let got), nil):
         let want = step["expect"]?.arrayValue ?? []
         if canonical(.array(got)) != canonical(.array(want)) {
-          return "step \(index) (\(input["kind"]?.stringValue ?? "?")): expected \(JSONValue.array(want).jsonText), got \(JSONValue.array(got).jsonText)"
+          return
+            "step \(index) (\(input["kind"]?.stringValue ?? "?")): expected \(JSONValue.array(want).jsonText), got \(JSONValue.array(got).jsonText)"
         }
       }
     }
@@ -143,7 +144,8 @@ enum SessionVectors {
         event = .subscribe(
           sessionId: input["session_id"]?.stringValue ?? "", cursor: SessionVectors.cursor(input["cursor"]))
       case "unsubscribe": event = .unsubscribe(sessionId: input["session_id"]?.stringValue ?? "")
-      case "send": event = .send(input["frame"]?.objectValue ?? JSONObject(), requestId: input["request_id"]?.stringValue)
+      case "send":
+        event = .send(input["frame"]?.objectValue ?? JSONObject(), requestId: input["request_id"]?.stringValue)
       default: throw UnknownInput(kind: kind)
       }
       return record(try client!.handle(event, now: now))
@@ -153,13 +155,15 @@ enum SessionVectors {
       let event: ServerEvent
       switch kind {
       case "transport_opened":
-        event = .transportOpened(challenge: input["challenge"]?.stringValue, connectionId: input["connection_id"]?.stringValue)
+        event = .transportOpened(
+          challenge: input["challenge"]?.stringValue, connectionId: input["connection_id"]?.stringValue)
       case "frame": event = .frameReceived(input["frame"]?.objectValue ?? JSONObject())
       case "malformed_frame": event = .malformedFrame(detail: input["detail"]?.stringValue ?? "")
       case "transport_closed": event = .transportClosed
       case "send": event = .send(input["frame"]?.objectValue ?? JSONObject())
       case "drain":
-        event = .drain(retryAfterMs: input["retry_after_ms"]?.intValue ?? 0, message: input["message"]?.stringValue ?? "")
+        event = .drain(
+          retryAfterMs: input["retry_after_ms"]?.intValue ?? 0, message: input["message"]?.stringValue ?? "")
       case "close": event = .close
       default: throw UnknownInput(kind: kind)
       }
@@ -231,18 +235,28 @@ enum SessionVectors {
   }
 
   static func event(_ name: String, _ members: [(String, JSONValue)]) -> JSONValue {
-    .object(JSONObject([.init(key: "action", value: "event"), .init(key: "event", value: .string(name))] + members.map { .init(key: $0.0, value: $0.1) }))
+    .object(
+      JSONObject(
+        [.init(key: "action", value: "event"), .init(key: "event", value: .string(name))]
+          + members.map { .init(key: $0.0, value: $0.1) }))
   }
 
   static func encode(_ e: ClientApplicationEvent) -> JSONValue {
     switch e {
     case .connected(let version, let caps, let auth):
-      return event("connected", [("version", .string(version)), ("capabilities", .array(caps.map { .string($0) })), ("auth_version", int(auth))])
+      return event(
+        "connected",
+        [
+          ("version", .string(version)), ("capabilities", .array(caps.map { .string($0) })),
+          ("auth_version", int(auth)),
+        ])
     case .disconnected(let reason): return event("disconnected", [("reason", .string(reason.code))])
-    case .reconnectScheduled(let attempt, let at): return event("reconnect_scheduled", [("attempt", int(attempt)), ("at", int(at))])
+    case .reconnectScheduled(let attempt, let at):
+      return event("reconnect_scheduled", [("attempt", int(attempt)), ("at", int(at))])
     case .gaveUp(let attempts): return event("gave_up", [("attempts", int(attempts))])
     case .reauthRequired(let reason): return event("reauth_required", [("reason", .string(reason.code))])
-    case .upgradeRequired(let required): return event("upgrade_required", [("required", required.map(JSONValue.string) ?? .null)])
+    case .upgradeRequired(let required):
+      return event("upgrade_required", [("required", required.map(JSONValue.string) ?? .null)])
     case .sessionUpdate(let u):
       let purge: JSONValue
       switch u.purge {
@@ -255,10 +269,13 @@ enum SessionVectors {
         [
           ("session_id", .string(u.sessionId)), ("purge", purge), ("insert", .array(u.insert.map(JSONValue.object))),
           ("replace", .array(u.replace.map(JSONValue.object))), ("cursor", encode(u.cursor)),
-          ("is_complete", .bool(u.isComplete)), ("gap", u.gap.map(JSONValue.object) ?? .null), ("dropped", int(u.dropped)),
+          ("is_complete", .bool(u.isComplete)), ("gap", u.gap.map(JSONValue.object) ?? .null),
+          ("dropped", int(u.dropped)),
         ])
-    case .answered(let id, let frame): return event("answered", [("request_id", .string(id)), ("frame", .object(frame))])
-    case .requestFailed(let id, let reason): return event("request_failed", [("request_id", .string(id)), ("reason", .string(reason.rawValue))])
+    case .answered(let id, let frame):
+      return event("answered", [("request_id", .string(id)), ("frame", .object(frame))])
+    case .requestFailed(let id, let reason):
+      return event("request_failed", [("request_id", .string(id)), ("reason", .string(reason.rawValue))])
     case .received(let frame): return event("received", [("frame", .object(frame))])
     }
   }
@@ -273,7 +290,8 @@ enum SessionVectors {
           ("auth_version", int(outcome.authVersion)), ("session_id", sessionId.map(JSONValue.string) ?? .null),
           ("recent_sessions_limit", int(limit)),
         ])
-    case .subscribe(let id, let cursor): return event("subscribe", [("session_id", .string(id)), ("cursor", encode(cursor))])
+    case .subscribe(let id, let cursor):
+      return event("subscribe", [("session_id", .string(id)), ("cursor", encode(cursor))])
     case .unsubscribe(let id): return event("unsubscribe", [("session_id", .string(id))])
     case .request(let frame): return event("request", [("frame", .object(frame))])
     case .duplicatePrompt(let key): return event("duplicate_prompt", [("idempotency_key", .string(key))])
