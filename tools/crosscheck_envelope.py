@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAX_INFLATED = 16 * 1024 * 1024
 MAX_COMPRESSED = 16 * 1024 * 1024
 RATIO = 1000
+MAX_GZIP_HEADER = 1024
 WBITS = {1: 15, 2: 31}
 NAMES = {"zlib": 1, "gzip": 2}
 STRICT_B64 = re.compile(r"\A(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
@@ -32,9 +33,35 @@ class EnvelopeError(Exception):
         self.code = "envelope_" + code
 
 
+def gzip_header_length(payload):
+    """The length of a gzip member header (RFC 1952 section 2.3), or None when the payload is not
+    a gzip member or ends inside its header (zlib then reports it)."""
+    if len(payload) < 10 or payload[:2] != b"\x1f\x8b":
+        return None
+    flags = payload[3]
+    at = 10
+    if flags & 0x04:  # FEXTRA: 2-byte little-endian length, then the bytes
+        if at + 2 > len(payload):
+            return None
+        at += 2 + struct.unpack("<H", payload[at:at + 2])[0]
+    for bit in (0x08, 0x10):  # FNAME, FCOMMENT: zero-terminated
+        if flags & bit:
+            end = payload.find(b"\x00", at)
+            if end < 0:
+                return max(at, len(payload)) if len(payload) > MAX_GZIP_HEADER else None
+            at = end + 1
+    if flags & 0x02:  # FHCRC
+        at += 2
+    return at
+
+
 def inflate(payload, encoding_id, declared):
     if declared > MAX_INFLATED or len(payload) > MAX_COMPRESSED:
         raise EnvelopeError("too_large")
+    if encoding_id == 2:
+        header = gzip_header_length(payload)
+        if header is not None and header > MAX_GZIP_HEADER:
+            raise EnvelopeError("gzip_header_too_large")
     ratio_budget = RATIO * len(payload)
     stop_at = min(declared, ratio_budget)
     d = zlib.decompressobj(WBITS[encoding_id])

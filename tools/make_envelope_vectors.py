@@ -166,6 +166,26 @@ def reordered_text_frame(inner, spacing=False, extra=False, escaped=False):
     return text.encode("utf-8")
 
 
+def gzip_with_header(inner, extra=None, name=None, comment=None):
+    """A gzip member for `inner` whose header carries the optional FEXTRA, FNAME and FCOMMENT
+    fields (RFC 1952 section 2.3), spliced after the 10 fixed bytes; the CRC-32 covers the data
+    only, so the stream stays valid. vcproto bounds the whole header (maxGzipHeaderSize, 1024)."""
+    plain = compress(inner, "gzip")
+    assert plain[:2] == b"\x1f\x8b" and plain[3] == 0
+    flags = 0
+    fields = b""
+    if extra is not None:
+        flags |= 0x04
+        fields += struct.pack("<H", len(extra)) + extra
+    if name is not None:
+        flags |= 0x08
+        fields += name + b"\x00"
+    if comment is not None:
+        flags |= 0x10
+        fields += comment + b"\x00"
+    return plain[:3] + bytes([flags]) + plain[4:10] + fields + plain[10:]
+
+
 def valid_raw(vid, description, inner, frame):
     return {
         "id": vid, "description": description, "form": "text",
@@ -174,7 +194,15 @@ def valid_raw(vid, description, inner, frame):
 
 
 def build_valid():
+    header_1024 = gzip_with_header(HISTORY_SMALL, name=b"n" * 507, comment=b"c" * 505)
+    assert header_1024.index(b"c" * 505) + 505 + 1 == 1024
     return [
+        {
+            "id": "valid-binary-gzip-header-1024",
+            "description": "gzip header of exactly 1,024 bytes (file name and comment): at the limit",
+            "form": "binary", "json": HISTORY_SMALL.decode("utf-8"),
+            "envelope_base64": b64(binary(header_1024, len(HISTORY_SMALL), 2)), "valid": True,
+        },
         valid("valid-binary-zlib-history", "binary form, zlib, short session_history", "binary",
               HISTORY_SMALL),
         valid("valid-binary-gzip-history", "binary form, gzip, short session_history", "binary",
@@ -287,6 +315,16 @@ def build_invalid_binary():
                 binary(g[:-4] + struct.pack("<I", n + 1), n, 2), "envelope_corrupt"),
         invalid("bin-corrupt-zlib-as-gzip", "zlib stream labelled gzip", "binary",
                 binary(z, n, 2), "envelope_corrupt"),
+        invalid("bin-gzip-header-file-name", "gzip header with a 2,000-byte file name (FNAME)",
+                "binary", binary(gzip_with_header(inner, name=b"a" * 2000), n, 2),
+                "envelope_gzip_header_too_large"),
+        invalid("bin-gzip-header-extra", "gzip header with 65,535 bytes of FEXTRA", "binary",
+                binary(gzip_with_header(inner, extra=b"x" * 65535), n, 2),
+                "envelope_gzip_header_too_large"),
+        invalid("bin-gzip-header-1025", "gzip header of 1,025 bytes: name 507 and comment 506, "
+                "each with its zero", "binary",
+                binary(gzip_with_header(inner, name=b"n" * 507, comment=b"c" * 506), n, 2),
+                "envelope_gzip_header_too_large"),
         invalid("bin-trailing-byte", "one garbage byte after the zlib stream", "binary",
                 binary(z + b"\x00", n), "envelope_trailing_data"),
         invalid("bin-trailing-stream", "a second complete zlib stream appended", "binary",
@@ -404,6 +442,9 @@ def build_invalid_text():
                 t("zlib", n, b64(z[:-1] + bytes([z[-1] ^ 0xFF]))), "envelope_corrupt"),
         invalid("text-trailing", "garbage after the stream", "text",
                 t("zlib", n, b64(z + b"junk")), "envelope_trailing_data"),
+        invalid("text-gzip-header-comment", "gzip header with a 5,000-byte comment (FCOMMENT)",
+                "text", t("gzip", n, b64(gzip_with_header(inner, comment=b"c" * 5000))),
+                "envelope_gzip_header_too_large"),
         invalid("text-ratio", "8 MiB of zeros (ratio > 1000)", "text",
                 t("zlib", 8 * 1024 * 1024, b64(compress(bytes(8 * 1024 * 1024), "zlib", 9))),
                 "envelope_ratio_exceeded"),

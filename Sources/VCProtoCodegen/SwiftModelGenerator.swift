@@ -21,6 +21,7 @@ public struct SwiftModelGenerator: Sendable {
       ("ClientMessagePayloads.swift", payloads(.clientToServer)),
       ("ServerMessagePayloads.swift", payloads(.serverToClient)),
       ("Shapes.swift", shapes()),
+      ("Secrets.swift", secrets()),
     ]
   }
 

@@ -75,7 +75,7 @@ import VCProto
       "Samples/faulty-0.2.0.jsonl:5: recent_sessions /sessions/0/last_modified: error: required member \"last_modified\" is missing [missing_field]",
       "Samples/faulty-0.2.0.jsonl:6: set_max_message_size /size_kb: error: 0 is below the minimum 1 [invalid_value]",
       "Samples/faulty-0.2.0.jsonl:7: prompt /resume_session_id: error:",
-      "Samples/faulty-0.2.0.jsonl:8: - /: error:",
+      "Samples/faulty-0.2.0.jsonl:8: - (root): error:",
       "Samples/faulty-0.2.0.jsonl:9: get_session_stats /type: warning:",
       "Samples/faulty-0.2.0.jsonl:10: message_ack /message_id: warning:",
     ]

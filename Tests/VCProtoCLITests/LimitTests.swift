@@ -74,7 +74,7 @@ import VCProto
     #expect(normal.status == 0)
     let capped = runCommand(["validate", "--max-line-length", "100", long.path])
     #expect(capped.status == 1)
-    #expect(capped.out.contains("\(long.path):1: - /: error: line is longer than 100 bytes"))
+    #expect(capped.out.contains("\(long.path):1: - (root): error: line is longer than 100 bytes"))
     #expect(capped.out.contains("[line_too_long]"))
     let capture = temporaryFile(bytes: har(ping), name: "c.har")
     #expect(runCommand(["validate", capture.path]).status == 0)

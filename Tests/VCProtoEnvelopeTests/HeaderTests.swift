@@ -96,7 +96,7 @@ final class HeaderTests: XCTestCase {
         "envelope_unknown_encoding", "envelope_truncated_header", "envelope_too_large",
         "envelope_inflate_limit", "envelope_ratio_exceeded", "envelope_length_mismatch",
         "envelope_truncated", "envelope_corrupt", "envelope_trailing_data",
-        "envelope_invalid_base64", "envelope_malformed",
+        "envelope_gzip_header_too_large", "envelope_invalid_base64", "envelope_malformed",
       ])
     for error in EnvelopeError.allCases { XCTAssertEqual(EnvelopeError(code: error.code), error) }
     XCTAssertNil(EnvelopeError(code: "envelope_nope"))

@@ -1,5 +1,5 @@
-import VCProto
 import FuzzDriver
+import VCProto
 
 /// Frame decode + validate on arbitrary bytes. Traps (a finding for libFuzzer) when an invariant breaks:
 /// decode succeeds exactly when the validator reports no error, the direct path (straight from bytes)
@@ -9,8 +9,11 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let data else { return 0 }
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let report = Validator().validate(bytes)
+  checkFindingsCap(bytes, report)
+  checkValueLimit(bytes)
   for finding in report.findings {
-    precondition(finding.pointer.isEmpty || finding.pointer.unicodeScalars.first == "/", "bad pointer \(finding.pointer)")
+    precondition(
+      finding.pointer.isEmpty || finding.pointer.unicodeScalars.first == "/", "bad pointer \(finding.pointer)")
     precondition(!"\(finding) \(finding.messageType ?? "")".contains("untethered-0011"), "secret in a finding")
   }
   let decoder = MessageDecoder()
@@ -32,6 +35,41 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     precondition(!report.isValid, "refused a valid frame: \(error)")
   }
   return 0
+}
+
+/// A frame's findings stay within the cap (``ValidationOptions/maxFindings``, plus the one
+/// `findings_suppressed` summary), at the default and at a cap of 3 the fuzzer reaches easily; the
+/// capped report keeps the verdict and the first findings of the uncapped one.
+func checkFindingsCap(_ bytes: [UInt8], _ report: ValidationReport) {
+  precondition(report.findings.count <= ValidationOptions().maxFindings + 1, "findings over the default cap")
+  let cap = 3
+  let capped = Validator(options: ValidationOptions(maxFindings: cap)).validate(bytes)
+  precondition(capped.findings.count <= cap + 1, "findings over the cap: \(capped.findings.count)")
+  precondition(capped.isValid == report.isValid, "the findings cap changed the verdict")
+  if report.findings.count <= cap {
+    precondition(capped.findings == report.findings, "the cap changed findings under the cap")
+  } else {
+    precondition(Array(capped.findings.prefix(cap)) == Array(report.findings.prefix(cap)), "the cap reordered findings")
+    let summary = capped.findings[cap]
+    precondition(summary.code == .findingsSuppressed, "no findings_suppressed summary")
+    precondition(summary.message.hasPrefix("\(report.findings.count - cap) more findings"), "wrong count: \(summary)")
+  }
+}
+
+/// Under a value limit the fuzzer reaches (``JSONLimits/maxValues`` 24), the direct path and the tree
+/// path still agree: both count the same values.
+func checkValueLimit(_ bytes: [UInt8]) {
+  let options = ValidationOptions(limits: JSONLimits(maxValues: 24))
+  let direct = Result { () throws(DecodingFailure) in try MessageDecoder(options: options).decode(bytes) }
+  let tree = Result { () throws(DecodingFailure) in
+    try MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in }).decode(bytes)
+  }
+  switch (direct, tree) {
+  case (.success(let a), .success(let b)):
+    precondition(a == b, "direct and tree paths decode differently at maxValues 24")
+  case (.failure(let a), .failure(let b)): precondition(a.findings == b.findings, "findings differ at maxValues 24")
+  default: preconditionFailure("direct and tree paths disagree at maxValues 24: \(direct) vs \(tree)")
+  }
 }
 
 runFuzzer(fuzzOne)

@@ -46,6 +46,12 @@ public struct MessageDecoder: Sendable {
   /// With `clean`, a frame that keeps an undeclared member (which the validator would warn about) is
   /// left to the general path too.
   func directBuild(_ bytes: [UInt8], clean: Bool = false) -> AnyMessage? {
+    var stats = JSONParseStats()
+    return directBuild(bytes, clean: clean, stats: &stats)
+  }
+
+  /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
+  package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
     guard validator.options.negotiatedCapabilities == nil,
       validator.options.protocolVersion == ProtocolCatalog.latestVersion
     else { return nil }
@@ -56,8 +62,12 @@ public struct MessageDecoder: Sendable {
         !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
       else { return nil }
       var parser = JSONParser(buffer: buffer, limits: limits)
+      defer { stats = parser.finalStats }
+      parser.stats.values = 1  // the frame itself; its members and elements count as they are read
       guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
       do {
+        // Handshake messages always take the validator's path, which bounds their lists.
+        guard !Validator.handshakeTypes.contains(parser.keyString(type)) else { return nil }
         let message: AnyMessage
         if direction != .serverToClient, let m = try ClientMessage.pull(type: type, &parser) {
           message = .client(m)
@@ -86,6 +96,8 @@ public struct MessageDecoder: Sendable {
       return ProtocolCatalog.typesOfUnmodelledVersions[type] == nil ? .unknown(object) : nil
     }
     guard spec.isModelled else { return .unknown(object) }
+    // Handshake messages always go through the validator, which bounds their lists.
+    guard !Validator.handshakeTypes.contains(type) else { return nil }
     if let direction = validator.options.direction, direction != spec.direction { return nil }
     if let negotiated = validator.options.negotiatedCapabilities,
       !spec.unnegotiatedCapabilities(in: object, negotiated: negotiated).isEmpty

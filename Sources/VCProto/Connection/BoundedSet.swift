@@ -13,22 +13,21 @@ struct BoundedSet<Element: Hashable & Sendable>: Sendable, Hashable {
 
   func contains(_ element: Element) -> Bool { members.contains(element) }
 
-  /// Inserts `element`; returns the element evicted to make room, if any.
+  /// Inserts `element`; `true` when it was not there (the oldest element is forgotten when full).
   @discardableResult
-  mutating func insert(_ element: Element) -> Element? {
-    guard members.insert(element).inserted else { return nil }
+  mutating func insert(_ element: Element) -> Bool {
+    guard members.insert(element).inserted else { return false }
     order.append(element)
-    var evicted: Element?
     while members.count > capacity, head < order.count {
       let oldest = order[head]
       head += 1
-      if members.remove(oldest) != nil { evicted = oldest }
+      members.remove(oldest)
     }
     if head > 64, head * 2 > order.count {
       order.removeFirst(head)
       head = 0
     }
-    return evicted
+    return true
   }
 
   mutating func remove(_ element: Element) { members.remove(element) }

@@ -29,8 +29,7 @@ extension ClientEngine {
     }
     if capabilities.contains(Capability.messageAck), let id = frame["message_id"]?.stringValue {
       out.append(.send(.frame("message_ack", ["message_id": .string(id)])))
-      if seenMessageIds.contains(id) { return }  // a `replay` of a frame already delivered
-      seenMessageIds.insert(id)
+      guard seenMessageIds.insert(id) else { return }  // a `replay` of a frame already delivered
     }
     if let requestId = resolvePending(frame, type: type) {
       out.append(.deliver(.answered(requestId: requestId, frame: frame)))

@@ -57,7 +57,7 @@ extension ClientEngine {
     let family = VersionFamily(version)
     switch family {
     case .messageId:
-      classify(messages, key: { $0["uuid"]?.stringValue }, session: id, into: &update, sub: &sub)
+      classify(messages, family: family, session: id, into: &update, sub: &sub)
       let newest = frame["newest_message_id"]?.stringValue ?? update.insert.last?["uuid"]?.stringValue
       if let newest { sub.cursor = .lastMessageId(newest) }
       update.isComplete = frame["is_complete"]?.boolValue ?? true
@@ -68,11 +68,11 @@ extension ClientEngine {
         update.gap = gap
         if gap["reason"]?.stringValue == "client_ahead", let next = frame["next_seq"]?.intValue {
           update.purge = .from(next)
-          sub.delivered.removeAll { Int($0).map { $0 >= next } ?? false }
+          sub.delivered.removeAll { $0 >= next }
           last = next - 1
         }
       }
-      classify(messages, key: { $0["seq"]?.intValue.map(String.init) }, session: id, into: &update, sub: &sub)
+      classify(messages, family: family, session: id, into: &update, sub: &sub)
       if let l = frame["last_seq"]?.intValue { last = max(last, l) }
       sub.cursor = .lastSeq(last)
       let complete = frame["is_complete"]?.boolValue ?? true
@@ -115,10 +115,10 @@ extension ClientEngine {
       let next = frame["next_offset"]?.intValue ?? held
       if next < held {
         update.purge = .from(next)
-        sub.delivered.removeAll { Int($0).map { $0 >= next } ?? false }
+        sub.delivered.removeAll { $0 >= next }
         held = next
       }
-      classify(messages, key: { $0["offset"]?.intValue.map(String.init) }, session: id, into: &update, sub: &sub)
+      classify(messages, family: family, session: id, into: &update, sub: &sub)
       held = max(held, next)
       sub.cursor = .offset(held, signature: received ?? signature)
       let endOfFile = frame["end_of_file"]?.boolValue ?? true
@@ -144,26 +144,36 @@ extension ClientEngine {
     return true
   }
 
-  /// Sorts `messages` into inserts and replaces by their position; drops those without one or of
-  /// another session.
+  /// Sorts `messages` into inserts and replaces by their position; drops those without one or (from
+  /// 0.4.0, where messages carry `session_id`) of another session.
   func classify(
-    _ messages: [JSONValue], key: (JSONObject) -> String?, session: String, into update: inout SessionUpdate,
+    _ messages: [JSONValue], family: VersionFamily, session: String, into update: inout SessionUpdate,
     sub: inout Subscription
   ) {
+    update.insert.reserveCapacity(messages.count)
     for value in messages {
-      guard let message = value.objectValue, let position = key(message) else {
+      guard let message = value.objectValue else {
         update.dropped += 1
         continue
       }
-      if let owner = message["session_id"]?.stringValue, owner != session {
+      let position: Int?
+      switch family {
+      case .messageId: position = message["uuid"]?.stringValue?.hashValue
+      case .seq: position = message["seq"]?.intValue
+      case .offset: position = message["offset"]?.intValue
+      }
+      guard let position else {
         update.dropped += 1
         continue
       }
-      if sub.delivered.contains(position) {
-        update.replace.append(message)
-      } else {
-        sub.delivered.insert(position)
+      if family != .messageId, let owner = message["session_id"]?.stringValue, owner != session {
+        update.dropped += 1
+        continue
+      }
+      if sub.delivered.insert(position) {
         update.insert.append(message)
+      } else {
+        update.replace.append(message)
       }
     }
   }

@@ -82,7 +82,8 @@ public struct EnvelopeCodec: Sendable {
   ///
   /// Checks, in order: header fields (`badMagic`, `unsupportedVersion`, `reservedFlags`,
   /// `unknownEncoding`, `truncatedHeader`); declared length against `maxInflatedSize`
-  /// and compressed size against `maxCompressedSize` (`tooLarge`); then inflates with the
+  /// and compressed size against `maxCompressedSize` (`tooLarge`); a gzip header against
+  /// `maxGzipHeaderSize` (`gzipHeaderTooLarge`); then inflates with the
   /// limits enforced while inflating (`ratioExceeded`, `inflateLimit`) and checks the
   /// stream (`corrupt`, `truncated`, `trailingData`, `lengthMismatch`).
   public func open(binary bytes: [UInt8]) throws(EnvelopeError) -> [UInt8] {
@@ -129,6 +130,7 @@ public struct EnvelopeCodec: Sendable {
   ) throws(EnvelopeError) -> [UInt8] {
     guard declaredLength <= limits.maxInflatedSize else { throw .tooLarge }
     guard payload.count <= limits.maxCompressedSize else { throw .tooLarge }
+    if encoding == .gzip { try GzipHeader.check(payload, limit: limits.maxGzipHeaderSize) }
     return try Inflater.inflate(
       payload, encoding: encoding, declaredLength: declaredLength,
       outputLimit: limits.maxInflatedSize, maxCompressionRatio: limits.maxCompressionRatio)

@@ -31,6 +31,9 @@ public enum EnvelopeError: Error, Sendable, Hashable, CaseIterable, CustomString
   case corrupt
   /// Bytes follow the end of the zlib/gzip stream.
   case trailingData
+  /// A gzip stream's header (its optional FEXTRA, FNAME and FCOMMENT fields included) is longer
+  /// than `maxGzipHeaderSize`. Nothing is inflated.
+  case gzipHeaderTooLarge
   /// Text form: `data` is not strict, canonical, padded standard base64.
   case invalidBase64
   /// Text form: the frame is not a JSON object of `type` `"compressed"` (invalid JSON and
@@ -53,6 +56,7 @@ public enum EnvelopeError: Error, Sendable, Hashable, CaseIterable, CustomString
     case .truncated: "envelope_truncated"
     case .corrupt: "envelope_corrupt"
     case .trailingData: "envelope_trailing_data"
+    case .gzipHeaderTooLarge: "envelope_gzip_header_too_large"
     case .invalidBase64: "envelope_invalid_base64"
     case .malformed: "envelope_malformed"
     }

@@ -27,17 +27,28 @@ public struct EnvelopeLimits: Sendable, Hashable {
   /// before inflating if it is larger than this.
   public var maxCompressedSize: Int
 
+  /// Longest gzip member header, in bytes: the 10 fixed bytes and the optional FEXTRA, FNAME,
+  /// FCOMMENT and FHCRC fields (default 1024).
+  ///
+  /// Defends against a stream whose header carries megabytes that zlib would skip unchecked (and
+  /// that would count as compressed input in the ratio check): a longer header is refused with
+  /// `envelope_gzip_header_too_large` before anything is inflated, after looking at no more than
+  /// this many bytes. vcproto's senders write a 10-byte header.
+  public var maxGzipHeaderSize: Int
+
   /// Creates limits; every parameter defaults to the protocol default.
   public init(
     maxInflatedSize: Int = 16 * 1024 * 1024,
     maxCompressionRatio: Int = 1000,
-    maxCompressedSize: Int = 16 * 1024 * 1024
+    maxCompressedSize: Int = 16 * 1024 * 1024,
+    maxGzipHeaderSize: Int = 1024
   ) {
     self.maxInflatedSize = maxInflatedSize
     self.maxCompressionRatio = maxCompressionRatio
     self.maxCompressedSize = maxCompressedSize
+    self.maxGzipHeaderSize = maxGzipHeaderSize
   }
 
-  /// The protocol defaults (16 MiB inflated, ratio 1000, 16 MiB compressed).
+  /// The protocol defaults (16 MiB inflated, ratio 1000, 16 MiB compressed, 1 KiB gzip header).
   public static let `default` = EnvelopeLimits()
 }

@@ -17,12 +17,20 @@ public struct JSONLimits: Sendable, Hashable {
   /// (`[0,0,0,...]` costs far more in memory than on the wire). Default 1,000,000.
   /// Finding code `array_too_long`.
   public var maxArrayElements: Int
-  /// Most members in one object. Defends against the same amplification and against quadratic
-  /// duplicate-key checks. Default 100,000. Finding code `object_too_large`.
+  /// Most members in one object. Defends against the same amplification (duplicate-key checks are
+  /// linear whatever the size, see STANDARDS.md section 3). Default 100,000. Finding code
+  /// `object_too_large`.
   public var maxObjectMembers: Int
   /// Longest number literal, in characters. Defends against slow big-number conversions
   /// (`1` followed by a million zeros). Default 64. Finding code `number_too_long`.
   public var maxNumberLength: Int
+  /// Most values in one frame: the top-level value, every member value and every array element,
+  /// at any depth. Defends against memory amplification: a parsed value costs up to about 90 bytes
+  /// (its slot in the enclosing array or object, and the allocation of a non-empty container), so
+  /// `[[0],[0],…]` or `[{},{},…]` would otherwise take 20 to 30 times the frame's size. Checked while
+  /// parsing, before the value is read. Default 1,000,000 (a parsed tree of at most about 90 MB).
+  /// Finding code `too_many_values`.
+  public var maxValues: Int
 
   /// Creates limits; every parameter defaults to the documented default.
   public init(
@@ -31,7 +39,8 @@ public struct JSONLimits: Sendable, Hashable {
     maxStringBytes: Int = 16 << 20,
     maxArrayElements: Int = 1_000_000,
     maxObjectMembers: Int = 100_000,
-    maxNumberLength: Int = 64
+    maxNumberLength: Int = 64,
+    maxValues: Int = 1_000_000
   ) {
     self.maxFrameBytes = maxFrameBytes
     self.maxDepth = maxDepth
@@ -39,6 +48,7 @@ public struct JSONLimits: Sendable, Hashable {
     self.maxArrayElements = maxArrayElements
     self.maxObjectMembers = maxObjectMembers
     self.maxNumberLength = maxNumberLength
+    self.maxValues = maxValues
   }
 
   /// The documented defaults.

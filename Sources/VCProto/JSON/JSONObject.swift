@@ -1,7 +1,9 @@
 /// A JSON object whose members keep their order (vcproto's decode -> encode round trip preserves it).
 ///
 /// Lookups are linear: protocol objects have few members, and a linear scan over a small array beats
-/// hashing. Keys are unique: ``JSONReader`` rejects duplicate keys.
+/// hashing. Keys are unique: ``JSONReader`` rejects duplicate keys. Keys are matched by their exact
+/// sequence of Unicode scalars, like duplicates (STANDARDS.md section 2), never by canonical
+/// equivalence: `"e\u{301}"` does not find a member named `"é"` (U+00E9).
 public struct JSONObject: Sendable, Hashable {
   /// One member: a key and its value.
   public struct Member: Sendable, Hashable {
@@ -38,12 +40,11 @@ public struct JSONObject: Sendable, Hashable {
   public subscript(key: String) -> JSONValue? {
     get {
       // Comparing lengths first (stored, not computed, for native strings) skips most full comparisons.
-      let length = key.utf8.count
-      for m in members where m.key.utf8.count == length && m.key == key { return m.value }
+      for m in members where m.key.hasSameScalars(as: key) { return m.value }
       return nil
     }
     set {
-      if let i = members.firstIndex(where: { $0.key == key }) {
+      if let i = members.firstIndex(where: { $0.key.hasSameScalars(as: key) }) {
         if let newValue { members[i].value = newValue } else { members.remove(at: i) }
       } else if let newValue {
         members.append(Member(key: key, value: newValue))
@@ -53,11 +54,15 @@ public struct JSONObject: Sendable, Hashable {
 
   /// `true` when a member named `key` exists (even if its value is `null`).
   public func contains(_ key: String) -> Bool {
-    members.contains { $0.key == key }
+    members.contains { $0.key.hasSameScalars(as: key) }
   }
 
   /// The members whose keys are not in `known`, in order (used to keep unknown fields for round trips).
   public func members(excluding known: Set<String>) -> JSONObject {
-    JSONObject(members.filter { !known.contains($0.key) })
+    JSONObject(
+      members.filter { m in
+        guard let i = known.firstIndex(of: m.key) else { return true }
+        return !known[i].hasSameScalars(as: m.key)
+      })
   }
 }

@@ -20,19 +20,22 @@ extension JSONParser {
     var count: Int
   }
 
-  /// Consumes `{` and enters one nesting level.
+  /// Consumes `{` and enters one nesting level (forgetting the undeclared names of the previous
+  /// object read at that level).
   @inline(__always)
   mutating func pullObjectStart() throws(JSONReadError) {
     skipWhitespace()
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "{") else { throw Self.miss(pos) }
     try enter()
     pos += 1
+    if depth < extraNames.count { extraNames[depth].removeAll() }
   }
 
   /// The next member's name (with its `:` consumed), or `nil` after the closing `}` (nesting left).
   ///
-  /// `members` counts the members read so far and is checked against the object-size limit. Names with
-  /// escapes, control characters or non-ASCII bytes are left to the general path.
+  /// `members` counts the members read so far and is checked against the object-size limit; the
+  /// member's value is counted against ``JSONLimits/maxValues``. Names with escapes, control
+  /// characters or non-ASCII bytes are left to the general path.
   @inline(__always)
   mutating func pullKey(_ members: inout Int) throws(JSONReadError) -> Key? {
     skipWhitespace()
@@ -66,6 +69,7 @@ extension JSONParser {
     guard end < bytes.count, end - start <= limits.maxStringBytes else { throw Self.miss(end) }
     members += 1
     guard members <= limits.maxObjectMembers else { throw Self.miss(end) }
+    try countValue()
     pos = end + 1
     skipWhitespace()
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw Self.miss(pos) }
@@ -89,13 +93,6 @@ extension JSONParser {
     return memcmpBytes(base + key.start, other, key.count)
   }
 
-  /// `true` when two keys of this frame have the same bytes.
-  @inline(__always)
-  func sameKey(_ a: Key, _ b: Key) -> Bool {
-    guard a.count == b.count, let base = bytes.baseAddress else { return false }
-    return memcmpBytes(base + a.start, base + b.start, a.count)
-  }
-
   /// The key as a String (its bytes are plain ASCII: ``pullKey(_:)`` admits nothing else).
   @inline(__always)
   func keyString(_ key: Key) -> String {
@@ -105,9 +102,19 @@ extension JSONParser {
 
   /// Reads an undeclared member's value and appends it (name and value) to `extra`, refusing a name
   /// that repeats one already kept.
+  ///
+  /// Linear in the object's size: `extra` belongs to the object being read at the current nesting
+  /// level, so the hashed names past ``MemberNames/linearLimit`` are kept per level in
+  /// ``extraNames`` (reset by ``pullObjectStart()``). Declared names are never among them: the
+  /// generated code refuses a repeated declared member itself.
   mutating func pullExtra(_ key: Key, into extra: inout [JSONObject.Member]) throws(JSONReadError) {
     let name = keyString(key)
-    for m in extra where m.key == name { throw Self.miss(key.start) }
+    if extraNames.count <= depth {
+      extraNames.append(contentsOf: repeatElement(MemberNames(), count: depth + 1 - extraNames.count))
+    }
+    guard extraNames[depth].isNew(name, among: extra[...], checks: &stats.keyChecks) else {
+      throw Self.miss(key.start)
+    }
     extra.append(JSONObject.Member(key: name, value: try parseValue()))
     sawExtraMember = true
   }
@@ -200,6 +207,7 @@ extension JSONParser {
     }
     while true {
       skipWhitespace()
+      try countValue()
       guard out.count < limits.maxArrayElements, !pullNull() else { throw Self.miss(pos) }
       out.append(try element(&self))
       skipWhitespace()

@@ -21,6 +21,8 @@ public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible 
     case objectTooLarge = "object_too_large"
     /// A number literal exceeds ``JSONLimits/maxNumberLength``.
     case numberTooLong = "number_too_long"
+    /// The frame holds more values than ``JSONLimits/maxValues``.
+    case tooManyValues = "too_many_values"
   }
 
   /// The kind of failure.

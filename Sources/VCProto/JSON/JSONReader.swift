@@ -2,8 +2,10 @@
 ///
 /// Strictness, as specified in STANDARDS.md: no byte-order mark, no trailing commas, no leading
 /// zeros, no control characters or invalid escapes in strings, no lone surrogate escapes, no invalid
-/// UTF-8, no duplicate keys, nothing after the top-level value but whitespace. It never traps on any
-/// input: every failure is a ``JSONReadError`` with the byte offset.
+/// UTF-8, no duplicate keys (names compared by their exact Unicode scalars, STANDARDS.md section 2),
+/// nothing after the top-level value but whitespace. It never traps on any input: every failure is a
+/// ``JSONReadError`` with the byte offset. Work is linear in the frame's size, and memory a small
+/// multiple of it, bounded absolutely by ``JSONLimits/maxValues`` (STANDARDS.md section 3).
 public struct JSONReader: Sendable {
   /// The limits applied while reading.
   public var limits: JSONLimits
@@ -34,6 +36,13 @@ public struct JSONReader: Sendable {
   }
 
   private func parseResult(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONReadError> {
+    var stats = JSONParseStats()
+    return parseResult(buffer, stats: &stats)
+  }
+
+  private func parseResult(
+    _ buffer: UnsafeBufferPointer<UInt8>, stats: inout JSONParseStats
+  ) -> Result<JSONValue, JSONReadError> {
     guard buffer.count <= limits.maxFrameBytes else {
       return .failure(
         JSONReadError(
@@ -41,15 +50,29 @@ public struct JSONReader: Sendable {
           "frame of \(buffer.count) bytes exceeds the limit of \(limits.maxFrameBytes)"))
     }
     var parser = JSONParser(buffer: buffer, limits: limits)
+    defer { stats = parser.finalStats }
     do {
       return .success(try parser.parseDocument())
     } catch {
       return .failure(error)
     }
   }
+
+  /// Parses one complete JSON text and says what it cost (values, duplicate-key checks, reserved
+  /// slots): how tests measure that work and memory grow linearly with the frame.
+  package func parseCountingWork(_ bytes: [UInt8]) -> (Result<JSONValue, JSONReadError>, JSONParseStats) {
+    var stats = JSONParseStats()
+    let result = bytes.withUnsafeBufferPointer { parseResult($0, stats: &stats) }
+    return (result, stats)
+  }
 }
 
 /// The parsing state: a cursor over the frame's bytes.
+///
+/// Memory: the values of the containers being read wait on two stacks shared by the whole parse
+/// (``valueStack``, ``memberStack``); when a container closes, its elements move into an array of
+/// exactly their number, so the tree never holds spare capacity (an empty container holds none at
+/// all), and a value costs its slot plus, for a non-empty container, one allocation.
 struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   let limits: JSONLimits
@@ -58,10 +81,26 @@ struct JSONParser {
   var scratch: [UInt8] = []
   /// Set by the direct decode path when it keeps an undeclared member (the validator would warn).
   var sawExtraMember = false
+  /// What the parse has cost so far.
+  var stats = JSONParseStats()
+  /// Elements of the arrays being read, innermost last.
+  private var valueStack: [JSONValue] = []
+  /// Members of the objects being read, innermost last.
+  private var memberStack: [JSONObject.Member] = []
+  /// The direct path's undeclared-member names, one set per nesting level (see ``pullExtra(_:into:)``).
+  var extraNames: [MemberNames] = []
 
   init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
     self.bytes = buffer
     self.limits = limits
+  }
+
+  /// ``stats`` with the stacks' capacities (which only grow during a parse: their largest).
+  var finalStats: JSONParseStats {
+    var final = stats
+    final.stackElements = valueStack.capacity
+    final.stackMembers = memberStack.capacity
+    return final
   }
 
   mutating func parseDocument() throws(JSONReadError) -> JSONValue {
@@ -69,12 +108,24 @@ struct JSONParser {
       throw JSONReadError(.invalidJSON, offset: 0, "byte-order mark is not allowed")
     }
     skipWhitespace()
+    try countValue()
     let value = try parseValue()
     skipWhitespace()
     if pos != bytes.count {
       throw JSONReadError(.invalidJSON, offset: pos, "unexpected data after the JSON value")
     }
     return value
+  }
+
+  /// Counts one value about to be read (the top-level value, a member's value or an array element)
+  /// against ``JSONLimits/maxValues``.
+  @inline(__always)
+  mutating func countValue() throws(JSONReadError) {
+    stats.values += 1
+    if stats.values > limits.maxValues {
+      throw JSONReadError(
+        .tooManyValues, offset: pos, "frame has more than \(limits.maxValues) values (limit maxValues)")
+    }
   }
 
   @inline(__always)
@@ -138,15 +189,14 @@ struct JSONParser {
   private mutating func parseObject() throws(JSONReadError) -> JSONObject {
     try enter()
     pos += 1  // {
-    var members: [JSONObject.Member] = []
-    members.reserveCapacity(8)
-    var seen: Set<String>? = nil
     skipWhitespace()
     if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
       pos += 1
       depth -= 1
-      return JSONObject(members)
+      return JSONObject()
     }
+    let base = memberStack.count
+    var names = MemberNames()
     while true {
       guard pos < bytes.count else {
         throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
@@ -156,19 +206,8 @@ struct JSONParser {
       }
       let keyOffset = pos
       let key = try parseKey()
-      // Duplicate keys: a linear check while small, a set once the object grows.
-      if members.count < 16 {
-        let length = key.utf8.count
-        for m in members where m.key.utf8.count == length && m.key == key {
-          throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(key)\"")
-        }
-      } else {
-        var keys = seen ?? Set(members.map(\.key))
-        let inserted = keys.insert(key).inserted
-        seen = keys
-        if !inserted {
-          throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(key)\"")
-        }
+      guard names.isNew(key, among: memberStack[base...], checks: &stats.keyChecks) else {
+        throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(key)\"")
       }
       skipWhitespace()
       guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
@@ -176,12 +215,13 @@ struct JSONParser {
       }
       pos += 1
       skipWhitespace()
+      try countValue()
       let value = try parseValue()
-      if members.count >= limits.maxObjectMembers {
+      if memberStack.count - base >= limits.maxObjectMembers {
         throw JSONReadError(
           .objectTooLarge, offset: keyOffset, "object has more than \(limits.maxObjectMembers) members")
       }
-      members.append(JSONObject.Member(key: key, value: value))
+      memberStack.append(JSONObject.Member(key: key, value: value))
       skipWhitespace()
       guard pos < bytes.count else {
         throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
@@ -196,6 +236,12 @@ struct JSONParser {
       case UInt8(ascii: "}"):
         pos += 1
         depth -= 1
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(memberStack.count - base)
+        members.append(contentsOf: memberStack[base...])
+        memberStack.removeSubrange(base...)
+        stats.containers += 1
+        stats.reservedMembers += members.capacity
         return JSONObject(members)
       default:
         throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or '}' in an object")
@@ -206,21 +252,22 @@ struct JSONParser {
   private mutating func parseArray() throws(JSONReadError) -> JSONValue {
     try enter()
     pos += 1  // [
-    var elements: [JSONValue] = []
     skipWhitespace()
     if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
       pos += 1
       depth -= 1
-      return .array(elements)
+      return .array([])
     }
+    let base = valueStack.count
     while true {
       skipWhitespace()
+      try countValue()
       let value = try parseValue()
-      if elements.count >= limits.maxArrayElements {
+      if valueStack.count - base >= limits.maxArrayElements {
         throw JSONReadError(
           .arrayTooLong, offset: pos, "array has more than \(limits.maxArrayElements) elements")
       }
-      elements.append(value)
+      valueStack.append(value)
       skipWhitespace()
       guard pos < bytes.count else {
         throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an array")
@@ -235,6 +282,13 @@ struct JSONParser {
       case UInt8(ascii: "]"):
         pos += 1
         depth -= 1
+        // Copied into exactly the room needed (`Array(slice)` could keep the stack's spare capacity).
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(valueStack.count - base)
+        elements.append(contentsOf: valueStack[base...])
+        valueStack.removeSubrange(base...)
+        stats.containers += 1
+        stats.reservedElements += elements.capacity
         return .array(elements)
       default:
         throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or ']' in an array")

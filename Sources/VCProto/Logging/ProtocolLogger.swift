@@ -5,21 +5,33 @@ import Foundation
 /// What it logs: one line for every missing field (naming the message type and the member), one line
 /// for malformed JSON (the offset and an excerpt of at most 200 characters, secrets masked), and one
 /// line the first time each unknown message type is seen. Other findings are logged at `debug`.
+///
+/// Bounded: at most ``maxRecordsPerFrame`` records per frame (a frame's findings are already capped
+/// by ``ValidationOptions/maxFindings``), the last one saying how many more were dropped, and at most
+/// ``maxRememberedUnknownTypes`` unknown types remembered.
 public final class ProtocolLogger: @unchecked Sendable {
   /// A logger that drops everything (the library default).
   public static let silent = ProtocolLogger(minimumLevel: .error) { _ in }
 
   /// Records below this level are dropped.
   public let minimumLevel: LogLevel
+  /// Most records logged for one frame (default 20); past it one record, with the code
+  /// `findings_suppressed`, says how many more were dropped.
+  public let maxRecordsPerFrame: Int
   private let sink: @Sendable (LogRecord) -> Void
   private let lock = NSLock()
-  private var seenUnknownTypes: Set<String> = []
+  /// Unknown types already logged, as 64-bit hashes (`Hasher`, keyed per process), so a type of any
+  /// length costs 8 bytes.
+  private var seenUnknownTypes: Set<Int> = []
   /// Bounds the memory spent remembering unknown types (a hostile peer could send millions).
   public static let maxRememberedUnknownTypes = 1024
 
   /// Creates a logger that passes records at or above `minimumLevel` to `sink`.
-  public init(minimumLevel: LogLevel = .info, sink: @escaping @Sendable (LogRecord) -> Void) {
+  public init(
+    minimumLevel: LogLevel = .info, maxRecordsPerFrame: Int = 20, sink: @escaping @Sendable (LogRecord) -> Void
+  ) {
     self.minimumLevel = minimumLevel
+    self.maxRecordsPerFrame = max(0, maxRecordsPerFrame)
     self.sink = sink
   }
 
@@ -29,8 +41,29 @@ public final class ProtocolLogger: @unchecked Sendable {
     sink(record)
   }
 
-  /// Logs the findings of one frame according to the rules above.
+  /// Logs the findings of one frame according to the rules above, at most ``maxRecordsPerFrame``
+  /// records.
   public func log(findings: [Finding]) {
+    var logged = 0
+    var dropped = 0
+    func log(_ record: LogRecord) {
+      guard record.level >= minimumLevel else { return }
+      guard logged < maxRecordsPerFrame else {
+        dropped += 1
+        return
+      }
+      logged += 1
+      sink(record)
+    }
+    defer {
+      if dropped > 0 {
+        sink(
+          LogRecord(
+            level: .warning, code: .findingsSuppressed, pointer: "",
+            message:
+              "\(dropped) more log records for this frame dropped (limit maxRecordsPerFrame \(maxRecordsPerFrame))"))
+      }
+    }
     for f in findings {
       switch f.code {
       case .missingField:
@@ -39,7 +72,7 @@ public final class ProtocolLogger: @unchecked Sendable {
             level: .warning, code: f.code, messageType: f.messageType, pointer: f.pointer,
             message: "\(f.messageType ?? "?"): missing field \(f.pointer)"))
       case .unknownType:
-        guard let type = f.messageType, firstSighting(of: type) else { continue }
+        guard minimumLevel <= .info, let type = f.messageType, firstSighting(of: type) else { continue }
         log(
           LogRecord(
             level: .info, code: f.code, messageType: type, pointer: f.pointer,
@@ -68,9 +101,10 @@ public final class ProtocolLogger: @unchecked Sendable {
   private func firstSighting(of type: String) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    if seenUnknownTypes.contains(type) { return false }
+    let hash = type.hashValue
+    if seenUnknownTypes.contains(hash) { return false }
     if seenUnknownTypes.count >= Self.maxRememberedUnknownTypes { return false }
-    seenUnknownTypes.insert(type)
+    seenUnknownTypes.insert(hash)
     return true
   }
 }

@@ -1,7 +1,11 @@
 /// Keeps secrets out of logs, findings, excerpts and CLI output.
 ///
-/// A member is secret when the catalog marks it so (`api_key`, `auth_response`); in addition, any
-/// text shaped like a voice-code API key (`untethered-` followed by hex) is masked wherever it appears.
+/// A member is secret when the catalog marks it so (`api_key`, `auth_response`). Names are matched
+/// after decoding JSON escapes and ignoring case, `_` and `-` (so `api\u005fkey`, `API_KEY` and
+/// `apiKey` are all `api_key`), and the whole value of a secret member is masked whatever its JSON
+/// type (string, number, array, object). In addition, any text shaped like a voice-code API key
+/// (``isKeyShaped(_:)``) is masked wherever it appears, member names included, again after decoding
+/// escapes (`untethered\u002d…`, `untethered-00\u0031…`).
 public enum Redaction {
   /// What a secret value is replaced with.
   public static let mask = "«redacted»"
@@ -16,16 +20,32 @@ public enum Redaction {
     return names
   }()
 
-  /// Returns `value` with every secret member (at any depth) replaced by ``mask``.
+  /// ``secretFieldNames`` folded by ``folded(_:)``.
+  static let foldedSecretNames: Set<String> = Set(secretFieldNames.map(folded))
+
+  /// A member name folded for comparison with the secret names: lowercased, `_` and `-` removed.
+  static func folded(_ name: String) -> String {
+    String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+  }
+
+  /// Whether a (decoded) member name names a secret member: it folds to a secret name's fold.
+  public static func isSecretName(_ name: String) -> Bool {
+    name.utf8.count <= 64 && foldedSecretNames.contains(folded(name))
+  }
+
+  /// Returns `value` with the value of every secret member (at any depth, whatever its type) replaced
+  /// by ``mask``, and key-shaped text masked in every string and member name.
   public static func redacted(_ value: JSONValue) -> JSONValue {
     switch value {
     case .object(var object):
       for i in object.members.indices {
-        if secretFieldNames.contains(object.members[i].key), !object.members[i].value.isNull {
+        let key = object.members[i].key
+        if isSecretName(key), !object.members[i].value.isNull {
           object.members[i].value = .string(mask)
         } else {
           object.members[i].value = redacted(object.members[i].value)
         }
+        object.members[i].key = maskingKeyShapedText(key)
       }
       return .object(object)
     case .array(let items):
@@ -37,41 +57,123 @@ public enum Redaction {
     }
   }
 
-  /// Masks secrets in raw frame text that may not even parse: the string value after any secret
-  /// member name, and anything shaped like an API key.
+  /// Masks secrets in raw frame text that may not even parse, with a tolerant scan: every string
+  /// token is decoded (``TolerantJSONString``) before it is matched. The value after a secret member
+  /// name (quoted or not) is replaced by `"«redacted»"` whatever it is: a string, a number, a literal,
+  /// or an array or object up to its matching bracket (or the end of the text); a string holding
+  /// key-shaped text is written back, JSON-escaped, with that text masked; key-shaped text outside
+  /// strings is masked too. Linear in the text's length.
   public static func redactedText(_ text: String) -> String {
-    var bytes = Array(text.utf8)
-    for name in secretFieldNames {
-      let needle = Array("\"\(name)\"".utf8)
-      var i = 0
-      while let at = find(needle, in: bytes, from: i) {
-        var j = at + needle.count
-        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
-        guard j < bytes.count, bytes[j] == UInt8(ascii: ":") else {
-          i = at + 1
-          continue
-        }
-        j += 1
-        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
-        // Mask everything up to the end of the value: a string's closing quote, or the next , } ].
-        var end = j
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-          end += 1
-          while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
-          }
-          end = min(end + 1, bytes.count)
+    let bytes = Array(text.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    var plainStart = 0
+    /// Copies the text between tokens, masking key-shaped runs in it.
+    func flushPlain(upTo end: Int) {
+      guard plainStart < end else { return }
+      out += maskingKeyShapedText(String(decoding: bytes[plainStart..<end], as: UTF8.self)).utf8
+    }
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        flushPlain(upTo: i)
+        let token = TolerantJSONString.decode(bytes, from: i)
+        let colon = skipSpace(bytes, token.end)
+        if colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), isSecretName(token.value) {
+          out += writtenString(token.value, raw: bytes[i..<token.end])
+          out += bytes[token.end...colon]
+          let valueStart = skipSpace(bytes, colon + 1)
+          out += bytes[(colon + 1)..<valueStart]
+          out += Array("\"\(mask)\"".utf8)
+          i = skipValue(bytes, valueStart)
         } else {
-          while end < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[end]) {
-            end += 1
-          }
+          out += writtenString(token.value, raw: bytes[i..<token.end])
+          i = token.end
         }
-        let replacement = Array("\"\(mask)\"".utf8)
-        bytes.replaceSubrange(j..<end, with: replacement)
-        i = j + replacement.count
+        plainStart = i
+      } else if isNameByte(b), i == 0 || !isNameByte(bytes[i - 1]) {
+        // An unquoted (or single-quoted) member name in malformed text, e.g. {api_key: 123}.
+        var end = i
+        while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+        var colon = end < bytes.count && bytes[end] == UInt8(ascii: "'") ? end + 1 : end
+        colon = skipSpace(bytes, colon)
+        if colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
+          isSecretName(String(decoding: bytes[i..<end], as: UTF8.self))
+        {
+          flushPlain(upTo: colon + 1)
+          let valueStart = skipSpace(bytes, colon + 1)
+          out += Array("\"\(mask)\"".utf8)
+          i = skipValue(bytes, valueStart)
+          plainStart = i
+        } else {
+          i = end
+        }
+      } else {
+        i += 1
       }
     }
-    return maskingKeyShapedText(String(decoding: bytes, as: UTF8.self))
+    flushPlain(upTo: bytes.count)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// A string token as written (`raw`), or, when its decoded value holds key-shaped text, that value
+  /// masked and JSON-escaped again.
+  private static func writtenString(_ value: String, raw: ArraySlice<UInt8>) -> [UInt8] {
+    let masked = maskingKeyShapedText(value)
+    if masked == value { return Array(raw) }
+    return Array(JSONValue.string(masked).jsonText.utf8)
+  }
+
+  private static func isNameByte(_ b: UInt8) -> Bool {
+    (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= 0x30 && b <= 0x39)
+      || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
+  }
+
+  private static func skipSpace(_ bytes: [UInt8], _ from: Int) -> Int {
+    var j = from
+    while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+    return j
+  }
+
+  /// The end of the value starting at `start`, tolerantly: a string to its closing quote, an array
+  /// or object to its matching bracket (strings inside respected), anything else to the next
+  /// `,` `}` `]` or line break; the end of the text when the value is cut off.
+  private static func skipValue(_ bytes: [UInt8], _ start: Int) -> Int {
+    guard start < bytes.count else { return start }
+    switch bytes[start] {
+    case UInt8(ascii: "\""):
+      return TolerantJSONString.decode(bytes, from: start).end
+    case UInt8(ascii: "'"):
+      var j = start + 1
+      while j < bytes.count, bytes[j] != UInt8(ascii: "'") { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
+      return min(j + 1, bytes.count)
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      var depth = 0
+      var j = start
+      while j < bytes.count {
+        switch bytes[j] {
+        case UInt8(ascii: "\""):
+          j = TolerantJSONString.decode(bytes, from: j).end
+          continue
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          depth -= 1
+          if depth == 0 { return j + 1 }
+        default:
+          break
+        }
+        j += 1
+      }
+      return bytes.count
+    default:
+      var j = start
+      while j < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x0A].contains(bytes[j]) {
+        j += 1
+      }
+      return j
+    }
   }
 
   /// An excerpt of at most `limit` characters around `offset`, with secrets masked first (so a
@@ -92,36 +194,54 @@ public enum Redaction {
     return masked.count <= limit ? masked : String(masked.prefix(limit)) + "…"
   }
 
-  /// Replaces `untethered-<hex>` runs with the mask.
-  static func maskingKeyShapedText(_ s: String) -> String {
-    let prefix = Array("untethered-".utf8)
+  /// The prefix of every voice-code API key.
+  static let keyPrefix = Array("untethered-".utf8)
+
+  /// Whether `text` contains key-shaped text: `untethered-` in any case, which is then masked with
+  /// every letter and digit after it (a real key has 32 lowercase hex digits; masking a wider run
+  /// also hides a mistyped or altered key).
+  public static func isKeyShaped(_ text: String) -> Bool {
+    keyPrefixOffset(Array(text.utf8), from: 0) != nil
+  }
+
+  /// Replaces key-shaped runs (see ``isKeyShaped(_:)``) with the mask. Linear in the text's length.
+  public static func maskingKeyShapedText(_ s: String) -> String {
     let bytes = Array(s.utf8)
-    guard bytes.count >= prefix.count, find(prefix, in: bytes, from: 0) != nil else { return s }
+    guard var at = keyPrefixOffset(bytes, from: 0) else { return s }
     var out: [UInt8] = []
     var i = 0
-    while i < bytes.count {
-      if let at = find(prefix, in: bytes, from: i), at == i {
-        var j = i + prefix.count
-        while j < bytes.count,
-          (bytes[j] >= 0x30 && bytes[j] <= 0x39) || (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x66)
-        {
-          j += 1
-        }
-        out.append(contentsOf: mask.utf8)
-        i = j
-      } else {
-        out.append(bytes[i])
-        i += 1
-      }
+    while true {
+      out += bytes[i..<at]
+      out += mask.utf8
+      i = at + keyPrefix.count
+      while i < bytes.count, isAlphanumeric(bytes[i]) { i += 1 }
+      guard let next = keyPrefixOffset(bytes, from: i) else { break }
+      at = next
     }
+    out += bytes[i...]
     return String(decoding: out, as: UTF8.self)
   }
 
-  private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
-    guard needle.count <= haystack.count, from <= haystack.count - needle.count else { return nil }
+  private static func isAlphanumeric(_ b: UInt8) -> Bool {
+    (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= 0x30 && b <= 0x39)
+  }
+
+  /// The offset of the next `untethered-` (ASCII case ignored) at or after `from`.
+  private static func keyPrefixOffset(_ bytes: [UInt8], from: Int) -> Int? {
+    guard bytes.count >= keyPrefix.count else { return nil }
     var i = from
-    while i <= haystack.count - needle.count {
-      if haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle { return i }
+    let last = bytes.count - keyPrefix.count
+    while i <= last {
+      if bytes[i] | 0x20 == UInt8(ascii: "u") {
+        var k = 1
+        // Letters match in either case; the hyphen only as itself.
+        while k < keyPrefix.count,
+          bytes[i + k] == keyPrefix[k] || (keyPrefix[k] != UInt8(ascii: "-") && bytes[i + k] | 0x20 == keyPrefix[k])
+        {
+          k += 1
+        }
+        if k == keyPrefix.count { return i }
+      }
       i += 1
     }
     return nil

@@ -83,13 +83,14 @@ extension ClaudeRecord: JSONPullDecodable {
     try p.pullObjectStart()
     var members: [JSONObject.Member] = []
     members.reserveCapacity(12)
-    var keys: [JSONParser.Key] = []
-    keys.reserveCapacity(12)
+    var names = MemberNames()
     var count = 0
     var seen: UInt64 = 0
     while let key = try p.pullKey(&count) {
-      for k in keys where p.sameKey(k, key) { throw JSONParser.miss(key.start) }
-      keys.append(key)
+      let name = p.keyString(key)
+      guard names.isNew(name, among: members[...], checks: &p.stats.keyChecks) else {
+        throw JSONParser.miss(key.start)
+      }
       let index = layout.field(key, in: p)
       let value = try p.parseValue()
       if let index {
@@ -102,7 +103,7 @@ extension ClaudeRecord: JSONPullDecodable {
           else { throw JSONParser.miss(key.start) }
         }
       }
-      members.append(JSONObject.Member(key: p.keyString(key), value: value))
+      members.append(JSONObject.Member(key: name, value: value))
     }
     for i in 0..<layout.fields.count where layout.fields[i].required && seen & (1 << i) == 0 {
       throw JSONParser.miss(p.pos)

@@ -32,6 +32,8 @@ extension FindingCode {
   public static let objectTooLarge = FindingCode(rawValue: "object_too_large")
   /// Over ``JSONLimits/maxNumberLength``.
   public static let numberTooLong = FindingCode(rawValue: "number_too_long")
+  /// Over ``JSONLimits/maxValues``.
+  public static let tooManyValues = FindingCode(rawValue: "too_many_values")
   /// The frame is JSON but not an object.
   public static let notAnObject = FindingCode(rawValue: "not_an_object")
 
@@ -58,12 +60,18 @@ extension FindingCode {
   public static let constraintViolation = FindingCode(rawValue: "constraint_violation")
   /// An extension message or member the peers did not negotiate.
   public static let extensionNotNegotiated = FindingCode(rawValue: "extension_not_negotiated")
+  /// A list in a handshake message (`hello`, `connect`, `connected`) longer than
+  /// ``ValidationOptions/maxHandshakeListItems``.
+  public static let handshakeListTooLong = FindingCode(rawValue: "handshake_list_too_long")
+  /// The last finding of a frame that had more than ``ValidationOptions/maxFindings``: how many more
+  /// were left out (an error when any of them was one).
+  public static let findingsSuppressed = FindingCode(rawValue: "findings_suppressed")
 
   /// Every frame- and message-level code, in documentation order.
   public static let frameAndMessageCodes: [FindingCode] = [
     .invalidJSON, .invalidUTF8, .duplicateKey, .frameTooLarge, .nestingTooDeep, .stringTooLong,
-    .arrayTooLong, .objectTooLarge, .numberTooLong, .notAnObject, .missingType, .unknownType,
+    .arrayTooLong, .objectTooLarge, .numberTooLong, .tooManyValues, .notAnObject, .missingType, .unknownType,
     .notInVersion, .wrongDirection, .missingField, .wrongType, .nullNotAllowed, .invalidValue,
-    .unexpectedField, .constraintViolation, .extensionNotNegotiated,
+    .unexpectedField, .constraintViolation, .extensionNotNegotiated, .handshakeListTooLong, .findingsSuppressed,
   ]
 }

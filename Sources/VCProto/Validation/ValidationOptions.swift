@@ -13,16 +13,29 @@ public struct ValidationOptions: Sendable, Hashable {
   /// whose capability is not in it is an `extension_not_negotiated` error; `nil` (the default) does
   /// not check negotiation (a frame seen out of context).
   public var negotiatedCapabilities: Set<String>?
+  /// Most findings reported for one frame (default 100). Defends against a frame that draws one
+  /// finding per value (900,000 `null`s where objects are required): past the cap findings are only
+  /// counted, and the report ends with one `findings_suppressed` finding saying how many more there
+  /// were; it is an error when any of them was, so the verdict is the same as without the cap.
+  public var maxFindings: Int
+  /// Most entries in one list of a handshake message (`protocol_versions`, `auth_versions`,
+  /// `capabilities` of `hello`, `connect` and `connected`; default 64, ten times what the protocol
+  /// defines). Defends against a peer making the other side sort and intersect 100,000 entries
+  /// before authentication. Finding code `handshake_list_too_long`.
+  public var maxHandshakeListItems: Int
 
   /// Creates options; the defaults check a frame of either direction against 0.2.0, not strictly.
   public init(
     direction: MessageDirection? = nil, protocolVersion: String = "0.2.0", strict: Bool = false,
-    limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil
+    limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil, maxFindings: Int = 100,
+    maxHandshakeListItems: Int = 64
   ) {
     self.direction = direction
     self.protocolVersion = protocolVersion
     self.strict = strict
     self.limits = limits
     self.negotiatedCapabilities = negotiatedCapabilities
+    self.maxFindings = maxFindings
+    self.maxHandshakeListItems = maxHandshakeListItems
   }
 }

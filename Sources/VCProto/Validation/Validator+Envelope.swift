@@ -120,6 +120,8 @@ extension Validator {
     case .truncated: "the compressed stream is cut short"
     case .corrupt: "the compressed stream is corrupt or fails its checksum"
     case .trailingData: "bytes follow the end of the compressed stream"
+    case .gzipHeaderTooLarge:
+      "the gzip header's optional fields (extra, file name, comment) are over the receiver's limit; nothing was inflated"
     case .invalidBase64: "\"data\" is not canonical padded base64"
     case .malformed:
       "a text envelope needs \"encoding\" (string), \"length\" (integer 0...4294967295) and \"data\" (string)"

@@ -43,11 +43,12 @@ public struct Validator: Sendable {
 
   /// Validates an already-parsed frame.
   public func validate(_ value: JSONValue) -> ValidationReport {
-    var state = ValidationState(strict: options.strict)
+    var state = ValidationState(strict: options.strict, maxFindings: options.maxFindings)
     let resolved = check(value, into: &state)
-    logger.log(findings: state.findings)
+    let findings = state.finishedFindings()
+    logger.log(findings: findings)
     return ValidationReport(
-      findings: state.findings, messageType: resolved.type, direction: resolved.direction, value: value)
+      findings: findings, messageType: resolved.type, direction: resolved.direction, value: value)
   }
 
   private func check(_ value: JSONValue, into state: inout ValidationState) -> (
@@ -99,6 +100,7 @@ public struct Validator: Sendable {
     }
     checkMembers(object, fields: spec.fields, extra: .warn, skipping: "type", in: catalog, into: &state)
     checkRules(spec.rules, object, into: &state)
+    checkHandshakeLists(object, spec, into: &state)
     return (type, options.direction ?? spec.direction)
   }
 
@@ -109,9 +111,9 @@ public struct Validator: Sendable {
     var matched = 0
     // Canonical frames list members in catalog order (after `type`): look at the member after the last
     // one found before searching the whole object.
-    var cursor = skipping != nil && object.members.first?.key == skipping ? 1 : 0
+    var cursor = skipping.map { object.members.first?.key.hasSameScalars(as: $0) ?? false } ?? false ? 1 : 0
     func lookup(_ name: String) -> JSONValue? {
-      if cursor < object.members.count, object.members[cursor].key == name {
+      if cursor < object.members.count, object.members[cursor].key.hasSameScalars(as: name) {
         cursor += 1
         return object.members[cursor - 1].value
       }
@@ -143,7 +145,10 @@ public struct Validator: Sendable {
     }
     let expected = matched + (skipping != nil && object[skipping!] != nil ? 1 : 0)
     if extra == .warn && expected < object.count {
-      for member in object.members where member.key != skipping && !fields.contains(where: { $0.name == member.key }) {
+      for member in object.members
+      where !(skipping.map(member.key.hasSameScalars) ?? false)
+        && !fields.contains(where: { $0.name.hasSameScalars(as: member.key) })
+      {
         state.add(
           .warning, .unexpectedField, key: member.key,
           "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)")
@@ -207,13 +212,13 @@ public struct Validator: Sendable {
       return true
     case .oneOf(let alternatives):
       for alternative in alternatives {
-        var trial = ValidationState(strict: state.strict)
+        var trial = ValidationState(strict: state.strict, maxFindings: state.maxFindings)
         trial.messageType = state.messageType
         trial.path = state.path
         trial.pendingKey = state.pendingKey
         checkValue(value, alternative, secret: secret, in: catalog, into: &trial)
         if !trial.hasErrors {
-          state.findings.append(contentsOf: trial.findings)
+          state.absorb(trial)
           return true
         }
       }
@@ -266,22 +271,70 @@ enum PathComponent {
 }
 
 /// Findings collected while one frame is validated, and the path to the current value.
+///
+/// At most `maxFindings` findings are kept; later ones are only counted (their pointer is never
+/// built), and ``finishedFindings()`` ends the list with one `findings_suppressed` finding saying
+/// how many were left out. It is an error when any of them was, so the verdict never changes.
 struct ValidationState {
-  var findings: [Finding] = []
+  private(set) var findings: [Finding] = []
   var messageType: String?
   var path: [PathComponent] = []
   /// The member being checked when it is a scalar (appended to the pointer only for a finding).
   var pendingKey: String?
   let strict: Bool
+  /// ``ValidationOptions/maxFindings``.
+  let maxFindings: Int
+  /// Errors among ``findings``.
+  private var errors = 0
+  /// Findings left out once ``maxFindings`` were kept, and how many of them were errors.
+  private var suppressed = 0
+  private var suppressedErrors = 0
 
-  init(strict: Bool) {
+  init(strict: Bool, maxFindings: Int) {
     self.strict = strict
+    self.maxFindings = max(0, maxFindings)
   }
 
-  var hasErrors: Bool { findings.contains { $0.severity == .error } }
+  /// `true` when an error was found, kept or suppressed.
+  var hasErrors: Bool { errors + suppressedErrors > 0 }
+
+  /// `true` once ``maxFindings`` findings are kept: further ones are only counted.
+  var isFull: Bool { findings.count >= maxFindings }
+
+  /// Counts a finding that is not kept.
+  private mutating func suppress(_ severity: Severity) {
+    suppressed += 1
+    if severity == .error { suppressedErrors += 1 }
+  }
+
+  private mutating func keep(_ finding: Finding) {
+    guard !isFull else { return suppress(finding.severity) }
+    findings.append(finding)
+    if finding.severity == .error { errors += 1 }
+  }
 
   mutating func add(_ severity: Severity, _ code: FindingCode, _ pointer: String, _ type: String?, _ message: String) {
-    findings.append(Finding(strict ? .error : severity, code, pointer: pointer, messageType: type, message: message))
+    let severity = strict ? .error : severity
+    guard !isFull else { return suppress(severity) }
+    keep(Finding(severity, code, pointer: pointer, messageType: type, message: message))
+  }
+
+  /// Takes over the findings of a trial run (a `oneOf` alternative), under the same cap.
+  mutating func absorb(_ trial: ValidationState) {
+    for finding in trial.findings { keep(finding) }
+    suppressed += trial.suppressed
+    suppressedErrors += trial.suppressedErrors
+  }
+
+  /// The findings, ending with one `findings_suppressed` finding when some were left out.
+  func finishedFindings() -> [Finding] {
+    guard suppressed > 0 else { return findings }
+    let summary = Finding(
+      suppressedErrors > 0 ? .error : .warning, .findingsSuppressed, pointer: "", messageType: messageType,
+      message:
+        "\(suppressed) more findings suppressed (\(suppressedErrors) errors, \(suppressed - suppressedErrors) "
+        + "warnings): a frame reports at most \(maxFindings) (limit maxFindings)")
+    return findings + [summary]
   }
 
   /// The JSON Pointer of the current path (built only when a finding needs it).
@@ -299,6 +352,7 @@ struct ValidationState {
 
   /// Adds a finding at the member `key` of the current object.
   mutating func add(_ severity: Severity, _ code: FindingCode, key: String, _ message: String) {
+    guard !isFull else { return suppress(strict ? .error : severity) }
     let saved = pendingKey
     pendingKey = nil
     path.append(.key(key))
@@ -309,6 +363,7 @@ struct ValidationState {
 
   /// Adds a finding at the current path.
   mutating func add(_ severity: Severity, _ code: FindingCode, _ message: String) {
+    guard !isFull else { return suppress(strict ? .error : severity) }
     add(severity, code, pointer, messageType, message)
   }
 

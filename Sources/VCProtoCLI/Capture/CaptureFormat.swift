@@ -9,7 +9,7 @@ enum CaptureFormat: String, CaseIterable, Sendable {
   /// The whole input is one frame.
   case frame
 
-  /// Detects the format from the file name, else from the first bytes: `{"log"` is a HAR; a first
+  /// Detects the format from the file name, else from the first bytes: `{"log"` (the name decoded) is a HAR; a first
   /// line that is complete JSON is JSON Lines; otherwise a `.json` file is one (pretty-printed) frame.
   static func detect(path: String?, prefix: [UInt8]) -> CaptureFormat {
     let lower = path?.lowercased() ?? ""
@@ -21,7 +21,12 @@ enum CaptureFormat: String, CaseIterable, Sendable {
     if text.first == UInt8(ascii: "V"), text.dropFirst().first == UInt8(ascii: "C") { return .frame }
     if text.first == UInt8(ascii: "{") {
       let afterBrace = text.dropFirst().drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-      if afterBrace.starts(with: Array("\"log\"".utf8)) { return .har }
+      // The first member name, escapes decoded (`{"l\u006fg"` is a HAR as much as `{"log"`).
+      if afterBrace.first == UInt8(ascii: "\""),
+        TolerantJSONString.decode(Array(afterBrace.prefix(64)), from: 0).value == "log"
+      {
+        return .har
+      }
     }
     let firstLine = text.prefix { $0 != 0x0A }
     let firstLineParses = (try? JSONReader().parse(Array(firstLine))) != nil

@@ -3,7 +3,8 @@ import VCProto
 /// Streams the WebSocket messages out of a HAR file without building the document.
 ///
 /// A small scanner follows the JSON structure byte by byte (strings, escapes, nesting) and finds
-/// every `"_webSocketMessages"` array; each element object is captured on its own and parsed with
+/// every `"_webSocketMessages"` array, comparing member names after decoding their escapes (so
+/// `"_webSocket\u004dessages"` is found as a JSON reader would find it); each element object is captured on its own and parsed with
 /// ``JSONReader``. Each array is one connection. A cut-off file yields `truncated_input` after
 /// everything that was read; mismatched brackets yield `invalid_capture` and stop the scan; nesting
 /// deeper than ``CaptureLimits/maxHARDepth`` yields `nesting_too_deep` and stops the scan. Memory is
@@ -27,8 +28,13 @@ public final class HARReader: CaptureReader {
   private var inString = false
   private var escaped = false
   private var stringIsKey = false
+  /// The member name being read, escapes decoded (only as far as it could still equal
+  /// `_webSocketMessages`: it is ASCII, so anything else decoded sets ``keyOverflow``).
   private var key: [UInt8] = []
   private var keyOverflow = false
+  /// Hex digits of a `\u` escape still to come in a member name, and their value so far.
+  private var keyHexDigits = 0
+  private var keyHexValue: UInt32 = 0
   private var valueIsMessages = false
 
   private var capture: [UInt8] = []
@@ -97,15 +103,30 @@ public final class HARReader: CaptureReader {
   /// Advances the scanner by one byte; returns an item when a message object or an error completes.
   private func step(_ byte: UInt8) -> CapturedFrame? {
     if inString {
+      if stringIsKey, keyHexDigits > 0, let digit = Self.hexValue(byte) {
+        keyHexValue = keyHexValue << 4 | UInt32(digit)
+        keyHexDigits -= 1
+        if keyHexDigits == 0 {
+          // A decoded member name is compared, so `_webSocket\u004dessages` is found too.
+          if keyHexValue < 0x80 { appendKey(UInt8(keyHexValue)) } else { keyOverflow = true }
+        }
+        return nil
+      }
+      if keyHexDigits > 0 {
+        // Not a hex digit: a broken escape, so the name cannot be the one looked for.
+        keyHexDigits = 0
+        keyOverflow = true
+      }
       if escaped {
         escaped = false
+        if stringIsKey { keyEscape(byte) }
       } else if byte == UInt8(ascii: "\\") {
         escaped = true
       } else if byte == UInt8(ascii: "\"") {
         inString = false
         if stringIsKey { valueIsMessages = !keyOverflow && key == Self.messagesKey }
-      } else if stringIsKey, !keyOverflow {
-        if key.count < Self.messagesKey.count { key.append(byte) } else { keyOverflow = true }
+      } else if stringIsKey {
+        appendKey(byte)
       }
       return nil
     }
@@ -116,6 +137,7 @@ public final class HARReader: CaptureReader {
         stringIsKey = true
         key.removeAll(keepingCapacity: true)
         keyOverflow = false
+        keyHexDigits = 0
       } else {
         stringIsKey = false
         valueIsMessages = false
@@ -158,6 +180,37 @@ public final class HARReader: CaptureReader {
       break
     }
     return nil
+  }
+
+  /// Adds a decoded byte to the member name being read.
+  private func appendKey(_ byte: UInt8) {
+    guard !keyOverflow else { return }
+    if key.count < Self.messagesKey.count { key.append(byte) } else { keyOverflow = true }
+  }
+
+  /// Decodes the character after a backslash in a member name (JSON's escapes).
+  private func keyEscape(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "u"):
+      keyHexDigits = 4
+      keyHexValue = 0
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): appendKey(byte)
+    case UInt8(ascii: "b"): appendKey(0x08)
+    case UInt8(ascii: "f"): appendKey(0x0C)
+    case UInt8(ascii: "n"): appendKey(0x0A)
+    case UInt8(ascii: "r"): appendKey(0x0D)
+    case UInt8(ascii: "t"): appendKey(0x09)
+    default: keyOverflow = true
+    }
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
   }
 
   /// Parses one captured `_webSocketMessages` element.

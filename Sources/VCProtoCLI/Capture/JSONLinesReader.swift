@@ -42,10 +42,13 @@ public final class JSONLinesReader: CaptureReader {
   }
 
   /// A record when the line is an object with `data` and no `type` (or a HAR-style `type` of `send` /
-  /// `receive`); otherwise the line is the frame. Lines without `"data"` are not parsed here at all.
+  /// `receive`); otherwise the line is the frame. Member names are compared decoded (the reader's
+  /// object), so `"d\u0061ta"` is `data`; lines with neither `"data"` nor a `\u` escape cannot hold
+  /// one and are not parsed here at all.
   private func frame(number: Int, bytes: [UInt8]) -> CapturedFrame {
     var frame = CapturedFrame(position: .line(number), payload: .text(bytes))
-    guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"), mentionsData(bytes),
+    guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
+      mentionsData(bytes) || mentionsUnicodeEscape(bytes),
       case .object(let object)? = try? JSONReader(limits: recordLimits).parse(bytes), object["data"] != nil
     else { return frame }
     let directionKey: String
@@ -75,6 +78,21 @@ public final class JSONLinesReader: CaptureReader {
           return true
         }
         offset = at + 1
+      }
+      return false
+    }
+  }
+
+  /// Whether the line contains a `\u` escape (the only way to write `data` other than plainly).
+  private func mentionsUnicodeEscape(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { raw -> Bool in
+      guard let base = raw.baseAddress, raw.count >= 2 else { return false }
+      var offset = 0
+      while offset < raw.count - 1 {
+        guard let hit = memchr(base + offset, 0x5C, raw.count - 1 - offset) else { return false }
+        let at = base.distance(to: UnsafeRawPointer(hit))
+        if raw[at + 1] == UInt8(ascii: "u") { return true }
+        offset = at + 2
       }
       return false
     }

@@ -27,8 +27,6 @@ struct CaptureValidation {
         connection = frame.connection
       }
       var outcome = checker.check(frame, protocolVersion: version, needsMessage: conversation.isActive)
-      // The type is printed (finding lines, the summary's per-type counts): a key-shaped one is masked.
-      outcome.messageType = outcome.messageType.map(Redaction.redactedText)
       if let message = outcome.message, let direction = outcome.direction {
         let event = ConversationChecker.Event(
           direction: direction, message: message, envelope: outcome.envelope, time: outcome.time)
@@ -49,7 +47,7 @@ struct CaptureValidation {
         }
       }
       if checker.strict {
-        for i in outcome.findings.indices { outcome.findings[i].severity = .error }
+        outcome.findings = outcome.findings.map { $0.with(severity: .error) }
       }
       frames += outcome.isFrame ? 1 : 0
       emit(outcome)

@@ -14,7 +14,8 @@ import VCProto
 ///   negotiate. Negotiated = `connected.capabilities` when sent, else the capabilities both `hello`
 ///   and `connect` list; a 0.2.0 handshake without them negotiates nothing.
 /// - `unknown_message_id` (a warning): `message_ack` for an id no server frame in the capture carried
-///   as `message_id` (an ack may follow a reconnect).
+///   as `message_id` (among the last ``rememberedMessageIDs`` distinct ids; an ack may follow a
+///   reconnect).
 /// - `server_frame_before_authentication`: the server sent anything but the frames
 ///   ``ServerTransitions/framesBeforeAuthentication`` allows to a client that had not sent `connect`
 ///   (or whose `connect` was refused): session data to an unauthenticated client.
@@ -75,15 +76,26 @@ public struct ConversationChecker: Sendable {
   private var requested: [String]?
   private var negotiationConfirmed = false
   private var lastServerTime: Double?
-  private var sentMessageIDs: Set<String> = []
-  private var messageIDOrder: [String] = []
-  private var messageIDStart = 0
+  private var sentMessageIDs = MessageIDMemory(capacity: ConversationChecker.rememberedMessageIDs)
   /// Sessions whose last `session_history` asked for a continuation: the `next_offset` to resume at.
   private var continuations: [String: Int] = [:]
   /// At most this many pending continuations are remembered.
   static let rememberedContinuations = 4_096
-  /// At most this many server `message_id`s are remembered (memory stays bounded).
+  /// At most this many server `message_id`s are remembered, as fixed-size hashes, so memory stays
+  /// bounded whatever the ids' number or length (see ``MessageIDMemory``).
   static let rememberedMessageIDs = 65_536
+  /// The capability names that matter to the checks: any capability a catalog names, plus the
+  /// compression ones. Others are dropped when read, so a peer's long list costs no memory.
+  static let knownCapabilities: Set<String> = {
+    var names = Set(Capability.all)
+    for catalog in ProtocolCatalog.all {
+      for message in catalog.messages {
+        if let c = message.capability { names.insert(c) }
+        for field in message.fields { if let c = field.capability { names.insert(c) } }
+      }
+    }
+    return names
+  }()
 
   /// Creates a checker; ``heartbeatTimeout`` defaults to 90 s (two missed 45 s heartbeats).
   public init(catalog: ProtocolCatalog = .v0_2_0, heartbeatTimeout: Double = 90) {
@@ -242,21 +254,14 @@ public struct ConversationChecker: Sendable {
   }
 
   private mutating func remember(_ id: String) {
-    guard sentMessageIDs.insert(id).inserted else { return }
-    messageIDOrder.append(id)
-    if messageIDOrder.count - messageIDStart > Self.rememberedMessageIDs {
-      sentMessageIDs.remove(messageIDOrder[messageIDStart])
-      messageIDStart += 1
-      if messageIDStart > Self.rememberedMessageIDs {
-        messageIDOrder.removeFirst(messageIDStart)
-        messageIDStart = 0
-      }
-    }
+    sentMessageIDs.insert(id)
   }
 
+  /// The capability names of a list that matter to the checks (``knownCapabilities``), or `nil` when
+  /// the value is not an array.
   private func strings(_ value: JSONValue?) -> [String]? {
     guard let items = value?.arrayValue else { return nil }
-    return items.compactMap(\.stringValue)
+    return items.compactMap { $0.stringValue.flatMap { Self.knownCapabilities.contains($0) ? $0 : nil } }
   }
 
   private func seconds(_ value: Double) -> String {

@@ -87,6 +87,8 @@ struct FrameChecker: Sendable {
       outcome.message = object
       if outcome.messageType == nil, let type = object["type"]?.stringValue { outcome.messageType = type }
     }
+    // The type is printed (finding lines, the summary's per-type counts): a key-shaped one is masked.
+    outcome.messageType = outcome.messageType.map(Redaction.redactedText)
   }
 
   /// Without an envelope codec: plain text frames are validated, every envelope is `envelope_unsupported`.

@@ -2,6 +2,12 @@ import VCProto
 
 /// Counts over a whole `validate` run: frames, valid and invalid frames, errors and warnings, per
 /// type and per code.
+///
+/// Memory is bounded whatever the capture holds: every type any catalog defines (and frames without
+/// a type) gets its own row, but at most ``maxListedOtherTypes`` other types, each at most
+/// ``maxListedTypeBytes`` bytes long, in the order first seen; frames of any further type are
+/// counted together under ``otherTypes``, whose distinct types are counted exactly up to
+/// ``maxCountedOtherTypes`` (as 64-bit hashes, not names).
 struct ValidationSummary: Sendable, Equatable {
   /// Counts for one message type.
   struct TypeCounts: Sendable, Equatable {
@@ -11,18 +17,46 @@ struct ValidationSummary: Sendable, Equatable {
     var warnings = 0
   }
 
+  /// Frames whose type has no row of its own.
+  struct OtherTypes: Sendable, Equatable {
+    /// Their counts, together.
+    var counts = TypeCounts()
+    /// Hashes of the distinct types seen (at most ``ValidationSummary/maxCountedOtherTypes``).
+    var distinct: Set<Int> = []
+    /// More distinct types than ``ValidationSummary/maxCountedOtherTypes`` were seen.
+    var distinctOverflow = false
+
+    /// `12`, or `65536+` once the count is no longer exact.
+    var distinctText: String { "\(distinct.count)\(distinctOverflow ? "+" : "")" }
+  }
+
+  /// Most types outside the catalogs that get a row of their own.
+  static let maxListedOtherTypes = 64
+  /// Longest type (in UTF-8 bytes) outside the catalogs that gets a row of its own.
+  static let maxListedTypeBytes = 64
+  /// Most distinct types counted exactly in ``otherTypes``.
+  static let maxCountedOtherTypes = 65_536
+
+  /// Every type some catalog defines: these always get a row (their number is fixed and small).
+  static let catalogTypes: Set<String> = Set(ProtocolCatalog.all.flatMap { $0.messages.map(\.type) })
+
   var frames = 0
   var valid = 0
   var invalid = 0
   var errors = 0
   var warnings = 0
-  /// By message type (frames without a type are counted under ``untyped``).
+  /// By message type (frames without a type are counted under ``untyped``); bounded as the type's
+  /// documentation says.
   var types: [String: TypeCounts] = [:]
+  /// Frames of types that have no row in ``types``.
+  var otherTypes = OtherTypes()
   /// Findings by code.
   var codes: [String: Int] = [:]
   /// Sources that could not be opened or read to the end (missing file, directory, I/O error), by
   /// name. Any makes the run's verdict `ERROR` and its exit status 2.
   var unreadable: [String] = []
+
+  private var listedOtherTypes = 0
 
   /// The key frames without a `type` are counted under.
   static let untyped = "(no type)"
@@ -37,13 +71,28 @@ struct ValidationSummary: Sendable, Equatable {
     guard outcome.isFrame else { return }
     frames += 1
     if errorCount == 0 { valid += 1 } else { invalid += 1 }
+    func count(_ counts: inout TypeCounts) {
+      counts.frames += 1
+      counts.invalid += errorCount == 0 ? 0 : 1
+      counts.errors += errorCount
+      counts.warnings += warningCount
+    }
     let key = outcome.messageType ?? Self.untyped
-    var counts = types[key, default: TypeCounts()]
-    counts.frames += 1
-    counts.invalid += errorCount == 0 ? 0 : 1
-    counts.errors += errorCount
-    counts.warnings += warningCount
-    types[key] = counts
+    if types[key] != nil {
+      count(&types[key]!)
+    } else if key == Self.untyped || Self.catalogTypes.contains(key)
+      || (listedOtherTypes < Self.maxListedOtherTypes && key.utf8.count <= Self.maxListedTypeBytes)
+    {
+      if key != Self.untyped, !Self.catalogTypes.contains(key) { listedOtherTypes += 1 }
+      count(&types[key, default: TypeCounts()])
+    } else {
+      count(&otherTypes.counts)
+      if otherTypes.distinct.count < Self.maxCountedOtherTypes {
+        otherTypes.distinct.insert(key.hashValue)
+      } else if !otherTypes.distinct.contains(key.hashValue) {
+        otherTypes.distinctOverflow = true
+      }
+    }
   }
 
   /// `ERROR` when a source was unreadable, else `FAIL` when there is an error, else `OK` (the exit
@@ -53,26 +102,36 @@ struct ValidationSummary: Sendable, Equatable {
     return errors > 0 ? "FAIL" : "OK"
   }
 
-  /// The summary as a JSON object (keys sorted within `types` and `codes`).
+  /// The summary as a JSON object (keys sorted within `types` and `codes`). `other_types` is there
+  /// only when some frames had a type without a row: `{"types": N, "types_exact": bool, "frames": …}`.
   var json: JSONValue {
-    var typeMembers: [JSONObject.Member] = []
-    for key in types.keys.sorted() {
-      let c = types[key]!
-      typeMembers.append(
-        JSONObject.Member(
-          key: key,
-          value: [
-            "frames": .number(JSONNumber(c.frames)), "invalid": .number(JSONNumber(c.invalid)),
-            "errors": .number(JSONNumber(c.errors)), "warnings": .number(JSONNumber(c.warnings)),
-          ]))
+    func counts(_ c: TypeCounts) -> JSONValue {
+      [
+        "frames": .number(JSONNumber(c.frames)), "invalid": .number(JSONNumber(c.invalid)),
+        "errors": .number(JSONNumber(c.errors)), "warnings": .number(JSONNumber(c.warnings)),
+      ]
     }
+    let typeMembers = types.keys.sorted().map { JSONObject.Member(key: $0, value: counts(types[$0]!)) }
     let codeMembers = codes.keys.sorted().map { JSONObject.Member(key: $0, value: .number(JSONNumber(codes[$0]!))) }
-    return [
-      "frames": .number(JSONNumber(frames)), "valid": .number(JSONNumber(valid)),
-      "invalid": .number(JSONNumber(invalid)), "errors": .number(JSONNumber(errors)),
-      "warnings": .number(JSONNumber(warnings)), "unreadable": .number(JSONNumber(unreadable.count)),
-      "unreadable_sources": .array(unreadable.map { .string($0) }), "types": .object(JSONObject(typeMembers)),
-      "codes": .object(JSONObject(codeMembers)),
-    ]
+    var object = JSONObject([
+      JSONObject.Member(key: "frames", value: .number(JSONNumber(frames))),
+      JSONObject.Member(key: "valid", value: .number(JSONNumber(valid))),
+      JSONObject.Member(key: "invalid", value: .number(JSONNumber(invalid))),
+      JSONObject.Member(key: "errors", value: .number(JSONNumber(errors))),
+      JSONObject.Member(key: "warnings", value: .number(JSONNumber(warnings))),
+      JSONObject.Member(key: "unreadable", value: .number(JSONNumber(unreadable.count))),
+      JSONObject.Member(key: "unreadable_sources", value: .array(unreadable.map { .string($0) })),
+      JSONObject.Member(key: "types", value: .object(JSONObject(typeMembers))),
+    ])
+    if otherTypes.counts.frames > 0 {
+      var other = counts(otherTypes.counts).objectValue ?? JSONObject()
+      other.members.insert(
+        JSONObject.Member(key: "types_exact", value: .bool(!otherTypes.distinctOverflow)), at: 0)
+      other.members.insert(
+        JSONObject.Member(key: "types", value: .number(JSONNumber(otherTypes.distinct.count))), at: 0)
+      object.members.append(JSONObject.Member(key: "other_types", value: .object(other)))
+    }
+    object.members.append(JSONObject.Member(key: "codes", value: .object(JSONObject(codeMembers))))
+    return .object(object)
   }
 }

@@ -54,10 +54,11 @@ enum DecodeCommand {
     let outcome = checker.check(frame, protocolVersion: version)
     let name = path == "-" ? "<stdin>" : path
     for finding in outcome.findings {
-      let pointer = finding.pointer.isEmpty ? "/" : finding.pointer
+      // Same form and escaping as `validate`'s text output: nothing from the frame steers the terminal.
       io.standardError.line(
-        "\(name): \(outcome.messageType ?? "-") \(pointer): \(finding.severity.rawValue): \(finding.message) "
-          + "[\(finding.code.rawValue)]")
+        "\(TerminalText.escaped(name)): \(outcome.messageType.map(TerminalText.name) ?? "-") "
+          + "\(TerminalText.pointer(finding.pointer)): \(finding.severity.rawValue): "
+          + "\(TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength)) [\(finding.code.rawValue)]")
     }
     guard outcome.isValid, let message = outcome.message else { return 1 }
     let options = ValidationOptions(direction: outcome.direction, protocolVersion: version, strict: args.has("strict"))
@@ -67,12 +68,16 @@ enum DecodeCommand {
       canonical = (try? JSONReader().parse(MessageEncoder().encode(decoded))) ?? .object(message)
     } catch {
       for finding in error.findings {
-        io.standardError.line("\(name): \(finding.description) [\(finding.code.rawValue)]")
+        io.standardError.line(
+          "\(TerminalText.escaped(name)): \(finding.severity.rawValue) \(finding.code.rawValue) "
+            + "\(TerminalText.pointer(finding.pointer)): "
+            + TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength)
+            + " [\(finding.code.rawValue)]")
       }
       return 1
     }
     let shown = args.has("show-secrets") ? canonical : Redaction.redacted(canonical)
-    io.standardOutput.line(PrettyPrinter.text(shown))
+    io.standardOutput.line(TerminalText.jsonSafe(PrettyPrinter.text(shown)))
     return 0
   }
 }

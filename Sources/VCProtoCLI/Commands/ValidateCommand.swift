@@ -8,8 +8,12 @@ enum ValidateCommand {
     abstract: "Check captured traffic (JSON Lines, HAR, or one frame) against the protocol.",
     discussion: """
       Each finding is printed as `file:line: type /pointer: severity: message [code]` (`file#N` for
-      the N-th frame of a HAR or single-frame input), followed by a summary per type and per code.
-      The input is streamed; memory stays flat whatever its size. Secrets are never printed.
+      the N-th frame of a HAR or single-frame input; `(root)` for the whole frame), followed by a
+      summary per type and per code (every catalog type, at most 64 others, then one
+      "(N other types)" row). Text output shows control, bidi and format characters from the
+      capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400; JSON
+      output is exact. The input is streamed and every table is bounded, so memory stays flat
+      whatever the capture's size or content. Secrets are never printed.
       Direction comes from the capture (send = client_to_server), else from the message type.
       The protocol version comes from the capture's hello/connect, else from --protocol.
       Conversation checks (authentication order, negotiated extensions, message_ack ids, heartbeat

@@ -1,12 +1,13 @@
 import Foundation
+import VCProto
 
 /// Where a command writes text: standard output, standard error, or a buffer in tests.
 ///
 /// Writes are serialized by a lock, so one sink may be shared between tasks.
-public final class OutputSink: @unchecked Sendable {
-  private let lock = NSLock()
+public final class OutputSink: Sendable {
   private let handle: FileHandle?
-  private var buffer: [UInt8] = []
+  /// The kept text of a buffering sink; its lock also serializes writes to the handle.
+  private let buffer = Locked<[UInt8]>([])
 
   /// A sink that writes through to a file handle.
   public init(handle: FileHandle) {
@@ -20,12 +21,12 @@ public final class OutputSink: @unchecked Sendable {
 
   /// Writes bytes.
   public func write(_ bytes: [UInt8]) {
-    lock.lock()
-    defer { lock.unlock() }
-    if let handle {
-      handle.write(Data(bytes))
-    } else {
-      buffer.append(contentsOf: bytes)
+    buffer.withLock { buffer in
+      if let handle {
+        handle.write(Data(bytes))
+      } else {
+        buffer.append(contentsOf: bytes)
+      }
     }
   }
 
@@ -41,8 +42,6 @@ public final class OutputSink: @unchecked Sendable {
 
   /// Everything written so far, for a buffering sink (empty for a file sink).
   public var text: String {
-    lock.lock()
-    defer { lock.unlock() }
-    return String(decoding: buffer, as: UTF8.self)
+    buffer.withLock { String(decoding: $0, as: UTF8.self) }
   }
 }

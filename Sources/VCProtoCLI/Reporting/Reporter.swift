@@ -7,6 +7,8 @@ protocol Reporter {
 }
 
 /// `file:line: type /pointer: severity: message [code]`, then a summary per type and per code.
+/// Everything that came from the input is escaped and cut (``TerminalText``); the whole-frame
+/// pointer is shown as `(root)`.
 struct TextReporter: Reporter {
   let out: OutputSink
   let color: Bool
@@ -18,41 +20,56 @@ struct TextReporter: Reporter {
   func report(_ record: FindingRecord) {
     let f = record.finding
     let severity = f.severity == .error ? paint("error", "31;1") : paint("warning", "33;1")
-    let pointer = f.pointer.isEmpty ? "/" : f.pointer
+    let type = record.messageType.map(TerminalText.name) ?? "-"
+    let message = TerminalText.escaped(f.message, limit: TerminalText.maxMessageLength)
     out.line(
-      "\(paint(record.location, "1")): \(record.messageType ?? "-") \(pointer): \(severity): \(f.message) "
-        + paint("[\(f.code.rawValue)]", "2"))
+      "\(paint(TerminalText.escaped(record.location), "1")): \(type) \(TerminalText.pointer(f.pointer)): \(severity): "
+        + "\(message) " + paint("[\(TerminalText.escaped(f.code.rawValue))]", "2"))
   }
 
   func finish(_ summary: ValidationSummary, sources: [String]) {
     func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+    func counts(_ c: ValidationSummary.TypeCounts) -> String {
+      var text = plural(c.frames, "frame")
+      if c.errors + c.warnings > 0 { text += ", \(plural(c.errors, "error")), \(plural(c.warnings, "warning"))" }
+      return text
+    }
     let verdict = paint(summary.verdict, summary.verdict == "OK" ? "32;1" : "31;1")
+    let names = sources.map { TerminalText.escaped($0) }
     var line =
-      "\(verdict) \(sources.joined(separator: ", ")): \(plural(summary.frames, "frame")), \(summary.valid) valid, "
+      "\(verdict) \(names.joined(separator: ", ")): \(plural(summary.frames, "frame")), \(summary.valid) valid, "
       + "\(summary.invalid) invalid; \(plural(summary.errors, "error")), \(plural(summary.warnings, "warning"))"
     if !summary.unreadable.isEmpty {
-      line += "; \(summary.unreadable.count) unreadable: \(summary.unreadable.joined(separator: ", "))"
+      line +=
+        "; \(summary.unreadable.count) unreadable: "
+        + summary.unreadable.map { TerminalText.escaped($0) }.joined(separator: ", ")
     }
     out.line(line)
-    if !summary.types.isEmpty {
+    if !summary.types.isEmpty || summary.otherTypes.counts.frames > 0 {
       out.line("by type:")
-      let width = max(20, summary.types.keys.map(\.count).max() ?? 0)
-      for key in summary.types.keys.sorted() {
-        let c = summary.types[key]!
-        var row = "  " + key.padding(toLength: width, withPad: " ", startingAt: 0) + " " + plural(c.frames, "frame")
-        if c.errors + c.warnings > 0 {
-          row += ", \(plural(c.errors, "error")), \(plural(c.warnings, "warning"))"
-        }
-        out.line(row)
+      // Names are escaped and cut to TerminalText.maxNameLength, so the padding is bounded too.
+      let rows = summary.types.keys.sorted().map { (TerminalText.name($0), summary.types[$0]!) }
+      let width = max(20, rows.map(\.0.count).max() ?? 0)
+      for (name, c) in rows {
+        out.line("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + counts(c))
+      }
+      let other = summary.otherTypes
+      if other.counts.frames > 0 {
+        let name =
+          "(\(other.distinctText) other type\(other.distinct.count == 1 && !other.distinctOverflow ? "" : "s"))"
+        out.line(
+          "  " + name.padding(toLength: max(width, name.count), withPad: " ", startingAt: 0) + " "
+            + counts(other.counts))
       }
     }
     if summary.codes.isEmpty {
       out.line("by code: none")
     } else {
       out.line("by code:")
-      let width = max(20, summary.codes.keys.map(\.count).max() ?? 0)
-      for key in summary.codes.keys.sorted() {
-        out.line("  " + key.padding(toLength: width, withPad: " ", startingAt: 0) + " \(summary.codes[key]!)")
+      let rows = summary.codes.keys.sorted().map { (TerminalText.name($0), summary.codes[$0]!) }
+      let width = max(20, rows.map(\.0.count).max() ?? 0)
+      for (name, n) in rows {
+        out.line("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + " \(n)")
       }
     }
   }
@@ -89,10 +106,7 @@ struct JSONLinesReporter: Reporter {
   }
 
   private func write(_ value: JSONValue) {
-    var writer = JSONWriter()
-    writer.write(value)
-    var bytes = writer.bytes
-    bytes.append(0x0A)
-    out.write(bytes)
+    // Exact JSON, with the characters that could steer a terminal written as escapes.
+    out.line(TerminalText.jsonSafe(value.jsonText))
   }
 }

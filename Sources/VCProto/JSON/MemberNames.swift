@@ -1,0 +1,73 @@
+/// The member names of one object, for finding a duplicate in time linear in the object's size.
+///
+/// Two names are the same key exactly when they are the same sequence of Unicode scalars, that is
+/// when their UTF-8 bytes are equal (STANDARDS.md section 2). Canonically equivalent names that
+/// differ in their scalars (`"é"` as U+00E9, and as `e` followed by U+0301) are different keys,
+/// whatever the size of the object. Swift's `String` `==` and hashing compare by canonical
+/// equivalence, so neither is used here.
+///
+/// While the object has fewer than ``linearLimit`` members a new name is compared with each earlier
+/// one (cheaper than hashing for the few members a protocol object has, and no allocation); from then
+/// on every name goes into a hash set of exact names (Swift's per-process seeded SipHash, so a peer
+/// cannot choose colliding names). The set is filled once and then grown in place, so each name
+/// costs amortised O(its length) whatever the object's size.
+struct MemberNames {
+  /// Objects below this many members are checked by direct comparison.
+  static let linearLimit = 16
+
+  private var set: Set<ExactName> = []
+
+  init() {}
+
+  /// `true` when `name` differs from every name in `earlier` (the object's members so far, in order),
+  /// and records it; `false` for a duplicate.
+  ///
+  /// `checks` counts the comparisons and hash insertions made (the work, measured by tests).
+  @inline(__always)
+  mutating func isNew(_ name: String, among earlier: ArraySlice<JSONObject.Member>, checks: inout Int) -> Bool {
+    if earlier.count < Self.linearLimit {
+      for m in earlier {
+        checks += 1
+        if m.key.hasSameScalars(as: name) { return false }
+      }
+      return true
+    }
+    if set.isEmpty {
+      set.reserveCapacity(earlier.count * 2)
+      for m in earlier { set.insert(ExactName(m.key)) }
+      checks += earlier.count
+    }
+    checks += 1
+    return set.insert(ExactName(name)).inserted
+  }
+
+  /// Forgets every name, keeping the storage for the next object.
+  mutating func removeAll() {
+    if !set.isEmpty { set.removeAll(keepingCapacity: true) }
+  }
+}
+
+/// A member name hashed and compared by its exact UTF-8 bytes (not by canonical equivalence).
+struct ExactName: Hashable {
+  let name: String
+
+  init(_ name: String) {
+    self.name = name
+  }
+
+  static func == (a: ExactName, b: ExactName) -> Bool { a.name.hasSameScalars(as: b.name) }
+
+  func hash(into hasher: inout Hasher) {
+    var name = name
+    name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}
+
+extension String {
+  /// `true` when both strings are the same sequence of Unicode scalars (equal UTF-8 bytes).
+  /// Unlike `==`, canonically equivalent but different sequences are not equal.
+  @inline(__always)
+  func hasSameScalars(as other: String) -> Bool {
+    utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+  }
+}
