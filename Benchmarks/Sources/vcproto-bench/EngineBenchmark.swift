@@ -62,6 +62,13 @@ enum EngineBenchmark {
       if catalog.message(type)?.direction == .clientToServer { toServer.append(o) } else { toClient.append(o) }
       if let id = o["session_id"]?.stringValue { sessions.insert(id) }
     }
+    // The same comparison split: session_history frames (where the client engine deduplicates every
+    // message) and all other frames.
+    let isHistory = parsed.map { $0["type"]?.stringValue == "session_history" }
+    let historyFrames = frames.indices.filter { isHistory[$0] }.map { frames[$0] }
+    let otherFrames = frames.indices.filter { !isHistory[$0] }.map { frames[$0] }
+    let historyParsed = toClient.filter { $0["type"]?.stringValue == "session_history" }
+    let otherToClient = toClient.filter { $0["type"]?.stringValue != "session_history" }
     let client = try readyClient(sessions: sessions.sorted())
     let server = try readyServer()
     let decoder = MessageDecoder()
@@ -76,6 +83,18 @@ enum EngineBenchmark {
         for o in toClient { actionsOut += try c.handle(.frameReceived(o), now: 1).count }
         for o in toServer { actionsOut += try s.handle(.frameReceived(o), now: 1).count }
         delivered += 1
+      },
+      { for f in historyFrames { _ = try decoder.decode(f) } },
+      {
+        var c = client
+        for o in historyParsed { actionsOut += try c.handle(.frameReceived(o), now: 1).count }
+      },
+      { for f in otherFrames { _ = try decoder.decode(f) } },
+      {
+        var c = client
+        var s = server
+        for o in otherToClient { actionsOut += try c.handle(.frameReceived(o), now: 1).count }
+        for o in toServer { actionsOut += try s.handle(.frameReceived(o), now: 1).count }
       },
     ]
     var best = [Double](repeating: .infinity, count: contenders.count)
@@ -103,6 +122,12 @@ enum EngineBenchmark {
       String(
         format: "engine cost on top of parse: %.1f %%; on top of decode: %.1f %% (target < 10 %%)",
         best[2] / best[0] * 100, best[2] / best[1] * 100))
+    print(
+      String(
+        format: "session_history frames (%d): engine %.0f ns/frame, %.1f %% of their decode; other frames (%d): "
+          + "engines %.0f ns/frame, %.1f %% of their decode",
+        historyFrames.count, best[4] / Double(max(1, historyFrames.count)) * 1e9, best[4] / best[3] * 100,
+        otherFrames.count, best[6] / Double(max(1, otherFrames.count)) * 1e9, best[6] / best[5] * 100))
     precondition(actionsOut >= toClient.count, "the client engine delivered fewer events than frames")
     if smoke { print("\nsmoke: engine 1 passed, 0 failed") }
   }

@@ -88,7 +88,7 @@ extension ClientEngine {
     }
     // A server from before `connected` existed (0.2.0/0.3.0, no negotiation members) confirms nothing:
     // its first frame that is not `auth_error` means success (STANDARDS.md section 4).
-    if !negotiating, usedAuthVersion == 1, serverMax < ProtocolVersion(major: 0, minor: 4) {
+    if !negotiating, usedAuthVersion == 1, serverMax < VersionFamily.seqFrom {
       implicitAuthVersion = min(serverMax, configuration.maximumVersion)
     }
     sentConnect = connect
@@ -148,7 +148,7 @@ extension ClientEngine {
       }
       version = parsed
     } else {
-      version = implicitAuthVersion ?? min(configuration.maximumVersion, ProtocolVersion(major: 0, minor: 4))
+      version = implicitAuthVersion ?? min(configuration.maximumVersion, VersionFamily.seqFrom)
     }
     let caps = accepted ?? []
     if let extra = caps.first(where: { !configuration.capabilities.contains($0) }) {
@@ -164,6 +164,7 @@ extension ClientEngine {
     let t = configuration.timing
     state = .ready
     negotiatedVersion = version
+    family = VersionFamily(version)
     capabilities = Set(caps)
     attempts = 0
     authFailures = 0

@@ -22,7 +22,7 @@ extension ClientEngine {
     case "session_history":
       if onHistory(frame, now: now, &out) { return }
     case "session_updated":
-      if let v = negotiatedVersion, VersionFamily(v) == .messageId, onHistory(frame, now: now, &out) { return }
+      if family == .messageId, onHistory(frame, now: now, &out) { return }
     case "session_ready", "session_created", "turn_complete":
       if let id = frame["session_id"]?.stringValue { pendingNewSessions.removeAll { $0 == id } }
     default: break

@@ -22,9 +22,9 @@ extension ClientEngine {
   /// on every append, so sending it turns every resume into a full reload (the engine detects a
   /// replaced file from the reply's signature instead; see ``FileSignature``).
   mutating func sendSubscribe(_ id: String, _ out: inout [ClientAction]) {
-    guard let version = negotiatedVersion, var sub = subscriptions[id] else { return }
+    guard negotiatedVersion != nil, var sub = subscriptions[id] else { return }
     var frame = JSONObject.frame("subscribe", ["session_id": .string(id)])
-    switch VersionFamily(version) {
+    switch family {
     case .messageId:
       if case .lastMessageId(let last)? = sub.cursor { frame["last_message_id"] = .string(last) }
       sub.requestedFrom = nil
@@ -47,14 +47,13 @@ extension ClientEngine {
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's
   /// and became a ``SessionUpdate``.
   mutating func onHistory(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) -> Bool {
-    guard let id = frame["session_id"]?.stringValue, subscriptions[id] != nil, let version = negotiatedVersion,
+    guard let id = frame["session_id"]?.stringValue, subscriptions[id] != nil, negotiatedVersion != nil,
       let messages = frame["messages"]?.arrayValue
     else { return false }
     // Taken out of the dictionary while it changes, so its tables are not copied on write; every path
     // below puts it back (before any `sendSubscribe`, which reads it).
     var sub = subscriptions.removeValue(forKey: id)!
     var update = SessionUpdate(sessionId: id, cursor: sub.cursor ?? .lastSeq(0))
-    let family = VersionFamily(version)
     switch family {
     case .messageId:
       classify(messages, family: family, session: id, into: &update, sub: &sub)

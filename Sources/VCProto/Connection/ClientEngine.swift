@@ -25,6 +25,8 @@ public struct ClientEngine: Sendable {
   public internal(set) var negotiatedVersion: ProtocolVersion?
   /// The capabilities accepted on the current connection.
   public internal(set) var capabilities: Set<String> = []
+  /// How the negotiated version identifies messages (set with ``negotiatedVersion``).
+  var family: VersionFamily = .messageId
 
   var rng: SplitMix64
   /// Reconnect attempts since the last authenticated connection.

@@ -18,18 +18,16 @@ enum VersionFamily: Sendable, Hashable {
   case offset
 
   init(_ version: ProtocolVersion) {
-    if version < ProtocolVersion(major: 0, minor: 4) {
+    if version < Self.seqFrom {
       self = .messageId
-    } else if version < ProtocolVersion(major: 0, minor: 5) {
+    } else if version < Self.offsetFrom {
       self = .seq
     } else {
       self = .offset
     }
   }
-}
 
-extension ProtocolVersion {
-  init(major: Int, minor: Int, patch: Int = 0) {
-    self = ProtocolVersion("\(major).\(minor).\(patch)")!
-  }
+  /// The first version of each family, parsed once.
+  static let seqFrom = ProtocolVersion("0.4.0")!
+  static let offsetFrom = ProtocolVersion("0.5.0")!
 }
