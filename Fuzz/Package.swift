@@ -18,6 +18,9 @@ let package = Package(
     .executableTarget(
       name: "fuzz-auth", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")], path: "Sources/fuzz-auth"),
     .executableTarget(
+      name: "fuzz-auth-frames", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")],
+      path: "Sources/fuzz-auth-frames"),
+    .executableTarget(
       name: "fuzz-engine",
       dependencies: [
         "FuzzDriver", .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoCLI", package: "vcproto"),

@@ -28,6 +28,13 @@ for f in frames:
 for path in glob.glob(os.path.join(ROOT, "Vectors", "envelope", "*.json")):
     for v in json.load(open(path)):
         write("fuzz-envelope", base64.b64decode(v["envelope_base64"]))
+# fuzz-auth-frames: each frames vector's messages, separated by 0xFF as the target splits them, and
+# each message alone.
+for v in json.load(open(os.path.join(ROOT, "Vectors", "auth", "frames.json"), encoding="utf-8")):
+    wires = [m["wire"].encode("utf-8") for m in v["messages"]]
+    write("fuzz-auth-frames", b"\xff".join(wires))
+    for w in wires:
+        write("fuzz-auth-frames", w)
 # fuzz-capture: small seeds (at most CAPTURE_SEED bytes). Every exec reads its input several times
 # (two readers, two chunkings, the validate pipeline twice), so seed size sets the speed.
 CAPTURE_SEED = 4096

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Independent cross-checks of every message vector in Vectors/messages/. Three judges, each must agree
-with the vector:
+"""Independent cross-checks of every message vector in Vectors/messages/<version>/ (every protocol
+version). Three judges, each must agree with the vector:
 
 1. JSON Schema (Python's jsonschema, Draft 2020-12, format checking for date-time and uuid, after a
    strict parse that rejects duplicate keys and NaN/Infinity). Every frame is validated against all
@@ -12,13 +12,13 @@ with the vector:
 2. The vcproto binary (the path .ci/run passes): `vcproto validate --input frame --format json` on
    every frame, with the vector's direction and protocol version. It must give the vector's verdict,
    exactly the vector's set of error findings (pointer, code), and at least the listed warnings.
-3. An oracle written here from the independent reference catalog
-   (Reference/catalog-0.2.0.json, not from vcproto's catalog or Schema/): for
-   every 0.2.0 vector whose frame has one of the reference's 63 types, the verdict the reference's
-   facts imply (direction, requiredness, nullability, JSON types, nested shapes, the closed sets,
-   and the rules the reference states as backend error texts). Vectors that set an extension member
-   the reference cannot know are skipped, as are the few vcproto-only value rules listed in
-   VCPROTO_ONLY (each with its reason).
+3. An oracle written here from the independent reference catalog of the vector's version
+   (Reference/catalog-<version>.json, not from vcproto's catalog or Schema/): for every vector whose
+   frame has one of that reference's types, the verdict the reference's facts imply (the type's
+   status in that version, direction, requiredness, nullability, JSON types, nested shapes, the
+   members of that version's variant, the closed sets, and the rules the reference states as
+   backend error texts). Vectors that set an extension member the reference cannot know are
+   skipped, as are the few vcproto-only value rules listed in VCPROTO_ONLY (each with its reason).
 
 Prints one line per disagreement and `N passed, M failed` (a vector passes when every judge that
 applies agrees); exits 1 on any disagreement.
@@ -39,7 +39,8 @@ import tempfile
 from jsonschema import Draft202012Validator, FormatChecker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REFERENCE = os.path.join(ROOT, "Reference", "catalog-0.2.0.json")
+VERSIONS = ["0.2.0", "0.3.0", "0.4.0", "0.5.0"]
+REFERENCES = {v: os.path.join(ROOT, "Reference", "catalog-%s.json" % v) for v in VERSIONS}
 
 
 def strict_object(pairs):
@@ -122,7 +123,7 @@ class SchemaJudge:
 
 def run_binary(binary, vectors):
     """Validates each vector's frame with `vcproto validate --input frame --format json`, one file per
-    frame, batched per (direction, version). Returns {id: (exit status, errors, warnings)}."""
+    frame, batched per (direction, version). Returns {(version, id): (errors, warnings)}."""
     results = {}
     groups = {}
     for v in vectors:
@@ -131,10 +132,10 @@ def run_binary(binary, vectors):
         for (direction, version), group in sorted(groups.items()):
             paths = {}
             for i, v in enumerate(group):
-                path = os.path.join(tmp, "%s-%d.json" % (direction, i))
+                path = os.path.join(tmp, "%s-%s-%d.json" % (version, direction, i))
                 with open(path, "wb") as f:
                     f.write(v["frame"].encode("utf-8"))
-                paths[path] = v["id"]
+                paths[path] = (version, v["id"])
             found = {path: (set(), set()) for path in paths}
             for chunk in range(0, len(group), 200):
                 args = list(paths)[chunk:chunk + 200]
@@ -173,6 +174,8 @@ def judge_binary(v, result):
 
 # Members vcproto adds as negotiated extensions (STANDARDS.md section 7 and 8): the reference cannot
 # judge a frame that sets one, so such vectors are skipped. Listed by hand, not derived from Schema/.
+# From 0.4.0 the real server has connect.protocol_version, connected.negotiated_protocol_version and
+# error.code/required/received itself (versions.md section 3.2), so they are judged there.
 EXTENSION_MEMBERS = {
     "connect": {"protocol_version", "protocol_versions", "capabilities", "auth_version", "client_nonce", "auth_response"},
     "hello": {"protocol_versions", "auth_versions", "capabilities", "challenge"},
@@ -180,6 +183,15 @@ EXTENSION_MEMBERS = {
     "prompt": {"idempotency_key"},
     "error": {"code", "required", "received", "supported", "requested", "message_id"},
 }
+REAL_FROM_0_4_0 = {"connect": {"protocol_version"}, "connected": {"negotiated_protocol_version"},
+                   "error": {"code", "required", "received"}}
+
+
+def extension_members(version, type_):
+    members = EXTENSION_MEMBERS.get(type_, set())
+    if VERSIONS.index(version) >= 2:
+        members = members - REAL_FROM_0_4_0.get(type_, set())
+    return members
 
 # Closed sets. The reference lists values for many members (hello.message, recipe steps, ...) that are
 # merely what the backend sends today; the protocol closes only these (issue 2: stream, role, command
@@ -187,35 +199,63 @@ EXTENSION_MEMBERS = {
 # Keyed by (message type, member name at any depth): `type` inside available_commands is the command
 # node's (the frame's own `type` is not checked as a member).
 CLOSED = {("command_output", "stream"), ("replay", "role"), ("available_commands", "type"),
-          ("worktree_session_created", "success"), ("worktree_session_error", "success")}
+          ("worktree_session_created", "success"), ("worktree_session_error", "success"),
+          # from 0.3.0 (versions.md 2.2, 3.2, 4.2): the server refuses another provider; aborted,
+          # streaming and file_replaced are only ever true; history roles and gap reasons are closed.
+          ("prompt", "provider"), ("turn_complete", "aborted"), ("tts_speak", "streaming"),
+          ("session_history", "file_replaced"), ("session_history", "role"), ("session_history", "reason")}
 
 # vcproto rules the reference states nowhere as a checkable fact: vectors that rely on one are
 # skipped here (jsonschema and the binary still judge them).
-VCPROTO_ONLY = {
-    "hello.invalid_value.version": "format MAJOR.MINOR.PATCH; the reference only lists the value seen ('0.2.0')",
+VCPROTO_ONLY = {  # keyed by (version, vector id)
+    **{(v, "hello.invalid_value.version"): "format MAJOR.MINOR.PATCH; the reference only lists the values seen"
+       for v in VERSIONS},
+    **{(v, "error.missing.received"): "the reference shows required/received on every refusal (handshake), "
+       "but states no rule for a frame without them" for v in VERSIONS[2:]},
+    ("0.4.0", "session_history.invalid_value.seq"): "seq is 1-based (versions.md 3.2), not in the catalog's facts",
+    ("0.5.0", "session_history.invalid_value.next_offset"): "an offset is a line index, never negative "
+    "(versions.md 4.2); the catalog states no minimum",
 }
 
 INT64 = (-(2 ** 63), 2 ** 63 - 1)
 
 
 class ReferenceOracle:
-    def __init__(self, path):
+    def __init__(self, version, path):
+        self.version = version
+        self.variant = "v" + version
         with open(path, encoding="utf-8") as f:
             self.messages = {m["type"]: m for m in json.load(f)["messages"]}
-        assert len(self.messages) == 63, len(self.messages)
+        assert len(self.messages) == {"0.2.0": 63, "0.3.0": 67, "0.4.0": 68, "0.5.0": 68}[version], len(self.messages)
 
     def applies(self, v):
         """None when the oracle judges the vector, else the category of why not."""
-        if v["protocol_version"] != "0.2.0":
-            return "not 0.2.0"
         ok, value = try_parse(v["frame"])
         if not ok or not isinstance(value, dict) or value.get("type") not in self.messages:
             return "not one of the reference's types"
-        if EXTENSION_MEMBERS.get(value["type"], set()) & set(value):
+        if extension_members(self.version, value["type"]) & set(value):
             return "extension members"
-        if v["id"] in VCPROTO_ONLY:
+        if (self.version, v["id"]) in VCPROTO_ONLY:
             return "vcproto-only rules"
         return None
+
+    def fields_of(self, entry):
+        """The entry's members in this version: a catalog covering several negotiated versions lists
+        each variant's keys (`variants`); a member is required when `required` or this version is in
+        its `required_in`."""
+        fields = [f for f in entry["fields"] if f["name"] != "type"]
+        variant = (entry.get("variants") or {}).get(self.variant)
+        if isinstance(variant, dict):
+            keys = variant.get("keys") or [k.rstrip("?") for k in variant.get("request_fields") or []]
+            if keys:
+                fields = [f for f in fields if f["name"] in keys]
+        out = []
+        for f in fields:
+            f = dict(f)
+            if self.variant in (f.get("required_in") or []):
+                f["required"] = True
+            out.append(f)
+        return out
 
     def reason(self, v):
         """The first reason the reference rejects the frame, or None when it accepts it."""
@@ -223,9 +263,11 @@ class ReferenceOracle:
         entry = self.messages[value["type"]]
         if entry["status"] == "listed_in_review_but_nonexistent":
             return None  # not a real type: an unknown type is a warning, never an error
+        if entry["status"] == "removed":
+            return "removed in %s" % entry.get("removed_in")
         if entry["direction"] != v["direction"]:
             return "sent in the wrong direction"
-        fields = [f for f in entry["fields"] if f["name"] != "type"]
+        fields = self.fields_of(entry)
         why = self.check_object(value, fields, value["type"], "")
         if why:
             return why
@@ -234,6 +276,18 @@ class ReferenceOracle:
         if "Cannot specify both new_session_id and resume_session_id" in texts:
             if value.get("new_session_id") is not None and value.get("resume_session_id") is not None:
                 return "both new_session_id and resume_session_id"
+        for text in texts:  # "<member> must be a non-negative integer" (invalid_subscribe)
+            name = text.split(" ")[0]
+            if text.endswith("must be a non-negative integer") and value.get(name) is not None \
+                    and any(f["name"] == name for f in fields):
+                n = value[name]
+                if not (isinstance(n, int) and not isinstance(n, bool) and n >= 0):
+                    return "%s is not a non-negative integer" % name
+        for e in entry.get("errors") or []:  # a member the version refuses when set
+            if e.get("code") == "unsupported_subscribe_field" and self.version in (e.get("message") or ""):
+                name = e["message"].split(" ")[0]
+                if value.get(name) is not None:
+                    return "%s refused in %s" % (name, self.version)
         for f in fields:
             if "pos-int?" in (f.get("notes") or "") and f["name"] in value:
                 n = value[f["name"]]  # Clojure's pos-int?: a fixed-precision (64-bit) integer > 0
@@ -276,6 +330,17 @@ class ReferenceOracle:
         if not checks[kind]:
             return "type %s" % where
         shape = f.get("shape")
+        if isinstance(shape, dict) and "json_type" not in shape:  # one shape per variant
+            if self.variant in shape:
+                shape = shape[self.variant]
+            else:  # several kinds of frame in this version: an element may match any of them
+                alternatives = list(shape.values())
+                for alt in alternatives:
+                    if self.check_value(value, dict(f, shape=alt), owner, where, enclosing) is None:
+                        return None
+                return "%s matches no variant" % where
+        if kind == "array" and isinstance(shape, dict) and shape.get("json_type") == "object":
+            shape = {"json_type": "array", "items": shape}
         if isinstance(shape, str) and "recursive" in shape:
             shape = {"json_type": "array", "items": {"json_type": "object", "fields": enclosing}}
         if kind == "object" and isinstance(shape, dict) and shape.get("fields"):
@@ -307,23 +372,28 @@ def main():
     if explicit and not os.access(binary, os.X_OK):
         sys.exit("vcproto binary not found: %s" % binary)
     use_binary = os.access(binary, os.X_OK)
-    if not os.path.exists(REFERENCE):
-        sys.exit("reference catalog not found: %s" % os.path.normpath(REFERENCE))
+    for path in REFERENCES.values():
+        if not os.path.exists(path):
+            sys.exit("reference catalog not found: %s" % os.path.normpath(path))
 
     vectors = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "messages", "*.json"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "messages", "**", "*.json"), recursive=True)):
         with open(path, encoding="utf-8") as f:
             vectors.extend(json.load(f))
+    seen = {v["protocol_version"] for v in vectors}
+    if seen != set(VERSIONS):
+        sys.exit("vectors cover %s, expected every version %s" % (sorted(seen), VERSIONS))
 
     schemas = SchemaJudge()
-    oracle = ReferenceOracle(REFERENCE)
+    oracles = {version: ReferenceOracle(version, path) for version, path in REFERENCES.items()}
     results = run_binary(binary, vectors) if use_binary else {}
     passed = failed = judged_by_oracle = 0
     skipped = {}
     for v in vectors:
         problems = schemas.judge(v)
         if use_binary:
-            problems += judge_binary(v, results[v["id"]])
+            problems += judge_binary(v, results[(v["protocol_version"], v["id"])])
+        oracle = oracles[v["protocol_version"]]
         why_not = oracle.applies(v)
         if why_not is None:
             judged_by_oracle += 1
@@ -336,11 +406,11 @@ def main():
         if problems:
             failed += 1
             for p in problems:
-                print("DISAGREE %s: %s" % (v["id"], p))
+                print("DISAGREE %s %s: %s" % (v["protocol_version"], v["id"], p))
         else:
             passed += 1
     for vid in VCPROTO_ONLY:
-        if vid not in {v["id"] for v in vectors}:
+        if vid not in {(v["protocol_version"], v["id"]) for v in vectors}:
             failed += 1
             print("STALE VCPROTO_ONLY entry %s: no such vector" % vid)
     print("judges: jsonschema (3 levels), %s, reference oracle on %d vectors (skipped: %s)" % (

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Vectors/messages/*.json: the golden message vectors of protocol 0.2.0.
+"""Writes Vectors/messages/<version>/*.json: the golden message vectors of protocols 0.2.0-0.5.0.
 
 Valid frames are hand-written below (realistic values, facts from the real system) and emitted in
 vcproto's canonical encoding: `type` first, then members in catalog order (read from Schema/, which is
@@ -7,7 +7,12 @@ generated from the catalog), compact, `/` unescaped, non-ASCII raw. Invalid fram
 expected findings follow from the specification's rules (STANDARDS.md), computed here -- never by
 running vcproto. The Swift tests and tools/crosscheck_schema.py then check vcproto and jsonschema
 against these expectations, and tools/crosscheck_schema.py also checks the verdicts of the 0.2.0 types
-against the independent reference catalog (Reference/catalog-0.2.0.json).
+against the independent reference catalogs (Reference/catalog-<version>.json).
+
+Every version gets the same treatment from its own Schema/<version>/: a valid frame per type (VALID,
+with the per-version frames of VALID_BY_VERSION where the shape changed), the mutations below, the
+value rules the real server enforces in that version, members of other versions (a warning naming
+them), and a `not_in_version` frame for every type another version has and this one lacks.
 
 Mutations, each with its expected findings read from the catalog's facts in Schema/ (requiredness,
 nullability, JSON type):
@@ -26,9 +31,9 @@ import json
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VERSION = "0.2.0"
-SCHEMA_DIR = os.path.join(ROOT, "Schema", VERSION)
-OUT_DIR = os.path.join(ROOT, "Vectors", "messages")
+VERSIONS = ["0.2.0", "0.3.0", "0.4.0", "0.5.0"]
+VERSION = VERSIONS[0]  # the version being generated (set by main)
+OUT_ROOT = os.path.join(ROOT, "Vectors", "messages")
 
 SID = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
 SID2 = "9b2c7d41-3e5f-4a6b-8c7d-0e1f2a3b4c5d"
@@ -156,6 +161,66 @@ VALID = {
     "draining": {"message": "Server shutting down, please reconnect", "retry_after_ms": 5000},
 }
 
+HISTORY_USER = {"uuid": RECORD_USER["uuid"], "role": "user", "text": "Résume les tests qui échouent",
+                "timestamp": "2026-05-16T09:20:01.512Z", "provider": "claude"}
+HISTORY_ASSISTANT = {"uuid": RECORD_ASSISTANT["uuid"], "role": "assistant", "text": "Two tests fail.",
+                     "timestamp": None, "provider": "claude"}
+
+
+def history(extra_user, extra_assistant):
+    return [dict(HISTORY_USER, **extra_user), dict(HISTORY_ASSISTANT, **extra_assistant)]
+
+
+SIGNATURE = "48213:" + RECORD_USER["uuid"]
+
+# Frames whose shape changed: the realistic valid frame of each version (replacing VALID's).
+VALID_BY_VERSION = {
+    "0.3.0": {
+        "hello": dict(VALID["hello"], version="0.3.0"),
+        "connected": {"message": "Session registered", "session_id": None, "negotiated_protocol_version": "0.3.0"},
+        "prompt": dict(VALID["prompt"], provider="copilot"),
+        "start_recipe": dict(VALID["start_recipe"], provider="claude"),
+        "session_list": {"sessions": [dict(VALID["session_list"]["sessions"][0], provider="claude"),
+                                      VALID["session_list"]["sessions"][1]], "total_count": 2},
+        "recent_sessions": {"sessions": [dict(s, provider="claude") for s in VALID["recent_sessions"]["sessions"]],
+                            "limit": 5},
+        "session_created": dict(VALID["session_created"], provider="claude"),
+        "session_history": dict(VALID["session_history"], messages=history({}, {})),
+        "session_updated": {"session_id": SID, "messages": history({}, {})},
+        "turn_complete": {"session_id": SID, "aborted": True},
+        "session_killed": {"session_id": SID, "message": "Session window killed"},
+        "response": {k: v for k, v in VALID["response"].items() if k not in ("usage", "cost")},
+        "supervisor_message": {"text": "Which sessions are still running?"},
+        "canvas_action": {"callback_id": "cb-confirm-1", "action": "confirm"},
+        "canvas_update": {"components": [{"type": "status_card", "props": {"title": "Reconnect backoff", "status": "running"}},
+                                         {"type": "text_block"}]},
+        "tts_speak": {"text": "Both tests pass now.", "streaming": True, "priority": "notification"},
+        "supervisor_thinking": {"active": True},
+    },
+}
+VALID_BY_VERSION["0.4.0"] = dict(VALID_BY_VERSION["0.3.0"], **{
+    "hello": dict(VALID["hello"], version="0.5.0"),
+    "connected": {"message": "Session registered", "session_id": None, "negotiated_protocol_version": "0.4.0"},
+    "connect": dict(VALID["connect"], protocol_version="0.4.0"),
+    "subscribe": {"session_id": SID, "last_seq": 41},
+    "session_history": {"session_id": SID, "messages": history({"session_id": SID, "seq": 42},
+                                                               {"session_id": SID, "seq": 44}),
+                        "first_seq": 42, "last_seq": 44, "next_seq": 45, "is_complete": True, "gap": None},
+    "session_updated": {"session_id": SID2, "messages": [RECORD_USER]},
+    "connect_ack": {"negotiated_protocol_version": "0.4.0"},
+})
+VALID_BY_VERSION["0.5.0"] = dict(VALID_BY_VERSION["0.4.0"], **{
+    "connected": {"message": "Session registered", "session_id": None, "negotiated_protocol_version": "0.5.0"},
+    "connect": dict(VALID["connect"], protocol_version="0.5.0"),
+    "subscribe": {"session_id": SID, "from_offset": 120, "file_signature_seen": SIGNATURE},
+    "session_history": {"session_id": SID, "messages": history({"session_id": SID, "offset": 120},
+                                                               {"session_id": SID, "offset": 123}),
+                        "next_offset": 124, "end_of_file": True, "file_signature": SIGNATURE},
+    "connect_ack": {"negotiated_protocol_version": "0.5.0"},
+})
+VALID_BY_VERSION["0.2.0"] = {}
+BASE_VALID = VALID
+
 # Extra valid frames worth pinning.
 EXTRA_VALID = [
     ("connect", "auth_v2", "auth v2: HMAC answer instead of the key, with negotiation fields",
@@ -200,12 +265,14 @@ RAW_SHAPES = ("ClaudeRecord", "ClaudeMessage")
 RULES = {  # the catalog's cross-member rules (checked against Schema/ below)
     "connect": [("exactlyOne", ["api_key", "auth_response"]), ("requires", ["auth_response", "client_nonce"])],
     "prompt": [("mutuallyExclusive", ["new_session_id", "resume_session_id"])],
+    # the real server's coded refusal always carries both (versions.md section 6 step 2)
+    "error": [("requiredWhen", ["code", "unsupported_protocol_version", "required", "received"])],
 }
 
 
-def load_schemas():
+def load_schemas(version):
     schemas = {}
-    for path in glob.glob(os.path.join(SCHEMA_DIR, "types", "*.schema.json")):
+    for path in glob.glob(os.path.join(ROOT, "Schema", version, "types", "*.schema.json")):
         with open(path) as f:
             s = json.load(f)
         schemas[s["title"]] = s
@@ -257,6 +324,8 @@ def is_set(members, name):
 def rule_findings(type_, members):
     out = []
     for kind, names in RULES.get(type_, []):
+        if kind == "requiredWhen":
+            continue
         set_ = [n for n in names if is_set(members, n)]
         if kind == "exactlyOne":
             if not set_:
@@ -267,6 +336,9 @@ def rule_findings(type_, members):
             out.append(("/" + set_[1], "constraint_violation"))
         elif kind == "requires" and is_set(members, names[0]) and not is_set(members, names[1]):
             out.append(("/" + names[1], "constraint_violation"))
+    for kind, (member, value, *required) in [r for r in RULES.get(type_, []) if r[0] == "requiredWhen"]:
+        if members.get(member) == value:
+            out += [("/" + n, "missing_field") for n in required if not is_set(members, n)]
     return out
 
 
@@ -310,6 +382,8 @@ def sites(members, schema, defs):
     """Every nested object of a shape and every array inside a frame: yields (kind, pointer tokens,
     shape name, schema), kind "shape" or "array"; pointers are lists of member names and indices."""
     def walk(value, sub, ptr):
+        if len([a for a in sub.get("anyOf", []) if a.get("type") != "null"]) > 1:
+            return  # alternatives (0.3.0 session_updated: canonical or raw): a broken element is wrong_type whole
         name, sub = resolve(sub, value, defs)
         if sub is None:
             return
@@ -420,14 +494,127 @@ def vector(id_, description, direction, frame, findings=None, warnings=None):
     return v
 
 
-def main():
-    schemas = load_schemas()
+def version_rules(version, schemas, add):
+    """The value rules the real server enforces in `version` and the frames of other versions, each
+    with the findings the spec implies (versions.md as restated in STANDARDS.md's version history)."""
+    def frame(type_, members):
+        return make_frame(type_, members, schemas)
+
+    v = VERSIONS.index(version)
+    if v >= 1:  # 0.3.0 on
+        add("prompt", "invalid_value.provider", "the server refuses a provider outside claude|copilot|cursor|opencode",
+            frame("prompt", dict(VALID["prompt"], provider="gemini")), [("/provider", "invalid_value")])
+        add("turn_complete", "invalid_value.aborted", "aborted is only ever true",
+            frame("turn_complete", {"session_id": SID, "aborted": False}), [("/aborted", "invalid_value")])
+        add("tts_speak", "invalid_value.streaming", "streaming is only ever true",
+            frame("tts_speak", dict(VALID["tts_speak"], streaming=False)), [("/streaming", "invalid_value")])
+        add("session_history", "wrong_version.raw_record", "a raw Claude record where canonical messages belong",
+            frame("session_history", dict(VALID["session_history"], messages=[dict(VALID["session_history"]["messages"][0]),
+                                                                              {"type": "user", "uuid": SID2}])),
+            [("/messages/1/role", "missing_field"), ("/messages/1/text", "missing_field"),
+             ("/messages/1/timestamp", "missing_field"), ("/messages/1/provider", "missing_field")] +
+            ([("/messages/1/session_id", "missing_field")] if v >= 2 else []) +
+            ([("/messages/1/seq", "missing_field")] if v == 2 else []) +
+            ([("/messages/1/offset", "missing_field")] if v == 3 else []),
+            [("/messages/1/type", "unexpected_field")])
+        add("session_history", "invalid_value.role", "role is user or assistant",
+            frame("session_history", dict(VALID["session_history"], messages=[
+                dict(VALID["session_history"]["messages"][0], role="system")])),
+            [("/messages/0/role", "invalid_value")])
+    else:
+        add("subscribe", "valid.last_seq_of_0.4.0", "last_seq belongs to 0.4.0: a warning here",
+            frame("subscribe", {"session_id": SID, "last_seq": 3}), None, [("/last_seq", "unexpected_field")])
+        add("prompt", "valid.provider_of_0.3.0", "provider exists from 0.3.0 on: a warning here, whatever its value",
+            frame("prompt", dict(VALID["prompt"], provider="gemini")), None, [("/provider", "unexpected_field")])
+    if version == "0.4.0":
+        add("subscribe", "invalid_value.last_message_id", "a non-null last_message_id is refused on 0.4.0",
+            frame("subscribe", {"session_id": SID, "last_message_id": RECORD_USER["uuid"]}),
+            [("/last_message_id", "invalid_value")])
+        add("subscribe", "valid.null_last_message_id", "a null last_message_id is tolerated on 0.4.0",
+            frame("subscribe", {"session_id": SID, "last_message_id": None, "last_seq": 0}))
+        files_canonical_false.append(("subscribe", "valid.null_last_message_id"))
+        add("subscribe", "invalid_value.last_seq", "last_seq must not be negative",
+            frame("subscribe", {"session_id": SID, "last_seq": -1}), [("/last_seq", "invalid_value")])
+        add("subscribe", "wrong_type.last_seq_string", "last_seq \"5\" is a string, not an integer",
+            frame("subscribe", {"session_id": SID, "last_seq": "5"}), [("/last_seq", "wrong_type")])
+        add("subscribe", "valid.from_offset_of_0.5.0", "from_offset belongs to 0.5.0: ignored here (a warning)",
+            frame("subscribe", {"session_id": SID, "from_offset": 12}), None, [("/from_offset", "unexpected_field")])
+        add("session_history", "invalid_value.gap_reason", "gap.reason is pruned or client_ahead",
+            frame("session_history", dict(VALID["session_history"], gap={
+                "requested_last_seq": 90, "min_available_seq": 1, "reason": "lost"})), [("/gap/reason", "invalid_value")])
+        add("session_history", "invalid_value.seq", "seq starts at 1",
+            frame("session_history", dict(VALID["session_history"], messages=[
+                dict(VALID["session_history"]["messages"][0], seq=0)])), [("/messages/0/seq", "invalid_value")])
+        add("session_history", "wrong_version.0.5.0_shape", "a 0.5.0 session_history on a 0.4.0 channel",
+            frame("session_history", VALID_BY_VERSION["0.5.0"]["session_history"]),
+            [("/first_seq", "missing_field"), ("/last_seq", "missing_field"), ("/next_seq", "missing_field"),
+             ("/is_complete", "missing_field"), ("/gap", "missing_field"),
+             ("/messages/0/seq", "missing_field"), ("/messages/1/seq", "missing_field")],
+            [("/next_offset", "unexpected_field"), ("/end_of_file", "unexpected_field"),
+             ("/file_signature", "unexpected_field"), ("/messages/0/offset", "unexpected_field")])
+    if version == "0.5.0":
+        add("subscribe", "invalid_value.from_offset", "from_offset must not be negative",
+            frame("subscribe", {"session_id": SID, "from_offset": -1}), [("/from_offset", "invalid_value")])
+        add("subscribe", "wrong_type.from_offset_string", "from_offset \"5\" is a string, not an integer",
+            frame("subscribe", {"session_id": SID, "from_offset": "5"}), [("/from_offset", "wrong_type")])
+        add("subscribe", "valid.last_seq_of_0.4.0", "last_seq belongs to 0.4.0: ignored on 0.5.0 (a warning)",
+            frame("subscribe", {"session_id": SID, "last_seq": 41}), None, [("/last_seq", "unexpected_field")])
+        add("subscribe", "valid.last_message_id_of_0.2.0", "last_message_id is ignored on 0.5.0 (a warning)",
+            frame("subscribe", {"session_id": SID, "last_message_id": RECORD_USER["uuid"]}), None,
+            [("/last_message_id", "unexpected_field")])
+        add("session_history", "valid.file_replaced", "the reload reply after a signature mismatch",
+            frame("session_history", {"session_id": SID, "messages": [], "next_offset": 0, "end_of_file": True,
+                                      "file_signature": SIGNATURE, "file_replaced": True}))
+        add("session_history", "invalid_value.file_replaced", "file_replaced is only ever true",
+            frame("session_history", dict(VALID["session_history"], file_replaced=False)),
+            [("/file_replaced", "invalid_value")])
+        add("session_history", "invalid_value.next_offset", "next_offset is a line offset, never negative",
+            frame("session_history", dict(VALID["session_history"], next_offset=-1)), [("/next_offset", "invalid_value")])
+        add("session_history", "wrong_version.0.4.0_shape", "a 0.4.0 session_history on a 0.5.0 channel",
+            frame("session_history", VALID_BY_VERSION["0.4.0"]["session_history"]),
+            [("/next_offset", "missing_field"), ("/end_of_file", "missing_field"), ("/file_signature", "missing_field"),
+             ("/messages/0/offset", "missing_field"), ("/messages/1/offset", "missing_field")],
+            [("/first_seq", "unexpected_field"), ("/last_seq", "unexpected_field"), ("/next_seq", "unexpected_field"),
+             ("/is_complete", "unexpected_field"), ("/gap", "unexpected_field"), ("/messages/0/seq", "unexpected_field")])
+    if v >= 2:
+        refusal = {"message": "Client is too old; upgrade required", "code": "unsupported_protocol_version",
+                   "required": "0.4.0", "received": "0.3.0"}
+        add("error", "valid.too_old", "the server's refusal of a client below 0.4.0", frame("error", refusal))
+        add("error", "missing.received", "unsupported_protocol_version without received",
+            frame("error", {k: x for k, x in refusal.items() if k != "received"}), [("/received", "missing_field")])
+        add("error", "valid.invalid_subscribe", "a coded subscribe refusal",
+            frame("error", {"message": "from_offset must be a non-negative integer" if v == 3 else
+                            "last_seq must be a non-negative integer", "code": "invalid_subscribe"}))
+
+
+files_canonical_false = []
+
+
+EXTRA_VALID.append(("session_history", "gap", "0.4.0: a gap after a last_seq beyond the server's (full resync)",
+                    dict(VALID_BY_VERSION["0.4.0"]["session_history"], gap={
+                        "requested_last_seq": 90, "min_available_seq": 1, "reason": "client_ahead"})))
+EXTRA_ONLY = {("turn_complete", "null_session"): ["0.2.0"], ("session_history", "gap"): ["0.4.0"]}  # valid only there (session_id nullable)
+
+
+def generate(version):
+    global VERSION, VALID
+    VERSION = version
+    VALID = dict(BASE_VALID, **VALID_BY_VERSION[version])
+    schemas = load_schemas(version)
+    extra_valid = [e for e in EXTRA_VALID if e[0] in schemas and version in EXTRA_ONLY.get(e[:2], VERSIONS)]
+    # The handshake frames name the version the vector is checked against (a checker that follows the
+    # handshake takes the connection's version from them).
+    per_version = {"connect": {"protocol_version": version, "protocol_versions": [version]},
+                   "connected": {"negotiated_protocol_version": version},
+                   "hello": {"version": VALID["hello"]["version"], "protocol_versions": [version]}}
+    extra_valid = [(t, suffix, description, dict(members, **per_version[t]) if t in per_version else members)
+                   for t, suffix, description, members in extra_valid]
     # The rules above must be exactly the catalog's (the schemas carry their descriptions).
     for type_, schema in schemas.items():
         described = [r["description"] for r in schema.get("allOf", [])]
         assert len(described) == len(RULES.get(type_, [])), (type_, described)
     missing = set(schemas) - set(VALID)
-    assert not missing, "no valid frame for %s" % sorted(missing)
+    assert not missing, "no valid frame for %s in %s" % (sorted(missing), version)
 
     files = {}
     for type_ in sorted(schemas):
@@ -435,7 +622,7 @@ def main():
         direction = direction_of(schema)
         base = VALID[type_]
         vs = [vector(type_ + ".valid", "a realistic " + type_, direction, make_frame(type_, base, schemas))]
-        for t, suffix, description, members in EXTRA_VALID:
+        for t, suffix, description, members in extra_valid:
             if t == type_:
                 vs.append(vector("%s.valid.%s" % (t, suffix), description, direction, make_frame(t, members, schemas)))
         props = schema["properties"]
@@ -448,7 +635,7 @@ def main():
         # Every declared member, extensions included: null where the catalog does not allow it (valid
         # where it does), and a value of the wrong JSON type. The carrier is a valid frame of the type
         # that already has the member (so cross-member rules stay satisfied), else the realistic one.
-        carriers = [base] + [m for t, _, _, m in EXTRA_VALID if t == type_]
+        carriers = [base] + [m for t, _, _, m in extra_valid if t == type_]
         for name, prop in props.items():
             if name == "type":
                 continue
@@ -475,15 +662,18 @@ def main():
         files[type_] = vs
 
     def add(type_, suffix, description, frame, findings=None, warnings=None):
+        if type_ not in schemas:
+            return
         files[type_].append(vector("%s.%s" % (type_, suffix), description, direction_of(schemas[type_]), frame,
                                    findings, warnings))
 
     # Closed sets, ranges and formats.
     add("command_output", "invalid_value.stream", "stream outside the closed set stdout|stderr",
         make_frame("command_output", dict(VALID["command_output"], stream="stdin"), schemas), [("/stream", "invalid_value")])
-    add("replay", "invalid_value.role", "message.role outside user|assistant",
-        make_frame("replay", dict(VALID["replay"], message=dict(VALID["replay"]["message"], role="system")), schemas),
-        [("/message/role", "invalid_value")])
+    if version == "0.2.0":  # the set is closed only there (the 0.3.0 documentation dropped it)
+        add("replay", "invalid_value.role", "message.role outside user|assistant",
+            make_frame("replay", dict(VALID["replay"], message=dict(VALID["replay"]["message"], role="system")), schemas),
+            [("/message/role", "invalid_value")])
     add("worktree_session_created", "invalid_value.success", "success must be true on this type",
         make_frame("worktree_session_created", dict(VALID["worktree_session_created"], success=False), schemas),
         [("/success", "invalid_value")])
@@ -502,7 +692,7 @@ def main():
     add("error", "invalid_value.message_id", "message_id is not a UUID",
         make_frame("error", dict(VALID["error"], message_id="msg-1"), schemas), [("/message_id", "invalid_value")])
     # Formats of extension members.
-    auth_v2 = next(m for t, suffix, _, m in EXTRA_VALID if t == "connect" and suffix == "auth_v2")
+    auth_v2 = next(m for t, suffix, _, m in extra_valid if t == "connect" and suffix == "auth_v2")
     for name, bad, why in [("client_nonce", "0F1E2D3C4B5A69788796A5B4C3D2E1F0", "is not lowercase hex"),
                            ("auth_response", "not-hex", "is not hex"),
                            ("protocol_version", "0.2", "is not MAJOR.MINOR.PATCH"),
@@ -512,13 +702,13 @@ def main():
     add("connect", "invalid_value.protocol_versions", "an element of protocol_versions is not MAJOR.MINOR.PATCH",
         make_frame("connect", dict(auth_v2, protocol_versions=["0.2.0", "latest"]), schemas),
         [("/protocol_versions/1", "invalid_value")])
-    connected_v2 = next(m for t, suffix, _, m in EXTRA_VALID if t == "connected" and suffix == "auth_v2")
+    connected_v2 = dict(next(m for t, suffix, _, m in extra_valid if t == "connected" and suffix == "auth_v2"))
     add("connected", "invalid_value.server_proof", "server_proof has an odd number of hex digits",
         make_frame("connected", dict(connected_v2, server_proof="abc"), schemas), [("/server_proof", "invalid_value")])
-    hello_v2 = next(m for t, suffix, _, m in EXTRA_VALID if t == "hello" and suffix == "negotiation")
+    hello_v2 = next(m for t, suffix, _, m in extra_valid if t == "hello" and suffix == "negotiation")
     add("hello", "invalid_value.auth_versions", "auth versions start at 1",
         make_frame("hello", dict(hello_v2, auth_versions=[0, 2]), schemas), [("/auth_versions/0", "invalid_value")])
-    unsupported = next(m for t, suffix, _, m in EXTRA_VALID if t == "error" and suffix == "unsupported_version")
+    unsupported = next(m for t, suffix, _, m in extra_valid if t == "error" and suffix == "unsupported_version")
     add("error", "invalid_value.required", "required is not MAJOR.MINOR.PATCH",
         make_frame("error", dict(unsupported, required="0.2"), schemas), [("/required", "invalid_value")])
     add("draining", "invalid_value.negative", "retry_after_ms must not be negative",
@@ -534,20 +724,26 @@ def main():
     add("recent_sessions", "wrong_type.nested", "recent_sessions uses ISO strings, not epoch milliseconds",
         make_frame("recent_sessions", {"sessions": recent, "limit": 5}, schemas),
         [("/sessions/1/last_modified", "wrong_type")])
-    commands = copy.deepcopy(next(m for t, suffix, _, m in EXTRA_VALID if suffix == "nested_groups"))
+    commands = copy.deepcopy(next(m for t, suffix, _, m in extra_valid if suffix == "nested_groups"))
     commands["project_commands"][0]["children"][1]["type"] = "folder"
     commands["project_commands"][0]["children"][0]["label"] = None
     add("available_commands", "nested.recursive", "errors deep inside a recursive command group",
         make_frame("available_commands", commands, schemas),
         [("/project_commands/0/children/0/label", "null_not_allowed"),
          ("/project_commands/0/children/1/type", "invalid_value")])
-    history = copy.deepcopy(VALID["session_history"])
-    del history["messages"][1]["type"]
-    add("session_history", "missing.record_type", "a raw Claude record without its type",
-        make_frame("session_history", history, schemas), [("/messages/1/type", "missing_field")])
+    if version == "0.2.0":
+        history = copy.deepcopy(VALID["session_history"])
+        del history["messages"][1]["type"]
+        add("session_history", "missing.record_type", "a raw Claude record without its type",
+            make_frame("session_history", history, schemas), [("/messages/1/type", "missing_field")])
+    first = VALID["session_history"]["messages"][0]
     add("session_history", "null_element", "array elements are never null",
-        make_frame("session_history", dict(VALID["session_history"], messages=[RECORD_USER, None]), schemas),
+        make_frame("session_history", dict(VALID["session_history"], messages=[first, None]), schemas),
         [("/messages/1", "null_not_allowed")])
+    del files_canonical_false[:]
+    version_rules(version, schemas, add)
+    for type_, suffix in files_canonical_false:
+        next(x for x in files[type_] if x["id"] == "%s.%s" % (type_, suffix))["canonical"] = False
     # Cross-member rules.
     add("prompt", "constraint.both_ids", "new_session_id and resume_session_id are mutually exclusive",
         make_frame("prompt", {"text": "hi", "new_session_id": SID2, "resume_session_id": SID}, schemas),
@@ -573,20 +769,23 @@ def main():
         frame_text({"type": "ping", "\u030bo/t": 1}), None, [("/\u030bo~1t", "unexpected_field")])
     # Nested shapes and arrays, to the bottom (recursive command groups, raw records, usage, ...).
     for type_ in sorted(schemas):
-        frames = [VALID[type_]] + [m for t, _, _, m in EXTRA_VALID if t == type_]
+        frames = [VALID[type_]] + [m for t, _, _, m in extra_valid if t == type_]
         existing = {v["frame"] for v in files[type_]}
         for suffix, description, members, findings in nested_vectors(type_, frames, schemas[type_]):
             frame = make_frame(type_, members, schemas)
             if frame not in existing:
                 existing.add(frame)
                 add(type_, suffix, description, frame, findings)
+    others = sorted(t for v in VERSIONS if v != version for t in load_schemas(v) if t not in schemas)
     files["_frame"] = [
+        vector("frame.not_in_version.%s" % t, "%s belongs to other protocol versions, not %s" % (t, version),
+               direction_of(load_schemas(next(v for v in VERSIONS if t in load_schemas(v)))[t]),
+               frame_text({"type": t}), [("/type", "not_in_version")])
+        for t in dict.fromkeys(others)] + [
         vector("frame.unknown_type", "an unknown type is a warning (an error in strict mode)", "client_to_server",
                frame_text({"type": "get_session_stats", "session_id": SID}), None, [("/type", "unknown_type")]),
         vector("frame.recipe_step_complete", "listed in the review, never existed: unknown", "server_to_client",
                frame_text({"type": "recipe_step_complete", "session_id": SID}), None, [("/type", "unknown_type")]),
-        vector("frame.not_in_version", "canvas_update exists from 0.3.0 on", "server_to_client",
-               frame_text({"type": "canvas_update", "components": []}), [("/type", "not_in_version")]),
         vector("frame.wrong_direction", "pong sent by a client", "client_to_server", frame_text({"type": "pong"}),
                [("/type", "wrong_direction")]),
         vector("frame.not_an_object", "a JSON array is not a frame", "client_to_server", '[{"type":"ping"}]',
@@ -600,17 +799,24 @@ def main():
                [("", "invalid_json")]),
     ]
 
-    os.makedirs(OUT_DIR, exist_ok=True)
-    for old in glob.glob(os.path.join(OUT_DIR, "*.json")):
-        if not os.path.basename(old).startswith("spec-"):
-            os.remove(old)
+    out_dir = os.path.join(OUT_ROOT, version)
+    os.makedirs(out_dir, exist_ok=True)
+    for old in glob.glob(os.path.join(out_dir, "*.json")):
+        os.remove(old)
     total = 0
     for name, vs in sorted(files.items()):
-        with open(os.path.join(OUT_DIR, name.lstrip("_") + ".json"), "w") as f:
+        with open(os.path.join(out_dir, name.lstrip("_") + ".json"), "w") as f:
             json.dump(vs, f, ensure_ascii=False, indent=1)
             f.write("\n")
         total += len(vs)
-    print("wrote %d vectors in %d files" % (total, len(files)))
+    print("%s: wrote %d vectors in %d files" % (version, total, len(files)))
+
+
+def main():
+    for old in glob.glob(os.path.join(OUT_ROOT, "*.json")):  # the flat layout before per-version folders
+        os.remove(old)
+    for version in VERSIONS:
+        generate(version)
 
 
 if __name__ == "__main__":

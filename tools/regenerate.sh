@@ -22,6 +22,7 @@ echo "--- Schema/"
 vcproto schema
 echo "--- Vectors/"
 for script in tools/make_message_vectors.py tools/make_envelope_vectors.py tools/make_auth_vectors.py \
+  tools/make_negotiation_vectors.py \
   tools/make_session_vectors.py; do
   [ -f "$script" ] && python3 "$script"
 done

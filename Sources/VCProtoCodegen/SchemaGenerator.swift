@@ -8,20 +8,20 @@ import VCProto
 /// optional member. Unknown types and undeclared members stay valid, as they are only warnings.
 /// Two things JSON Schema cannot say are documented in Vectors/README.md: vcproto rejects `1.0`
 /// for an integer member and duplicate keys, which JSON Schema validators never see.
-public struct SchemaGenerator: Sendable {
+package struct SchemaGenerator: Sendable {
   /// The catalog to describe.
-  public let catalog: ProtocolCatalog
+  package let catalog: ProtocolCatalog
 
   /// Where the schemas are published (their `$id` prefix).
-  public static let baseURI = "https://vcproto.dev/schema/"
+  package static let baseURI = "https://vcproto.dev/schema/"
 
   /// Creates a generator.
-  public init(catalog: ProtocolCatalog = .latest) {
+  package init(catalog: ProtocolCatalog = .latest) {
     self.catalog = catalog
   }
 
   /// The files, paths relative to `Schema/`, contents pretty-printed with a trailing newline.
-  public func files() -> [(path: String, contents: String)] {
+  package func files() -> [(path: String, contents: String)] {
     let v = catalog.version
     var out: [(String, String)] = []
     out.append(("\(v)/message.schema.json", render(envelope(direction: nil))))
@@ -40,7 +40,9 @@ public struct SchemaGenerator: Sendable {
   func envelope(direction: MessageDirection?) -> JSONValue {
     let name = direction?.rawValue ?? "message"
     let messages = catalog.messages.filter { $0.isModelled && (direction == nil || $0.direction == direction) }
-    var forbidden = ProtocolCatalog.typesOfUnmodelledVersions.keys.sorted()
+    // Types of other versions are errors (not_in_version), unlike types no version has.
+    var forbidden = Set(ProtocolCatalog.declaration.messages.filter(\.isModelled).map(\.type))
+      .subtracting(catalog.messages.filter(\.isModelled).map(\.type)).sorted()
     if let direction {
       forbidden += catalog.messages(direction.reversed).filter(\.isModelled).map(\.type)
     }
@@ -192,6 +194,12 @@ public struct SchemaGenerator: Sendable {
       return ["description": .string(rule.summary), "oneOf": .array(names.map(isSet))]
     case .requires(let a, let b):
       return ["description": .string(rule.summary), "if": isSet(a), "then": isSet(b)]
+    case .requiredWhen(let a, let value, let names):
+      return [
+        "description": .string(rule.summary),
+        "if": ["required": [.string(a)], "properties": [a: ["const": value]]],
+        "then": ["allOf": .array(names.map(isSet))],
+      ]
     }
   }
 
@@ -222,9 +230,9 @@ public struct SchemaGenerator: Sendable {
 }
 
 /// Two-space indented JSON with members in the given order (for committed, diff-friendly files).
-public enum PrettyJSON {
+package enum PrettyJSON {
   /// Appends `value` pretty-printed at `indent` levels.
-  public static func write(_ value: JSONValue, indent: Int, into out: inout String) {
+  package static func write(_ value: JSONValue, indent: Int, into out: inout String) {
     let pad = String(repeating: "  ", count: indent)
     switch value {
     case .array(let items) where !items.isEmpty:

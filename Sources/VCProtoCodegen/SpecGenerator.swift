@@ -1,30 +1,33 @@
 import Foundation
 import VCProto
 
-/// Generates the message reference of STANDARDS.md (one section per type with its field table and an
-/// example) from the catalog, and splices it between the document's generated-section markers.
+/// Generates the message reference of STANDARDS.md from the declaration of every version, and splices
+/// it between the document's generated-section markers. Each type and shape has one section with the
+/// versions it belongs to; its table lists each member with its versions (a member that changed has a
+/// row per span of versions), and an example per distinct shape of the type across versions.
 ///
-/// The examples are the frames of the golden vectors `<type>.valid`, so every example in the spec is
-/// a vector that vcproto and the jsonschema cross-check are tested against.
-public struct SpecGenerator: Sendable {
-  /// The catalog to document.
-  public let catalog: ProtocolCatalog
-  /// Example frames by message type (from `Vectors/messages/<type>.json`, vector `<type>.valid`).
-  public let examples: [String: String]
+/// The examples are the frames of the golden vectors `<type>.valid` of each version, so every example
+/// in the spec is a vector that vcproto and the jsonschema cross-check are tested against.
+package struct SpecGenerator: Sendable {
+  /// The declaration to document.
+  package let declaration: ProtocolDeclaration
+  /// Example frames by `<version>/<type>` (from `Vectors/messages/<version>/<type>.json`, vector
+  /// `<type>.valid`).
+  package let examples: [String: String]
 
   /// Creates a generator.
-  public init(catalog: ProtocolCatalog = .latest, examples: [String: String]) {
-    self.catalog = catalog
+  package init(declaration: ProtocolDeclaration = ProtocolCatalog.declaration, examples: [String: String]) {
+    self.declaration = declaration
     self.examples = examples
   }
 
   /// Marks the start of a generated section named `name`.
-  public static func begin(_ name: String) -> String { "<!-- BEGIN GENERATED: \(name) (vcproto generate-spec) -->" }
+  package static func begin(_ name: String) -> String { "<!-- BEGIN GENERATED: \(name) (vcproto generate-spec) -->" }
   /// Marks the end of a generated section named `name`.
-  public static func end(_ name: String) -> String { "<!-- END GENERATED: \(name) -->" }
+  package static func end(_ name: String) -> String { "<!-- END GENERATED: \(name) -->" }
 
   /// `document` with every generated section replaced by its current content.
-  public func render(into document: String) -> String {
+  package func render(into document: String) -> String {
     var out = document
     for (name, content) in [("messages", messages()), ("shapes", shapes())] {
       guard let start = out.range(of: Self.begin(name)), let stop = out.range(of: Self.end(name)),
@@ -36,13 +39,18 @@ public struct SpecGenerator: Sendable {
   }
 
   /// The per-message reference, client-to-server first.
-  public func messages() -> String {
+  package func messages() -> String {
     var s = ""
     for direction in MessageDirection.allCases {
       s += "### \(direction == .clientToServer ? "Client to server" : "Server to client")\n\n"
-      for spec in catalog.messages(direction) { s += section(spec) }
+      for spec in declaration.messages where spec.direction == direction { s += section(spec) }
     }
     return s
+  }
+
+  /// `all versions`, or the versions.
+  func versionsText(_ versions: VersionSet) -> String {
+    versions.isAll ? "all versions" : versions.description
   }
 
   func section(_ spec: MessageSpec) -> String {
@@ -51,7 +59,13 @@ public struct SpecGenerator: Sendable {
     guard spec.isModelled else {
       return s + "Status: **never existed**. No peer sends it; vcproto reports it as an unknown type.\n\n"
     }
-    var facts = ["Direction: \(spec.direction.rawValue)", "status: \(statusText(spec.status))"]
+    var status = statusText(spec.status)
+    for (version, changed) in spec.statusChanges.sorted(by: { $0.key < $1.key }) {
+      status += " until \(version); from \(version): " + statusText(changed)
+    }
+    var facts = [
+      "Versions: \(versionsText(spec.versions))", "direction: \(spec.direction.rawValue)", "status: \(status)",
+    ]
     if spec.direction == .clientToServer {
       facts.append(spec.requiresAuthentication ? "after authentication" : "allowed before authentication")
     }
@@ -60,8 +74,18 @@ public struct SpecGenerator: Sendable {
     if !spec.rules.isEmpty {
       s += "Rules: " + spec.rules.map(\.summary).joined(separator: "; ") + ".\n\n"
     }
-    s += table(spec.fields)
-    if let example = examples[spec.type] {
+    s += table(spec.fields, within: spec.versions)
+    // One example per span of versions with the same members (the newest of the span).
+    var spans: [[KnownVersion]] = []
+    var last: [FieldSpec]?
+    for version in spec.versions.versions {
+      let fields = spec.fields.filter { $0.versions.contains(version) }
+      if fields == last { spans[spans.count - 1].append(version) } else { spans.append([version]) }
+      last = fields
+    }
+    for span in spans {
+      guard let newest = span.last, let example = examples["\(newest)/\(spec.type)"] else { continue }
+      if spans.count > 1 { s += "\nExample (\(VersionSet(span))):\n" }
       s += "\n```json\n\(example)\n```\n"
     }
     return s + "\n"
@@ -70,7 +94,7 @@ public struct SpecGenerator: Sendable {
   func statusText(_ status: MessageStatus) -> String {
     switch status {
     case .implemented: return "implemented by the real system"
-    case .documentedNotImplemented: return "documented and handled by clients, never sent by the real 0.2.0 backend"
+    case .documentedNotImplemented: return "documented and handled by clients, never sent by the real backend"
     case .unhandled: return "sent by clients, not dispatched by the real backend (see Quirks)"
     case .nonexistent: return "never existed"
     case .extension: return "vcproto extension, only after negotiation"
@@ -78,21 +102,22 @@ public struct SpecGenerator: Sendable {
   }
 
   /// The shape reference.
-  public func shapes() -> String {
+  package func shapes() -> String {
     var s = ""
-    for name in catalog.shapeOrder {
-      guard let shape = catalog.shapes[name] else { continue }
-      s += "#### `\(name)`\n\n\(shape.doc)"
+    for shape in declaration.shapes {
+      s += "#### `\(shape.name)`\n\n\(shape.doc)"
       s += shape.extraMembers == .allow ? " Undeclared members are part of the record and pass silently.\n\n" : "\n\n"
-      s += table(shape.fields) + "\n"
+      s += table(shape.fields, within: .all) + "\n"
     }
     return s
   }
 
-  /// A markdown table of fields.
-  public func table(_ fields: [FieldSpec]) -> String {
+  /// A markdown table of fields; the versions column says `all` for a member of every version in
+  /// `within` (the message's versions).
+  package func table(_ fields: [FieldSpec], within: VersionSet) -> String {
     guard !fields.isEmpty else { return "No members besides `type`.\n" }
-    var s = "| member | JSON type | required | null | values | notes |\n|---|---|---|---|---|---|\n"
+    var s =
+      "| member | versions | JSON type | required | null | values | notes |\n|---|---|---|---|---|---|---|\n"
     for f in fields {
       var values = ""
       if let allowed = f.allowedValues {
@@ -105,8 +130,10 @@ public struct SpecGenerator: Sendable {
       var notes = f.doc
       if f.secret { notes += (notes.isEmpty ? "" : " ") + "**Secret.**" }
       if let c = f.capability { notes += (notes.isEmpty ? "" : " ") + "Extension: `\(c)`." }
+      let versions = f.versions.intersection(within)
       let cells = [
-        "`\(f.name)`", typeText(f.type), f.required ? "yes" : "no", f.nullable ? "yes" : "no", values, notes,
+        "`\(f.name)`", versions == within ? "all" : versions.description, typeText(f.type), f.required ? "yes" : "no",
+        f.nullable ? "yes" : "no", values, notes,
       ]
       s += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
     }

@@ -3,17 +3,19 @@ import VCProto
 extension SwiftModelGenerator {
   /// Every generated type (message payload or shape) with a member the catalog marks secret: its
   /// name and members, in catalog order.
-  public var secretHoldingTypes: [(name: String, fields: [FieldSpec])] {
+  package var secretHoldingTypes: [(name: String, fields: [FieldSpec])] {
     var types: [(name: String, fields: [FieldSpec])] = []
     for direction in [MessageDirection.clientToServer, .serverToClient] {
-      for m in modelled(direction) where m.fields.contains(where: \.secret) {
-        types.append((Self.payloadName(m.type), m.fields))
+      for m in modelled(direction) {
+        for v in plan.messages[m.type] ?? [] where v.fields.contains(where: \.secret) {
+          types.append((v.name, v.fields))
+        }
       }
     }
-    for name in catalog.shapeOrder {
-      guard let shape = catalog.shapes[name], !shape.handWrittenModel, shape.fields.contains(where: \.secret)
-      else { continue }
-      types.append((name, shape.fields))
+    let declared = Dictionary(uniqueKeysWithValues: ProtocolCatalog.declaration.shapes.map { ($0.name, $0) })
+    for name in plan.shapeOrder {
+      guard let shape = declared[name], !shape.handWrittenModel else { continue }
+      for v in plan.shapes[name] ?? [] where v.fields.contains(where: \.secret) { types.append((v.name, v.fields)) }
     }
     return types
   }

@@ -1,20 +1,23 @@
 import VCProto
 
-/// Generates the typed Swift model (`Sources/VCProto/Model/Generated/`) from a protocol catalog.
+/// Generates the typed Swift model (`Sources/VCProto/Model/Generated/`) from the declaration of every
+/// protocol version (see ``ModelPlan`` for which types are shared and which are per version).
 ///
 /// The output is committed; a test regenerates it and fails when the committed files differ, so the
 /// model can never drift from the catalog.
-public struct SwiftModelGenerator: Sendable {
-  /// The catalog to generate from.
-  public let catalog: ProtocolCatalog
+package struct SwiftModelGenerator: Sendable {
+  /// Which structs and enums to generate.
+  package let plan: ModelPlan
+  /// While one struct is generated: catalog shape name -> the Swift name of its variant there.
+  var shapeNames: [String: String] = [:]
 
   /// Creates a generator.
-  public init(catalog: ProtocolCatalog = .latest) {
-    self.catalog = catalog
+  package init(declaration: ProtocolDeclaration = ProtocolCatalog.declaration) {
+    self.plan = ModelPlan(declaration)
   }
 
   /// The generated files: file name -> contents.
-  public func files() -> [(name: String, contents: String)] {
+  package func files() -> [(name: String, contents: String)] {
     [
       ("ClientMessage.swift", messageEnum(.clientToServer)),
       ("ServerMessage.swift", messageEnum(.serverToClient)),
@@ -34,7 +37,7 @@ public struct SwiftModelGenerator: Sendable {
   // MARK: - Names
 
   /// `session_id` -> `sessionId`; `parentUuid` stays.
-  public static func camelCase(_ name: String) -> String {
+  package static func camelCase(_ name: String) -> String {
     var out = ""
     var upper = false
     for c in name {
@@ -51,13 +54,13 @@ public struct SwiftModelGenerator: Sendable {
   }
 
   /// `session_history` -> `SessionHistory`.
-  public static func upperCamelCase(_ name: String) -> String {
+  package static func upperCamelCase(_ name: String) -> String {
     let c = camelCase(name)
     return c.prefix(1).uppercased() + c.dropFirst()
   }
 
   /// The payload struct name of a message type: `connect` -> `ConnectMessage`.
-  public static func payloadName(_ type: String) -> String {
+  package static func payloadName(_ type: String) -> String {
     upperCamelCase(type) + "Message"
   }
 
@@ -85,7 +88,7 @@ public struct SwiftModelGenerator: Sendable {
     case .number: return "Double"
     case .boolean: return "Bool"
     case .any, .oneOf: return "JSONValue"
-    case .shape(let name): return name
+    case .shape(let name): return shapeNames[name] ?? name
     case .array(let element): return "[\(swiftType(element))]"
     }
   }
@@ -106,7 +109,7 @@ public struct SwiftModelGenerator: Sendable {
   /// The raw values of a field the model types as a nested enum: a plain string member whose catalog
   /// `allowedValues` are all strings (a closed set the protocol defines). `nil` for every other field;
   /// boolean allowed values (`success: [true]`) stay `Bool` with a value check.
-  public static func enumValues(_ field: FieldSpec) -> [String]? {
+  package static func enumValues(_ field: FieldSpec) -> [String]? {
     guard field.type == .string(.plain), let allowed = field.allowedValues, !allowed.isEmpty else { return nil }
     var values: [String] = []
     for value in allowed {
@@ -118,13 +121,13 @@ public struct SwiftModelGenerator: Sendable {
 
   /// The nested enum's name: the field in UpperCamelCase (`stream` -> `Stream`), except that `type`
   /// becomes `Kind` (a nested `Type` would clash with the metatype syntax).
-  public static func enumName(_ field: FieldSpec) -> String {
+  package static func enumName(_ field: FieldSpec) -> String {
     field.name == "type" ? "Kind" : upperCamelCase(field.name)
   }
 
   /// A case name for a raw value: camelCase, with any other non-identifier character treated as a word
   /// break, `_` in front of a leading digit, backquoted when it is a keyword.
-  public static func caseName(_ raw: String) -> String {
+  package static func caseName(_ raw: String) -> String {
     var words = ""
     for c in raw { words.append(c.isLetter || c.isNumber ? c : "_") }
     var name = camelCase(words)
@@ -153,18 +156,22 @@ public struct SwiftModelGenerator: Sendable {
   // MARK: - Enums
 
   func modelled(_ direction: MessageDirection) -> [MessageSpec] {
-    catalog.messages(direction).filter(\.isModelled)
+    plan.messageOrder.filter { $0.direction == direction }
   }
+
+  /// Whether the payload of `type` is an enum of per-version structs.
+  func isVersioned(_ type: String) -> Bool { (plan.messages[type]?.count ?? 0) > 1 }
 
   func messageEnum(_ direction: MessageDirection) -> String {
     let name = direction == .clientToServer ? "ClientMessage" : "ServerMessage"
     let who = direction == .clientToServer ? "the client sends to the server" : "the server sends to the client"
     let messages = modelled(direction)
     var s = Self.header
-    s += "/// Every message \(who), one case per `type`, protocol \(catalog.version).\n"
+    s += "/// Every message \(who), one case per `type` of any protocol version (\(VersionSet.all)).\n"
+    s += "/// A payload whose members differ between versions is an enum with a case per version.\n"
     s += "public enum \(name): Sendable, Hashable {\n"
     for m in messages {
-      s += "  /// `\(m.type)`: \(m.doc)\n"
+      s += "  /// `\(m.type)` (\(m.versions.isAll ? "all versions" : m.versions.description)): \(m.doc)\n"
       s += "  case \(Self.identifier(m.type))(\(Self.payloadName(m.type)))\n"
     }
     s += "  /// A `type` this version does not define; the whole object is kept so it re-encodes unchanged.\n"
@@ -180,33 +187,38 @@ public struct SwiftModelGenerator: Sendable {
       s += "    case .\(Self.identifier(m.type))(let payload): return payload.requiredCapabilities\n"
     }
     s += "    case .unknown: return []\n    }\n  }\n\n"
-    s += "  /// Every `type` this enum models, in catalog order.\n"
+    s += "  /// Every `type` this enum models (of any version), in catalog order.\n"
     s += "  public static let modelledTypes: [String] = [\n"
     for m in messages { s += "    \"\(m.type)\",\n" }
     s += "  ]\n\n"
-    s += "  /// Builds the typed message from a frame object with the given `type`.\n"
-    s += "  init(type: String, object: JSONObject) throws(ModelDecodingError) {\n"
+    s += "  /// Builds the typed message of `version` from a frame object with the given `type` (one the\n"
+    s += "  /// version has: the decoder checks that first).\n"
+    s += "  init(type: String, object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {\n"
     s += "    switch type.utf8.count {\n"
     var byLength: [Int: [MessageSpec]] = [:]
     for m in messages { byLength[m.type.utf8.count, default: []].append(m) }
     for length in byLength.keys.sorted() {
       s += "    case \(length):\n"
       for m in byLength[length]! {
+        let versionArg = isVersioned(m.type) ? ", version: version" : ""
         s += "      if type == \"\(m.type)\" {\n"
-        s += "        self = .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(json: object))\n"
+        s += "        self = .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(json: object\(versionArg)))\n"
         s += "        return\n      }\n"
       }
     }
     s += "    default: break\n    }\n    self = .unknown(object)\n  }\n\n"
-    s += "  /// Reads the message of the given `type` straight from the frame's bytes (the direct decode path);\n"
-    s += "  /// `nil` when this enum does not model the type.\n"
-    s += "  static func pull(type: JSONParser.Key, _ p: inout JSONParser) throws(JSONReadError) -> \(name)? {\n"
+    s += "  /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct\n"
+    s += "  /// decode path); `nil` when this enum does not model the type.\n"
+    s +=
+      "  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(JSONReadError)\n"
+    s += "    -> \(name)?\n  {\n"
     s += "    switch type.count {\n"
     for length in byLength.keys.sorted() {
       s += "    case \(length):\n"
       for m in byLength[length]! {
+        let versionArg = isVersioned(m.type) ? ", version: version" : ""
         s += "      if p.keyIs(type, \"\(m.type)\") {\n"
-        let payload = "try \(Self.payloadName(m.type))(pulling: &p, typeConsumed: true)"
+        let payload = "try \(Self.payloadName(m.type))(pulling: &p, typeConsumed: true\(versionArg))"
         s += "        return .\(Self.identifier(m.type))(\(payload))\n"
         s += "      }\n"
       }
@@ -219,25 +231,93 @@ public struct SwiftModelGenerator: Sendable {
     return s
   }
 
+  /// The enum payload of a message whose members differ between versions: a case per span of versions.
+  func versionEnum(_ m: MessageSpec, _ variants: [ModelPlan.Variant]) -> String {
+    let name = Self.payloadName(m.type)
+    var s = "/// The payload of `\(m.type)`, whose members differ between protocol versions: one case per span of\n"
+    s += "/// versions with the same members. Decoding picks the case of the connection's negotiated version.\n"
+    s += "public enum \(name): Sendable, Hashable {\n"
+    for v in variants {
+      s += "  /// Protocol \(VersionSet(v.versions)).\n"
+      s += "  case \(ModelPlan.caseName(v.versions[0]))(\(v.name))\n"
+    }
+    s += "\n  /// The `type` value of this message.\n  public static let type = \"\(m.type)\"\n\n"
+    s += "  /// The versions of each case, in case order.\n"
+    s += "  public var versions: VersionSet {\n    switch self {\n"
+    for v in variants {
+      let list = v.versions.map { ".\(ModelPlan.caseName($0))" }.joined(separator: ", ")
+      s += "    case .\(ModelPlan.caseName(v.versions[0])): return VersionSet([\(list)])\n"
+    }
+    s += "    }\n  }\n\n"
+    s += "  /// The capabilities needed to send this value.\n"
+    s += "  public var requiredCapabilities: [String] {\n    switch self {\n"
+    for v in variants {
+      s += "    case .\(ModelPlan.caseName(v.versions[0]))(let payload): return payload.requiredCapabilities\n"
+    }
+    s += "    }\n  }\n\n"
+    func dispatch(_ make: (ModelPlan.Variant) -> String, missing: String) -> String {
+      var d = "    switch version {\n"
+      for version in KnownVersion.allCases {
+        if let v = variants.first(where: { $0.versions.contains(version) }) {
+          d += "    case .\(ModelPlan.caseName(version)): self = .\(ModelPlan.caseName(v.versions[0]))(\(make(v)))\n"
+        } else {
+          d += "    case .\(ModelPlan.caseName(version)): \(missing)\n"
+        }
+      }
+      return d + "    }\n"
+    }
+    s += "  /// Builds the payload of `version` from an object.\n"
+    s += "  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {\n"
+    s += dispatch({ "try \($0.name)(json: object)" }, missing: "throw ModelDecodingError(invalid: \"type\")")
+    s += "  }\n\n"
+    s += "  /// Reads the payload of `version` straight from a frame's bytes.\n"
+    s +=
+      "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {\n"
+    s += dispatch(
+      { "try \($0.name)(pulling: &p, typeConsumed: typeConsumed)" }, missing: "throw JSONParser.miss(p.pos)")
+    s += "  }\n\n"
+    s += "  /// Writes the payload's frame.\n"
+    s += "  public func encode(to writer: inout JSONWriter) {\n    switch self {\n"
+    for v in variants {
+      s += "    case .\(ModelPlan.caseName(v.versions[0]))(let payload): payload.encode(to: &writer)\n"
+    }
+    s += "    }\n  }\n}\n"
+    return s
+  }
+
   // MARK: - Structs
 
   func payloads(_ direction: MessageDirection) -> String {
     var s = Self.header
     for m in modelled(direction) {
-      s += structDecl(
-        name: Self.payloadName(m.type), doc: "The payload of `\(m.type)`: \(m.doc)", fields: m.fields,
-        wireType: m.type, rules: m.rules, messageCapability: m.capability)
-      s += "\n"
+      let variants = plan.messages[m.type] ?? []
+      for v in variants {
+        var g = self
+        g.shapeNames = v.shapeNames
+        let versions = variants.count > 1 ? " (protocol \(VersionSet(v.versions)))" : ""
+        s += g.structDecl(
+          name: v.name, doc: "The payload of `\(m.type)`\(versions): \(m.doc)", fields: v.fields,
+          wireType: m.type, rules: v.rules, messageCapability: m.capability)
+        s += "\n"
+      }
+      if variants.count > 1 { s += versionEnum(m, variants) + "\n" }
     }
     return String(s.dropLast())
   }
 
   func shapes() -> String {
     var s = Self.header
-    for name in catalog.shapeOrder {
-      guard let shape = catalog.shapes[name], !shape.handWrittenModel else { continue }
-      s += structDecl(name: name, doc: shape.doc, fields: shape.fields, wireType: nil)
-      s += "\n"
+    let declared = Dictionary(uniqueKeysWithValues: ProtocolCatalog.declaration.shapes.map { ($0.name, $0) })
+    for name in plan.shapeOrder {
+      guard let shape = declared[name], !shape.handWrittenModel else { continue }
+      let variants = plan.shapes[name] ?? []
+      for v in variants {
+        var g = self
+        g.shapeNames = v.shapeNames
+        let versions = variants.count > 1 ? " (protocol \(VersionSet(v.versions)))" : ""
+        s += g.structDecl(name: v.name, doc: shape.doc + versions, fields: v.fields, wireType: nil)
+        s += "\n"
+      }
     }
     return String(s.dropLast())
   }
@@ -275,10 +355,13 @@ public struct SwiftModelGenerator: Sendable {
   /// Swift source for the `set:` argument of a rule check: whether each of the rule's members was
   /// decoded (present and non-null).
   static func ruleSet(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
-    "["
-      + rule.fieldNames.map { name in
-        fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
-      }.joined(separator: ", ") + "]"
+    var tests = rule.fieldNames.map { name in
+      fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
+    }
+    if case .requiredWhen(let a, .string(let value), _) = rule {
+      tests[0] = fields.contains { $0.name == a } ? "_\(bare(a)) == \"\(value)\"" : "false"
+    }
+    return "[" + tests.joined(separator: ", ") + "]"
   }
 
   /// Swift source for a rule value.
@@ -288,6 +371,8 @@ public struct SwiftModelGenerator: Sendable {
     case .mutuallyExclusive(let n): return ".mutuallyExclusive(\(names(n)))"
     case .exactlyOne(let n): return ".exactlyOne(\(names(n)))"
     case .requires(let a, let b): return ".requires(\"\(a)\", \"\(b)\")"
+    case .requiredWhen(let a, let value, let n):
+      return ".requiredWhen(\"\(a)\", equals: \(value.jsonText), \(names(n)))"
     }
   }
 
@@ -375,7 +460,13 @@ public struct SwiftModelGenerator: Sendable {
         if Self.needsCheck(f) {
           let allowed = f.allowedValues.map { "[" + $0.map(\.jsonText).joined(separator: ", ") + "]" } ?? "nil"
           s += "          try FieldCheck.require(\n"
-          s += "            member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")\n"
+          let arguments = "member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")"
+          if arguments.count > 100 {  // keep generated lines within the formatter's 120 columns
+            s += "            member.value, \(Self.literal(f.type)),\n"
+            s += "            allowed: \(allowed), key: \"\(f.name)\")\n"
+          } else {
+            s += "            \(arguments)\n"
+          }
         }
         s += "          continue\n        }\n"
       }
@@ -452,6 +543,7 @@ public struct SwiftModelGenerator: Sendable {
       if Self.needsCheck(f.type) { return "false" }
     }
     if let allowed = f.allowedValues, Self.enumValues(f) == nil {  // a nested enum enforces its own set
+      if allowed.isEmpty { return "false" }  // only null (or absence) is accepted
       switch f.type {
       case .string, .boolean:
         conditions.append("(" + allowed.map { "v == \($0.jsonText)" }.joined(separator: " || ") + ")")

@@ -139,7 +139,7 @@ import VCProto
     #expect(findings.map(\.severity) == [.warning])
   }
 
-  /// Session data to a client that has not sent connect (STANDARDS.md section 14, rule 1).
+  /// Session data to a client that has not sent connect (STANDARDS.md section 15, rule 1).
   @Test func serverFrameBeforeAuthentication() {
     let r = codes([
       hello, ("<", #"{"type":"pong"}"#), sessionList, connect, sessionList,

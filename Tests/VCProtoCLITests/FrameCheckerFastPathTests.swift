@@ -11,12 +11,15 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Vectors/messages")
 
-  static func frames() throws -> [(id: String, frame: String, direction: String)] {
-    let files = try FileManager.default.contentsOfDirectory(atPath: vectors.path).filter { $0.hasSuffix(".json") }
-    return try files.sorted().flatMap { name -> [(id: String, frame: String, direction: String)] in
+  static func frames() throws -> [(id: String, frame: String, direction: String, version: String)] {
+    let files = (FileManager.default.enumerator(atPath: vectors.path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasSuffix(".json") }
+    return try files.sorted().flatMap { name -> [(id: String, frame: String, direction: String, version: String)] in
       let data = try Data(contentsOf: vectors.appendingPathComponent(name))
       let array = try JSONSerialization.jsonObject(with: data) as! [[String: Any]]
-      return array.map { ($0["id"] as! String, $0["frame"] as! String, $0["direction"] as! String) }
+      return array.map {
+        ($0["id"] as! String, $0["frame"] as! String, $0["direction"] as! String, $0["protocol_version"] as! String)
+      }
     }
   }
 
@@ -28,8 +31,8 @@ import Testing
       for direction in [nil, MessageDirection(rawValue: v.direction)] {
         var frame = CapturedFrame(position: .line(1), payload: .text(Array(v.frame.utf8)))
         frame.direction = direction
-        let full = checker.check(frame, protocolVersion: "0.2.0", needsMessage: true)
-        let quick = checker.check(frame, protocolVersion: "0.2.0", needsMessage: false)
+        let full = checker.check(frame, protocolVersion: v.version, needsMessage: true)
+        let quick = checker.check(frame, protocolVersion: v.version, needsMessage: false)
         #expect(quick.findings == full.findings, "\(v.id)")
         #expect(quick.messageType == full.messageType, "\(v.id)")
         #expect(quick.direction == full.direction, "\(v.id)")

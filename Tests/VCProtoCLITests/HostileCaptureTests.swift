@@ -59,6 +59,16 @@ import VCProto
     #expect(r.err.contains(#"/a\u{1B}]52;c;eA==\u{07}: error:"#))
   }
 
+  @Test func decodeOutputWritesNoRawControl() throws {
+    let frame = #"{"type":"ping","x\u009b":"\u001b]52;c;eA==\u0007\u009b31m\u202e\u2028"}"#
+    let r = runCommand(["decode", temporaryFile(frame, name: "p.json").path])
+    #expect(r.status == 0)
+    #expect(r.out.unicodeScalars.filter(Self.steersTerminal).isEmpty, "\(r.out)")
+    // The printed JSON still reads back to the same value, and keeps its layout.
+    #expect(try JSONReader().parse(r.out) == JSONReader().parse(frame))
+    #expect(r.out.hasPrefix("{\n  \"type\": \"ping\",\n"))
+  }
+
   @Test func jsonOutputStaysExactButWritesNoRawControl() throws {
     let url = temporaryFile(Self.injection, name: "inject.jsonl")
     let r = runCommand(["validate", "--format", "json", url.path])

@@ -118,20 +118,42 @@ import VCProto
     var downgrade = try pick(auth, "v1.downgrade_refused")
     downgrade["id"] = "v1-allowed"
     downgrade["allow_auth_v1"] = true
-    try save([try pick(auth, "v2.basic"), forged, late, once, proof, reason, downgrade], "auth/a.json")
+    var okm = try pick(try load("auth/hkdf.json"), "rfc5869.1")
+    okm["id"] = "wrong-okm"
+    okm["okm_hex"] = String(repeating: "0", count: 84)
+    var frames = try pick(try load("auth/frames.json"), "frames.replayed")
+    frames["id"] = "replay-accepted"
+    var messages = try #require(frames["messages"] as? [[String: Any]])
+    messages[2]["expect"] = "accept"
+    frames["messages"] = messages
+    try save(
+      [try pick(auth, "v2.basic"), forged, late, once, proof, reason, downgrade, okm, frames], "auth/a.json")
 
     let cases = try load("negotiation/cases.json")
-    var caps = try pick(cases, "intersection")
+    let ios = "extensions.default.\"0.5.0\""
+    var caps = try pick(cases, ios)
     caps["id"] = "wrong-capabilities"
-    caps["outcome"] = ["negotiated_protocol_version": "0.2.0", "capabilities": ["heartbeat"], "auth_version": 2]
-    var error = try pick(cases, "no_overlap")
+    caps["expect"] = [
+      "hello_version": "0.5.0", "negotiated_protocol_version": "0.5.0", "capabilities": ["heartbeat"],
+      "auth_version": 2,
+    ]
+    var hello = try pick(cases, "matrix.default.absent")
+    hello["id"] = "wrong-hello"
+    var advertised = try #require(hello["expect"] as? [String: Any])
+    advertised["hello_version"] = "0.4.0"
+    hello["expect"] = advertised
+    var error = try pick(cases, "matrix.default.\"0.3.0\"")
     error["id"] = "wrong-required"
-    var detail = try #require((error["outcome"] as? [String: Any])?["error"] as? [String: Any])
-    detail["required"] = "0.5.0"
-    error["outcome"] = ["error": detail]
-    try save([try pick(cases, "intersection"), caps, error], "negotiation/n.json")
+    var expect = try #require(error["expect"] as? [String: Any])
+    var refusal = try #require(expect["refusal"] as? [String: Any])
+    refusal["required"] = "0.5.0"
+    expect["refusal"] = refusal
+    error["expect"] = expect
+    try save([try pick(cases, ios), caps, hello, error], "negotiation/n.json")
 
-    let answer = try #require(try pick(auth, "v2.basic")["auth_response"] as? String)
+    let refused =
+      #"{"type":"error","message":"Client is too old; upgrade required","code":"unsupported_protocol_version","#
+      + #""required":"0.4.0","received":"0.3.0"}"#
     let r = runCommand(["vectors", root.path])
     #expect(r.status == 1)
     #expect(
@@ -141,16 +163,19 @@ import VCProto
         FAIL envelope/wrong-code: expected envelope_corrupt, got envelope_bad_magic
         FAIL envelope/not-invalid: expected envelope_corrupt, opened to 15 bytes
         PASS auth/v2.basic
-        FAIL auth/forged-response: auth_response differs from the client's recomputed answer \(answer)
+        FAIL auth/forged-response: auth_response differs from the MAC recomputed with the client's key
         FAIL auth/too-late: expected ok, got auth_error (challenge_not_valid): answer 1
         FAIL auth/no-replay: expected auth_error (challenge_not_valid), got ok
-        FAIL auth/bad-proof: server_proof differs from the one recomputed with the server's key
+        FAIL auth/bad-proof: AuthServer's server_proof differs from the vector's
         FAIL auth/wrong-failure: expected auth_error (wrong_response), got auth_error (bad_nonce): answer 1
         FAIL auth/v1-allowed: expected downgrade_refused, got ok
-        PASS negotiation/intersection
-        FAIL negotiation/wrong-capabilities: expected 0.2.0 with [heartbeat], auth v2, negotiated 0.2.0 with [heartbeat, message_ack], auth v2
-        FAIL negotiation/wrong-required: the error differs: got required 0.4.0
-        3 passed, 11 failed
+        FAIL auth/wrong-okm: OKM (portable) differs
+        FAIL auth/replay-accepted: message 2: replayed, expected accept
+        PASS negotiation/\(ios)
+        FAIL negotiation/wrong-capabilities: got negotiated 0.5.0 with [compression_text, heartbeat, message_ack], auth v2
+        FAIL negotiation/wrong-hello: got hello.version 0.5.0
+        FAIL negotiation/wrong-required: got refusal frame \(refused)
+        3 passed, 14 failed
 
         """)
   }

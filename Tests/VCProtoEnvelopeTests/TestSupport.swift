@@ -86,18 +86,19 @@ func textEnvelopeObject(_ frame: [UInt8]) throws -> JSONObject {
   try XCTUnwrap(try JSONReader().parse(frame).objectValue)
 }
 
-/// One vector of Vectors/messages/*.json.
+/// One vector of Vectors/messages/<version>/*.json.
 struct MessageVector: Decodable {
   var id: String
   var direction: String
   var frame: String
   var valid: Bool
+  var protocol_version: String
 }
 
-/// Every vector of Vectors/messages/, in file and array order.
+/// Every vector of Vectors/messages/ (every version), in file and array order.
 func loadMessageVectors() throws -> [MessageVector] {
   let directory = packageRoot().appendingPathComponent("Vectors/messages")
-  let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+  let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
     .filter { $0.hasSuffix(".json") }.sorted()
   var vectors: [MessageVector] = []
   for file in files {
@@ -107,10 +108,11 @@ func loadMessageVectors() throws -> [MessageVector] {
   return vectors
 }
 
-/// The spec's valid `session_history` example (Vectors/messages/session_history.json).
+/// The spec's valid 0.2.0 `session_history` example (Vectors/messages/0.2.0/session_history.json).
 func sampleHistory() -> [UInt8] {
   let vectors = (try? loadMessageVectors()) ?? []
-  guard let vector = vectors.first(where: { $0.id == "session_history.valid" }) else {
+  guard let vector = vectors.first(where: { $0.id == "session_history.valid" && $0.protocol_version == "0.2.0" })
+  else {
     preconditionFailure("session_history.valid not found in Vectors/messages")
   }
   return Array(vector.frame.utf8)

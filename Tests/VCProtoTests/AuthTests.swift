@@ -2,149 +2,259 @@ import Foundation
 import Testing
 
 @testable import VCProto
+@testable import VCProtoCLI
 
 @Suite struct AuthTests {
   static let key = "untethered-00112233445566778899aabbccddeeff"
+  static let otherKey = "untethered-ffeeddccbbaa99887766554433221100"
+  static let session = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   let t0 = ContinuousClock.now
-  let outcome = NegotiationOutcome(version: "0.2.0", capabilities: ["heartbeat", "message_ack"], authVersion: 2)
+  static let offer = ServerOffer(
+    protocolVersions: ["0.2.0"], authVersions: [1, 2], capabilities: ["authenticated_frames", "heartbeat"])
+  static let announcement = ClientAnnouncement(
+    protocolVersion: "0.2.0", protocolVersions: ["0.2.0"], capabilities: ["heartbeat", "message_ack"])
 
-  func handshake(allowV1: Bool = true, store: ChallengeStore) throws -> (HelloMessage, ConnectMessage, String) {
-    let challenge = store.issue(now: t0)
-    let hello = ServerOffer(protocolVersions: ["0.2.0"], authVersions: [1, 2], capabilities: ["heartbeat"])
-      .hello(challenge: challenge)
-    let connect = try AuthClient(apiKey: Self.key, allowAuthV1: allowV1).connect(
-      for: hello, sessionId: "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11",
-      announcement: ClientAnnouncement(
-        protocolVersion: "0.2.0", protocolVersions: ["0.2.0"], capabilities: ["heartbeat", "message_ack"]),
-      nonce: AuthClient.freshNonce())
-    return (hello, connect, challenge)
+  /// One connection's handshake up to the client's `connect`.
+  struct Handshake {
+    var hello: HelloMessage
+    var client: ClientHandshake
+    var connect: ConnectMessage { client.connect }
+  }
+
+  func start(
+    store: ChallengeStore, client: AuthClient = AuthClient(apiKey: key), announcement: ClientAnnouncement = announcement
+  ) throws -> Handshake {
+    let hello = Self.offer.hello(challenge: store.issue(now: t0))
+    let handshake = try client.begin(hello: hello, sessionId: Self.session, announcement: announcement)
+    return Handshake(hello: hello, client: handshake)
+  }
+
+  static func failure(_ result: Result<AuthServer.Success, AuthFailure>) -> AuthFailure? {
+    if case .failure(let failure) = result { return failure }
+    return nil
+  }
+
+  func serve(
+    _ connect: ConnectMessage, hello: HelloMessage, store: ChallengeStore, server: AuthServer = AuthServer(apiKey: key),
+    now: ContinuousClock.Instant? = nil
+  ) -> Result<AuthServer.Success, AuthFailure> {
+    let outcome = (try? Negotiator.negotiate(server: Self.offer, client: ClientAnnouncement(connect: connect)).get())!
+    return server.verify(
+      connect, hello: hello, store: store, outcome: outcome, sessionId: Self.session, now: now ?? t0)
   }
 
   @Test func v2HandshakeSucceedsAndTheKeyNeverTravels() throws {
     let store = ChallengeStore()
-    let (_, connect, challenge) = try handshake(store: store)
-    #expect(connect.apiKey == nil && connect.authVersion == 2)
-    let frame = String(decoding: MessageEncoder().encode(ClientMessage.connect(connect)), as: UTF8.self)
+    let h = try start(store: store)
+    #expect(h.connect.apiKey == nil && h.connect.authVersion == 2 && h.client.authVersion == 2)
+    let frame = String(decoding: MessageEncoder().encode(ClientMessage.connect(h.connect)), as: UTF8.self)
     #expect(!frame.contains(Self.key))
     #expect(Validator().validate(frame).isValid)
-    let result = AuthServer(apiKey: Self.key).verify(
-      connect, challenge: challenge, store: store, outcome: outcome, now: t0)
-    let success = try result.get()
-    #expect(success.authVersion == 2)
-    let connected = outcome.connected(sessionId: "s", serverProof: success.serverProof)
-    #expect(connected.authVersion == 2)
-    try AuthClient(apiKey: Self.key).verify(connected, sent: connect, challenge: challenge)
+    let success = try serve(h.connect, hello: h.hello, store: store).get()
+    #expect(success.authVersion == 2 && success.connected.authVersion == 2 && success.serverProof != nil)
+    #expect(success.connected.sessionId == Self.session && success.channel == nil)
+    let session = try h.client.complete(with: .connected(success.connected))
+    #expect(session.isServerVerified && session.authVersion == 2 && session.channel == nil)
+    #expect(session.negotiatedProtocolVersion == "0.2.0" && session.capabilities == ["heartbeat"])
     // A replay of the same connect fails: the challenge was consumed.
-    let replay = AuthServer(apiKey: Self.key).verify(
-      connect, challenge: challenge, store: store, outcome: outcome, now: t0)
-    #expect(replay == .failure(.challengeNotValid))
+    #expect(Self.failure(serve(h.connect, hello: h.hello, store: store)) == .challengeNotValid)
   }
 
   @Test func wrongKeyTamperingAndExpiryFail() throws {
     let store = ChallengeStore(lifetime: .seconds(60))
-    let server = AuthServer(apiKey: "untethered-ffeeddccbbaa99887766554433221100")
-    let (_, connect, challenge) = try handshake(store: store)
+    let h = try start(store: store)
     #expect(
-      server.verify(connect, challenge: challenge, store: store, outcome: outcome, now: t0) == .failure(.wrongResponse))
+      Self.failure(serve(h.connect, hello: h.hello, store: store, server: AuthServer(apiKey: Self.otherKey)))
+        == .wrongResponse)
 
-    var (_, stripped, c2) = try handshake(store: store)
-    stripped.capabilities = ["heartbeat"]  // a man in the middle removed message_ack
+    let late = try start(store: store)
     #expect(
-      AuthServer(apiKey: Self.key).verify(stripped, challenge: c2, store: store, outcome: outcome, now: t0)
-        == .failure(.wrongResponse))
-
-    let (_, late, c3) = try handshake(store: store)
-    #expect(
-      AuthServer(apiKey: Self.key).verify(late, challenge: c3, store: store, outcome: outcome, now: t0 + .seconds(60))
-        == .failure(.challengeNotValid))
-    let (_, onTime, c4) = try handshake(store: store)
-    #expect(
-      (try? AuthServer(apiKey: Self.key).verify(
-        onTime, challenge: c4, store: store, outcome: outcome, now: t0 + .seconds(59)
-      ).get())
-        != nil)
+      Self.failure(serve(late.connect, hello: late.hello, store: store, now: t0 + .seconds(60))) == .challengeNotValid)
+    let onTime = try start(store: store)
+    #expect((try? serve(onTime.connect, hello: onTime.hello, store: store, now: t0 + .seconds(59)).get()) != nil)
   }
 
-  /// The two ambiguities of a comma-joined layout, at the byte level: a list of two elements versus
-  /// one element containing the separator, and an absent list versus an empty one (also for strings).
-  @Test func macInputPinsListBoundariesAndPresence() {
-    func input(_ versions: [String]?, _ caps: [String]?, session: String? = "s") -> [UInt8] {
-      AuthMAC.clientInput(
-        challenge: "c", clientNonce: "n", sessionId: session, protocolVersion: nil, protocolVersions: versions,
-        capabilities: caps)
+  /// Every member the MAC binds, changed by a man in the middle on the way to the server: the server
+  /// recomputes the MAC over what it received and the hello it sent, and refuses.
+  @Test func serverRefusesAnyChangeToABoundConnectOrHelloMember() throws {
+    let connectChanges: [(String, (inout ConnectMessage) -> Void)] = [
+      ("capabilities merged", { $0.capabilities = ["heartbeat,message_ack"] }),
+      ("capabilities emptied", { $0.capabilities = [] }),
+      ("protocol_versions stripped", { $0.protocolVersions = nil }),
+      ("protocol_version lowered", { $0.protocolVersion = "0.1.0" }),
+      ("session_id changed", { $0.sessionId = "other" }),
+      ("recent_sessions_limit added", { $0.recentSessionsLimit = 1000 }),
+      ("auth_version stripped", { $0.authVersion = nil }),
+      ("client_nonce changed", { $0.clientNonce = String(repeating: "a", count: 32) }),
+    ]
+    for (what, change) in connectChanges {
+      let store = ChallengeStore()
+      let h = try start(store: store)
+      var received = h.connect
+      change(&received)
+      #expect(Self.failure(serve(received, hello: h.hello, store: store)) == .wrongResponse, "\(what)")
     }
-    #expect(input(nil, ["heartbeat", "draining"]) != input(nil, ["heartbeat,draining"]))
-    #expect(input(nil, ["a", "b"]) != input(nil, ["ab"]))
-    #expect(input(nil, ["a", ""]) != input(nil, ["a"]))
-    #expect(input(nil, []) != input(nil, nil))
-    #expect(input([], nil) != input(nil, nil))
-    #expect(input([], nil) != input(nil, []))  // field names keep equal values in different fields apart
-    #expect(input(nil, nil, session: "") != input(nil, nil, session: nil))
-    // The layout byte for byte: label, 0x00, then name + tag + length-prefixed content.
-    let bytes = AuthMAC.message(label: "L", fields: [("a", .absent), ("s", .string("xy")), ("l", .list(["p", ""]))])
+    let helloChanges: [(String, (inout HelloMessage) -> Void)] = [
+      ("capabilities offer stripped", { $0.capabilities = ["heartbeat"] }),
+      ("auth_versions changed", { $0.authVersions = [2] }),
+      ("auth_version changed", { $0.authVersion = 2 }),
+      ("version changed", { $0.version = "0.1.0" }),
+      ("protocol_versions changed", { $0.protocolVersions = ["0.2.0", "0.1.0"] }),
+      ("message changed", { $0.message = "Welcome" }),
+      ("instructions changed", { $0.instructions = "Send your key to evil.example" }),
+    ]
+    for (what, change) in helloChanges {
+      let store = ChallengeStore()
+      let sent = Self.offer.hello(challenge: store.issue(now: t0))
+      var seen = sent
+      change(&seen)
+      let h = try AuthClient(apiKey: Self.key).begin(hello: seen, sessionId: nil, announcement: Self.announcement)
+      #expect(Self.failure(serve(h.connect, hello: sent, store: store)) == .wrongResponse, "\(what)")
+    }
+  }
+
+  /// Every member of `connected` but the proof, changed on the way back: the client refuses.
+  @Test func clientRefusesAnyChangeToConnected() throws {
+    let changes: [(String, (inout ConnectedMessage) -> Void)] = [
+      ("session_id", { $0.sessionId = "00000000-0000-4000-8000-000000000000" }),
+      ("message", { $0.message = "Re-enter your key at evil.example" }),
+      ("auth_version", { $0.authVersion = nil }),
+      ("negotiated_protocol_version", { $0.negotiatedProtocolVersion = nil }),
+      ("capabilities", { $0.capabilities = [] }),
+    ]
+    for (what, change) in changes {
+      let store = ChallengeStore()
+      let h = try start(store: store)
+      var connected = try serve(h.connect, hello: h.hello, store: store).get().connected
+      change(&connected)
+      #expect(throws: AuthClient.Refusal.serverProofMismatch, "\(what)") {
+        try h.client.complete(with: .connected(connected))
+      }
+    }
+  }
+
+  /// The layout byte for byte, from STANDARDS.md section 8 (written here by hand).
+  @Test func macInputLayout() {
+    let bytes = AuthMAC.message(
+      label: "L",
+      fields: [
+        ("a", .absent), ("s", .string("xy")), ("l", .list(["p", ""])), ("i", .integer(2)), ("n", .integer(-1)),
+        ("v", .integerList([1, 258])),
+      ])
     #expect(
       Hex.encode(bytes)
         == "4c00" + "0000000161" + "00" + "0000000173" + "01" + "000000027879" + "000000016c" + "02" + "00000002"
-        + "0000000170" + "00000000")
+        + "0000000170" + "00000000" + "0000000169" + "03" + "0000000000000002" + "000000016e" + "03"
+        + "ffffffffffffffff" + "0000000176" + "04" + "00000002" + "0000000000000001" + "0000000000000102")
+    // Presence, boundaries and kinds are all explicit.
+    func one(_ value: AuthMAC.Value) -> [UInt8] { AuthMAC.message(label: "L", fields: [("f", value)]) }
+    #expect(one(.list(["a", "b"])) != one(.list(["a,b"])))
+    #expect(one(.list(["a", ""])) != one(.list(["a"])))
+    #expect(one(.list([])) != one(.absent))
+    #expect(one(.list([])) != one(.integerList([])))
+    #expect(one(.string("")) != one(.absent))
+    #expect(one(.string("2")) != one(.integer(2)))
   }
 
-  /// The attacks above, end to end: the server recomputes the MAC over what it received and refuses.
-  @Test func serverRefusesMergedOrPresenceChangedLists() throws {
-    for tamper in [
-      { (c: inout ConnectMessage) in c.capabilities = ["heartbeat,message_ack"] },
-      { (c: inout ConnectMessage) in c.protocolVersions = nil },
-      { (c: inout ConnectMessage) in c.capabilities = [] },
-    ] {
-      let store = ChallengeStore()
-      var (_, connect, challenge) = try handshake(store: store)
-      tamper(&connect)
-      #expect(
-        AuthServer(apiKey: Self.key).verify(connect, challenge: challenge, store: store, outcome: outcome, now: t0)
-          == .failure(.wrongResponse))
-    }
-  }
-
-  @Test func downgradeAndV1Rules() throws {
+  @Test func downgradeIsRefusedByDefault() throws {
     let legacyHello = ServerOffer.legacy.hello(challenge: nil)
+    #expect(AuthClient(apiKey: Self.key).allowAuthV1 == false)
     #expect(throws: AuthClient.Refusal.downgradeRefused) {
-      try AuthClient(apiKey: Self.key, allowAuthV1: false).connect(
-        for: legacyHello, sessionId: nil, announcement: ClientAnnouncement(), nonce: AuthClient.freshNonce())
+      try AuthClient(apiKey: Self.key).begin(hello: legacyHello, sessionId: nil, announcement: ClientAnnouncement())
     }
-    let v1 = try AuthClient(apiKey: Self.key).connect(
-      for: legacyHello, sessionId: nil, announcement: ClientAnnouncement(), nonce: "")
-    #expect(v1.apiKey == Self.key && v1.authResponse == nil)
-    let store = ChallengeStore()
-    #expect(
-      (try? AuthServer(apiKey: Self.key).verify(v1, challenge: nil, store: store, outcome: outcome, now: t0).get())?
-        .authVersion == 1)
-    #expect(
-      AuthServer(apiKey: Self.key, acceptedAuthVersions: [2]).verify(
-        v1, challenge: nil, store: store, outcome: outcome, now: t0)
-        == .failure(.authV1Refused))
-    var wrong = v1
-    wrong.apiKey = Self.key + "0"
-    #expect(
-      AuthServer(apiKey: Self.key).verify(wrong, challenge: nil, store: store, outcome: outcome, now: t0)
-        == .failure(.wrongKey))
-    #expect(
-      AuthServer(apiKey: Self.key).verify(ConnectMessage(), challenge: nil, store: store, outcome: outcome, now: t0)
-        == .failure(.noCredentials))
+    // A v2 hello whose challenge was stripped on the way.
+    var stripped = Self.offer.hello(challenge: "9f")
+    stripped.challenge = nil
+    #expect(throws: AuthClient.Refusal.downgradeRefused) {
+      try AuthClient(apiKey: Self.key).begin(hello: stripped, sessionId: nil, announcement: ClientAnnouncement())
+    }
+    // Requiring authenticated frames refuses v1 even when v1 is allowed.
+    #expect(throws: AuthClient.Refusal.downgradeRefused) {
+      try AuthClient(apiKey: Self.key, allowAuthV1: true, requireAuthenticatedFrames: true).begin(
+        hello: legacyHello, sessionId: nil, announcement: ClientAnnouncement())
+    }
+    // Explicit opt-in: the key itself, and the session is not verified.
+    let v1 = try AuthClient(apiKey: Self.key, allowAuthV1: true).begin(
+      hello: legacyHello, sessionId: nil, announcement: ClientAnnouncement())
+    #expect(v1.connect.apiKey == Self.key && v1.connect.authResponse == nil && v1.authVersion == 1)
+    let list = ServerMessage.sessionList(
+      SessionListMessage.v0_2_0(SessionListMessageV0_2_0(sessions: [], totalCount: 0)))
+    let session = try v1.complete(with: list)
+    #expect(!session.isServerVerified && session.authVersion == 1 && session.pendingMessage == list)
+    #expect(throws: AuthClient.Refusal.authenticationFailed) {
+      try v1.complete(with: .authError(AuthFailure.wireMessage))
+    }
   }
 
-  @Test func clientRefusesAFakeServer() throws {
+  @Test func v2ClientActsOnNothingBeforeAVerifiedConnected() throws {
     let store = ChallengeStore()
-    let (_, connect, challenge) = try handshake(store: store)
-    let fake = outcome.connected(sessionId: "s", serverProof: String(repeating: "0", count: 64))
-    #expect(throws: AuthClient.Refusal.serverProofMismatch) {
-      try AuthClient(apiKey: Self.key).verify(fake, sent: connect, challenge: challenge)
+    let h = try start(store: store)
+    let genuine = try serve(h.connect, hello: h.hello, store: store).get().connected
+    var forged = genuine
+    forged.serverProof = String(repeating: "0", count: 64)
+    #expect(throws: AuthClient.Refusal.serverProofMismatch) { try h.client.complete(with: .connected(forged)) }
+    forged.serverProof = nil
+    #expect(throws: AuthClient.Refusal.serverProofMissing) { try h.client.complete(with: .connected(forged)) }
+    // A fake server that skips connected and goes straight to the session list (0.2.0 style).
+    #expect(throws: AuthClient.Refusal.unexpectedFrame(type: "session_list")) {
+      try h.client.complete(
+        with: .sessionList(SessionListMessage.v0_2_0(SessionListMessageV0_2_0(sessions: [], totalCount: 0))))
     }
-    let silent = outcome.connected(sessionId: "s", serverProof: nil)
-    #expect(throws: AuthClient.Refusal.serverProofMissing) {
-      try AuthClient(apiKey: Self.key).verify(silent, sent: connect, challenge: challenge)
+    #expect(throws: AuthClient.Refusal.unexpectedFrame(type: "pong")) {
+      try h.client.complete(with: .pong(PongMessage()))
+    }
+    #expect(throws: AuthClient.Refusal.authenticationFailed) {
+      try h.client.complete(with: .authError(AuthFailure.wireMessage))
+    }
+    #expect(throws: AuthClient.Refusal.serverError(code: "unsupported_protocol_version")) {
+      try h.client.complete(with: .error(ErrorMessage(message: "too old", code: "unsupported_protocol_version")))
+    }
+    #expect(try h.client.complete(with: .connected(genuine)).isServerVerified)
+  }
+
+  @Test func authenticatedFramesAreNegotiatedOnlyWithAuthV2() throws {
+    let asked = ClientAnnouncement(capabilities: ["authenticated_frames"], authVersion: 1)
+    #expect(try Negotiator.negotiate(server: Self.offer, client: asked).get().capabilities == [])
+    var v2 = asked
+    v2.authVersion = 2
+    #expect(try Negotiator.negotiate(server: Self.offer, client: v2).get().capabilities == ["authenticated_frames"])
+    // Even handed an outcome that includes it, the server never grants it to auth v1.
+    let outcome = NegotiationOutcome(version: "0.2.0", capabilities: ["authenticated_frames"], authVersion: 1)
+    let success = try AuthServer(apiKey: Self.key).verify(
+      ConnectMessage(apiKey: Self.key), hello: ServerOffer.legacy.hello(challenge: nil), store: ChallengeStore(),
+      outcome: outcome, sessionId: "s", now: t0
+    ).get()
+    // (A connected that confirms no extension leaves `capabilities` out, as the real server does.)
+    #expect(success.channel == nil && (success.connected.capabilities ?? []).isEmpty)
+    #expect(success.connected.serverProof == nil)
+  }
+
+  @Test func requiredAuthenticatedFrames() throws {
+    let client = AuthClient(apiKey: Self.key, requireAuthenticatedFrames: true)
+    let store = ChallengeStore()
+    let h = try start(store: store, client: client, announcement: ClientAnnouncement())
+    #expect(h.connect.capabilities == ["authenticated_frames"])
+    let success = try serve(h.connect, hello: h.hello, store: store).get()
+    #expect(try h.client.complete(with: .connected(success.connected)).channel != nil)
+    // A hello that does not offer them.
+    let plain = ServerOffer(protocolVersions: ["0.2.0"], authVersions: [2]).hello(challenge: "9f")
+    #expect(throws: AuthClient.Refusal.authenticatedFramesUnavailable) {
+      try client.begin(hello: plain, sessionId: nil, announcement: ClientAnnouncement())
+    }
+    // A genuine server that declines them (its proof verifies, the capability is missing).
+    let declining = try start(store: store, client: client, announcement: ClientAnnouncement())
+    let outcome = NegotiationOutcome(version: "0.2.0", capabilities: [], authVersion: 2)
+    let connected = try AuthServer(apiKey: Self.key).verify(
+      declining.connect, hello: declining.hello, store: store, outcome: outcome, sessionId: "s", now: t0
+    ).get().connected
+    #expect(throws: AuthClient.Refusal.authenticatedFramesUnavailable) {
+      try declining.client.complete(with: .connected(connected))
     }
   }
+
+  // MARK: - ChallengeStore
 
   @Test func challengeIsSingleUseUnderConcurrency() async {
     let store = ChallengeStore()
@@ -209,211 +319,101 @@ import Testing
     #expect(store.consume(pending, now: t0 + .seconds(29)))
   }
 
+  @Test func cancelForgetsAChallengeWhenItsConnectionCloses() {
+    let store = ChallengeStore()
+    let closed = store.issue(now: t0)
+    let open = store.issue(now: t0)
+    #expect(store.cancel(closed))
+    #expect(store.outstanding == 1)
+    #expect(!store.cancel(closed))  // already gone
+    #expect(!store.consume(closed, now: t0))  // its answer fails like a consumed one
+    #expect(store.consume(open, now: t0))
+    #expect(!store.cancel(open))  // answered: nothing to cancel
+    // Cancelled entries do not pile up in the issue queue either.
+    for _ in 0..<5000 { store.cancel(store.issue(now: t0)) }
+    #expect(store.outstanding == 0)
+    _ = store.issue(now: t0)
+    #expect(store.order.count - store.head <= 2 * store.capacity + 1)
+  }
+
+  @Test func consumeRefusesATimeBeforeTheIssueTime() throws {
+    let store = ChallengeStore()
+    let challenge = store.issue(now: t0)
+    #expect(!store.consume(challenge, now: t0 - .nanoseconds(1)))
+    #expect(!store.consume(challenge, now: t0))  // consumed by the refused attempt
+    let exact = store.issue(now: t0)
+    #expect(store.consume(exact, now: t0))  // the issue time itself is valid
+    // Through the server: an answer "from the past" is a generic failure.
+    let h = try start(store: store)
+    #expect(Self.failure(serve(h.connect, hello: h.hello, store: store, now: t0 - .seconds(1))) == .challengeNotValid)
+  }
+
+  // MARK: - Secrets
+
+  @Test func typesHoldingKeysNeverShowThem() throws {
+    let store = ChallengeStore()
+    let client = AuthClient(apiKey: Self.key, requireAuthenticatedFrames: true)
+    let h = try start(store: store, client: client)
+    let success = try serve(h.connect, hello: h.hello, store: store).get()
+    let session = try h.client.complete(with: .connected(success.connected))
+    let channel = try #require(session.channel)
+    let keys = FrameKeys(clientToServer: channel.sendKey, serverToClient: channel.receiveKey)
+    // The key as text, the frame keys in hex and as Swift prints arrays, and the names of the members
+    // that hold them (a default mirror would list those).
+    let secrets = [
+      Self.key, Hex.encode(channel.sendKey), Hex.encode(channel.receiveKey), "\(channel.sendKey)",
+      "\(channel.receiveKey)", "sendKey", "receiveKey", "clientToServer", "serverToClient", "apiKey",
+    ]
+    var dumped = ""
+    dump(channel, to: &dumped)
+    dump(keys, to: &dumped)
+    dump(h.client, to: &dumped)
+    dump(session, to: &dumped)
+    dump(success, to: &dumped)
+    let shown = [
+      String(describing: channel), String(reflecting: channel), "\(keys)", String(reflecting: keys),
+      String(describing: h.client), String(reflecting: h.client), String(describing: session),
+      String(describing: success), dumped,
+    ]
+    for text in shown {
+      for secret in secrets { #expect(!text.contains(secret), "\(text)") }
+    }
+    #expect(!String(describing: keys.clientToServer).isEmpty)  // the keys exist; only the descriptions hide them
+  }
+
   // MARK: - Vectors
 
-  /// Every key a vector may carry; an unknown key fails the test, so no field goes unread.
-  static let vectorKeys: Set<String> = [
-    "id", "description", "api_key", "client_api_key", "server_api_key", "server", "challenge", "client_challenge",
-    "client_nonce", "session_id", "protocol_version", "protocol_versions", "capabilities", "mac_input_hex",
-    "auth_response", "received", "received_mac_input_hex", "negotiated_protocol_version", "accepted_capabilities",
-    "auth_version", "server_proof_input_hex", "server_proof", "received_connected", "client_proof_input_hex",
-    "age_seconds", "lifetime_seconds", "replay", "valid", "expected_outcome", "failure", "connect_api_key",
-    "allow_auth_v1",
-  ]
-
-  static func failure(_ name: String?) -> AuthFailure? {
-    switch name {
-    case "no_credentials": .noCredentials
-    case "auth_v1_refused": .authV1Refused
-    case "wrong_key": .wrongKey
-    case "challenge_not_valid": .challengeNotValid
-    case "bad_nonce": .badNonce
-    case "wrong_response": .wrongResponse
-    default: nil
+  /// The vector files cover what STANDARDS.md promises: RFC 5869 cases 1-3, an accepted frame and
+  /// every rejection, and a handshake for every member a man in the middle might change. Each vector
+  /// is played by `vcproto vectors` (VectorsCommandTests) and cross-checked by tools/crosscheck_auth.py.
+  @Test func vectorFilesCoverEveryCase() throws {
+    func load(_ name: String) throws -> [JSONValue] {
+      let data = try Data(contentsOf: Self.root.appendingPathComponent("Vectors/auth/\(name)"))
+      return try #require(try JSONReader(limits: VectorsCommand.vectorFileLimits).parse(Array(data)).arrayValue)
     }
-  }
-
-  static func strings(_ v: JSONValue?) -> [String]? { v?.arrayValue?.compactMap(\.stringValue) }
-
-  /// Applies a man in the middle's changes (`null` = member removed) to a `connect`.
-  static func tamper(_ connect: inout ConnectMessage, with changes: JSONValue?) {
-    for member in changes?.objectValue?.members ?? [] {
-      let v = member.value
-      switch member.key {
-      case "session_id": connect.sessionId = v.stringValue
-      case "protocol_version": connect.protocolVersion = v.stringValue
-      case "protocol_versions": connect.protocolVersions = strings(v)
-      case "capabilities": connect.capabilities = strings(v)
-      default: Issue.record("unknown received member \(member.key)")
-      }
-    }
-  }
-
-  static func tamper(_ connected: inout ConnectedMessage, with changes: JSONValue?) {
-    for member in changes?.objectValue?.members ?? [] {
-      switch member.key {
-      case "negotiated_protocol_version": connected.negotiatedProtocolVersion = member.value.stringValue
-      case "capabilities": connected.capabilities = strings(member.value)
-      default: Issue.record("unknown received_connected member \(member.key)")
-      }
-    }
-  }
-
-  /// Every handshake vector (MACs computed with Python's hmac), driven by every field it carries: the
-  /// keys each side used, the server's offer, what was sent and what arrived, the negotiated outcome,
-  /// the clock, and the expected verdict.
-  @Test func everyAuthVector() throws {
-    let data = try Data(contentsOf: Self.root.appendingPathComponent("Vectors/auth/handshakes.json"))
-    let vectors = try #require(try JSONReader().parse(Array(data)).arrayValue)
-    #expect(vectors.count >= 25)
-    var seen: Set<String> = []
-    for v in vectors {
-      let id = try #require(v["id"]?.stringValue)
-      seen.insert(try #require(v["expected_outcome"]?.stringValue))
-      try run(v, id: id)
-    }
-    #expect(seen == ["ok", "auth_error", "server_proof_mismatch", "downgrade_refused"])
-  }
-
-  func run(_ v: JSONValue, id: String) throws {
-    let unknown = Set(v.objectValue?.keys ?? []).subtracting(Self.vectorKeys)
-    #expect(unknown.isEmpty, "\(id): unread fields \(unknown)")
-    let key = try #require(v["api_key"]?.stringValue, "\(id)")
-    let clientKey = v["client_api_key"]?.stringValue ?? key
-    let expected = try #require(v["expected_outcome"]?.stringValue, "\(id)")
-    #expect(v["valid"]?.boolValue == (expected == "ok"), "\(id): valid")
-    let server = try #require(v["server"], "\(id)")
-    let offer = ServerOffer(
-      protocolVersions: try #require(Self.strings(server["protocol_versions"])),
-      authVersions: try #require(server["auth_versions"]?.arrayValue?.compactMap { $0.intValue }),
-      capabilities: Self.strings(server["capabilities"]) ?? [], floor: server["floor"]?.stringValue)
-    let realServer = AuthServer(apiKey: key, acceptedAuthVersions: Set(offer.authVersions))
-    let store = ChallengeStore(lifetime: .seconds(v["lifetime_seconds"]?.intValue ?? 60))
-    let now = t0 + .seconds(v["age_seconds"]?.intValue ?? 0)
-
-    guard let nonce = v["client_nonce"]?.stringValue else {
-      if let sentKey = v["connect_api_key"]?.stringValue {
-        // An auth v1 connect reaching the server.
-        let connect = ConnectMessage(apiKey: sentKey)
-        let outcome = try Negotiator.negotiate(server: offer, client: ClientAnnouncement(connect: connect)).get()
-        let result = realServer.verify(connect, challenge: nil, store: store, outcome: outcome, now: now)
-        if expected == "ok" {
-          #expect((try? result.get())?.authVersion == v["auth_version"]?.intValue, "\(id)")
-          #expect(outcome.authVersion == v["auth_version"]?.intValue, "\(id)")
-        } else {
-          #expect(result == .failure(try #require(Self.failure(v["failure"]?.stringValue))), "\(id)")
-        }
-      } else {
-        // A client facing a hello (whose challenge may have been stripped).
-        let hello = offer.hello(challenge: v["challenge"]?.stringValue)
-        let allowV1: Bool? = v["allow_auth_v1"]?.boolValue
-        let client = AuthClient(apiKey: clientKey, allowAuthV1: try #require(allowV1 as Bool?, "\(id)"))
-        #expect(expected == "downgrade_refused", "\(id): no other client-only verdict")
-        #expect(throws: AuthClient.Refusal.downgradeRefused, "\(id)") {
-          _ = try client.connect(for: hello, sessionId: nil, announcement: ClientAnnouncement(), nonce: "")
-        }
-      }
-      return
-    }
-
-    // Client side: the real AuthClient answers the hello as the client saw it.
-    let challenge = try #require(v["challenge"]?.stringValue)
-    let clientChallenge = v["client_challenge"]?.stringValue ?? challenge
-    let sent = ConnectMessage(
-      sessionId: v["session_id"]?.stringValue, protocolVersion: v["protocol_version"]?.stringValue,
-      protocolVersions: Self.strings(v["protocol_versions"]), capabilities: Self.strings(v["capabilities"]))
-    let connect = try AuthClient(apiKey: clientKey, allowAuthV1: false).connect(
-      for: offer.hello(challenge: clientChallenge), sessionId: sent.sessionId,
-      announcement: ClientAnnouncement(connect: sent), nonce: nonce)
-    #expect(connect.apiKey == nil && connect.authVersion == 2 && connect.clientNonce == nonce, "\(id)")
+    let hkdf = try load("hkdf.json")
+    #expect(hkdf.compactMap { $0["id"]?.stringValue } == ["rfc5869.1", "rfc5869.2", "rfc5869.3"])
+    let frames = try load("frames.json")
+    let expects = Set(frames.flatMap { $0["messages"]?.arrayValue ?? [] }.compactMap { $0["expect"]?.stringValue })
     #expect(
-      Hex.encode(AuthMAC.clientInput(challenge: clientChallenge, clientNonce: nonce, connect: connect))
-        == v["mac_input_hex"]?.stringValue, "\(id): mac_input_hex")
-    #expect(connect.authResponse == v["auth_response"]?.stringValue, "\(id): auth_response")
-
-    // The wire keeps absent and empty apart, so both ends MAC the same members.
-    let wire = MessageEncoder().encode(ClientMessage.connect(connect))
-    guard case .connect(var received) = try MessageDecoder().decodeClientMessage(wire) else {
-      Issue.record("\(id): connect did not decode as connect")
-      return
+      expects == [
+        "accept", "not_authenticated", "malformed", "mac_mismatch", "replayed", "sequence_gap", "channel_closed",
+      ])
+    let handshakes = try load("handshakes.json")
+    let outcomes = Set(handshakes.compactMap { $0["expected_outcome"]?.stringValue })
+    #expect(outcomes == ["ok", "auth_error", "server_proof_mismatch", "server_proof_missing", "downgrade_refused"])
+    let changed = Set(
+      handshakes.flatMap { v in
+        ["received", "received_hello", "received_connected"].flatMap { v[$0]?.objectValue?.keys.map { "\($0)" } ?? [] }
+      })
+    for member in [
+      "capabilities", "protocol_version", "protocol_versions", "session_id", "recent_sessions_limit", "auth_version",
+      "challenge", "auth_versions", "version", "message", "negotiated_protocol_version", "server_proof",
+    ] {
+      #expect(changed.contains(member), "no vector changes \(member)")
     }
-    #expect(received == connect, "\(id): connect round trip")
-    Self.tamper(&received, with: v["received"])
-    let serverInput = Hex.encode(AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: received))
-    if let tampered = v["received_mac_input_hex"]?.stringValue {
-      #expect(serverInput == tampered, "\(id): received_mac_input_hex")
-      #expect(tampered != v["mac_input_hex"]?.stringValue, "\(id): tampering must change the bytes")
-    } else {
-      #expect(serverInput == v["mac_input_hex"]?.stringValue, "\(id): untampered input")
-    }
-
-    // Server side: negotiate what arrived, then verify through a real store holding the challenge.
-    let outcome = try Negotiator.negotiate(server: offer, client: ClientAnnouncement(connect: received)).get()
-    #expect(outcome.version == v["negotiated_protocol_version"]?.stringValue, "\(id): negotiated version")
-    #expect(outcome.capabilities == Self.strings(v["accepted_capabilities"]), "\(id): accepted capabilities")
-    #expect(outcome.authVersion == v["auth_version"]?.intValue, "\(id): auth version")
-    store.register(challenge, replacing: store.issue(now: t0))
-
-    let serverProof: String?
-    if let fakeKey = v["server_api_key"]?.stringValue {
-      // A fake server does not verify (it cannot); it answers with a proof under the key it has.
-      serverProof = AuthMAC.mac(
-        apiKey: fakeKey,
-        input: AuthMAC.serverInput(
-          challenge: challenge, clientNonce: nonce, sessionId: received.sessionId, negotiatedVersion: outcome.version,
-          acceptedCapabilities: outcome.capabilities, authResponse: connect.authResponse ?? ""))
-    } else {
-      let result = realServer.verify(received, challenge: challenge, store: store, outcome: outcome, now: now)
-      if expected == "auth_error" && v["replay"]?.boolValue != true {
-        #expect(result == .failure(try #require(Self.failure(v["failure"]?.stringValue))), "\(id): \(result)")
-        #expect(v["server_proof"] == nil, "\(id): no proof after a refusal")
-        return
-      }
-      let success = try #require(try? result.get(), "\(id): refused \(result)")
-      #expect(success.authVersion == 2, "\(id)")
-      serverProof = success.serverProof
-      if v["replay"]?.boolValue == true {
-        let second = realServer.verify(received, challenge: challenge, store: store, outcome: outcome, now: now)
-        #expect(second == .failure(try #require(Self.failure(v["failure"]?.stringValue))), "\(id): replay")
-        #expect(expected == "auth_error", "\(id)")
-      }
-    }
-    #expect(
-      Hex.encode(
-        AuthMAC.serverInput(
-          challenge: challenge, clientNonce: nonce, sessionId: received.sessionId, negotiatedVersion: outcome.version,
-          acceptedCapabilities: outcome.capabilities, authResponse: connect.authResponse ?? ""))
-        == v["server_proof_input_hex"]?.stringValue, "\(id): server_proof_input_hex")
-    #expect(serverProof == v["server_proof"]?.stringValue, "\(id): server_proof")
-    if v["replay"]?.boolValue == true { return }
-
-    // Back at the client: the connected frame as it arrived, checked against what the client sent.
-    let connectedWire = MessageEncoder().encode(
-      ServerMessage.connected(outcome.connected(sessionId: received.sessionId ?? "", serverProof: serverProof)))
-    guard case .connected(var connected) = try MessageDecoder().decodeServerMessage(connectedWire) else {
-      Issue.record("\(id): connected did not decode")
-      return
-    }
-    #expect(connected.authVersion == v["auth_version"]?.intValue, "\(id): connected.auth_version")
-    Self.tamper(&connected, with: v["received_connected"])
-    if let checked = v["client_proof_input_hex"]?.stringValue {
-      #expect(
-        Hex.encode(
-          AuthMAC.serverInput(
-            challenge: clientChallenge, clientNonce: nonce, sessionId: connect.sessionId,
-            negotiatedVersion: connected.negotiatedProtocolVersion, acceptedCapabilities: connected.capabilities,
-            authResponse: connect.authResponse ?? "")) == checked, "\(id): client_proof_input_hex")
-    }
-    let client = AuthClient(apiKey: clientKey)
-    switch expected {
-    case "ok":
-      #expect(throws: Never.self, "\(id)") { try client.verify(connected, sent: connect, challenge: clientChallenge) }
-    case "server_proof_mismatch":
-      #expect(throws: AuthClient.Refusal.serverProofMismatch, "\(id)") {
-        try client.verify(connected, sent: connect, challenge: clientChallenge)
-      }
-    default:
-      Issue.record("\(id): unexpected outcome \(expected)")
+    for v in hkdf + frames + handshakes {
+      #expect(AuthVectors.check(v) == nil, "\(v["id"]?.stringValue ?? "?")")
     }
   }
 }

@@ -44,10 +44,10 @@ import VCProtoCodegen
       owner: "ReplayedMessage", field: "role", cases: ReplayedMessage.Role.allCases.map(\.rawValue),
       type: "replay", body: { #""message_id":"m-1","message":{"role":\#($0),"text":"hi"}"# },
       pointer: "/message/role",
-      read: { if case .replay(let m) = $0 { m.message.role.rawValue } else { nil } }),
+      read: { if case .replay(.v0_2_0(let m)) = $0 { m.message.role.rawValue } else { nil } }),
   ]
 
-  static let catalog = ProtocolCatalog.latest
+  static let catalog = ProtocolCatalog.v0_2_0
 
   /// Every generated field of the catalog as (owner, field).
   static func generatedFields() -> [(owner: String, field: FieldSpec)] {
@@ -129,9 +129,9 @@ import VCProtoCodegen
         Issue.record("not an object")
         continue
       }
-      #expect(throws: ModelDecodingError.self) { try ServerMessage(type: site.type, object: object) }
+      #expect(throws: ModelDecodingError.self) { try ServerMessage(type: site.type, object: object, version: .v0_2_0) }
       do {
-        _ = try ServerMessage(type: site.type, object: object)
+        _ = try ServerMessage(type: site.type, object: object, version: .v0_2_0)
       } catch {
         #expect(error.pointer == site.pointer)
         #expect(error.reason == reason)

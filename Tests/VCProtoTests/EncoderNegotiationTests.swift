@@ -11,9 +11,9 @@ import Testing
     }
     #expect(try encoder.encode(heartbeat, negotiated: ["heartbeat"]) == encoder.encode(heartbeat))
 
-    let plain = ClientMessage.prompt(PromptMessage(text: "hi"))
+    let plain = ClientMessage.prompt(.v0_2_0(PromptMessageV0_2_0(text: "hi")))
     #expect(try encoder.encode(plain, negotiated: []) == Array(#"{"type":"prompt","text":"hi"}"#.utf8))
-    let keyed = ClientMessage.prompt(PromptMessage(text: "hi", idempotencyKey: "k-1"))
+    let keyed = ClientMessage.prompt(.v0_3_0(PromptMessageV0_3_0(text: "hi", idempotencyKey: "k-1")))
     #expect(throws: ExtensionNotNegotiated.self) { try encoder.encode(keyed, negotiated: ["heartbeat"]) }
     #expect(keyed.requiredCapabilities == ["idempotent_prompt"])
   }
@@ -22,7 +22,7 @@ import Testing
     // The generated model's requiredCapabilities and the catalog's capability declarations agree.
     var checked = 0
     var withExtensions = 0
-    for spec in ProtocolCatalog.latest.messages where spec.isModelled {
+    for spec in ProtocolCatalog.modelled.messages where spec.isModelled {
       var object = JSONObject([JSONObject.Member(key: "type", value: .string(spec.type))])
       for field in spec.fields where field.capability != nil || field.required {
         object[field.name] = field.allowedValues?.first ?? sample(field.type)
@@ -34,10 +34,14 @@ import Testing
       let message: [String]
       switch spec.direction {
       case .clientToServer:
-        guard let m = try? ClientMessage(type: spec.type, object: o) else { continue }
+        guard let m = try? ClientMessage(type: spec.type, object: o, version: ProtocolCatalog.modelVersion) else {
+          continue
+        }
         message = m.requiredCapabilities
       case .serverToClient:
-        guard let m = try? ServerMessage(type: spec.type, object: o) else { continue }
+        guard let m = try? ServerMessage(type: spec.type, object: o, version: ProtocolCatalog.modelVersion) else {
+          continue
+        }
         message = m.requiredCapabilities
       }
       #expect(message == expected, "\(spec.type)")

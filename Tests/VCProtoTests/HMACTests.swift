@@ -79,3 +79,57 @@ import Testing
     #expect(Hex.decode("zz") == nil)
   }
 }
+
+/// HKDF-SHA256 against RFC 5869 appendix A (the RFC's own figures), both paths.
+@Suite struct HKDFTests {
+  func hex(_ s: String) -> [UInt8] { Hex.decode(s)! }
+
+  /// Test cases 1-3: IKM, salt, info, L, PRK, OKM as printed in RFC 5869 A.1-A.3.
+  static let rfc5869: [(Int, String, String, String, Int, String, String)] = [
+    (
+      1, String(repeating: "0b", count: 22), "000102030405060708090a0b0c", "f0f1f2f3f4f5f6f7f8f9", 42,
+      "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5",
+      "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
+    ),
+    (
+      2,
+      "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f",
+      "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
+      "b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
+      82, "06a6b88c5853361a06104c9ceb35b45cef760014904671014a193f40c15fc244",
+      "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"
+    ),
+    (
+      3, String(repeating: "0b", count: 22), "", "", 42,
+      "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04",
+      "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
+    ),
+  ]
+
+  @Test func rfc5869() {
+    for (number, ikm, salt, info, length, prk, okm) in Self.rfc5869 {
+      #expect(Hex.encode(HKDFSHA256.extract(salt: hex(salt), inputKeyMaterial: hex(ikm))) == prk, "test case \(number)")
+      let portable = HKDFSHA256.portable(inputKeyMaterial: hex(ikm), salt: hex(salt), info: hex(info), length: length)
+      let platform = HKDFSHA256.derive(inputKeyMaterial: hex(ikm), salt: hex(salt), info: hex(info), length: length)
+      #expect(Hex.encode(portable) == okm, "test case \(number)")
+      #expect(platform == portable, "test case \(number)")
+    }
+  }
+
+  /// Output lengths at the block boundaries and the maximum: each is a prefix of the longest output
+  /// (T(1) | T(2) | ... does not depend on L), and the 255th block is the last.
+  @Test func lengths() {
+    let ikm = Array("key".utf8)
+    let longest = HKDFSHA256.portable(inputKeyMaterial: ikm, salt: [1], info: [2], length: HKDFSHA256.maximumLength)
+    #expect(longest.count == 8160)
+    for length in [0, 1, 31, 32, 33, 64, 65, 8159] {
+      let out = HKDFSHA256.portable(inputKeyMaterial: ikm, salt: [1], info: [2], length: length)
+      #expect(out == Array(longest.prefix(length)), "L = \(length)")
+      #expect(HKDFSHA256.derive(inputKeyMaterial: ikm, salt: [1], info: [2], length: length) == out, "L = \(length)")
+    }
+    // An empty salt is 32 zero bytes (RFC 5869 section 2.2).
+    #expect(
+      HKDFSHA256.portable(inputKeyMaterial: ikm, salt: [], info: [], length: 32)
+        == HKDFSHA256.portable(inputKeyMaterial: ikm, salt: Array(repeating: 0, count: 32), info: [], length: 32))
+  }
+}

@@ -26,24 +26,41 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Vectors/messages")
 
+  /// Every vector under Vectors/messages, recursively (one folder per protocol version); each file's
+  /// folder must be its vectors' protocol_version.
   static func vectors() throws -> [Vector] {
-    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+    let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasSuffix(".json") }
     return try files.sorted().flatMap { name in
-      try JSONDecoder().decode([Vector].self, from: Data(contentsOf: directory.appendingPathComponent(name)))
+      let vectors = try JSONDecoder().decode(
+        [Vector].self, from: Data(contentsOf: directory.appendingPathComponent(name)))
+      for v in vectors { #expect(name.hasPrefix(v.protocol_version + "/"), "\(name): \(v.id)") }
+      return vectors
     }
   }
 
   @Test func vectorsAreManyAndUnique() throws {
     let vectors = try Self.vectors()
-    #expect(vectors.count > 400)
-    #expect(Set(vectors.map(\.id)).count == vectors.count)
-    // At least one valid vector for every modelled type, extensions included.
-    let validTypes = Set(
-      vectors.filter(\.valid).compactMap { v -> String? in
-        (try? JSONReader().parse(v.frame))?["type"]?.stringValue
-      })
-    for spec in ProtocolCatalog.latest.messages where spec.isModelled {
-      #expect(validTypes.contains(spec.type), "no valid vector for \(spec.type)")
+    #expect(vectors.count > 400 * KnownVersion.allCases.count)
+    #expect(Set(vectors.map { $0.protocol_version + " " + $0.id }).count == vectors.count)
+    for catalog in ProtocolCatalog.all {
+      let ofVersion = vectors.filter { $0.protocol_version == catalog.version }
+      // At least one valid vector for every modelled type of the version, extensions included.
+      let validTypes = Set(
+        ofVersion.filter(\.valid).compactMap { v -> String? in
+          (try? JSONReader().parse(v.frame))?["type"]?.stringValue
+        })
+      for spec in catalog.messages where spec.isModelled {
+        #expect(validTypes.contains(spec.type), "\(catalog.version): no valid vector for \(spec.type)")
+      }
+      // A not_in_version vector for every type another version has and this one lacks.
+      let refused = Set(
+        ofVersion.filter { ($0.findings ?? []).contains { $0.code == "not_in_version" } }.compactMap {
+          (try? JSONReader().parse($0.frame))?["type"]?.stringValue
+        })
+      for spec in ProtocolCatalog.declaration.messages where spec.isModelled && catalog.message(spec.type) == nil {
+        #expect(refused.contains(spec.type), "\(catalog.version): no not_in_version vector for \(spec.type)")
+      }
     }
   }
 
@@ -117,7 +134,9 @@ import Testing
         found.append(name)
         pending += catalog.shapes[name]?.fields.map(\.type) ?? []
       case .array(let inner): pending.append(inner)
-      case .oneOf(let types): pending += types
+      // An element that matches none of several alternatives is wrong_type as a whole (the vectors
+      // do not mutate inside alternatives).
+      case .oneOf: break
       default: break
       }
     }
@@ -141,10 +160,11 @@ import Testing
   /// one with the wrong JSON type; each array member one with a `null` and one with a wrongly typed
   /// element; and each nullable member a valid vector with `null` there. Members of type `any`
   /// (ClaudeRecord.toolUseResult) accept every JSON type and are left out.
-  @Test func vectorsCoverEveryMemberOfEveryReachableShape() throws {
-    let catalog = ProtocolCatalog.latest
+  @Test(arguments: KnownVersion.allCases)
+  func vectorsCoverEveryMemberOfEveryReachableShape(version: KnownVersion) throws {
+    let catalog = ProtocolCatalog.catalog(version)
     var covered: Set<String> = []
-    for v in try Self.vectors() {
+    for v in try Self.vectors() where v.protocol_version == version.rawValue {
       guard let frame = try? JSONReader().parse(v.frame), let type = frame["type"]?.stringValue,
         let spec = catalog.message(type)
       else { continue }
@@ -190,7 +210,9 @@ import Testing
     let spec = try String(contentsOf: root.appendingPathComponent("STANDARDS.md"), encoding: .utf8)
     let start = try #require(spec.range(of: "- **Where `null` is allowed.**"))
     let paragraph = String(spec[start.upperBound...]).components(separatedBy: "\n- ")[0]
-    let vectors = Dictionary(uniqueKeysWithValues: try Self.vectors().map { ($0.id, $0) })
+    // The paragraph cites 0.2.0 vectors (the rule is the same in every version).
+    let vectors = Dictionary(
+      uniqueKeysWithValues: try Self.vectors().filter { $0.protocol_version == "0.2.0" }.map { ($0.id, $0) })
     let cited = paragraph.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
       .filter { $0.range(of: #"^[a-z_]+\.(valid|null)"#, options: .regularExpression) != nil }
     #expect(cited.count >= 8, "\(cited)")

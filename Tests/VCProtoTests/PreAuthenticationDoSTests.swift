@@ -166,6 +166,17 @@ import Testing
     #expect(peakResidentBytes() - before < 600 << 20)
   }
 
+  @Test func aSmallEnvelopeOfEmptyObjectsStopsAtTheValueLimit() throws {
+    // The review's envelope: tens of kilobytes, under the ratio cap, inflating to 15 MB of {}.
+    let inner = Array(("[" + Array(repeating: "{}", count: 5_000_000).joined(separator: ",") + "]").utf8)
+    let codec = EnvelopeCodec(configuration: EnvelopeConfiguration(level: 1))
+    let sealed = try #require(try codec.seal(inner, form: .binary))
+    #expect(sealed.count < 200_000)
+    #expect(sealed.count * codec.limits.maxCompressionRatio > inner.count, "under the ratio cap")
+    let report = Validator().validate(envelopedFrame: .binary(sealed), codec: codec)
+    #expect(report.findings.map(\.code) == [.tooManyValues])
+  }
+
   // MARK: 3. Findings and log records
 
   @Test func findingsAreCappedWithACountOfTheRest() {

@@ -11,11 +11,13 @@ import Testing
       #"{"type":"command_output","command_session_id":"cmd-1","stream":"stderr","text":"1 test failed"}"#,
     ]
     var printed: [String] = []
-    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient))
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: "0.5.0"))
     for frameBytes in frames.map({ Array($0.utf8) }) {
       do {
         switch try decoder.decodeServerMessage(frameBytes) {
-        case .sessionHistory(let history):
+        case .sessionHistory(.v0_5_0(let history)):  // the payload of the negotiated version
+          for message in history.messages { printed.append("\(message.offset) \(message.role): \(message.text)") }
+        case .sessionHistory(.v0_2_0(let history)):  // raw Claude records in 0.2.0
           for record in history.messages { printed.append((record.role ?? "?") + (record.text ?? "")) }
         case .commandOutput(let line):
           printed.append((line.stream == .stderr ? "stderr:" : "stdout:") + line.text)
@@ -31,7 +33,8 @@ import Testing
       }
     }
     #expect(printed == ["still running", "stderr:1 test failed"])
-    let frame = MessageEncoder().encode(.prompt(PromptMessage(text: "Run the tests", resumeSessionId: id)))
+    let frame = MessageEncoder().encode(
+      .prompt(.v0_3_0(PromptMessageV0_3_0(text: "Run the tests", resumeSessionId: id))))
     #expect(
       String(decoding: frame, as: UTF8.self)
         == #"{"type":"prompt","text":"Run the tests","resume_session_id":"\#(id)"}"#)

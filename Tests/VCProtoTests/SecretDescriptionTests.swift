@@ -55,11 +55,24 @@ import VCProtoCodegen
     #expect(String(describing: connect).hasPrefix("ConnectMessage({\"type\":\"connect\""))
   }
 
+  @Test func claudeRecordMasksSecretsAndKeys() throws {
+    let raw = try #require(
+      JSONReader().parse(
+        #"{"type":"user","message":{"role":"user","content":"my key is \#(Self.key)"},"api_key":"\#(Self.canary)"}"#
+      ).objectValue)
+    let record = ClaudeRecord(raw: raw)
+    Self.expectHidden(record, [Self.key, Self.canary])
+    #expect(String(describing: record).contains("my key is «redacted»"))
+    // The record itself is unchanged: only its printed forms are redacted.
+    #expect(record.text == "my key is \(Self.key)")
+  }
+
   /// Every secret member of every catalog: a decoded message carrying a value in it never prints
   /// that value, and the generated `Secrets.swift` lists exactly the types that hold one.
   @Test func everyCatalogSecretIsCovered() throws {
     var covered: Set<String> = []
     for catalog in ProtocolCatalog.all {
+      let version = try #require(catalog.knownVersion)
       for message in catalog.messages where message.isModelled {
         let secrets = message.fields.filter(\.secret)
         guard !secrets.isEmpty else { continue }
@@ -76,8 +89,8 @@ import VCProtoCodegen
           covered.insert("\(message.type).\(field.name)")
           let wrapper: Any
           switch message.direction {
-          case .clientToServer: wrapper = try ClientMessage(type: message.type, object: object)
-          case .serverToClient: wrapper = try ServerMessage(type: message.type, object: object)
+          case .clientToServer: wrapper = try ClientMessage(type: message.type, object: object, version: version)
+          case .serverToClient: wrapper = try ServerMessage(type: message.type, object: object, version: version)
           }
           // The wrapper enum and the payload inside it.
           let payload = try #require(Mirror(reflecting: wrapper).children.first?.value)

@@ -42,19 +42,20 @@ import VCProtoCodegen
 
   @Test func everyTypeAndMemberIsInSpecCatalogAndModel() throws {
     let tables = Self.tables(in: try Self.spec())
-    let catalog = ProtocolCatalog.latest
-    for spec in catalog.messages {
+    // One section per type and shape of the declaration (every version), one row per declared member.
+    let declaration = ProtocolCatalog.declaration
+    for spec in declaration.messages {
       #expect(tables[spec.type] == spec.fields.map(\.name), "\(spec.type): spec table differs from the catalog")
     }
-    for name in catalog.shapeOrder {
-      #expect(tables[name] == catalog.shapes[name]?.fields.map(\.name), "\(name): spec table differs")
+    for shape in declaration.shapes {
+      #expect(tables[shape.name] == shape.fields.map(\.name), "\(shape.name): spec table differs")
     }
     let documented = Set(tables.keys)
-    let declared = Set(catalog.messages.map(\.type)).union(catalog.shapeOrder)
+    let declared = Set(declaration.messages.map(\.type)).union(declaration.shapes.map(\.name))
     #expect(documented == declared, "in the spec only: \(documented.subtracting(declared))")
-    // The model has a case for exactly the modelled types (the generated enums list them).
+    // The model has a case for exactly the types modelled in some version.
     let modelled = Set(ClientMessage.modelledTypes + ServerMessage.modelledTypes)
-    #expect(modelled == Set(catalog.messages.filter(\.isModelled).map(\.type)))
+    #expect(modelled == Set(declaration.messages.filter(\.isModelled).map(\.type)))
     #expect(tables["recipe_step_complete"] == [])
   }
 
@@ -62,7 +63,8 @@ import VCProtoCodegen
     let document = try Self.spec()
     var frames: Set<String> = []
     let directory = Self.root.appendingPathComponent("Vectors/messages")
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".json") {
+    let names = FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? []
+    for name in names where name.hasSuffix(".json") {
       let data = try Data(contentsOf: directory.appendingPathComponent(name))
       for vector in try JSONReader().parse(Array(data)).arrayValue ?? [] {
         if let frame = vector["frame"]?.stringValue { frames.insert(frame) }
@@ -95,7 +97,8 @@ import VCProtoCodegen
 
   /// Every valid vector decodes into typed members only: the payload's and every nested shape's
   /// `additionalMembers` is empty, except for exactly the members the vector lists as
-  /// `unexpected_field` warnings. A member the model failed to map would land there.
+  /// `unexpected_field` warnings. A member the model failed to map would land there. Every version:
+  /// the payload of the vector's version must map exactly that version's members.
   @Test func validVectorsDecodeWithNoAdditionalMembers() throws {
     var decoded = 0
     var probed = false
@@ -208,7 +211,7 @@ import VCProtoCodegen
     let reference = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.referenceURL)) as! [String: Any]
     let entries = reference["messages"] as! [[String: Any]]
     #expect(entries.count == 63)
-    let catalog = ProtocolCatalog.latest
+    let catalog = ProtocolCatalog.v0_2_0
     let referenceTypes = entries.map { $0["type"] as! String }
     #expect(
       catalog.messages.map(\.type).filter { !Self.extensionTypes.contains($0) } == referenceTypes,

@@ -18,8 +18,9 @@ import VCProto
 ///    agrees with the error count; every output line is a JSON object; every finding has the required
 ///    members, a JSON Pointer and a known severity; the summary's counts add up (frames = valid +
 ///    invalid, errors and warnings = the findings printed, per-code counts = the findings); and the fake
-///    API key never appears in the output. On every fourth input the text reporter runs too and must
-///    agree on the exit status.
+///    API key never appears in the output; no character that could steer a terminal (control, bidi,
+///    format) appears raw. On every fourth input the text reporter runs too and must agree on the exit
+///    status and hold the same two properties.
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let data else { return 0 }
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -42,13 +43,21 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let json = run(["validate", "--format", "json"] + arguments, bytes)
   precondition(json.status == 0 || json.status == 1, "exit status \(json.status): \(json.err)")
   precondition(!json.out.contains(secret) && !json.err.contains(secret), "the API key leaked")
+  precondition(terminalSafe(json.out), "JSON output holds a raw control, bidi or format character")
   checkJSONLines(json.out, status: json.status)
   if size % 4 == 0 {  // the text reporter, on every fourth input (it costs a whole second run)
     let text = run(["validate"] + arguments, bytes)
     precondition(text.status == json.status, "text and JSON output disagree on the exit status")
     precondition(!text.out.contains(secret) && !text.err.contains(secret), "the API key leaked in text output")
+    precondition(terminalSafe(text.out), "text output holds a raw control, bidi or format character")
   }
   return 0
+}
+
+/// Whether output could not steer a terminal: no control (C0, DEL, C1), format (bidi, zero-width,
+/// tags) or separator character other than the line feeds that end lines.
+func terminalSafe(_ output: String) -> Bool {
+  !output.unicodeScalars.contains { $0 != "\n" && TerminalText.needsEscape($0) }
 }
 
 /// The fake key of the samples and the dictionary: a real secret's shape.

@@ -6,11 +6,14 @@
 /// - `0x00`: the member is absent (or JSON `null`);
 /// - `0x01`, then a 4-byte big-endian length and the UTF-8 bytes: a string;
 /// - `0x02`, then a 4-byte big-endian element count and each element as a 4-byte big-endian length
-///   and its UTF-8 bytes: a list of strings, in the order sent.
+///   and its UTF-8 bytes: a list of strings, in the order sent;
+/// - `0x03`, then 8 bytes: an integer, 64-bit two's complement, big-endian;
+/// - `0x04`, then a 4-byte big-endian element count and each element as 8 bytes (as `0x03`): a list
+///   of integers, in the order sent.
 ///
 /// Every length is explicit, so no two different sets of members give the same bytes: a list of two
-/// strings never equals a list of one string containing a comma, and an absent list never equals an
-/// empty one.
+/// strings never equals a list of one string containing a comma, an absent list never equals an
+/// empty one, and an integer never equals a string of its digits.
 public enum AuthMAC {
   /// The client's label.
   public static let clientLabel = "vcproto/auth/v2/client"
@@ -25,17 +28,30 @@ public enum AuthMAC {
     case string(String)
     /// A list of strings (tag 0x02).
     case list([String])
+    /// An integer (tag 0x03).
+    case integer(Int64)
+    /// A list of integers (tag 0x04).
+    case integerList([Int64])
 
     /// `.absent` for `nil`, else `.string`.
     public static func optional(_ s: String?) -> Value { s.map(Value.string) ?? .absent }
     /// `.absent` for `nil`, else `.list`.
     public static func optional(_ l: [String]?) -> Value { l.map(Value.list) ?? .absent }
+    /// `.absent` for `nil`, else `.integer`.
+    public static func optional(_ n: Int?) -> Value { n.map { .integer(Int64($0)) } ?? .absent }
+    /// `.absent` for `nil`, else `.integerList`.
+    public static func optional(_ l: [Int]?) -> Value { l.map { .integerList($0.map(Int64.init)) } ?? .absent }
   }
 
   static func appendLength(_ n: Int, to out: inout [UInt8]) {
     precondition(n >= 0 && n <= Int(UInt32.max), "a MAC input field is longer than 4 GiB")
     let u = UInt32(n)
     out += [UInt8(u >> 24), UInt8(u >> 16 & 0xFF), UInt8(u >> 8 & 0xFF), UInt8(u & 0xFF)]
+  }
+
+  static func appendInteger(_ n: Int64, to out: inout [UInt8]) {
+    let u = UInt64(bitPattern: n)
+    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: u >> UInt64(shift))) }
   }
 
   static func appendBytes(_ s: String, to out: inout [UInt8]) {
@@ -60,48 +76,69 @@ public enum AuthMAC {
         out.append(0x02)
         appendLength(elements.count, to: &out)
         for element in elements { appendBytes(element, to: &out) }
+      case .integer(let n):
+        out.append(0x03)
+        appendInteger(n, to: &out)
+      case .integerList(let elements):
+        out.append(0x04)
+        appendLength(elements.count, to: &out)
+        for element in elements { appendInteger(element, to: &out) }
       }
     }
     return out
   }
 
-  /// The bytes the client MACs, with the members of its `connect` as sent (`nil` = absent):
-  /// `challenge`, `client_nonce`, `session_id`, `protocol_version`, `protocol_versions`,
-  /// `capabilities`.
+  /// The fields of the client input, in order: `challenge`, `client_nonce`, then every member of
+  /// `connect` that auth v2 binds (`session_id`, `recent_sessions_limit`, `protocol_version`,
+  /// `protocol_versions`, `capabilities`, `auth_version`, as sent), then the offer of the `hello` the
+  /// client answered (`hello.message`, `hello.version`, `hello.auth_version`, `hello.instructions`,
+  /// `hello.protocol_versions`, `hello.auth_versions`, `hello.capabilities`).
+  ///
+  /// Not bound: `api_key` (absent in v2), `client_nonce` and `auth_response` themselves (the nonce is
+  /// the second field; the response is the MAC), and members the catalog does not declare, which
+  /// receivers ignore (STANDARDS.md section 8 says why).
+  public static func clientFields(challenge: String, clientNonce: String, connect: ConnectMessage, hello: HelloMessage)
+    -> [(name: String, value: Value)]
+  {
+    [
+      ("challenge", .string(challenge)), ("client_nonce", .string(clientNonce)),
+      ("session_id", .optional(connect.sessionId)), ("recent_sessions_limit", .optional(connect.recentSessionsLimit)),
+      ("protocol_version", .optional(connect.protocolVersion)),
+      ("protocol_versions", .optional(connect.protocolVersions)), ("capabilities", .optional(connect.capabilities)),
+      ("auth_version", .optional(connect.authVersion)), ("hello.message", .string(hello.message)),
+      ("hello.version", .string(hello.version)), ("hello.auth_version", .integer(Int64(hello.authVersion))),
+      ("hello.instructions", .string(hello.instructions)),
+      ("hello.protocol_versions", .optional(hello.protocolVersions)),
+      ("hello.auth_versions", .optional(hello.authVersions)), ("hello.capabilities", .optional(hello.capabilities)),
+    ]
+  }
+
+  /// The bytes the client MACs for `connect` answering `hello` (as the client saw it; the server uses
+  /// the hello it sent and the connect it received), under the challenge and nonce given.
   public static func clientInput(
-    challenge: String, clientNonce: String, sessionId: String?, protocolVersion: String?,
-    protocolVersions: [String]?, capabilities: [String]?
+    challenge: String, clientNonce: String, connect: ConnectMessage, hello: HelloMessage
   ) -> [UInt8] {
     message(
       label: clientLabel,
-      fields: [
-        ("challenge", .string(challenge)), ("client_nonce", .string(clientNonce)),
-        ("session_id", .optional(sessionId)), ("protocol_version", .optional(protocolVersion)),
-        ("protocol_versions", .optional(protocolVersions)), ("capabilities", .optional(capabilities)),
-      ])
+      fields: clientFields(challenge: challenge, clientNonce: clientNonce, connect: connect, hello: hello))
   }
 
-  /// The client input for a `connect` as sent or received.
-  public static func clientInput(challenge: String, clientNonce: String, connect: ConnectMessage) -> [UInt8] {
-    clientInput(
-      challenge: challenge, clientNonce: clientNonce, sessionId: connect.sessionId,
-      protocolVersion: connect.protocolVersion, protocolVersions: connect.protocolVersions,
-      capabilities: connect.capabilities)
-  }
-
-  /// The bytes the server MACs: `challenge`, `client_nonce` and `session_id` from the `connect`, the
-  /// `negotiated_protocol_version` and `capabilities` of the `connected` (as sent, `nil` = absent) and
-  /// the client's `auth_response`.
+  /// The bytes the server MACs: `challenge`, `client_nonce`, the client's `auth_response` (which
+  /// binds the whole `connect` and `hello`), then every member of `connected` but `server_proof`:
+  /// `message`, `session_id` (null from 0.3.0 on when connect had none: absent), `negotiated_protocol_version`,
+  /// `capabilities` (as sent: sorted),
+  /// `auth_version` (`nil` = absent).
   public static func serverInput(
-    challenge: String, clientNonce: String, sessionId: String?, negotiatedVersion: String?,
-    acceptedCapabilities: [String]?, authResponse: String
+    challenge: String, clientNonce: String, authResponse: String, connected: ConnectedMessage
   ) -> [UInt8] {
     message(
       label: serverLabel,
       fields: [
         ("challenge", .string(challenge)), ("client_nonce", .string(clientNonce)),
-        ("session_id", .optional(sessionId)), ("negotiated_protocol_version", .optional(negotiatedVersion)),
-        ("capabilities", .optional(acceptedCapabilities)), ("auth_response", .string(authResponse)),
+        ("auth_response", .string(authResponse)), ("message", .string(connected.message)),
+        ("session_id", .optional(connected.sessionId)),
+        ("negotiated_protocol_version", .optional(connected.negotiatedProtocolVersion)),
+        ("capabilities", .optional(connected.capabilities)), ("auth_version", .optional(connected.authVersion)),
       ])
   }
 

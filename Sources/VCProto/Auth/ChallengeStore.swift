@@ -80,13 +80,27 @@ public final class ChallengeStore: @unchecked Sendable {
     }
   }
 
-  /// Consumes `challenge`: `true` exactly once per issued challenge, and only while it is younger
-  /// than ``lifetime``. A consumed, expired, evicted or unknown challenge gives `false`.
+  /// Consumes `challenge`: `true` exactly once per issued challenge, and only at a time `now` from its
+  /// issue time (inclusive) to ``lifetime`` later (exclusive). A consumed, cancelled, expired, evicted
+  /// or unknown challenge gives `false`, and so does a `now` earlier than the issue time (a clock
+  /// that went backwards or a caller's mistake: refused rather than trusted); the challenge is
+  /// consumed either way.
   public func consume(_ challenge: String, now: ContinuousClock.Instant) -> Bool {
     lock.lock()
     defer { lock.unlock() }
     guard let issuedAt = issued.removeValue(forKey: challenge) else { return false }
-    return now - issuedAt < lifetime
+    return now >= issuedAt && now - issuedAt < lifetime
+  }
+
+  /// Forgets `challenge` without answering it: call it when the connection whose hello carried the
+  /// challenge closes, so the table holds only challenges someone can still answer. Later answers
+  /// fail as for a consumed challenge. `false` when it was not outstanding (answered, expired,
+  /// evicted, cancelled or unknown).
+  @discardableResult
+  public func cancel(_ challenge: String) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return issued.removeValue(forKey: challenge) != nil
   }
 
   /// The number of outstanding challenges.
@@ -98,9 +112,9 @@ public final class ChallengeStore: @unchecked Sendable {
 }
 
 extension ChallengeStore {
-  /// Test support: puts a known challenge in place of an issued one (same issue time), so fixed
-  /// vectors can run through the real store.
-  func register(_ challenge: String, replacing issuedChallenge: String) {
+  /// Test and vector support: puts a known challenge in place of an issued one (same issue time), so
+  /// fixed vectors can run through the real store.
+  package func register(_ challenge: String, replacing issuedChallenge: String) {
     lock.lock()
     defer { lock.unlock() }
     guard let at = issued.removeValue(forKey: issuedChallenge) else { return }

@@ -4,6 +4,9 @@ public struct FieldSpec: Sendable, Hashable {
   public var name: String
   /// The JSON type.
   public var type: FieldType
+  /// The protocol versions the member belongs to (as declared here: a member that changed is declared
+  /// once per span of versions, each declaration with its own versions).
+  public var versions: VersionSet
   /// Whether the member must be present. For client-to-server messages: the backend rejects the
   /// message without it. For server-to-client: the backend always writes the key (maybe as `null`).
   public var required: Bool
@@ -22,14 +25,16 @@ public struct FieldSpec: Sendable, Hashable {
   /// What the member means (our words; goes into STANDARDS.md and the schemas).
   public var doc: String
 
-  /// Creates a field. Only `name` and `type` are needed for a required, non-null, open member.
+  /// Creates a field. Only `name` and `type` are needed for a required, non-null, open member of every
+  /// version.
   public init(
-    _ name: String, _ type: FieldType, required: Bool = true, nullable: Bool = false,
+    _ name: String, _ type: FieldType, versions: VersionSet = .all, required: Bool = true, nullable: Bool = false,
     allowedValues: [JSONValue]? = nil, knownValues: [String] = [], defaultValue: JSONValue? = nil,
     secret: Bool = false, capability: String? = nil, doc: String = ""
   ) {
     self.name = name
     self.type = type
+    self.versions = versions
     self.required = required
     self.nullable = nullable
     self.allowedValues = allowedValues

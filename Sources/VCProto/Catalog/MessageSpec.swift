@@ -4,8 +4,13 @@ public struct MessageSpec: Sendable, Hashable {
   public var type: String
   /// Who sends it.
   public var direction: MessageDirection
-  /// How it stands in the real system.
+  /// How it stands in the real system (in the oldest of its versions; see ``statusChanges``).
   public var status: MessageStatus
+  /// The protocol versions the type belongs to. A type whose members changed is still declared once:
+  /// its members carry their own versions.
+  public var versions: VersionSet
+  /// A different status from a version on (e.g. `connected`: documented only until 0.4.0, sent since).
+  public var statusChanges: [KnownVersion: MessageStatus]
   /// The members other than `type`, in canonical (encoding) order.
   public var fields: [FieldSpec]
   /// Cross-member rules.
@@ -19,18 +24,26 @@ public struct MessageSpec: Sendable, Hashable {
 
   /// Creates a message spec.
   public init(
-    _ type: String, _ direction: MessageDirection, status: MessageStatus = .implemented,
+    _ type: String, _ direction: MessageDirection, versions: VersionSet = .all, status: MessageStatus = .implemented,
+    statusChanges: [KnownVersion: MessageStatus] = [:],
     requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [], doc: String,
     fields: [FieldSpec]
   ) {
     self.type = type
     self.direction = direction
     self.status = status
+    self.versions = versions
+    self.statusChanges = statusChanges
     self.fields = fields
     self.rules = rules
     self.capability = capability
     self.requiresAuthentication = requiresAuthentication && direction == .clientToServer
     self.doc = doc
+  }
+
+  /// The status in `version`: the latest change at or before it, else ``status``.
+  public func status(in version: KnownVersion) -> MessageStatus {
+    statusChanges.filter { $0.key <= version }.max { $0.key < $1.key }?.value ?? status
   }
 
   /// The field named `name`, if declared.

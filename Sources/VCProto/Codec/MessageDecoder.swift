@@ -41,7 +41,8 @@ public struct MessageDecoder: Sendable {
 
   /// Reads the typed message straight from the bytes; `nil` when the direct path does not apply (the
   /// frame may still be valid: the tree path decides). Used only when its verdict cannot differ from the
-  /// validator's: the model's own protocol version, and no negotiated-capability check.
+  /// validator's: a type of the negotiated version (the generated structs check exactly that
+  /// version's rules), and no negotiated-capability check.
   ///
   /// With `clean`, a frame that keeps an undeclared member (which the validator would warn about) is
   /// left to the general path too.
@@ -52,8 +53,8 @@ public struct MessageDecoder: Sendable {
 
   /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
-    guard validator.options.negotiatedCapabilities == nil,
-      validator.options.protocolVersion == ProtocolCatalog.latestVersion
+    guard validator.options.negotiatedCapabilities == nil, let catalog = validator.catalog,
+      let version = catalog.knownVersion
     else { return nil }
     let limits = validator.options.limits
     let direction = validator.options.direction
@@ -69,15 +70,18 @@ public struct MessageDecoder: Sendable {
         // Handshake messages always take the validator's path, which bounds their lists.
         guard !Validator.handshakeTypes.contains(parser.keyString(type)) else { return nil }
         let message: AnyMessage
-        if direction != .serverToClient, let m = try ClientMessage.pull(type: type, &parser) {
+        if direction != .serverToClient, let m = try ClientMessage.pull(type: type, version: version, &parser) {
           message = .client(m)
-        } else if direction != .clientToServer, let m = try ServerMessage.pull(type: type, &parser) {
+        } else if direction != .clientToServer, let m = try ServerMessage.pull(type: type, version: version, &parser) {
           message = .server(m)
         } else {
           return nil
         }
         parser.skipWhitespace()
-        guard parser.pos == buffer.count, !(clean && parser.sawExtraMember) else { return nil }
+        // A type the model has but this version lacks is the validator's (not_in_version).
+        guard parser.pos == buffer.count, !(clean && parser.sawExtraMember),
+          catalog.message(message.type)?.isModelled == true
+        else { return nil }
         return message
       } catch {
         return nil
@@ -89,11 +93,11 @@ public struct MessageDecoder: Sendable {
   /// the validator why).
   private func fastBuild(_ value: JSONValue) -> AnyMessage? {
     guard case .object(let object) = value, case .string(let type)? = object["type"],
-      let catalog = validator.catalog
+      let catalog = validator.catalog, let version = catalog.knownVersion
     else { return nil }
     guard let spec = catalog.message(type) else {
       // Unknown to every version: only a warning, the object is kept whole.
-      return ProtocolCatalog.typesOfUnmodelledVersions[type] == nil ? .unknown(object) : nil
+      return ProtocolCatalog.versions(ofType: type).isEmpty ? .unknown(object) : nil
     }
     guard spec.isModelled else { return .unknown(object) }
     // Handshake messages always go through the validator, which bounds their lists.
@@ -106,8 +110,8 @@ public struct MessageDecoder: Sendable {
     }
     do {
       switch spec.direction {
-      case .clientToServer: return .client(try ClientMessage(type: type, object: object))
-      case .serverToClient: return .server(try ServerMessage(type: type, object: object))
+      case .clientToServer: return .client(try ClientMessage(type: type, object: object, version: version))
+      case .serverToClient: return .server(try ServerMessage(type: type, object: object, version: version))
       }
     } catch {
       return nil
@@ -150,17 +154,19 @@ public struct MessageDecoder: Sendable {
   }
 
   /// Builds the typed message from a validation report (used by the CLI to avoid a second pass).
-  public func build(_ report: ValidationReport) throws(DecodingFailure) -> AnyMessage {
+  package func build(_ report: ValidationReport) throws(DecodingFailure) -> AnyMessage {
     guard report.isValid, case .object(let object)? = report.value, let type = report.messageType else {
       throw DecodingFailure(findings: report.findings, messageType: report.messageType)
     }
-    guard let spec = validator.catalog?.message(type), spec.isModelled else {
+    guard let catalog = validator.catalog, let version = catalog.knownVersion,
+      let spec = catalog.message(type), spec.isModelled
+    else {
       return .unknown(object)
     }
     do {
       switch report.direction ?? spec.direction {
-      case .clientToServer: return .client(try ClientMessage(type: type, object: object))
-      case .serverToClient: return .server(try ServerMessage(type: type, object: object))
+      case .clientToServer: return .client(try ClientMessage(type: type, object: object, version: version))
+      case .serverToClient: return .server(try ServerMessage(type: type, object: object, version: version))
       }
     } catch {
       // The validator accepted the frame, so this means the catalog and the generated model disagree.

@@ -9,7 +9,7 @@ import Foundation
 /// Bounded: at most ``maxRecordsPerFrame`` records per frame (a frame's findings are already capped
 /// by ``ValidationOptions/maxFindings``), the last one saying how many more were dropped, and at most
 /// ``maxRememberedUnknownTypes`` unknown types remembered.
-public final class ProtocolLogger: @unchecked Sendable {
+public final class ProtocolLogger: Sendable {
   /// A logger that drops everything (the library default).
   public static let silent = ProtocolLogger(minimumLevel: .error) { _ in }
 
@@ -19,10 +19,9 @@ public final class ProtocolLogger: @unchecked Sendable {
   /// `findings_suppressed`, says how many more were dropped.
   public let maxRecordsPerFrame: Int
   private let sink: @Sendable (LogRecord) -> Void
-  private let lock = NSLock()
   /// Unknown types already logged, as 64-bit hashes (`Hasher`, keyed per process), so a type of any
   /// length costs 8 bytes.
-  private var seenUnknownTypes: Set<Int> = []
+  private let seenUnknownTypes = Locked<Set<Int>>([])
   /// Bounds the memory spent remembering unknown types (a hostile peer could send millions).
   public static let maxRememberedUnknownTypes = 1024
 
@@ -99,12 +98,11 @@ public final class ProtocolLogger: @unchecked Sendable {
   }
 
   private func firstSighting(of type: String) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
     let hash = type.hashValue
-    if seenUnknownTypes.contains(hash) { return false }
-    if seenUnknownTypes.count >= Self.maxRememberedUnknownTypes { return false }
-    seenUnknownTypes.insert(hash)
-    return true
+    return seenUnknownTypes.withLock { seen in
+      if seen.contains(hash) || seen.count >= Self.maxRememberedUnknownTypes { return false }
+      seen.insert(hash)
+      return true
+    }
   }
 }

@@ -58,7 +58,7 @@ public enum Redaction {
   }
 
   /// Masks secrets in raw frame text that may not even parse, with a tolerant scan: every string
-  /// token is decoded (``TolerantJSONString``) before it is matched. The value after a secret member
+  /// token is decoded (`TolerantJSONString`) before it is matched. The value after a secret member
   /// name (quoted or not) is replaced by `"«redacted»"` whatever it is: a string, a number, a literal,
   /// or an array or object up to its matching bracket (or the end of the text); a string holding
   /// key-shaped text is written back, JSON-escaped, with that text masked; key-shaped text outside

@@ -1,10 +1,10 @@
 /// The value checks the generated model runs while it builds typed values, so that building a message
 /// succeeds exactly when the validator would report no error (the validator then only runs to explain
 /// a failure). Each check mirrors one rule of ``Validator``; the vector and fuzz tests hold them together.
-public enum FieldCheck {
+package enum FieldCheck {
   /// Throws unless `value` (non-null) satisfies `type`'s format, range and element rules and, when
   /// given, is one of `allowed`.
-  public static func require(_ value: JSONValue, _ type: FieldType, allowed: [JSONValue]?, key: String)
+  package static func require(_ value: JSONValue, _ type: FieldType, allowed: [JSONValue]?, key: String)
     throws(ModelDecodingError)
   {
     guard passes(value, type) else { throw ModelDecodingError(invalid: key) }
@@ -13,7 +13,7 @@ public enum FieldCheck {
 
   /// Throws when a cross-member rule is broken; `set[i]` says whether the rule's i-th member is present
   /// and non-null.
-  public static func require(_ rule: FieldRule, set: [Bool]) throws(ModelDecodingError) {
+  package static func require(_ rule: FieldRule, set: [Bool]) throws(ModelDecodingError) {
     let count = set.filter { $0 }.count
     switch rule {
     case .mutuallyExclusive(let names):
@@ -22,12 +22,14 @@ public enum FieldCheck {
       if count != 1 { throw ModelDecodingError(invalid: names[0]) }
     case .requires(_, let b):
       if set[0] && !set[1] { throw ModelDecodingError(invalid: b) }
+    case .requiredWhen(_, _, let names):
+      if set[0], let i = set.dropFirst().firstIndex(of: false) { throw ModelDecodingError(invalid: names[i - 1]) }
     }
   }
 
   /// `true` when an object satisfies a shape completely (members, nullability, types, nested shapes):
   /// the check for shapes whose model is hand-written rather than generated.
-  public static func conforms(_ object: JSONObject, to shape: ShapeSpec, in catalog: ProtocolCatalog) -> Bool {
+  package static func conforms(_ object: JSONObject, to shape: ShapeSpec, in catalog: ProtocolCatalog) -> Bool {
     for field in shape.fields {
       guard let value = object[field.name] else {
         if field.required { return false }

@@ -98,7 +98,7 @@ extension ClaudeRecord: JSONPullDecodable {
         if case .null = value {
           guard layout.fields[index].nullable else { throw JSONParser.miss(key.start) }
         } else {
-          guard FieldCheck.passes(value, layout.fields[index].type, deep: .latest),
+          guard FieldCheck.passes(value, layout.fields[index].type, deep: .modelled),
             layout.fields[index].allowedValues?.contains(value) ?? true
           else { throw JSONParser.miss(key.start) }
         }

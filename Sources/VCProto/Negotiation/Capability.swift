@@ -15,9 +15,13 @@ public enum Capability {
   public static let compressionText = "compression_text"
   /// Binary-form compression envelopes.
   public static let compressionBinary = "compression_binary"
+  /// Every frame after `connected` carries a sequence number and a MAC under keys derived from the
+  /// auth v2 handshake (``AuthenticatedChannel``); granted only with auth v2.
+  public static let authenticatedFrames = "authenticated_frames"
 
   /// Every capability vcproto defines.
   public static let all: [String] = [
     heartbeat, draining, disconnect, messageAck, idempotentPrompt, compressionText, compressionBinary,
+    authenticatedFrames,
   ]
 }

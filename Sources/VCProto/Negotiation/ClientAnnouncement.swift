@@ -1,9 +1,12 @@
-/// What a client announces in `connect`. All optional: a client that announces nothing is a legacy
-/// client asking for nothing, and gets the server's floor version.
+/// What a client announces in `connect`. All optional: a client that announces nothing gets the
+/// server's floor version and no extension.
 public struct ClientAnnouncement: Sendable, Hashable {
-  /// Its preferred (highest) version: the ceiling when no ``protocolVersions`` are given.
+  /// `connect.protocol_version` as sent, the only member the version decision reads (`nil`: absent or
+  /// JSON null, which the real backend treats alike).
   public var protocolVersion: String?
-  /// Every version it supports.
+  /// `connect.protocol_versions` (vcproto): every version the client supports. Carried into the
+  /// `connect` (and auth v2's MAC) as sent; the version decision does not read it, because the real
+  /// backend does not.
   public var protocolVersions: [String]?
   /// The capabilities it asks for.
   public var capabilities: [String]?

@@ -1,23 +1,26 @@
-/// No common protocol version.
+/// The real backend's refusal of a client that announced a version below 0.4.0: the server sends
+/// ``errorMessage`` and closes the connection, before it looks at any credential.
 public struct NegotiationFailure: Error, Sendable, Hashable {
   /// The machine-readable code.
   public static let code = "unsupported_protocol_version"
-  /// The human-readable text: the real backend's `Client is too old; upgrade required` when every
-  /// version the client named is below the server's minimum, else `No common protocol version`.
-  public var message: String
-  /// The server's minimum supported version (the real backend's `required`); never empty.
+  /// The human-readable text, the real backend's.
+  public var message: String { "Client is too old; upgrade required" }
+  /// The oldest version the server accepts: always `"0.4.0"`, also when the floor is 0.5.0, as in
+  /// the real backend.
   public var required: String
-  /// The version the client announced (its `protocol_version` as sent, or the highest of its list).
+  /// The client's `protocol_version` exactly as sent (a suffix such as `-rc1` included).
   public var received: String
-  /// Every version the server supports, ascending.
-  public var supported: [String]
-  /// Every version the client offered, as sent.
-  public var requested: [String]
 
-  /// The `error` frame the server sends before closing.
+  /// Creates a refusal.
+  public init(required: String = ProtocolVersion.oldestAccepted.description, received: String) {
+    self.required = required
+    self.received = received
+  }
+
+  /// The `error` frame to send before closing, exactly the real backend's:
+  /// `{"type":"error","code":"unsupported_protocol_version","required":"0.4.0","received":...,
+  /// "message":"Client is too old; upgrade required"}`.
   public var errorMessage: ErrorMessage {
-    ErrorMessage(
-      message: message, code: Self.code, required: required, received: received, supported: supported,
-      requested: requested)
+    ErrorMessage(message: message, code: Self.code, required: required, received: received)
   }
 }

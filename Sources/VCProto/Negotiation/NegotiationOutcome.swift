@@ -1,8 +1,8 @@
 /// What two peers agreed on.
 public struct NegotiationOutcome: Sendable, Hashable {
-  /// The protocol version both speak.
+  /// The protocol version both speak from now on.
   public var version: String
-  /// The accepted capabilities, sorted.
+  /// The accepted capabilities (vcproto's extensions), sorted.
   public var capabilities: [String]
   /// The auth version the client's `connect` uses (1: the API key; 2: the HMAC answer).
   public var authVersion: Int
@@ -20,10 +20,19 @@ public struct NegotiationOutcome: Sendable, Hashable {
   /// The capabilities as a set, for ``ValidationOptions/negotiatedCapabilities`` and the encoder.
   public var capabilitySet: Set<String> { Set(capabilities) }
 
-  /// The `connected` frame confirming the outcome: `negotiated_protocol_version`, `capabilities`,
-  /// `auth_version` and, for auth v2, the server's proof.
+  /// Whether the confirmation carries vcproto's members: only when an extension was accepted or auth
+  /// v2 was used, so a client that asked for neither (every real client) gets exactly the real
+  /// backend's `connected`.
+  public var confirmsExtensions: Bool { authVersion != 1 || !capabilities.isEmpty }
+
+  /// The `connected` frame confirming the outcome: `message`, `session_id`,
+  /// `negotiated_protocol_version` and, when ``confirmsExtensions``, `capabilities`, `auth_version`
+  /// and, for auth v2, the server's proof.
   public func connected(sessionId: String, serverProof: String?) -> ConnectedMessage {
-    ConnectedMessage(
+    guard confirmsExtensions else {
+      return ConnectedMessage(message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: version)
+    }
+    return ConnectedMessage(
       message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: version,
       capabilities: capabilities, authVersion: authVersion, serverProof: serverProof)
   }

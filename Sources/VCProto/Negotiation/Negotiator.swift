@@ -1,47 +1,49 @@
-/// Version and capability negotiation as a pure function (STANDARDS.md section 8).
+/// Version and capability negotiation as a pure function (STANDARDS.md section 8), exactly as the
+/// real backend's newest commit decides the version.
 public enum Negotiator {
-  /// The server's decision for a client's announcement, in this order:
+  /// The server's decision for a client's announcement.
   ///
-  /// 1. `protocol_versions` naming at least one parseable version: the highest version in both sets.
-  /// 2. Else a parseable `protocol_version`: the client's ceiling, as in the real backend; the result
-  ///    is the highest supported version not above it (`min(client, server max)`).
-  /// 3. Else (nothing announced, or nothing parseable): the server's floor.
+  /// The version, for a negotiating server (``ServerVersions/negotiating(floor:ceiling:)``):
+  /// 1. `protocol_version` is parsed with ``ProtocolVersion/init(announced:)``; absent (or JSON null)
+  ///    and unparseable are told apart only in step 2.
+  /// 2. Too-old guard (floor 0.4.0 or 0.5.0 only): a parseable version below 0.4.0 fails with the
+  ///    refusal frame (``NegotiationFailure``), `required` `"0.4.0"`, `received` as sent. The caller
+  ///    sends it and closes **before** checking any credential.
+  /// 3. Absent or unparseable: the floor.
+  /// 4. Otherwise `min(client, ceiling)`; 0.3.0, 0.4.0 and 0.5.0 are that version, any other triple
+  ///    (`0.4.1`, or `0.2.0` under floor 0.3.0) the floor.
   ///
-  /// Announced versions are parsed with ``ProtocolVersion/init(announced:)``. Capabilities are the
-  /// intersection of both sets; the auth version is the one the client's `connect` uses. Cases 1
-  /// and 2 fail with `unsupported_protocol_version` when no supported version qualifies; case 3
-  /// never fails.
+  /// A 0.2.0 server (``ServerVersions/legacy``) gives 0.2.0 to every client and refuses none.
+  /// Capabilities are the intersection of both sets on every version (a client that asks for none,
+  /// as every real client, gets none), without `authenticated_frames` unless the client uses auth v2
+  /// (its keys come from the v2 handshake); the auth version is the one the client's `connect` uses.
   public static func negotiate(server: ServerOffer, client: ClientAnnouncement) -> Result<
     NegotiationOutcome, NegotiationFailure
   > {
-    let supported = server.supportedVersions
-    let listed = (client.protocolVersions ?? []).compactMap(ProtocolVersion.init(announced:))
-    let chosen: ProtocolVersion?
-    let requested: [String]
-    let clientMax: ProtocolVersion
-    if let highest = listed.max(), let list = client.protocolVersions {
-      let wanted = Set(listed)
-      chosen = supported.last(where: wanted.contains)
-      (requested, clientMax) = (list, highest)
-    } else if let text = client.protocolVersion, let ceiling = ProtocolVersion(announced: text) {
-      chosen = supported.last { $0 <= ceiling }
-      (requested, clientMax) = ([text], ceiling)
-    } else {
-      chosen = server.floorVersion
-      (requested, clientMax) = ([], server.floorVersion)
+    let version: ProtocolVersion
+    switch decideVersion(server.versions, announced: client.protocolVersion) {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let decided): version = decided
     }
-    guard let version = chosen else {
-      let minimum = supported[0]
-      return .failure(
-        NegotiationFailure(
-          message: clientMax < minimum ? "Client is too old; upgrade required" : "No common protocol version",
-          required: minimum.description, received: client.protocolVersion ?? clientMax.description,
-          supported: supported.map(\.description), requested: requested))
-    }
-    let wanted = Set(client.capabilities ?? [])
+    var accepted = Set(server.capabilities).intersection(client.capabilities ?? [])
+    let authVersion = client.authVersion ?? 1
+    if authVersion != 2 { accepted.remove(Capability.authenticatedFrames) }  // its keys come from auth v2
     return .success(
-      NegotiationOutcome(
-        version: version.description, capabilities: Array(Set(server.capabilities).intersection(wanted)),
-        authVersion: client.authVersion ?? 1))
+      NegotiationOutcome(version: version.description, capabilities: Array(accepted), authVersion: authVersion))
+  }
+
+  /// The version alone (steps 1-4 above) for an announced `protocol_version` (`nil`: absent or null).
+  public static func decideVersion(_ versions: ServerVersions, announced: String?) -> Result<
+    ProtocolVersion, NegotiationFailure
+  > {
+    guard case .negotiating(let floorName, let ceilingName) = versions else { return .success(.legacy) }
+    let floor = ProtocolVersion(floorName.rawValue)!
+    let ceiling = ProtocolVersion(ceilingName.rawValue)!
+    guard let text = announced, let client = ProtocolVersion(announced: text) else { return .success(floor) }
+    if versions.guardsAgainstOldClients, client < .oldestAccepted {
+      return .failure(NegotiationFailure(received: text))
+    }
+    let effective = min(client, ceiling)
+    return .success(ProtocolVersion.mapped.contains(effective) ? effective : floor)
   }
 }

@@ -1,65 +1,60 @@
-/// What a server supports.
+/// What a server offers: the versions it gives (``ServerVersions``) and vcproto's extensions, which
+/// are negotiable on every version.
 public struct ServerOffer: Sendable, Hashable {
-  /// Protocol versions, any order. Entries that are not `MAJOR.MINOR.PATCH` are ignored.
-  public var protocolVersions: [String]
+  /// The versions it gives clients.
+  public var versions: ServerVersions
   /// Auth versions accepted.
   public var authVersions: [Int]
   /// Capabilities offered.
   public var capabilities: [String]
-  /// The version a client gets when it announces no parseable version (the real backend's
-  /// `:message-stream-version`, 0.4.0 at HEAD). `nil` means the lowest supported version, so a
-  /// server that supports 0.2.0 gives silent clients exactly today's 0.2.0 behaviour.
-  public var floor: String?
 
-  /// Creates an offer. Versions that are not `MAJOR.MINOR.PATCH` are ignored; an offer left with
-  /// none counts as a 0.2.0 server, and a `floor` that is not one of the supported versions is
-  /// ignored (see ``supportedVersions`` and ``floorVersion``). Nothing here traps, so an offer may be
-  /// built from configuration or test data as it comes.
-  public init(protocolVersions: [String], authVersions: [Int] = [1], capabilities: [String] = [], floor: String? = nil)
-  {
-    self.protocolVersions = protocolVersions
+  /// Creates an offer.
+  public init(versions: ServerVersions, authVersions: [Int] = [1], capabilities: [String] = []) {
+    self.versions = versions
     self.authVersions = authVersions
     self.capabilities = capabilities
-    self.floor = floor
   }
 
-  /// Today's real 0.2.0 server: one version, auth v1, no extensions.
-  public static let legacy = ServerOffer(protocolVersions: ["0.2.0"])
-
-  /// The real backend at HEAD (1e7bcc30): 0.4.0 and 0.5.0, floor 0.4.0, auth v1, no extensions.
-  public static let realHead = ServerOffer(protocolVersions: ["0.4.0", "0.5.0"], floor: "0.4.0")
-
-  /// The offer read from a `hello` (a hello without the negotiation members is a legacy server; one
-  /// that names no parseable version counts as a 0.2.0 server).
-  public init(hello: HelloMessage) {
-    protocolVersions = hello.protocolVersions ?? [hello.version]
-    authVersions = hello.authVersions ?? [hello.authVersion]
-    capabilities = hello.capabilities ?? []
-    floor = nil
+  /// An offer described by a list of versions and an optional floor, the `server` object of
+  /// `Vectors/auth/`: a list with no parseable version above 0.2.0 is a 0.2.0 server; otherwise the
+  /// ceiling is 0.5.0 when the list reaches it (else 0.4.0), and the floor is `floor` when it is
+  /// 0.3.0, 0.4.0 or 0.5.0 (else the lowest of those listed, else 0.4.0).
+  package init(protocolVersions: [String], authVersions: [Int] = [1], capabilities: [String] = [], floor: String? = nil)
+  {
+    let listed = protocolVersions.compactMap { ProtocolVersion($0) }.filter { $0 > .legacy }
+    let versions: ServerVersions
+    if let top = listed.max() {
+      let lowest = listed.min().flatMap { ServerVersions.Floor(rawValue: $0.description) }
+      versions = .negotiating(
+        floor: floor.flatMap(ServerVersions.Floor.init(rawValue:)) ?? lowest ?? .v0_4_0,
+        ceiling: top >= ProtocolVersion(0, 5, 0) ? .v0_5_0 : .v0_4_0)
+    } else {
+      versions = .legacy
+    }
+    self.init(versions: versions, authVersions: authVersions, capabilities: capabilities)
   }
 
-  /// The supported versions, ascending and never empty: the parseable entries of
-  /// ``protocolVersions``, or 0.2.0 when none parses. Never empty, so an
-  /// `unsupported_protocol_version` error always names a real `required` version.
-  public var supportedVersions: [ProtocolVersion] {
-    let parsed = Set(protocolVersions.compactMap { ProtocolVersion($0) }).sorted()
-    return parsed.isEmpty ? [.legacy] : parsed
-  }
+  /// A 0.2.0 server: auth v1, no extensions.
+  public static let legacy = ServerOffer(versions: .legacy)
 
-  /// The version for silent clients: ``floor`` when it is supported, else the lowest supported version.
-  public var floorVersion: ProtocolVersion {
-    let supported = supportedVersions
-    if let floor, let version = ProtocolVersion(floor), supported.contains(version) { return version }
-    return supported[0]
-  }
+  /// The real backend at its newest commit (1e7bcc30): floor 0.4.0, ceiling 0.5.0, auth v1, no extensions.
+  public static let realHead = ServerOffer(versions: .realHead)
 
-  /// The `hello` advertising this offer; `challenge` for auth v2. `version` is the highest supported
-  /// version, as the real backend advertises its ceiling.
+  /// The `hello` advertising this offer; `challenge` for auth v2. `version` is the ceiling, as the real
+  /// backend advertises it. vcproto's members (`protocol_versions`: every version a client can get;
+  /// `auth_versions`, `capabilities`, `challenge`) are added only when the offer has an extension or
+  /// auth v2, so a plain offer's hello is exactly the real backend's.
   public func hello(challenge: String?) -> HelloMessage {
-    HelloMessage(
-      message: "Welcome to voice-code backend", version: supportedVersions.last!.description,
+    var hello = HelloMessage(
+      message: "Welcome to voice-code backend", version: versions.advertised.description,
       authVersion: authVersions.contains(1) ? 1 : (authVersions.max() ?? 1),
-      instructions: "Send connect message with api_key", protocolVersions: protocolVersions,
-      authVersions: authVersions, capabilities: capabilities, challenge: challenge)
+      instructions: "Send connect message with api_key")
+    if !capabilities.isEmpty || authVersions != [1] || challenge != nil {
+      hello.protocolVersions = versions.reachable.map(\.description)
+      hello.authVersions = authVersions
+      hello.capabilities = capabilities
+      hello.challenge = challenge
+    }
+    return hello
   }
 }

@@ -3,7 +3,8 @@ public struct ValidationOptions: Sendable, Hashable {
   /// The direction the frame travelled, when known. `nil` infers it from the type (the two
   /// directions' type sets are disjoint) and never reports `wrong_direction`.
   public var direction: MessageDirection?
-  /// The protocol version to check against. Default `0.2.0`.
+  /// The protocol version to check against (the connection's negotiated version). Default
+  /// ``KnownVersion/validationDefault``.
   public var protocolVersion: String
   /// Strict mode: every warning becomes an error (so an unknown type does not decode).
   public var strict: Bool
@@ -24,11 +25,12 @@ public struct ValidationOptions: Sendable, Hashable {
   /// before authentication. Finding code `handshake_list_too_long`.
   public var maxHandshakeListItems: Int
 
-  /// Creates options; the defaults check a frame of either direction against 0.2.0, not strictly.
+  /// Creates options; the defaults check a frame of either direction against
+  /// ``KnownVersion/validationDefault``, not strictly.
   public init(
-    direction: MessageDirection? = nil, protocolVersion: String = "0.2.0", strict: Bool = false,
-    limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil, maxFindings: Int = 100,
-    maxHandshakeListItems: Int = 64
+    direction: MessageDirection? = nil, protocolVersion: String = KnownVersion.validationDefault.rawValue,
+    strict: Bool = false, limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil,
+    maxFindings: Int = 100, maxHandshakeListItems: Int = 64
   ) {
     self.direction = direction
     self.protocolVersion = protocolVersion

@@ -2,7 +2,7 @@
 extension Validator {
   /// The messages of the handshake (STANDARDS.md sections 4 and 8): a server reads `connect` before it
   /// knows whether the peer holds the key, and a client reads `hello` from whoever answers.
-  public static let handshakeTypes: Set<String> = ["hello", "connect", "connected", "auth_error"]
+  package static let handshakeTypes: Set<String> = ["hello", "connect", "connected", "auth_error"]
 
   /// Reports every list member of a handshake message longer than
   /// ``ValidationOptions/maxHandshakeListItems`` (`handshake_list_too_long`), so that negotiation never

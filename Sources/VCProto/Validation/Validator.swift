@@ -72,10 +72,11 @@ public struct Validator: Sendable {
       return (type, options.direction)
     }
     guard let spec = catalog.message(type), spec.isModelled else {
-      if let version = ProtocolCatalog.typesOfUnmodelledVersions[type] {
+      let versions = ProtocolCatalog.versions(ofType: type)
+      if !versions.isEmpty {
         state.add(
           .error, .notInVersion, "/type", type,
-          "\"\(type)\" exists from protocol \(version) on, not in \(catalog.version)")
+          "\"\(type)\" is not part of protocol \(catalog.version); it exists in \(versions)")
       } else if catalog.message(type) != nil {
         state.add(
           .warning, .unknownType, "/type", type,
@@ -98,15 +99,16 @@ public struct Validator: Sendable {
           "\(capability.what) needs the capability \"\(capability.name)\", which the peers did not negotiate")
       }
     }
-    checkMembers(object, fields: spec.fields, extra: .warn, skipping: "type", in: catalog, into: &state)
+    checkMembers(
+      object, fields: spec.fields, extra: .warn, owner: .message(type), skipping: "type", in: catalog, into: &state)
     checkRules(spec.rules, object, into: &state)
     checkHandshakeLists(object, spec, into: &state)
     return (type, options.direction ?? spec.direction)
   }
 
   private func checkMembers(
-    _ object: JSONObject, fields: [FieldSpec], extra: ShapeSpec.ExtraMembers, skipping: String?,
-    in catalog: ProtocolCatalog, into state: inout ValidationState
+    _ object: JSONObject, fields: [FieldSpec], extra: ShapeSpec.ExtraMembers, owner: MemberOwner,
+    skipping: String?, in catalog: ProtocolCatalog, into state: inout ValidationState
   ) {
     var matched = 0
     // Canonical frames list members in catalog order (after `type`): look at the member after the last
@@ -139,7 +141,13 @@ public struct Validator: Sendable {
         let allowed = field.allowedValues, !allowed.contains(value)
       {
         let shown = field.secret ? "the value" : value.jsonText
-        state.add(.error, .invalidValue, "\(shown) is not one of " + allowed.map(\.jsonText).joined(separator: ", "))
+        if allowed.isEmpty {
+          state.add(
+            .error, .invalidValue, "\"\(field.name)\" must be null or absent in protocol \(catalog.version)")
+        } else {
+          state.add(
+            .error, .invalidValue, "\(shown) is not one of " + allowed.map(\.jsonText).joined(separator: ", "))
+        }
       }
       if nested { state.path.removeLast() } else { state.pendingKey = nil }
     }
@@ -149,9 +157,12 @@ public struct Validator: Sendable {
       where !(skipping.map(member.key.hasSameScalars) ?? false)
         && !fields.contains(where: { $0.name.hasSameScalars(as: member.key) })
       {
-        state.add(
-          .warning, .unexpectedField, key: member.key,
-          "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)")
+        let versions = owner.versions(ofMember: member.key)
+        let message =
+          versions.isEmpty
+          ? "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)"
+          : "member \"\(member.key)\" is not part of protocol \(catalog.version); it belongs to \(versions) (kept, but ignored by peers)"
+        state.add(.warning, .unexpectedField, key: member.key, message)
       }
     }
   }
@@ -196,7 +207,8 @@ public struct Validator: Sendable {
       guard case .object(let object) = value else { return state.wrongType(expected: "object", value) }
       guard let shape = catalog.shapes[name] else { return true }
       checkMembers(
-        object, fields: shape.fields, extra: shape.extraMembers, skipping: nil, in: catalog, into: &state)
+        object, fields: shape.fields, extra: shape.extraMembers, owner: .shape(name), skipping: nil, in: catalog,
+        into: &state)
       return true
     case .array(let element):
       guard case .array(let items) = value else { return state.wrongType(expected: "array", value) }
@@ -259,7 +271,28 @@ public struct Validator: Sendable {
             .error, .constraintViolation, JSONPointer.appending("", key: b), state.messageType,
             "\"\(a)\" requires \"\(b)\"")
         }
+      case .requiredWhen(let a, let value, let names):
+        guard object[a] == value else { continue }
+        for name in names where !isSet(name) {
+          state.add(
+            .error, .missingField, JSONPointer.appending("", key: name), state.messageType,
+            "\"\(name)\" is required when \"\(a)\" is \(value.jsonText)")
+        }
       }
+    }
+  }
+}
+
+/// What declares the members being checked: a message type or a named shape.
+enum MemberOwner {
+  case message(String)
+  case shape(String)
+
+  /// The versions that declare the member `name` here (for a finding about an undeclared member).
+  func versions(ofMember name: String) -> VersionSet {
+    switch self {
+    case .message(let type): return ProtocolCatalog.declaration.versions(ofMember: name, inMessage: type)
+    case .shape(let shape): return ProtocolCatalog.declaration.versions(ofMember: name, inShape: shape)
     }
   }
 }
@@ -383,7 +416,7 @@ extension FieldType {
   }
 
   /// The JSON type name(s) a value of this type has.
-  public var jsonTypeName: String {
+  package var jsonTypeName: String {
     switch self {
     case .string: return "string"
     case .integer: return "integer"

@@ -20,6 +20,10 @@ extension FindingCode {
   public static let envelopeUnsupported = FindingCode(rawValue: "envelope_unsupported")
   /// The capture announces a protocol version vcproto does not know; checks fall back to `--protocol`.
   public static let unknownProtocolVersion = FindingCode(rawValue: "unknown_protocol_version")
+  /// The handshake contradicts the real backend's negotiation: `connected` names a version no floor
+  /// gives for the hello's ceiling and the client's announcement, or the server refused a client it
+  /// accepts (or with the wrong `required`/`received`).
+  public static let negotiationMismatch = FindingCode(rawValue: "negotiation_mismatch")
 
   // Conversation level: only when the capture contains the handshake.
   /// The client sent something other than `ping`/`connect` before authentication succeeded.

@@ -68,9 +68,6 @@ public struct ConversationChecker: Sendable {
   public private(set) var phase = Phase.unauthenticated
   /// The capabilities in force.
   public private(set) var negotiatedCapabilities: Set<String> = []
-  /// The protocol version the capture announces: `connected.negotiated_protocol_version`, else
-  /// `connect.protocol_version`, else `hello.version`.
-  public private(set) var announcedVersion: String?
 
   private var offered: [String]?
   private var requested: [String]?
@@ -121,7 +118,6 @@ public struct ConversationChecker: Sendable {
       reset()
       isActive = true
       offered = strings(event.message["capabilities"])
-      if let version = event.message["version"]?.stringValue { announcedVersion = version }
       return []
     }
     if !isActive {
@@ -143,7 +139,6 @@ public struct ConversationChecker: Sendable {
     if type == "connect" {
       phase = .connectSent
       requested = strings(event.message["capabilities"])
-      if let version = event.message["protocol_version"]?.stringValue { announcedVersion = version }
       if !negotiationConfirmed {
         negotiatedCapabilities = Set(offered ?? []).intersection(requested ?? [])
       }
@@ -208,7 +203,6 @@ public struct ConversationChecker: Sendable {
         negotiatedCapabilities = Set(caps)
         negotiationConfirmed = true
       }
-      if let version = event.message["negotiated_protocol_version"]?.stringValue { announcedVersion = version }
     }
     if let id = event.message["message_id"]?.stringValue { remember(id) }
     if phase == .authenticated, negotiatedCapabilities.contains("heartbeat"), let now = event.time {

@@ -1,33 +1,48 @@
 import VCProto
 
-/// `vcproto catalog`: the message types per protocol version and direction, with their status.
+/// `vcproto catalog`: the message types per protocol version and direction, with their status; with
+/// `--diff A B`, what changed from version A to version B.
 enum CatalogCommand {
   static let spec = CommandSpec(
     name: "catalog",
-    abstract: "List the message types per protocol version and direction.",
+    abstract: "List the message types per protocol version and direction, or diff two versions.",
     discussion: """
       Status is one of implemented, documented_not_implemented (valid, but the real backend never
       sends it), unhandled (sent, but the real backend ignores it), nonexistent (listed in a review
       only; not part of the protocol) and extension (only after its capability is negotiated).
+      With --diff A B (any two known versions): the types added and removed from A to B, and for
+      the types and shapes both have the members added, removed and retyped, and the changes of
+      requiredness, nullability, allowed values, known values, defaults, status and rules.
       """,
     options: [
+      .flag("diff", help: "Print the differences between the two versions given as arguments."),
       .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
       .option("protocol", value: "version", help: "Only this protocol version."),
       .option(
         "direction", value: "direction", allowed: ["client_to_server", "server_to_client"],
         help: "Only this direction."),
+    ],
+    positionals: [
+      PositionalSpec(
+        name: "version", help: "With --diff: the two versions, older first.", optional: true, repeating: true)
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Int32 {
-    var catalogs = ProtocolCatalog.all
-    if let version = args["protocol"] {
-      guard let catalog = ProtocolCatalog.version(version) else {
-        throw UsageError(
-          "unknown protocol version '\(version)' (known: "
-            + ArgumentParser.alternatives(ProtocolCatalog.all.map(\.version)) + ")")
+    if args.has("diff") {
+      guard args.positionals.count == 2 else { throw UsageError("--diff needs two versions, e.g. --diff 0.4.0 0.5.0") }
+      let catalogs = try args.positionals.map { (version) throws(UsageError) -> ProtocolCatalog in try catalog(version)
       }
-      catalogs = [catalog]
+      let diff = CatalogDiff(from: catalogs[0], to: catalogs[1])
+      if args["format"] == "json" {
+        io.standardOutput.line(PrettyPrinter.text(.object(CatalogDiffOutput.json(diff))))
+      } else {
+        for line in CatalogDiffOutput.text(diff) { io.standardOutput.line(line) }
+      }
+      return 0
     }
+    guard args.positionals.isEmpty else { throw UsageError("versions are arguments only with --diff") }
+    var catalogs = ProtocolCatalog.all
+    if let version = args["protocol"] { catalogs = [try catalog(version)] }
     let directions =
       args["direction"].flatMap(MessageDirection.init(rawValue:)).map { [$0] } ?? MessageDirection.allCases
     if args["format"] == "json" {
@@ -65,5 +80,15 @@ enum CatalogCommand {
       }
     }
     return 0
+  }
+
+  /// The catalog of a version given on the command line.
+  static func catalog(_ version: String) throws(UsageError) -> ProtocolCatalog {
+    guard let catalog = ProtocolCatalog.version(version) else {
+      throw UsageError(
+        "unknown protocol version '\(version)' (known: "
+          + ArgumentParser.alternatives(ProtocolCatalog.all.map(\.version)) + ")")
+    }
+    return catalog
   }
 }

@@ -27,7 +27,7 @@ enum DecodeCommand {
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {
-    let version = args["protocol"] ?? "0.2.0"
+    let version = args["protocol"] ?? KnownVersion.validationDefault.rawValue
     guard ProtocolCatalog.version(version) != nil else {
       throw UsageError("unknown protocol version '\(version)'")
     }
@@ -38,14 +38,15 @@ enum DecodeCommand {
     } else if let opened = ByteSource.open(path: io.resolve(path)) {
       source = opened
     } else {
-      io.standardError.line("vcproto decode: cannot read '\(path)'")
+      io.standardError.line("vcproto decode: cannot read '\(TerminalText.escaped(path))'")
       return 2
     }
     let frame: CapturedFrame?
     do {
       frame = try SingleFrameReader(source: source).next()
     } catch {
-      io.standardError.line("vcproto decode: error reading '\(path)': \(error.localizedDescription)")
+      io.standardError.line(
+        "vcproto decode: error reading '\(TerminalText.escaped(path))': \(error.localizedDescription)")
       return 2
     }
     guard let frame else { return 2 }

@@ -38,10 +38,11 @@ enum GenerateSpecCommand {
 
 /// The example frame of each type: the frame of vector `<type>.valid`.
 public enum SpecExamples {
-  /// Reads `<dir>/*.json` and returns type -> frame for every `<type>.valid` vector.
+  /// Reads `<dir>/**/*.json` and returns `<protocol_version>/<type>` -> frame for every `<type>.valid`
+  /// vector.
   public static func load(from directory: URL) -> [String: String] {
     var examples: [String: String] = [:]
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String]) ?? []
     for name in files where name.hasSuffix(".json") {
       guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
         continue
@@ -50,9 +51,10 @@ public enum SpecExamples {
       do { parsed = try JSONReader().parse(Array(data)) } catch { continue }  // not a vector file
       guard case .array(let vectors) = parsed else { continue }
       for vector in vectors {
-        guard let id = vector["id"]?.stringValue, id.hasSuffix(".valid"), let frame = vector["frame"]?.stringValue
+        guard let id = vector["id"]?.stringValue, id.hasSuffix(".valid"), let frame = vector["frame"]?.stringValue,
+          let version = vector["protocol_version"]?.stringValue
         else { continue }
-        examples[String(id.dropLast(".valid".count))] = frame
+        examples[version + "/" + String(id.dropLast(".valid".count))] = frame
       }
     }
     return examples

@@ -15,7 +15,12 @@ enum ValidateCommand {
       output is exact. The input is streamed and every table is bounded, so memory stays flat
       whatever the capture's size or content. Secrets are never printed.
       Direction comes from the capture (send = client_to_server), else from the message type.
-      The protocol version comes from the capture's hello/connect, else from --protocol.
+      Each connection (each hello starts one) is checked against the version its handshake gives:
+      hello.version is the server's ceiling ("0.2.0" and "0.3.0" servers negotiate nothing),
+      connected.negotiated_protocol_version or the server's unsupported_protocol_version refusal
+      decides; until then the connect's protocol_version and the floor (--protocol, else 0.4.0)
+      predict it. A handshake the real server could not produce is a negotiation_mismatch.
+      --protocol applies to captures without a handshake.
       Conversation checks (authentication order, negotiated extensions, message_ack ids, heartbeat
       gaps) run only when the capture contains the handshake.
       The summary line starts with OK (no errors), FAIL (errors) or ERROR (a capture could not be
@@ -29,7 +34,10 @@ enum ValidateCommand {
       .option(
         "direction", value: "direction", allowed: ["client_to_server", "server_to_client", "send", "receive"],
         help: "Direction of every frame (overrides the capture)."),
-      .option("protocol", value: "version", help: "Protocol version when the capture announces none (default 0.2.0)."),
+      .option(
+        "protocol", value: "version",
+        help: "Version of captures without a handshake (default 0.2.0); for a 0.4.0/0.5.0 hello, the server's floor"
+          + " when it is one (default 0.4.0)."),
       .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
       .flag("strict", help: "Treat warnings as errors."),
       .option(
@@ -57,7 +65,8 @@ enum ValidateCommand {
     let checker = FrameChecker(
       directionOverride: args["direction"].flatMap(CaptureRecord.direction), strict: args.has("strict"),
       opener: opener)
-    let validation = CaptureValidation(checker: checker, defaultVersion: version)
+    let validation = CaptureValidation(
+      checker: checker, defaultVersion: version, explicitVersion: args["protocol"] != nil)
     let reporter: Reporter =
       args["format"] == "json"
       ? JSONLinesReporter(out: io.standardOutput) : TextReporter(out: io.standardOutput, color: io.usesColor)
@@ -72,7 +81,9 @@ enum ValidateCommand {
       } else if let opened = ByteSource.open(path: io.resolve(path)) {
         source = opened
       } else {
-        io.standardError.line("vcproto validate: cannot read '\(path)': \(ByteSource.whyUnreadable(io.resolve(path)))")
+        io.standardError.line(
+          "vcproto validate: cannot read '\(TerminalText.escaped(path))': \(ByteSource.whyUnreadable(io.resolve(path)))"
+        )
         summary.unreadable.append(name)
         continue
       }
@@ -101,7 +112,8 @@ enum ValidateCommand {
           }
         }
       } catch {
-        io.standardError.line("vcproto validate: error reading '\(path)': \(error.localizedDescription)")
+        io.standardError.line(
+          "vcproto validate: error reading '\(TerminalText.escaped(path))': \(error.localizedDescription)")
         summary.unreadable.append(name)
       }
     }

@@ -8,17 +8,21 @@ enum VectorsCommand {
     name: "vectors",
     abstract: "Run the golden test vectors: one PASS/FAIL line each.",
     discussion: """
-      Runs every <dir>/<kind>/*.json (each a JSON array of vectors; see Vectors/README.md) and
+      Runs every <dir>/<kind>/**/*.json (each a JSON array of vectors, in subfolders too: messages/
+      has one folder per protocol version; see Vectors/README.md) and
       prints `PASS <kind>/<id>` or `FAIL <kind>/<id>: what differed`, then `N passed, M failed`.
-        messages/     each frame is validated and decoded; both must agree with `valid`, and the
-                      error findings reported must be exactly the {pointer, code} pairs listed.
+        messages/     each frame is validated and decoded against the vector's protocol_version;
+                      both must agree with `valid`, and the error findings reported must be
+                      exactly the {pointer, code} pairs listed.
         envelope/     each envelope is opened; a valid one must give `json` byte for byte (and a
                       fresh seal of `json` must open to it again), an invalid one the `error` code.
-        auth/         auth_response and server_proof are recomputed from the vector's fields with
-                      the library's AuthClient/AuthServer; the outcome (accepted, auth_error,
-                      server_proof_mismatch, downgrade_refused) must match `valid` and
-                      `expected_outcome`.
-        negotiation/  the Negotiator runs on `server` and `client`; the result must equal `outcome`.
+        auth/         auth_response, server_proof and frame keys are recomputed from the vector's
+                      fields with the library's AuthClient/AuthServer; the outcome (accepted,
+                      auth_error, server_proof_mismatch, server_proof_missing, downgrade_refused)
+                      must match `valid` and `expected_outcome`. HKDF vectors must give their
+                      PRK and OKM; frame vectors' messages must be accepted or refused as `expect`.
+        negotiation/  the Negotiator runs on `server` and `client`: hello.version, then the outcome or
+                      the refusal frame, must be `expect`.
         sessions/     a client or server engine is fed each step's input; what it does must equal
                       the step's `expect` (or the illegal event in `error`).
       Other folders are skipped with a note. The output is what an implementation in another
@@ -63,7 +67,9 @@ enum VectorsCommand {
     var filesRun = 0
     for kind in kinds {
       let directory = root + "/" + kind.folder
-      let files = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+      // Recursive: Vectors/messages/<version>/<type>.json.
+      let files = (fm.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }
+        .sorted()
       for file in files {
         filesRun += 1
         let display = "\(kind.folder)/\(file)"
@@ -118,7 +124,7 @@ enum VectorsCommand {
       guard let d = MessageDirection(rawValue: word) else { return "unknown direction \"\(word)\"" }
       direction = d
     }
-    let version = vector["protocol_version"]?.stringValue ?? "0.2.0"
+    let version = vector["protocol_version"]?.stringValue ?? KnownVersion.validationDefault.rawValue
     guard ProtocolCatalog.version(version) != nil else { return "unknown protocol_version \"\(version)\"" }
     let options = ValidationOptions(direction: direction, protocolVersion: version)
     let report = Validator(options: options).validate(bytes)

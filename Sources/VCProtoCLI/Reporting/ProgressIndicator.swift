@@ -16,7 +16,7 @@ final class ProgressIndicator {
 
   init(sink: OutputSink, terminal: Bool, name: String, total: Int?) {
     self.sink = sink
-    self.name = name
+    self.name = TerminalText.escaped(name)
     self.total = total
     self.enabled = terminal && (total ?? Int.max) >= Self.threshold
   }

@@ -7,7 +7,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 
   /// `message`
   public var message: String
-  /// `version`: The server's highest protocol version.
+  /// `version`: The server's highest protocol version (its ceiling; 0.2.0 and 0.3.0 servers spoke only that one). A client compares it with its own floor.
   public var version: String
   /// `auth_version`: 1 while the server accepts the API key in connect; 2 when it accepts only auth v2.
   public var authVersion: Int
@@ -309,16 +309,16 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 }
 
-/// The payload of `connected`: Confirms authentication and the negotiated parameters. Documented in 0.2.0 but never sent by the 0.2.0 backend; sent by vcproto servers when the client negotiated.
+/// The payload of `connected`: Confirms authentication and the negotiated parameters. Documented but never sent by the 0.2.0 and 0.3.0 backends (vcproto servers send it when the client negotiated); sent by every 0.4.0 server right after authentication, before session_list.
 public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "connected"
 
   /// `message`
   public var message: String
-  /// `session_id`
-  public var sessionId: String
-  /// `negotiated_protocol_version`: Negotiation: the version both peers speak from now on (the real 0.4.0 backend's field). Optional.
+  /// `session_id`: The connect frame's session_id, or null when it had none. Always written; `nil` is sent as null.
+  public var sessionId: String?
+  /// `negotiated_protocol_version`: The version this connection speaks from now on, chosen by the server from connect.protocol_version. Optional.
   public var negotiatedProtocolVersion: String?
   /// `capabilities`: Negotiation: the extensions accepted for this connection. Optional.
   public var capabilities: [String]?
@@ -337,7 +337,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
-    sessionId: String,
+    sessionId: String? = nil,
     negotiatedProtocolVersion: String? = nil,
     capabilities: [String]? = nil,
     authVersion: Int? = nil,
@@ -361,6 +361,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     var _capabilities: [String]? = nil
     var _authVersion: Int? = nil
     var _serverProof: String? = nil
+    var hasSessionId = false
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -375,7 +376,8 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
         }
       case 10:
         if member.key == "session_id" {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          hasSessionId = true
+          if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
@@ -416,8 +418,8 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
       }
       extra.append(member)
     }
+    guard hasSessionId else { throw ModelDecodingError(missing: "session_id") }
     guard let _message else { throw ModelDecodingError(missing: "message") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
     self.message = _message
     self.sessionId = _sessionId
     self.negotiatedProtocolVersion = _negotiatedProtocolVersion
@@ -469,7 +471,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
         if p.keyIs(key, "session_id") {
           guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          if p.pullNull() { continue }
           let v = try String.pull(&p)
           _sessionId = v
           continue
@@ -515,8 +517,8 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
       }
       try p.pullExtra(key, into: &extra)
     }
+    guard seen & 2 != 0 else { throw JSONParser.miss(p.pos) }
     guard let _message else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
     self.message = _message
     self.sessionId = _sessionId
     self.negotiatedProtocolVersion = _negotiatedProtocolVersion
@@ -536,7 +538,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     writer.writeKey("message", first: false)
     self.message.encodeField(to: &writer)
     writer.writeKey("session_id", first: false)
-    self.sessionId.encodeField(to: &writer)
+    if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
     if let value = self.negotiatedProtocolVersion {
       writer.writeKey("negotiated_protocol_version", first: false)
       value.encodeField(to: &writer)
@@ -851,9 +853,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   public var message: String
   /// `session_id`: The session the failure concerns, when there is one. Optional.
   public var sessionId: String?
-  /// `code`: Machine-readable error code (open set). Optional.
+  /// `code`: Machine-readable error code (open set; the real 0.2.0 and 0.3.0 backends send none). Optional.
   public var code: String?
-  /// `required`: With unsupported_protocol_version: the server's minimum version (the real backend's field). Optional.
+  /// `required`: With unsupported_protocol_version: the server's minimum version (the real server always says 0.4.0). Optional.
   public var `required`: String?
   /// `received`: With unsupported_protocol_version: the version the client announced. Optional.
   public var received: String?
@@ -973,6 +975,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       }
       extra.append(member)
     }
+    try FieldCheck.require(
+      .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
+      set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
     guard let _message else { throw ModelDecodingError(missing: "message") }
     self.message = _message
     self.sessionId = _sessionId
@@ -1091,6 +1096,13 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       }
       try p.pullExtra(key, into: &extra)
     }
+    do {
+      try FieldCheck.require(
+        .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
+        set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
+    } catch {
+      throw JSONParser.miss(p.pos)
+    }
     guard let _message else { throw JSONParser.miss(p.pos) }
     self.message = _message
     self.sessionId = _sessionId
@@ -1145,8 +1157,8 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 }
 
-/// The payload of `session_list`: All sessions the backend knows, sent after connect and on refresh.
-public struct SessionListMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `session_list` (protocol 0.2.0): All sessions the backend knows, sent after connect and on refresh.
+public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "session_list"
 
@@ -1277,8 +1289,196 @@ public struct SessionListMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
   }
 }
 
-/// The payload of `recent_sessions`: The most recently modified sessions, up to the client's limit.
-public struct RecentSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `session_list` (protocol 0.3.0-0.5.0): All sessions the backend knows, sent after connect and on refresh.
+public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "session_list"
+
+  /// `sessions`
+  public var sessions: [SessionSummaryV0_3_0]
+  /// `total_count`
+  public var totalCount: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessions: [SessionSummaryV0_3_0],
+    totalCount: Int,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessions = sessions
+    self.totalCount = totalCount
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessions: [SessionSummaryV0_3_0]? = nil
+    var _totalCount: Int? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "sessions" {
+          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
+          _sessions = try [SessionSummaryV0_3_0].decodeField(
+            member.value, key: "sessions")
+          continue
+        }
+      case 11:
+        if member.key == "total_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
+          _totalCount = try Int.decodeField(
+            member.value, key: "total_count")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
+    guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
+    self.sessions = _sessions
+    self.totalCount = _totalCount
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessions: [SessionSummaryV0_3_0]? = nil
+    var _totalCount: Int? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_list") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "sessions") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try [SessionSummaryV0_3_0].pull(&p)
+          _sessions = v
+          continue
+        }
+      case 11:
+        if p.keyIs(key, "total_count") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Int.pull(&p)
+          _totalCount = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _sessions else { throw JSONParser.miss(p.pos) }
+    guard let _totalCount else { throw JSONParser.miss(p.pos) }
+    self.sessions = _sessions
+    self.totalCount = _totalCount
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("session_list")
+    writer.writeKey("sessions", first: false)
+    self.sessions.encodeField(to: &writer)
+    writer.writeKey("total_count", first: false)
+    self.totalCount.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `session_list`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum SessionListMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(SessionListMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(SessionListMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "session_list"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try SessionListMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try SessionListMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
+  }
+}
+
+/// The payload of `recent_sessions` (protocol 0.2.0): The most recently modified sessions, up to the client's limit.
+public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "recent_sessions"
 
@@ -1406,6 +1606,194 @@ public struct RecentSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.limit.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
+  }
+}
+
+/// The payload of `recent_sessions` (protocol 0.3.0-0.5.0): The most recently modified sessions, up to the client's limit.
+public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "recent_sessions"
+
+  /// `sessions`
+  public var sessions: [RecentSessionV0_3_0]
+  /// `limit`
+  public var limit: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessions: [RecentSessionV0_3_0],
+    limit: Int,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessions = sessions
+    self.limit = limit
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessions: [RecentSessionV0_3_0]? = nil
+    var _limit: Int? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 5:
+        if member.key == "limit" {
+          if case .null = member.value { throw ModelDecodingError(null: "limit") }
+          _limit = try Int.decodeField(
+            member.value, key: "limit")
+          continue
+        }
+      case 8:
+        if member.key == "sessions" {
+          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
+          _sessions = try [RecentSessionV0_3_0].decodeField(
+            member.value, key: "sessions")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
+    guard let _limit else { throw ModelDecodingError(missing: "limit") }
+    self.sessions = _sessions
+    self.limit = _limit
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessions: [RecentSessionV0_3_0]? = nil
+    var _limit: Int? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "recent_sessions") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 5:
+        if p.keyIs(key, "limit") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Int.pull(&p)
+          _limit = v
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "sessions") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try [RecentSessionV0_3_0].pull(&p)
+          _sessions = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _sessions else { throw JSONParser.miss(p.pos) }
+    guard let _limit else { throw JSONParser.miss(p.pos) }
+    self.sessions = _sessions
+    self.limit = _limit
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("recent_sessions")
+    writer.writeKey("sessions", first: false)
+    self.sessions.encodeField(to: &writer)
+    writer.writeKey("limit", first: false)
+    self.limit.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `recent_sessions`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum RecentSessionsMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(RecentSessionsMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(RecentSessionsMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "recent_sessions"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
   }
 }
 
@@ -1569,8 +1957,8 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 }
 
-/// The payload of `session_history`: A session's messages as raw Claude Code records, answering subscribe; may be cut by the size budget.
-public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `session_history` (protocol 0.2.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
+public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "session_history"
 
@@ -1584,7 +1972,7 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   public var oldestMessageId: String?
   /// `newest_message_id` Always written; `nil` is sent as null.
   public var newestMessageId: String?
-  /// `is_complete`
+  /// `is_complete`: 0.4.0: false means the budget cut the reply; re-subscribe with last_seq. Before: false means the oldest messages were dropped.
   public var isComplete: Bool
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
@@ -1813,8 +2201,842 @@ public struct SessionHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 }
 
-/// The payload of `session_updated`: New raw Claude Code records of a subscribed session.
-public struct SessionUpdatedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `session_history` (protocol 0.3.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
+public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "session_history"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `messages`
+  public var messages: [HistoryMessage]
+  /// `total_count`
+  public var totalCount: Int
+  /// `oldest_message_id` Always written; `nil` is sent as null.
+  public var oldestMessageId: String?
+  /// `newest_message_id` Always written; `nil` is sent as null.
+  public var newestMessageId: String?
+  /// `is_complete`: 0.4.0: false means the budget cut the reply; re-subscribe with last_seq. Before: false means the oldest messages were dropped.
+  public var isComplete: Bool
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    messages: [HistoryMessage],
+    totalCount: Int,
+    oldestMessageId: String? = nil,
+    newestMessageId: String? = nil,
+    isComplete: Bool,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.messages = messages
+    self.totalCount = totalCount
+    self.oldestMessageId = oldestMessageId
+    self.newestMessageId = newestMessageId
+    self.isComplete = isComplete
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _messages: [HistoryMessage]? = nil
+    var _totalCount: Int? = nil
+    var _oldestMessageId: String? = nil
+    var _newestMessageId: String? = nil
+    var _isComplete: Bool? = nil
+    var hasOldestMessageId = false
+    var hasNewestMessageId = false
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "messages" {
+          if case .null = member.value { throw ModelDecodingError(null: "messages") }
+          _messages = try [HistoryMessage].decodeField(
+            member.value, key: "messages")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 11:
+        if member.key == "total_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
+          _totalCount = try Int.decodeField(
+            member.value, key: "total_count")
+          continue
+        }
+        if member.key == "is_complete" {
+          if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
+          _isComplete = try Bool.decodeField(
+            member.value, key: "is_complete")
+          continue
+        }
+      case 17:
+        if member.key == "oldest_message_id" {
+          hasOldestMessageId = true
+          if case .null = member.value { continue }
+          _oldestMessageId = try String.decodeField(
+            member.value, key: "oldest_message_id")
+          continue
+        }
+        if member.key == "newest_message_id" {
+          hasNewestMessageId = true
+          if case .null = member.value { continue }
+          _newestMessageId = try String.decodeField(
+            member.value, key: "newest_message_id")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard hasOldestMessageId else { throw ModelDecodingError(missing: "oldest_message_id") }
+    guard hasNewestMessageId else { throw ModelDecodingError(missing: "newest_message_id") }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    guard let _messages else { throw ModelDecodingError(missing: "messages") }
+    guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
+    guard let _isComplete else { throw ModelDecodingError(missing: "is_complete") }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.totalCount = _totalCount
+    self.oldestMessageId = _oldestMessageId
+    self.newestMessageId = _newestMessageId
+    self.isComplete = _isComplete
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _messages: [HistoryMessage]? = nil
+    var _totalCount: Int? = nil
+    var _oldestMessageId: String? = nil
+    var _newestMessageId: String? = nil
+    var _isComplete: Bool? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_history") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try [HistoryMessage].pull(&p)
+          _messages = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 11:
+        if p.keyIs(key, "total_count") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Int.pull(&p)
+          _totalCount = v
+          continue
+        }
+        if p.keyIs(key, "is_complete") {
+          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 32
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          _isComplete = v
+          continue
+        }
+      case 17:
+        if p.keyIs(key, "oldest_message_id") {
+          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 8
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _oldestMessageId = v
+          continue
+        }
+        if p.keyIs(key, "newest_message_id") {
+          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 16
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _newestMessageId = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard seen & 8 != 0 else { throw JSONParser.miss(p.pos) }
+    guard seen & 16 != 0 else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _messages else { throw JSONParser.miss(p.pos) }
+    guard let _totalCount else { throw JSONParser.miss(p.pos) }
+    guard let _isComplete else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.totalCount = _totalCount
+    self.oldestMessageId = _oldestMessageId
+    self.newestMessageId = _newestMessageId
+    self.isComplete = _isComplete
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("session_history")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    writer.writeKey("messages", first: false)
+    self.messages.encodeField(to: &writer)
+    writer.writeKey("total_count", first: false)
+    self.totalCount.encodeField(to: &writer)
+    writer.writeKey("oldest_message_id", first: false)
+    if let value = self.oldestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeKey("newest_message_id", first: false)
+    if let value = self.newestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeKey("is_complete", first: false)
+    self.isComplete.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `session_history` (protocol 0.4.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
+public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "session_history"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `messages`
+  public var messages: [HistoryMessageV0_4_0]
+  /// `first_seq`: The seq of the first message, null when there is none. Always written; `nil` is sent as null.
+  public var firstSeq: Int?
+  /// `last_seq`: The seq of the last message, null when there is none; the next subscribe's last_seq. Always written; `nil` is sent as null.
+  public var lastSeq: Int?
+  /// `next_seq`: The seq the next message will get.
+  public var nextSeq: Int
+  /// `is_complete`: 0.4.0: false means the budget cut the reply; re-subscribe with last_seq. Before: false means the oldest messages were dropped.
+  public var isComplete: Bool
+  /// `gap`: Set when the client's last_seq does not fit the server's range. Always written; `nil` is sent as null.
+  public var gap: HistoryGap?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    messages: [HistoryMessageV0_4_0],
+    firstSeq: Int? = nil,
+    lastSeq: Int? = nil,
+    nextSeq: Int,
+    isComplete: Bool,
+    gap: HistoryGap? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.messages = messages
+    self.firstSeq = firstSeq
+    self.lastSeq = lastSeq
+    self.nextSeq = nextSeq
+    self.isComplete = isComplete
+    self.gap = gap
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _messages: [HistoryMessageV0_4_0]? = nil
+    var _firstSeq: Int? = nil
+    var _lastSeq: Int? = nil
+    var _nextSeq: Int? = nil
+    var _isComplete: Bool? = nil
+    var _gap: HistoryGap? = nil
+    var hasFirstSeq = false
+    var hasLastSeq = false
+    var hasGap = false
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 3:
+        if member.key == "gap" {
+          hasGap = true
+          if case .null = member.value { continue }
+          _gap = try HistoryGap.decodeField(
+            member.value, key: "gap")
+          continue
+        }
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "messages" {
+          if case .null = member.value { throw ModelDecodingError(null: "messages") }
+          _messages = try [HistoryMessageV0_4_0].decodeField(
+            member.value, key: "messages")
+          continue
+        }
+        if member.key == "last_seq" {
+          hasLastSeq = true
+          if case .null = member.value { continue }
+          _lastSeq = try Int.decodeField(
+            member.value, key: "last_seq")
+          continue
+        }
+        if member.key == "next_seq" {
+          if case .null = member.value { throw ModelDecodingError(null: "next_seq") }
+          _nextSeq = try Int.decodeField(
+            member.value, key: "next_seq")
+          continue
+        }
+      case 9:
+        if member.key == "first_seq" {
+          hasFirstSeq = true
+          if case .null = member.value { continue }
+          _firstSeq = try Int.decodeField(
+            member.value, key: "first_seq")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 11:
+        if member.key == "is_complete" {
+          if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
+          _isComplete = try Bool.decodeField(
+            member.value, key: "is_complete")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard hasFirstSeq else { throw ModelDecodingError(missing: "first_seq") }
+    guard hasLastSeq else { throw ModelDecodingError(missing: "last_seq") }
+    guard hasGap else { throw ModelDecodingError(missing: "gap") }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    guard let _messages else { throw ModelDecodingError(missing: "messages") }
+    guard let _nextSeq else { throw ModelDecodingError(missing: "next_seq") }
+    guard let _isComplete else { throw ModelDecodingError(missing: "is_complete") }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.firstSeq = _firstSeq
+    self.lastSeq = _lastSeq
+    self.nextSeq = _nextSeq
+    self.isComplete = _isComplete
+    self.gap = _gap
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _messages: [HistoryMessageV0_4_0]? = nil
+    var _firstSeq: Int? = nil
+    var _lastSeq: Int? = nil
+    var _nextSeq: Int? = nil
+    var _isComplete: Bool? = nil
+    var _gap: HistoryGap? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 3:
+        if p.keyIs(key, "gap") {
+          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 64
+          if p.pullNull() { continue }
+          let v = try HistoryGap.pull(&p)
+          _gap = v
+          continue
+        }
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_history") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try [HistoryMessageV0_4_0].pull(&p)
+          _messages = v
+          continue
+        }
+        if p.keyIs(key, "last_seq") {
+          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 8
+          if p.pullNull() { continue }
+          let v = try Int.pull(&p)
+          _lastSeq = v
+          continue
+        }
+        if p.keyIs(key, "next_seq") {
+          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 16
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Int.pull(&p)
+          _nextSeq = v
+          continue
+        }
+      case 9:
+        if p.keyIs(key, "first_seq") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          if p.pullNull() { continue }
+          let v = try Int.pull(&p)
+          _firstSeq = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 11:
+        if p.keyIs(key, "is_complete") {
+          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 32
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          _isComplete = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard seen & 4 != 0 else { throw JSONParser.miss(p.pos) }
+    guard seen & 8 != 0 else { throw JSONParser.miss(p.pos) }
+    guard seen & 64 != 0 else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _messages else { throw JSONParser.miss(p.pos) }
+    guard let _nextSeq else { throw JSONParser.miss(p.pos) }
+    guard let _isComplete else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.firstSeq = _firstSeq
+    self.lastSeq = _lastSeq
+    self.nextSeq = _nextSeq
+    self.isComplete = _isComplete
+    self.gap = _gap
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("session_history")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    writer.writeKey("messages", first: false)
+    self.messages.encodeField(to: &writer)
+    writer.writeKey("first_seq", first: false)
+    if let value = self.firstSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeKey("last_seq", first: false)
+    if let value = self.lastSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeKey("next_seq", first: false)
+    self.nextSeq.encodeField(to: &writer)
+    writer.writeKey("is_complete", first: false)
+    self.isComplete.encodeField(to: &writer)
+    writer.writeKey("gap", first: false)
+    if let value = self.gap { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `session_history` (protocol 0.5.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
+public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "session_history"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `messages`
+  public var messages: [HistoryMessageV0_5_0]
+  /// `next_offset`: The offset to resume from (the next subscribe's from_offset). Smaller than the from_offset sent when the client was ahead.
+  public var nextOffset: Int
+  /// `end_of_file`: false: more lines follow (or a half-written line was held back); re-subscribe from next_offset.
+  public var endOfFile: Bool
+  /// `file_signature`: The file's signature, `<byte length>:<first-line uuid>`; it changes on every append, not only on a rewrite. Always written; `nil` is sent as null.
+  public var fileSignature: String?
+  /// `file_replaced`: Only true, only on the reload reply: the file changed under the client, which must drop its rows. Optional.
+  public var fileReplaced: Bool?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    messages: [HistoryMessageV0_5_0],
+    nextOffset: Int,
+    endOfFile: Bool,
+    fileSignature: String? = nil,
+    fileReplaced: Bool? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.messages = messages
+    self.nextOffset = nextOffset
+    self.endOfFile = endOfFile
+    self.fileSignature = fileSignature
+    self.fileReplaced = fileReplaced
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _messages: [HistoryMessageV0_5_0]? = nil
+    var _nextOffset: Int? = nil
+    var _endOfFile: Bool? = nil
+    var _fileSignature: String? = nil
+    var _fileReplaced: Bool? = nil
+    var hasFileSignature = false
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "messages" {
+          if case .null = member.value { throw ModelDecodingError(null: "messages") }
+          _messages = try [HistoryMessageV0_5_0].decodeField(
+            member.value, key: "messages")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 11:
+        if member.key == "next_offset" {
+          if case .null = member.value { throw ModelDecodingError(null: "next_offset") }
+          _nextOffset = try Int.decodeField(
+            member.value, key: "next_offset")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "next_offset")
+          continue
+        }
+        if member.key == "end_of_file" {
+          if case .null = member.value { throw ModelDecodingError(null: "end_of_file") }
+          _endOfFile = try Bool.decodeField(
+            member.value, key: "end_of_file")
+          continue
+        }
+      case 13:
+        if member.key == "file_replaced" {
+          if case .null = member.value { throw ModelDecodingError(null: "file_replaced") }
+          _fileReplaced = try Bool.decodeField(
+            member.value, key: "file_replaced")
+          try FieldCheck.require(
+            member.value, .boolean, allowed: [true], key: "file_replaced")
+          continue
+        }
+      case 14:
+        if member.key == "file_signature" {
+          hasFileSignature = true
+          if case .null = member.value { continue }
+          _fileSignature = try String.decodeField(
+            member.value, key: "file_signature")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard hasFileSignature else { throw ModelDecodingError(missing: "file_signature") }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    guard let _messages else { throw ModelDecodingError(missing: "messages") }
+    guard let _nextOffset else { throw ModelDecodingError(missing: "next_offset") }
+    guard let _endOfFile else { throw ModelDecodingError(missing: "end_of_file") }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.nextOffset = _nextOffset
+    self.endOfFile = _endOfFile
+    self.fileSignature = _fileSignature
+    self.fileReplaced = _fileReplaced
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _messages: [HistoryMessageV0_5_0]? = nil
+    var _nextOffset: Int? = nil
+    var _endOfFile: Bool? = nil
+    var _fileSignature: String? = nil
+    var _fileReplaced: Bool? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_history") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try [HistoryMessageV0_5_0].pull(&p)
+          _messages = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 11:
+        if p.keyIs(key, "next_offset") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Int.pull(&p)
+          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          _nextOffset = v
+          continue
+        }
+        if p.keyIs(key, "end_of_file") {
+          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 8
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          _endOfFile = v
+          continue
+        }
+      case 13:
+        if p.keyIs(key, "file_replaced") {
+          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 32
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          guard (v == true) else { throw JSONParser.miss(key.start) }
+          _fileReplaced = v
+          continue
+        }
+      case 14:
+        if p.keyIs(key, "file_signature") {
+          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 16
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _fileSignature = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard seen & 16 != 0 else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _messages else { throw JSONParser.miss(p.pos) }
+    guard let _nextOffset else { throw JSONParser.miss(p.pos) }
+    guard let _endOfFile else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.nextOffset = _nextOffset
+    self.endOfFile = _endOfFile
+    self.fileSignature = _fileSignature
+    self.fileReplaced = _fileReplaced
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("session_history")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    writer.writeKey("messages", first: false)
+    self.messages.encodeField(to: &writer)
+    writer.writeKey("next_offset", first: false)
+    self.nextOffset.encodeField(to: &writer)
+    writer.writeKey("end_of_file", first: false)
+    self.endOfFile.encodeField(to: &writer)
+    writer.writeKey("file_signature", first: false)
+    if let value = self.fileSignature { value.encodeField(to: &writer) } else { writer.writeNull() }
+    if let value = self.fileReplaced {
+      writer.writeKey("file_replaced", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `session_history`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum SessionHistoryMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(SessionHistoryMessageV0_2_0)
+  /// Protocol 0.3.0.
+  case v0_3_0(SessionHistoryMessageV0_3_0)
+  /// Protocol 0.4.0.
+  case v0_4_0(SessionHistoryMessageV0_4_0)
+  /// Protocol 0.5.0.
+  case v0_5_0(SessionHistoryMessageV0_5_0)
+
+  /// The `type` value of this message.
+  public static let type = "session_history"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0])
+    case .v0_4_0: return VersionSet([.v0_4_0])
+    case .v0_5_0: return VersionSet([.v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    case .v0_4_0(let payload): return payload.requiredCapabilities
+    case .v0_5_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_4_0(try SessionHistoryMessageV0_4_0(json: object))
+    case .v0_5_0: self = .v0_5_0(try SessionHistoryMessageV0_5_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_4_0(try SessionHistoryMessageV0_4_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_5_0(try SessionHistoryMessageV0_5_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    case .v0_4_0(let payload): payload.encode(to: &writer)
+    case .v0_5_0(let payload): payload.encode(to: &writer)
+    }
+  }
+}
+
+/// The payload of `session_updated` (protocol 0.2.0, 0.4.0, 0.5.0): New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
+public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "session_updated"
 
@@ -1945,8 +3167,200 @@ public struct SessionUpdatedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 }
 
-/// The payload of `session_created`: A new session appeared on the backend.
-public struct SessionCreatedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `session_updated` (protocol 0.3.0): New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
+public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "session_updated"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `messages`: Canonical messages; the just-created-session path still sends raw records.
+  public var messages: [JSONValue]
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    messages: [JSONValue],
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.messages = messages
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _messages: [JSONValue]? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 8:
+        if member.key == "messages" {
+          if case .null = member.value { throw ModelDecodingError(null: "messages") }
+          _messages = try [JSONValue].decodeField(
+            member.value, key: "messages")
+          try FieldCheck.require(
+            member.value, .array(.oneOf([.shape("HistoryMessage"), .shape("ClaudeRecord")])),
+            allowed: nil, key: "messages")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    guard let _messages else { throw ModelDecodingError(missing: "messages") }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _messages: [JSONValue]? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_updated") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try [JSONValue].pull(&p)
+          guard false else { throw JSONParser.miss(key.start) }
+          _messages = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _messages else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.messages = _messages
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("session_updated")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    writer.writeKey("messages", first: false)
+    self.messages.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `session_updated`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum SessionUpdatedMessage: Sendable, Hashable {
+  /// Protocol 0.2.0, 0.4.0, 0.5.0.
+  case v0_2_0(SessionUpdatedMessageV0_2_0)
+  /// Protocol 0.3.0.
+  case v0_3_0(SessionUpdatedMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "session_updated"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0, .v0_4_0, .v0_5_0])
+    case .v0_3_0: return VersionSet([.v0_3_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(json: object))
+    case .v0_5_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
+  }
+}
+
+/// The payload of `session_created` (protocol 0.2.0): A new session appeared on the backend.
+public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "session_created"
 
@@ -2187,6 +3601,332 @@ public struct SessionCreatedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 }
 
+/// The payload of `session_created` (protocol 0.3.0-0.5.0): A new session appeared on the backend.
+public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "session_created"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `name`
+  public var name: String
+  /// `working_directory`
+  public var workingDirectory: String
+  /// `last_modified`
+  public var lastModified: Int
+  /// `message_count`
+  public var messageCount: Int
+  /// `preview` Always written; `nil` is sent as null.
+  public var preview: String?
+  /// `provider`
+  public var provider: String
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    name: String,
+    workingDirectory: String,
+    lastModified: Int,
+    messageCount: Int,
+    preview: String? = nil,
+    provider: String,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.name = name
+    self.workingDirectory = workingDirectory
+    self.lastModified = lastModified
+    self.messageCount = messageCount
+    self.preview = preview
+    self.provider = provider
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _name: String? = nil
+    var _workingDirectory: String? = nil
+    var _lastModified: Int? = nil
+    var _messageCount: Int? = nil
+    var _preview: String? = nil
+    var _provider: String? = nil
+    var hasPreview = false
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "name" {
+          if case .null = member.value { throw ModelDecodingError(null: "name") }
+          _name = try String.decodeField(
+            member.value, key: "name")
+          continue
+        }
+      case 7:
+        if member.key == "preview" {
+          hasPreview = true
+          if case .null = member.value { continue }
+          _preview = try String.decodeField(
+            member.value, key: "preview")
+          continue
+        }
+      case 8:
+        if member.key == "provider" {
+          if case .null = member.value { throw ModelDecodingError(null: "provider") }
+          _provider = try String.decodeField(
+            member.value, key: "provider")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 13:
+        if member.key == "last_modified" {
+          if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
+          _lastModified = try Int.decodeField(
+            member.value, key: "last_modified")
+          continue
+        }
+        if member.key == "message_count" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_count") }
+          _messageCount = try Int.decodeField(
+            member.value, key: "message_count")
+          continue
+        }
+      case 17:
+        if member.key == "working_directory" {
+          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
+          _workingDirectory = try String.decodeField(
+            member.value, key: "working_directory")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard hasPreview else { throw ModelDecodingError(missing: "preview") }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    guard let _name else { throw ModelDecodingError(missing: "name") }
+    guard let _workingDirectory else { throw ModelDecodingError(missing: "working_directory") }
+    guard let _lastModified else { throw ModelDecodingError(missing: "last_modified") }
+    guard let _messageCount else { throw ModelDecodingError(missing: "message_count") }
+    guard let _provider else { throw ModelDecodingError(missing: "provider") }
+    self.sessionId = _sessionId
+    self.name = _name
+    self.workingDirectory = _workingDirectory
+    self.lastModified = _lastModified
+    self.messageCount = _messageCount
+    self.preview = _preview
+    self.provider = _provider
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _name: String? = nil
+    var _workingDirectory: String? = nil
+    var _lastModified: Int? = nil
+    var _messageCount: Int? = nil
+    var _preview: String? = nil
+    var _provider: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_created") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+        if p.keyIs(key, "name") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _name = v
+          continue
+        }
+      case 7:
+        if p.keyIs(key, "preview") {
+          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 32
+          if p.pullNull() { continue }
+          let v = try String.pull(&p)
+          _preview = v
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "provider") {
+          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 64
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _provider = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 13:
+        if p.keyIs(key, "last_modified") {
+          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 8
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Int.pull(&p)
+          _lastModified = v
+          continue
+        }
+        if p.keyIs(key, "message_count") {
+          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 16
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Int.pull(&p)
+          _messageCount = v
+          continue
+        }
+      case 17:
+        if p.keyIs(key, "working_directory") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _workingDirectory = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard seen & 32 != 0 else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _name else { throw JSONParser.miss(p.pos) }
+    guard let _workingDirectory else { throw JSONParser.miss(p.pos) }
+    guard let _lastModified else { throw JSONParser.miss(p.pos) }
+    guard let _messageCount else { throw JSONParser.miss(p.pos) }
+    guard let _provider else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.name = _name
+    self.workingDirectory = _workingDirectory
+    self.lastModified = _lastModified
+    self.messageCount = _messageCount
+    self.preview = _preview
+    self.provider = _provider
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("session_created")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    writer.writeKey("name", first: false)
+    self.name.encodeField(to: &writer)
+    writer.writeKey("working_directory", first: false)
+    self.workingDirectory.encodeField(to: &writer)
+    writer.writeKey("last_modified", first: false)
+    self.lastModified.encodeField(to: &writer)
+    writer.writeKey("message_count", first: false)
+    self.messageCount.encodeField(to: &writer)
+    writer.writeKey("preview", first: false)
+    if let value = self.preview { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeKey("provider", first: false)
+    self.provider.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `session_created`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum SessionCreatedMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(SessionCreatedMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(SessionCreatedMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "session_created"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
+  }
+}
+
 /// The payload of `session_ready`: A new session requested by prompt exists and can be subscribed to.
 public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
@@ -2319,8 +4059,8 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 }
 
-/// The payload of `turn_complete`: Claude finished its turn in a session.
-public struct TurnCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `turn_complete` (protocol 0.2.0): The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.
+public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "turn_complete"
 
@@ -2422,6 +4162,197 @@ public struct TurnCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
+  }
+}
+
+/// The payload of `turn_complete` (protocol 0.3.0-0.5.0): The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.
+public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "turn_complete"
+
+  /// `session_id`
+  public var sessionId: String
+  /// `aborted`: Only true: the turn was cut short (kill_session or compaction killed the live window). Optional.
+  public var aborted: Bool?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    sessionId: String,
+    aborted: Bool? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.sessionId = sessionId
+    self.aborted = aborted
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _sessionId: String? = nil
+    var _aborted: Bool? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "aborted" {
+          if case .null = member.value { throw ModelDecodingError(null: "aborted") }
+          _aborted = try Bool.decodeField(
+            member.value, key: "aborted")
+          try FieldCheck.require(
+            member.value, .boolean, allowed: [true], key: "aborted")
+          continue
+        }
+      case 10:
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
+    self.sessionId = _sessionId
+    self.aborted = _aborted
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _sessionId: String? = nil
+    var _aborted: Bool? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "turn_complete") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 7:
+        if p.keyIs(key, "aborted") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          guard (v == true) else { throw JSONParser.miss(key.start) }
+          _aborted = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    self.sessionId = _sessionId
+    self.aborted = _aborted
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("turn_complete")
+    writer.writeKey("session_id", first: false)
+    self.sessionId.encodeField(to: &writer)
+    if let value = self.aborted {
+      writer.writeKey("aborted", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `turn_complete`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum TurnCompleteMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(TurnCompleteMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(TurnCompleteMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "turn_complete"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
   }
 }
 
@@ -6023,8 +7954,8 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 }
 
-/// The payload of `response`: Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
-public struct ResponseMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `response` (protocol 0.2.0): Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
+public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "response"
 
@@ -6315,8 +8246,304 @@ public struct ResponseMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   }
 }
 
-/// The payload of `replay`: A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
-public struct ReplayMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+/// The payload of `response` (protocol 0.3.0-0.5.0): Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
+public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "response"
+
+  /// `message_id`: Acknowledge with message_ack. Optional.
+  public var messageId: String?
+  /// `success`
+  public var success: Bool
+  /// `text` Optional.
+  public var text: String?
+  /// `error` Optional.
+  public var error: String?
+  /// `session_id` Optional.
+  public var sessionId: String?
+  /// `ios_session_id` Optional.
+  public var iosSessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    messageId: String? = nil,
+    success: Bool,
+    text: String? = nil,
+    error: String? = nil,
+    sessionId: String? = nil,
+    iosSessionId: String? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.messageId = messageId
+    self.success = success
+    self.text = text
+    self.error = error
+    self.sessionId = sessionId
+    self.iosSessionId = iosSessionId
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _messageId: String? = nil
+    var _success: Bool? = nil
+    var _text: String? = nil
+    var _error: String? = nil
+    var _sessionId: String? = nil
+    var _iosSessionId: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+      case 5:
+        if member.key == "error" {
+          if case .null = member.value { throw ModelDecodingError(null: "error") }
+          _error = try String.decodeField(
+            member.value, key: "error")
+          continue
+        }
+      case 7:
+        if member.key == "success" {
+          if case .null = member.value { throw ModelDecodingError(null: "success") }
+          _success = try Bool.decodeField(
+            member.value, key: "success")
+          continue
+        }
+      case 10:
+        if member.key == "message_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
+          _messageId = try String.decodeField(
+            member.value, key: "message_id")
+          continue
+        }
+        if member.key == "session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
+          _sessionId = try String.decodeField(
+            member.value, key: "session_id")
+          continue
+        }
+      case 14:
+        if member.key == "ios_session_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
+          _iosSessionId = try String.decodeField(
+            member.value, key: "ios_session_id")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _success else { throw ModelDecodingError(missing: "success") }
+    self.messageId = _messageId
+    self.success = _success
+    self.text = _text
+    self.error = _error
+    self.sessionId = _sessionId
+    self.iosSessionId = _iosSessionId
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _messageId: String? = nil
+    var _success: Bool? = nil
+    var _text: String? = nil
+    var _error: String? = nil
+    var _sessionId: String? = nil
+    var _iosSessionId: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "response") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+        if p.keyIs(key, "text") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _text = v
+          continue
+        }
+      case 5:
+        if p.keyIs(key, "error") {
+          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 8
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _error = v
+          continue
+        }
+      case 7:
+        if p.keyIs(key, "success") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          _success = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "message_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _messageId = v
+          continue
+        }
+        if p.keyIs(key, "session_id") {
+          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 16
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _sessionId = v
+          continue
+        }
+      case 14:
+        if p.keyIs(key, "ios_session_id") {
+          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 32
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _iosSessionId = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _success else { throw JSONParser.miss(p.pos) }
+    self.messageId = _messageId
+    self.success = _success
+    self.text = _text
+    self.error = _error
+    self.sessionId = _sessionId
+    self.iosSessionId = _iosSessionId
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("response")
+    if let value = self.messageId {
+      writer.writeKey("message_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeKey("success", first: false)
+    self.success.encodeField(to: &writer)
+    if let value = self.text {
+      writer.writeKey("text", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.error {
+      writer.writeKey("error", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.sessionId {
+      writer.writeKey("session_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.iosSessionId {
+      writer.writeKey("ios_session_id", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `response`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum ResponseMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(ResponseMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(ResponseMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "response"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try ResponseMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try ResponseMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
+  }
+}
+
+/// The payload of `replay` (protocol 0.2.0): A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
+public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
   /// The `type` value of this message.
   public static let type = "replay"
 
@@ -6442,6 +8669,670 @@ public struct ReplayMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.messageId.encodeField(to: &writer)
     writer.writeKey("message", first: false)
     self.message.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `replay` (protocol 0.3.0-0.5.0): A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
+public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "replay"
+
+  /// `message_id`: Acknowledge with message_ack.
+  public var messageId: String
+  /// `message`
+  public var message: ReplayedMessageV0_3_0
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    messageId: String,
+    message: ReplayedMessageV0_3_0,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.messageId = messageId
+    self.message = message
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _messageId: String? = nil
+    var _message: ReplayedMessageV0_3_0? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 7:
+        if member.key == "message" {
+          if case .null = member.value { throw ModelDecodingError(null: "message") }
+          _message = try ReplayedMessageV0_3_0.decodeField(
+            member.value, key: "message")
+          continue
+        }
+      case 10:
+        if member.key == "message_id" {
+          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
+          _messageId = try String.decodeField(
+            member.value, key: "message_id")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _messageId else { throw ModelDecodingError(missing: "message_id") }
+    guard let _message else { throw ModelDecodingError(missing: "message") }
+    self.messageId = _messageId
+    self.message = _message
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _messageId: String? = nil
+    var _message: ReplayedMessageV0_3_0? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "replay") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 7:
+        if p.keyIs(key, "message") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try ReplayedMessageV0_3_0.pull(&p)
+          _message = v
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "message_id") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _messageId = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _messageId else { throw JSONParser.miss(p.pos) }
+    guard let _message else { throw JSONParser.miss(p.pos) }
+    self.messageId = _messageId
+    self.message = _message
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("replay")
+    writer.writeKey("message_id", first: false)
+    self.messageId.encodeField(to: &writer)
+    writer.writeKey("message", first: false)
+    self.message.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `replay`, whose members differ between protocol versions: one case per span of
+/// versions with the same members. Decoding picks the case of the connection's negotiated version.
+public enum ReplayMessage: Sendable, Hashable {
+  /// Protocol 0.2.0.
+  case v0_2_0(ReplayMessageV0_2_0)
+  /// Protocol 0.3.0-0.5.0.
+  case v0_3_0(ReplayMessageV0_3_0)
+
+  /// The `type` value of this message.
+  public static let type = "replay"
+
+  /// The versions of each case, in case order.
+  public var versions: VersionSet {
+    switch self {
+    case .v0_2_0: return VersionSet([.v0_2_0])
+    case .v0_3_0: return VersionSet([.v0_3_0, .v0_4_0, .v0_5_0])
+    }
+  }
+
+  /// The capabilities needed to send this value.
+  public var requiredCapabilities: [String] {
+    switch self {
+    case .v0_2_0(let payload): return payload.requiredCapabilities
+    case .v0_3_0(let payload): return payload.requiredCapabilities
+    }
+  }
+
+  /// Builds the payload of `version` from an object.
+  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(json: object))
+    case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(json: object))
+    case .v0_4_0: self = .v0_3_0(try ReplayMessageV0_3_0(json: object))
+    case .v0_5_0: self = .v0_3_0(try ReplayMessageV0_3_0(json: object))
+    }
+  }
+
+  /// Reads the payload of `version` straight from a frame's bytes.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+    switch version {
+    case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    }
+  }
+
+  /// Writes the payload's frame.
+  public func encode(to writer: inout JSONWriter) {
+    switch self {
+    case .v0_2_0(let payload): payload.encode(to: &writer)
+    case .v0_3_0(let payload): payload.encode(to: &writer)
+    }
+  }
+}
+
+/// The payload of `canvas_update`: Components for the supervisor's canvas, sent to the supervisor's channel (the web frontend).
+public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "canvas_update"
+
+  /// `components`
+  public var components: [CanvasComponent]
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    components: [CanvasComponent],
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.components = components
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _components: [CanvasComponent]? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 10:
+        if member.key == "components" {
+          if case .null = member.value { throw ModelDecodingError(null: "components") }
+          _components = try [CanvasComponent].decodeField(
+            member.value, key: "components")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _components else { throw ModelDecodingError(missing: "components") }
+    self.components = _components
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _components: [CanvasComponent]? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "canvas_update") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 10:
+        if p.keyIs(key, "components") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try [CanvasComponent].pull(&p)
+          _components = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _components else { throw JSONParser.miss(p.pos) }
+    self.components = _components
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("canvas_update")
+    writer.writeKey("components", first: false)
+    self.components.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `tts_speak`: Text the supervisor wants spoken, sent to the supervisor's channel.
+public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "tts_speak"
+
+  /// `text`
+  public var text: String
+  /// `streaming`: Only true: one delta of a streamed answer. Optional.
+  public var streaming: Bool?
+  /// `priority` Optional.
+  public var priority: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    text: String,
+    streaming: Bool? = nil,
+    priority: String? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.text = text
+    self.streaming = streaming
+    self.priority = priority
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _text: String? = nil
+    var _streaming: Bool? = nil
+    var _priority: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+        if member.key == "text" {
+          if case .null = member.value { throw ModelDecodingError(null: "text") }
+          _text = try String.decodeField(
+            member.value, key: "text")
+          continue
+        }
+      case 8:
+        if member.key == "priority" {
+          if case .null = member.value { throw ModelDecodingError(null: "priority") }
+          _priority = try String.decodeField(
+            member.value, key: "priority")
+          continue
+        }
+      case 9:
+        if member.key == "streaming" {
+          if case .null = member.value { throw ModelDecodingError(null: "streaming") }
+          _streaming = try Bool.decodeField(
+            member.value, key: "streaming")
+          try FieldCheck.require(
+            member.value, .boolean, allowed: [true], key: "streaming")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _text else { throw ModelDecodingError(missing: "text") }
+    self.text = _text
+    self.streaming = _streaming
+    self.priority = _priority
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _text: String? = nil
+    var _streaming: Bool? = nil
+    var _priority: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "tts_speak") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+        if p.keyIs(key, "text") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _text = v
+          continue
+        }
+      case 8:
+        if p.keyIs(key, "priority") {
+          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 4
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          _priority = v
+          continue
+        }
+      case 9:
+        if p.keyIs(key, "streaming") {
+          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 2
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          guard (v == true) else { throw JSONParser.miss(key.start) }
+          _streaming = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _text else { throw JSONParser.miss(p.pos) }
+    self.text = _text
+    self.streaming = _streaming
+    self.priority = _priority
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("tts_speak")
+    writer.writeKey("text", first: false)
+    self.text.encodeField(to: &writer)
+    if let value = self.streaming {
+      writer.writeKey("streaming", first: false)
+      value.encodeField(to: &writer)
+    }
+    if let value = self.priority {
+      writer.writeKey("priority", first: false)
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `supervisor_thinking`: Whether the supervisor is working, for a busy indicator.
+public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "supervisor_thinking"
+
+  /// `active`
+  public var active: Bool
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    active: Bool,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.active = active
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _active: Bool? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 6:
+        if member.key == "active" {
+          if case .null = member.value { throw ModelDecodingError(null: "active") }
+          _active = try Bool.decodeField(
+            member.value, key: "active")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    guard let _active else { throw ModelDecodingError(missing: "active") }
+    self.active = _active
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _active: Bool? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "supervisor_thinking") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 6:
+        if p.keyIs(key, "active") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try Bool.pull(&p)
+          _active = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    guard let _active else { throw JSONParser.miss(p.pos) }
+    self.active = _active
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("supervisor_thinking")
+    writer.writeKey("active", first: false)
+    self.active.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+/// The payload of `connect_ack`: Accepted by the iOS client since 0.4.0 but never sent by the real server, which puts the negotiated version on connected.
+public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+  /// The `type` value of this message.
+  public static let type = "connect_ack"
+
+  /// `negotiated_protocol_version` Optional.
+  public var negotiatedProtocolVersion: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+
+  /// Creates the value; optional members default to absent.
+  public init(
+    negotiatedProtocolVersion: String? = nil,
+    additionalMembers: JSONObject = JSONObject()
+  ) {
+    self.negotiatedProtocolVersion = negotiatedProtocolVersion
+    self.additionalMembers = additionalMembers
+  }
+
+  /// Builds the value from an object (normally one the validator accepted).
+  public init(json object: JSONObject) throws(ModelDecodingError) {
+    var _negotiatedProtocolVersion: String? = nil
+    var extra: [JSONObject.Member] = []
+    for member in object.members {
+      switch member.key.utf8.count {
+      case 4:
+        if member.key == "type" { continue }
+      case 27:
+        if member.key == "negotiated_protocol_version" {
+          if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
+          _negotiatedProtocolVersion = try String.decodeField(
+            member.value, key: "negotiated_protocol_version")
+          try FieldCheck.require(
+            member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
+          continue
+        }
+      default: break
+      }
+      extra.append(member)
+    }
+    self.negotiatedProtocolVersion = _negotiatedProtocolVersion
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
+  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+    var _negotiatedProtocolVersion: String? = nil
+    var seen: UInt64 = 0
+    var extra: [JSONObject.Member] = []
+    var members = 0
+    if typeConsumed {
+      members = 1
+      seen = 1 << 63
+    } else {
+      try p.pullObjectStart()
+    }
+    while let key = try p.pullKey(&members) {
+      switch key.count {
+      case 4:
+        if p.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, p.pullPlainString(is: "connect_ack") else {
+            throw JSONParser.miss(key.start)
+          }
+          seen |= 1 << 63
+          continue
+        }
+      case 27:
+        if p.keyIs(key, "negotiated_protocol_version") {
+          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+          seen |= 1
+          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
+          let v = try String.pull(&p)
+          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          _negotiatedProtocolVersion = v
+          continue
+        }
+      default: break
+      }
+      try p.pullExtra(key, into: &extra)
+    }
+    self.negotiatedProtocolVersion = _negotiatedProtocolVersion
+    self.additionalMembers = JSONObject(extra)
+  }
+
+  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.writeKey("type", first: true)
+    writer.write("connect_ack")
+    if let value = self.negotiatedProtocolVersion {
+      writer.writeKey("negotiated_protocol_version", first: false)
+      value.encodeField(to: &writer)
+    }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }

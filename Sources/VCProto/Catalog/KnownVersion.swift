@@ -1,0 +1,36 @@
+/// A protocol version vcproto models. The one place the version strings are spelled.
+///
+/// The real voice-code system went through 0.2.0 (the seed), 0.3.0 (two days in April 2026), 0.4.0 (the
+/// server's floor today: what a client that announces nothing gets) and 0.5.0 (the ceiling today:
+/// negotiated by iOS). STANDARDS.md has the history of each transition.
+public enum KnownVersion: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+  /// The seed protocol (raw Claude records, `last_message_id` cursor).
+  case v0_2_0 = "0.2.0"
+  /// Canonical history messages, providers, the supervisor and canvas types; no `set_directory`.
+  case v0_3_0 = "0.3.0"
+  /// The `seq` cursor, `connected` with the negotiated version, machine-readable error codes.
+  case v0_4_0 = "0.4.0"
+  /// The offset cursor with file signatures.
+  case v0_5_0 = "0.5.0"
+
+  /// The oldest version vcproto knows.
+  public static let oldest = KnownVersion.v0_2_0
+  /// The newest version vcproto knows.
+  public static let newest = KnownVersion.v0_5_0
+  /// The real server's default floor: what a client gets that announces no (or an unparseable) version.
+  public static let serverFloor = KnownVersion.v0_4_0
+  /// The version a frame is checked against when nothing says otherwise (no handshake, no `--protocol`).
+  public static let validationDefault = KnownVersion.v0_2_0
+
+  /// The version string, e.g. `0.4.0`.
+  public var description: String { rawValue }
+
+  /// Orders versions oldest first.
+  public static func < (a: KnownVersion, b: KnownVersion) -> Bool { a.ordinal < b.ordinal }
+
+  /// The position in ``allCases``.
+  var ordinal: Int { Self.allCases.firstIndex(of: self)! }
+
+  /// Every version string, oldest first.
+  public static let allStrings: [String] = allCases.map(\.rawValue)
+}
