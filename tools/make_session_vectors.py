@@ -29,24 +29,36 @@ def advance(ms, expect=()): return step("advance", expect, ms=ms)
 def frame(f, expect=()): return step("frame", expect, frame=f)
 
 # ---------- auth v2 MAC layout (STANDARDS.md section 8) ----------
-def field(name, value):
-    out = struct.pack(">I", len(name)) + name.encode()
-    if value is None: return out + b"\x00"
-    if isinstance(value, str):
-        b = value.encode(); return out + b"\x01" + struct.pack(">I", len(b)) + b
-    out += b"\x02" + struct.pack(">I", len(value))
-    for e in value:
-        b = e.encode(); out += struct.pack(">I", len(b)) + b
-    return out
+# label, 0x00, then per field: u32 name length, name, value, where value is 0x00 absent |
+# 0x01 u32 length + UTF-8 | 0x02 u32 count + (u32 length + UTF-8)... | 0x03 int64 big-endian |
+# 0x04 u32 count + int64 big-endian... Each field has a declared kind; JSON null counts as absent.
+S, L, I, IL = "string", "list", "integer", "integer_list"
+def text(v):
+    b = v.encode(); return struct.pack(">I", len(b)) + b
+def value(kind, v):
+    if v is None: return b"\x00"
+    if kind == S: return b"\x01" + text(v)
+    if kind == L: return b"\x02" + struct.pack(">I", len(v)) + b"".join(text(e) for e in v)
+    if kind == I: return b"\x03" + struct.pack(">q", v)
+    return b"\x04" + struct.pack(">I", len(v)) + b"".join(struct.pack(">q", e) for e in v)
 def mac(label, fields):
-    data = label.encode() + b"\x00" + b"".join(field(n, v) for n, v in fields)
+    data = label.encode() + b"\x00" + b"".join(text(n) + value(k, v) for n, k, v in fields)
     return hmac.new(KEY.encode(), data, hashlib.sha256).hexdigest()
-def client_mac(session_id, pv, pvs, caps, challenge=CHALLENGE, nonce=NONCE):
-    return mac("vcproto/auth/v2/client", [("challenge", challenge), ("client_nonce", nonce), ("session_id", session_id),
-               ("protocol_version", pv), ("protocol_versions", pvs), ("capabilities", caps)])
-def server_proof(session_id, version, caps, response, challenge=CHALLENGE, nonce=NONCE):
-    return mac("vcproto/auth/v2/server", [("challenge", challenge), ("client_nonce", nonce), ("session_id", session_id),
-               ("negotiated_protocol_version", version), ("capabilities", caps), ("auth_response", response)])
+CONNECT_FIELDS = [("session_id", S), ("recent_sessions_limit", I), ("protocol_version", S),
+                  ("protocol_versions", L), ("capabilities", L), ("auth_version", I)]
+HELLO_FIELDS = [("message", S), ("version", S), ("auth_version", I), ("instructions", S),
+                ("protocol_versions", L), ("auth_versions", IL), ("capabilities", L)]
+CONNECTED_FIELDS = [("message", S), ("session_id", S), ("negotiated_protocol_version", S), ("capabilities", L),
+                    ("auth_version", I)]
+def client_mac(connect, hello, challenge=CHALLENGE, nonce=NONCE):
+    """The client's answer: binds every connect member but the credentials, and the hello's offer."""
+    return mac("vcproto/auth/v2/client", [("challenge", S, challenge), ("client_nonce", S, nonce)]
+               + [(n, k, connect.get(n)) for n, k in CONNECT_FIELDS]
+               + [("hello." + n, k, hello.get(n)) for n, k in HELLO_FIELDS])
+def server_proof(connected, response, challenge=CHALLENGE, nonce=NONCE):
+    """The server's proof: binds the client's answer and every member of connected but the proof."""
+    return mac("vcproto/auth/v2/server", [("challenge", S, challenge), ("client_nonce", S, nonce), ("auth_response", S, response)]
+               + [(n, k, connected.get(n)) for n, k in CONNECTED_FIELDS])
 
 # ---------- SplitMix64 (the engines' jitter source) ----------
 class SplitMix64:
@@ -214,11 +226,11 @@ def v2_steps(caps=(), good=True):
     pvs = ["0.4.0", "0.5.0"]
     c = {"type": "connect", "protocol_version": "0.5.0", "protocol_versions": pvs}
     if caps: c["capabilities"] = list(caps)
-    resp = client_mac(None, "0.5.0", pvs, list(caps) if caps else None)
-    c.update({"auth_version": 2, "client_nonce": NONCE, "auth_response": resp})
-    proof = server_proof(None, "0.5.0", sorted(caps), resp)
-    if not good: proof = "0" * 64
-    k = connected("0.5.0", capabilities=sorted(caps), auth_version=2, server_proof=proof)
+    c.update({"auth_version": 2, "client_nonce": NONCE})
+    resp = client_mac(c, h)
+    c["auth_response"] = resp
+    k = connected("0.5.0", capabilities=sorted(caps), auth_version=2)
+    k["server_proof"] = server_proof(k, resp) if good else "0" * 64
     return h, c, k
 
 h, c, k = v2_steps()
@@ -570,7 +582,7 @@ server("server.handshake.too_old",
        "The too-old refusal: protocol_version 0.3.0 against 0.4.0/0.5.0, checked before the key; error with code, then close.",
        [opened(), frame(connect_v1("0.3.0"),
                         [send({"type": "error", "message": "Client is too old; upgrade required", "code": "unsupported_protocol_version",
-                               "required": "0.4.0", "received": "0.3.0", "supported": ["0.4.0", "0.5.0"], "requested": ["0.3.0"]})]
+                               "required": "0.4.0", "received": "0.3.0"})]
                         + closed_by("unsupported_protocol_version", "auth_deadline"))])
 
 server("server.auth.wrong_key",
@@ -592,10 +604,10 @@ server("server.auth.deadline",
        [opened(), advance(59999, []), advance(1, [close("auth_timeout"), ev("closed", reason="auth_timeout")])])
 
 pvs = ["0.4.0", "0.5.0"]
-resp = client_mac(S1, "0.5.0", pvs, ["heartbeat"])
-proof = server_proof(S1, "0.5.0", ["heartbeat"], resp)
 CONNECT_V2 = {"type": "connect", "session_id": S1, "protocol_version": "0.5.0", "protocol_versions": pvs,
-              "capabilities": ["heartbeat"], "auth_version": 2, "client_nonce": NONCE, "auth_response": resp}
+              "capabilities": ["heartbeat"], "auth_version": 2, "client_nonce": NONCE}
+resp = CONNECT_V2["auth_response"] = client_mac(CONNECT_V2, shello(auth=(1, 2), caps=("heartbeat",), challenge=CHALLENGE))
+proof = server_proof(sconnected("0.5.0", ["heartbeat"], auth=2, session=S1), resp)
 server("server.auth.v2",
        "Auth v2: the answer to the hello's challenge is checked (HMAC computed here with Python's hmac) and connected "
        "carries the server's proof; the same challenge cannot be answered twice.",

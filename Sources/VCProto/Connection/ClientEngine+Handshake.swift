@@ -74,17 +74,34 @@ extension ClientEngine {
       connect["capabilities"] = .array(wanted.map { .string($0) })
     }
     usedAuthVersion = 1
-    if let challenge = v2Challenge, let nonce = clientNonce {
-      usedAuthVersion = 2
-      self.challenge = challenge
-      connect["auth_version"] = 2
-      connect["client_nonce"] = .string(nonce)
-      let input = AuthMAC.clientInput(
-        challenge: challenge, clientNonce: nonce, sessionId: configuration.sessionId,
+    if v2Challenge != nil, let nonce = clientNonce {
+      // The library's auth client computes the answer over this connect and the hello as received
+      // (STANDARDS.md section 8); the engine keeps its own member order on the wire.
+      let typedHello: HelloMessage
+      do {
+        typedHello = try HelloMessage(json: hello)
+      } catch {
+        connectionLost(.protocolViolation("hello: \(error)"), now: now, close: true, &out)
+        return
+      }
+      let announcement = ClientAnnouncement(
         protocolVersion: connect["protocol_version"]?.stringValue,
         protocolVersions: connect["protocol_versions"]?.arrayValue?.compactMap(\.stringValue),
         capabilities: connect["capabilities"]?.arrayValue?.compactMap(\.stringValue))
-      connect["auth_response"] = .string(AuthMAC.mac(apiKey: configuration.apiKey, input: input))
+      let started: ClientHandshake
+      do {
+        started = try AuthClient(apiKey: configuration.apiKey, allowAuthV1: configuration.allowAuthV1).begin(
+          hello: typedHello, sessionId: configuration.sessionId, recentSessionsLimit: configuration.recentSessionsLimit,
+          announcement: announcement, nonce: nonce)
+      } catch {
+        refuseAuth(.downgradeRefused, &out)
+        return
+      }
+      usedAuthVersion = started.authVersion
+      handshake = started
+      connect["auth_version"] = 2
+      connect["client_nonce"] = .string(nonce)
+      connect["auth_response"] = started.connect.authResponse.map(JSONValue.string) ?? .null
     }
     // A server from before `connected` existed (0.2.0/0.3.0, no negotiation members) confirms nothing:
     // its first frame that is not `auth_error` means success (STANDARDS.md section 4).
@@ -120,18 +137,16 @@ extension ClientEngine {
     let versionText = frame["negotiated_protocol_version"]?.stringValue
     let accepted = frame["capabilities"]?.arrayValue?.compactMap(\.stringValue)
     if usedAuthVersion == 2 {
-      guard let connect = sentConnect, let challenge, let nonce = clientNonce,
-        let response = connect["auth_response"]?.stringValue, let proof = frame["server_proof"]?.stringValue
-      else {
+      // The library's handshake verifies server_proof over every member of `connected`.
+      // Whatever is wrong (no handshake, a malformed `connected`, a missing or wrong proof), the
+      // verdict is the same: the server proved nothing.
+      guard let handshake else {
         refuseAuth(.serverProofInvalid, &out)
         return
       }
-      let expected = AuthMAC.mac(
-        apiKey: configuration.apiKey,
-        input: AuthMAC.serverInput(
-          challenge: challenge, clientNonce: nonce, sessionId: configuration.sessionId,
-          negotiatedVersion: versionText, acceptedCapabilities: accepted, authResponse: response))
-      guard constantTimeEquals(Array(expected.utf8), Array(proof.utf8)) else {
+      do {
+        _ = try handshake.complete(with: .connected(try ConnectedMessage(json: frame)))
+      } catch {
         refuseAuth(.serverProofInvalid, &out)
         return
       }

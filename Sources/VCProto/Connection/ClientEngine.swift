@@ -37,7 +37,7 @@ public struct ClientEngine: Sendable {
   var lastFrameAt: Int64 = 0
   var pingSentAt: Int64?
   var clientNonce: String?
-  var challenge: String?
+  var handshake: ClientHandshake?
   var sentConnect: JSONObject?
   var usedAuthVersion = 1
   /// A 0.2.0/0.3.0 server sends no `connected`: any frame but `auth_error` means success.
@@ -168,7 +168,7 @@ public struct ClientEngine: Sendable {
     capabilities = []
     pingSentAt = nil
     clientNonce = nil
-    challenge = nil
+    handshake = nil
     sentConnect = nil
     implicitAuthVersion = nil
     drainRetryAfterMs = nil

@@ -57,6 +57,7 @@ extension ServerEngine {
     let negotiated: NegotiationOutcome
     switch Negotiator.negotiate(server: configuration.offer, client: announcement) {
     case .failure(let failure):
+      // The real backend's refusal frame, exactly (NegotiationFailure.errorMessage).
       out.append(
         .send(
           .frame(
@@ -64,15 +65,13 @@ extension ServerEngine {
             [
               "message": .string(failure.message), "code": .string(NegotiationFailure.code),
               "required": .string(failure.required), "received": .string(failure.received),
-              "supported": .array(failure.supported.map { .string($0) }),
-              "requested": .array(failure.requested.map { .string($0) }),
             ])))
       finish(.unsupportedVersion, close: true, &out)
       return
     case .success(let o): negotiated = o
     }
     let sessionId = frame["session_id"]?.stringValue
-    var proof: String?
+    var v2: (challenge: String, nonce: String, response: String)?
     var authVersion = 1
     if let response = authResponse {
       let issued = challenge
@@ -82,19 +81,23 @@ extension ServerEngine {
         (32...128).contains(nonce.utf8.count),
         nonce.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return refuseAuth(&out) }
+      // The client's MAC binds the connect as received and the hello this connection sent
+      // (STANDARDS.md section 8); a connect the model cannot read is refused like a wrong answer.
+      let received: ConnectMessage
+      let sent: HelloMessage
+      do {
+        received = try ConnectMessage(json: frame)
+        sent = try HelloMessage(json: hello())
+      } catch {
+        return refuseAuth(&out)
+      }
+      guard received.authVersion == nil || received.authVersion == 2 else { return refuseAuth(&out) }
       let expected = AuthMAC.mac(
         apiKey: configuration.apiKey,
-        input: AuthMAC.clientInput(
-          challenge: challenge, clientNonce: nonce, sessionId: sessionId,
-          protocolVersion: frame["protocol_version"]?.stringValue, protocolVersions: strings("protocol_versions"),
-          capabilities: strings("capabilities")))
+        input: AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: received, hello: sent))
       guard constantTimeEquals(Array(expected.utf8), Array(response.utf8)) else { return refuseAuth(&out) }
       authVersion = 2
-      proof = AuthMAC.mac(
-        apiKey: configuration.apiKey,
-        input: AuthMAC.serverInput(
-          challenge: challenge, clientNonce: nonce, sessionId: sessionId, negotiatedVersion: negotiated.version,
-          acceptedCapabilities: negotiated.capabilities, authResponse: response))
+      v2 = (challenge, nonce, response)
     } else {
       guard configuration.offer.authVersions.contains(1), let key = frame["api_key"]?.stringValue,
         constantTimeEquals(Array(key.utf8), Array(configuration.apiKey.utf8))
@@ -119,7 +122,20 @@ extension ServerEngine {
           "capabilities": .array(accepted.capabilities.map { .string($0) }),
           "auth_version": JSONValue(integerLiteral: authVersion),
         ])
-      if let proof { connected["server_proof"] = .string(proof) }
+      if let v2 {
+        // server_proof covers every member of `connected` as sent (a null session_id is absent).
+        let typed: ConnectedMessage
+        do {
+          typed = try ConnectedMessage(json: connected)
+        } catch {
+          preconditionFailure("the engine's own connected frame does not decode: \(error)")
+        }
+        connected["server_proof"] = .string(
+          AuthMAC.mac(
+            apiKey: configuration.apiKey,
+            input: AuthMAC.serverInput(
+              challenge: v2.challenge, clientNonce: v2.nonce, authResponse: v2.response, connected: typed)))
+      }
       out.append(.send(connected))
     }
     let limit = frame["recent_sessions_limit"]?.intValue.map { min(max($0, 1), 50) } ?? 5

@@ -93,10 +93,10 @@ public struct ServerEngine: Sendable {
       "hello",
       [
         "message": "Welcome to voice-code backend",
-        "version": .string(offer.supportedVersions.last!.description),
+        "version": .string(offer.versions.advertised.description),
         "auth_version": JSONValue(integerLiteral: offer.authVersions.contains(1) ? 1 : (offer.authVersions.max() ?? 1)),
         "instructions": "Send connect message with api_key",
-        "protocol_versions": .array(offer.supportedVersions.map { .string($0.description) }),
+        "protocol_versions": .array(offer.versions.reachable.map { .string($0.description) }),
         "auth_versions": .array(offer.authVersions.map { JSONValue(integerLiteral: $0) }),
         "capabilities": .array(offer.capabilities.map { .string($0) }),
       ])
