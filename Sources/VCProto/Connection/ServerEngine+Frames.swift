@@ -124,12 +124,9 @@ extension ServerEngine {
         ])
       if let v2 {
         // server_proof covers every member of `connected` as sent (a null session_id is absent).
-        let typed: ConnectedMessage
-        do {
-          typed = try ConnectedMessage(json: connected)
-        } catch {
-          preconditionFailure("the engine's own connected frame does not decode: \(error)")
-        }
+        let typed = ConnectedMessage(
+          message: "Session registered", sessionId: sessionId ?? connectionId,
+          negotiatedProtocolVersion: accepted.version, capabilities: accepted.capabilities, authVersion: authVersion)
         connected["server_proof"] = .string(
           AuthMAC.mac(
             apiKey: configuration.apiKey,
