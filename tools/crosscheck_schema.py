@@ -2,8 +2,9 @@
 """Independent cross-checks of every message vector in Vectors/messages/<version>/ (every protocol
 version). Three judges, each must agree with the vector:
 
-1. JSON Schema (Python's jsonschema, Draft 2020-12, format checking for date-time and uuid, after a
-   strict parse that rejects duplicate keys and NaN/Infinity). Every frame is validated against all
+1. JSON Schema (Python's jsonschema, Draft 2020-12, format checking for date-time and uuid, after
+   the reference peer's strict parse, tools/vcpeer/jsontext.py, which keeps number literals so that
+   `1.0` is not an integer). Every frame is validated against all
    three levels of Schema/<version>/: message.schema.json (any message), the direction's schema and
    the per-type schema. Each level must give the vector's verdict. The only exceptions are what a
    level cannot see: message.schema.json and the per-type schema do not know the direction, so a
@@ -19,6 +20,11 @@ version). Three judges, each must agree with the vector:
    members of that version's variant, the closed sets, and the rules the reference states as
    backend error texts). Vectors that set an extension member the reference cannot know are
    skipped, as are the few vcproto-only value rules listed in VCPROTO_ONLY (each with its reason).
+
+The exact findings of every vector, derived from the per-type schemas, are the reference peer's job
+(tools/conformance_peer.py, run by `vcproto conformance` in CI); this script keeps the checks the peer
+does not make: the verdicts of the aggregate schemas, the vcproto binary's `validate` path and the
+independent reference catalog.
 
 Prints one line per disagreement and `N passed, M failed` (a vector passes when every judge that
 applies agrees); exits 1 on any disagreement.
@@ -38,30 +44,21 @@ import tempfile
 
 from jsonschema import Draft202012Validator, FormatChecker
 
+from vcpeer import jsontext
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSIONS = ["0.2.0", "0.3.0", "0.4.0", "0.5.0"]
 REFERENCES = {v: os.path.join(ROOT, "Reference", "catalog-%s.json" % v) for v in VERSIONS}
 
 
-def strict_object(pairs):
-    keys = [k for k, _ in pairs]
-    if len(keys) != len(set(keys)):
-        raise ValueError("duplicate key")
-    return dict(pairs)
-
-
-def reject_constant(name):
-    raise ValueError("not JSON: " + name)
-
-
 def parse(frame):
-    return json.loads(frame, object_pairs_hook=strict_object, parse_constant=reject_constant)
+    return jsontext.parse(frame.encode("utf-8"))
 
 
 def try_parse(frame):
     try:
         return True, parse(frame)
-    except ValueError:
+    except jsontext.ParseError:
         return False, None
 
 
@@ -318,7 +315,7 @@ class ReferenceOracle:
         checks = {
             "string": isinstance(value, str),
             "integer": is_int and INT64[0] <= value <= INT64[1],
-            "number": (is_int or isinstance(value, float)) and not isinstance(value, bool),
+            "number": (is_int or isinstance(value, (float, jsontext.FloatLiteral))) and not isinstance(value, bool),
             "boolean": isinstance(value, bool),
             "string|array": isinstance(value, (str, list)),
             "object": isinstance(value, dict),

@@ -695,7 +695,6 @@ def generate(version):
     auth_v2 = next(m for t, suffix, _, m in extra_valid if t == "connect" and suffix == "auth_v2")
     for name, bad, why in [("client_nonce", "0F1E2D3C4B5A69788796A5B4C3D2E1F0", "is not lowercase hex"),
                            ("auth_response", "not-hex", "is not hex"),
-                           ("protocol_version", "0.2", "is not MAJOR.MINOR.PATCH"),
                            ("auth_version", 0, "is below 1")]:
         add("connect", "invalid_value." + name, "auth v2 connect whose %s %s" % (name, why),
             make_frame("connect", dict(auth_v2, **{name: bad}), schemas), [("/" + name, "invalid_value")])

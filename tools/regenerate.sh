@@ -30,6 +30,7 @@ echo "--- Samples/"
 python3 tools/make_cli_samples.py
 echo "--- STANDARDS.md"
 vcproto generate-spec
+python3 tools/standards_toc.py
 
 if $check; then
   if ! git diff --exit-code --stat; then

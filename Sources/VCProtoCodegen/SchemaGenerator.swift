@@ -133,6 +133,9 @@ package struct SchemaGenerator: Sendable {
     ])
     if !required.isEmpty { schema["required"] = .array(required) }
     schema["properties"] = .object(properties)
+    // A record passed through whole (raw Claude records): undeclared members are part of it, and a
+    // re-encoding keeps it as received. Said explicitly so that schema-driven peers can tell.
+    if shape.extraMembers == .allow { schema["additionalProperties"] = true }
     return .object(schema)
   }
 

@@ -127,6 +127,23 @@ final class EnvelopedValidationTests: XCTestCase {
     }
   }
 
+  /// The envelope's `extension_not_negotiated` counts against the frame's findings cap: an enveloped
+  /// frame never reports more findings than the same frame sent plain.
+  func testTheEnvelopeFindingCountsAgainstTheCap() throws {
+    let nulls = Array(repeating: "null", count: 500).joined(separator: ",")
+    let frame = Array(#"{"type":"session_list","sessions":[\#(nulls)],"total_count":500}"#.utf8)
+    for form in EnvelopeForm.allCases {
+      let other = form == .binary ? Capability.compressionText : Capability.compressionBinary
+      let options = ValidationOptions(negotiatedCapabilities: [other], maxFindings: 10)
+      let plain = Validator(options: options).validate(frame).findings
+      let enveloped = Validator(options: options).validate(envelopedFrame: try sealed(frame, form)).findings
+      XCTAssertEqual(plain.count, 11, "\(form)")  // 10 and the summary
+      XCTAssertEqual(enveloped.count, plain.count, "\(form)")
+      XCTAssertEqual(enveloped.first?.code, .extensionNotNegotiated)
+      XCTAssertEqual(enveloped.last?.code, .findingsSuppressed)
+    }
+  }
+
   func testEnvelopesDoNotNest() throws {
     let inner = try XCTUnwrap(try sender.seal(history, form: .text))
     let result = Validator(options: .init(strict: true)).validate(envelopedFrame: try sealed(inner, .binary))

@@ -24,12 +24,14 @@ extension ProtocolCatalog {
             "recent_sessions_limit", .int, required: false, nullable: true, defaultValue: 5,
             doc: "How many sessions recent_sessions lists; kept for the whole connection."),
           FieldSpec(
-            "protocol_version", .string(.version), versions: .removedIn(.v0_4_0), required: false,
-            doc: "Negotiation: the client's preferred (highest) protocol version."),
-          FieldSpec(
-            "protocol_version", .string(.version), versions: .since(.v0_4_0), required: false, nullable: true,
+            "protocol_version", .text, versions: .removedIn(.v0_4_0), required: false,
             doc:
-              "The client's highest protocol version; the real server negotiates from it and refuses one below 0.4.0 (unsupported_protocol_version) before it checks the key. null counts as absent."
+              "Negotiation: the client's preferred (highest) protocol version, parsed as the real server does (STANDARDS.md section 8)."
+          ),
+          FieldSpec(
+            "protocol_version", .text, versions: .since(.v0_4_0), required: false, nullable: true,
+            doc:
+              "The client's highest protocol version, any string: the real server parses it (text from the first - or + dropped, then exactly three integers), gives an unparseable one the floor, and refuses a parseable one below 0.4.0 (unsupported_protocol_version) before it checks the key. null counts as absent."
           ),
           FieldSpec(
             "protocol_versions", .array(.string(.version)), required: false,

@@ -80,16 +80,18 @@ extension Validator {
 
   /// Validates an opened inner frame, after the negotiation check.
   private func validateInner(_ frame: [UInt8], form: EnvelopeForm) -> EnvelopedValidationReport {
-    var report = validate(frame)
-    if let negotiated = options.negotiatedCapabilities {
-      let capability = form == .binary ? Capability.compressionBinary : Capability.compressionText
-      if !negotiated.contains(capability) {
-        let finding = Finding(
-          .error, .extensionNotNegotiated, pointer: "", messageType: report.messageType,
-          message: "compressed frame (\(form) envelope) but the peers did not negotiate \(capability)")
-        logger.log(findings: [finding])
-        report.findings.insert(finding, at: 0)
-      }
+    let capability = form == .binary ? Capability.compressionBinary : Capability.compressionText
+    let notNegotiated = options.negotiatedCapabilities.map { !$0.contains(capability) } ?? false
+    // The envelope's own finding counts against the frame's cap like any other.
+    var inner = self
+    if notNegotiated { inner.options.maxFindings = max(1, options.maxFindings - 1) }
+    var report = inner.validate(frame)
+    if notNegotiated {
+      let finding = Finding(
+        .error, .extensionNotNegotiated, pointer: "", messageType: report.messageType,
+        message: "compressed frame (\(form) envelope) but the peers did not negotiate \(capability)")
+      logger.log(findings: [finding])
+      report.findings.insert(finding, at: 0)
     }
     return EnvelopedValidationReport(envelope: form, frame: frame, report: report)
   }

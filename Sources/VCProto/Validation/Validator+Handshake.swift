@@ -20,4 +20,36 @@ extension Validator {
           + "(limit maxHandshakeListItems)")
     }
   }
+
+  /// The version rules of the handshake that depend on the connection's version (the real server's,
+  /// STANDARDS.md section 8):
+  /// - `hello.version` is the server's ceiling, so on a connection of version V it is a version no
+  ///   lower than V (0.2.0 servers are not checked: they spoke only 0.2.0);
+  /// - from 0.4.0 on, a `connect.protocol_version` that parses and is below 0.4.0 is refused by the
+  ///   server (`unsupported_protocol_version`) before it checks the key.
+  func checkHandshakeVersions(_ object: JSONObject, _ spec: MessageSpec, into state: inout ValidationState) {
+    guard let connection = KnownVersion(rawValue: options.protocolVersion),
+      let version = ProtocolVersion(connection.rawValue)
+    else { return }
+    switch spec.type {
+    case "hello" where connection > .v0_2_0:
+      guard case .string(let text)? = object["version"], let ceiling = ProtocolVersion(text), ceiling < version
+      else { return }
+      state.add(
+        .error, .invalidValue, key: "version",
+        "hello.version is the server's ceiling, so on a \(connection) connection it is at least \(connection); "
+          + "got \(text)")
+    case "connect" where connection >= .v0_4_0:
+      let floor = ProtocolVersion(0, 4, 0)
+      guard case .string(let text)? = object["protocol_version"], let announced = ProtocolVersion(announced: text),
+        announced < floor
+      else { return }
+      state.add(
+        .error, .invalidValue, key: "protocol_version",
+        "the server refuses a client announcing \(text), below \(floor) "
+          + "(error unsupported_protocol_version, then close)")
+    default:
+      return
+    }
+  }
 }

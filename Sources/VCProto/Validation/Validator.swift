@@ -103,6 +103,7 @@ public struct Validator: Sendable {
       object, fields: spec.fields, extra: .warn, owner: .message(type), skipping: "type", in: catalog, into: &state)
     checkRules(spec.rules, object, into: &state)
     checkHandshakeLists(object, spec, into: &state)
+    checkHandshakeVersions(object, spec, into: &state)
     return (type, options.direction ?? spec.direction)
   }
 

@@ -13,6 +13,9 @@ public enum VCProtoCommand {
       try DecodeCommand.run(args, io: io, opener: opener)
     },
     RegisteredCommand(VectorsCommand.spec) { args, io in VectorsCommand.run(args, io: io) },
+    RegisteredCommand(ConformanceCommand.spec) { args, io throws(UsageError) in
+      try ConformanceCommand.run(args, io: io)
+    },
     RegisteredCommand(CatalogCommand.spec) { args, io throws(UsageError) in try CatalogCommand.run(args, io: io) },
     RegisteredCommand(SchemaCommand.spec) { args, io throws(UsageError) in try SchemaCommand.run(args, io: io) },
     RegisteredCommand(GenerateModelCommand.spec) { args, io in GenerateModelCommand.run(args, io: io) },

@@ -11,7 +11,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   public var sessionId: String?
   /// `recent_sessions_limit`: How many sessions recent_sessions lists; kept for the whole connection. Optional.
   public var recentSessionsLimit: Int?
-  /// `protocol_version`: The client's highest protocol version; the real server negotiates from it and refuses one below 0.4.0 (unsupported_protocol_version) before it checks the key. null counts as absent. Optional.
+  /// `protocol_version`: The client's highest protocol version, any string: the real server parses it (text from the first - or + dropped, then exactly three integers), gives an unparseable one the floor, and refuses a parseable one below 0.4.0 (unsupported_protocol_version) before it checks the key. null counts as absent. Optional.
   public var protocolVersion: String?
   /// `protocol_versions`: Negotiation: every protocol version the client supports. Optional.
   public var protocolVersions: [String]?
@@ -123,8 +123,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           if case .null = member.value { continue }
           _protocolVersion = try String.decodeField(
             member.value, key: "protocol_version")
-          try FieldCheck.require(
-            member.value, .string(.version), allowed: nil, key: "protocol_version")
           continue
         }
       case 17:
@@ -258,7 +256,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 8
           if p.pullNull() { continue }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
           _protocolVersion = v
           continue
         }
