@@ -8,6 +8,7 @@ swift build -c release --product vcproto-bench 2>&1 | tail -1
 if [ "${1:-}" = "--smoke" ]; then
   .build/release/vcproto-bench --smoke
   .build/release/vcproto-bench --smoke --protocol 0.5.0
+  .build/release/vcproto-bench engine --smoke
 else
   .build/release/vcproto-bench "$@"
 fi

@@ -20,6 +20,11 @@ let package = Package(
     .executableTarget(
       name: "fuzz-auth-frames", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")],
       path: "Sources/fuzz-auth-frames"),
+    .executableTarget(
+      name: "fuzz-engine",
+      dependencies: [
+        "FuzzDriver", .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoCLI", package: "vcproto"),
+      ], path: "Sources/fuzz-engine"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -65,4 +65,9 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Samples", "*.har"))):
             capture_seed(json.dumps(small).encode("utf-8"))
 for i in range(0, 40, 4):
     capture_seed(b"\n".join(frames[i:i + 4]) + b"\n")
+# fuzz-engine: each input's bytes pick a role and a sequence of events; start from a few fixed ones.
+_engine_bytes = hashlib.sha256(b"fuzz-engine").digest()
+for i in range(32):
+    chunk = b"".join(hashlib.sha256(_engine_bytes + bytes([i, j])).digest() for j in range(8))
+    write("fuzz-engine", bytes([i % 2]) + chunk)
 print("seeded", {t: len(os.listdir(os.path.join(HERE, "corpus", t))) for t in os.listdir(os.path.join(HERE, "corpus"))})

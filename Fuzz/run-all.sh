@@ -8,7 +8,7 @@ seconds=${1:-600}
 ./build.sh
 mkdir -p artifacts
 passed=0 failed=0
-for target in fuzz-frame fuzz-envelope fuzz-capture fuzz-auth fuzz-auth-frames; do
+for target in fuzz-frame fuzz-envelope fuzz-capture fuzz-auth fuzz-auth-frames fuzz-engine; do
   if ./run.sh "$target" "$seconds" > "artifacts/$target.log" 2>&1; then
     passed=$((passed + 1))
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "artifacts/$target.log" | tr '\n' ' ' | sed "s/^/$target: /"

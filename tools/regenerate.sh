@@ -6,7 +6,7 @@
 #   tools/regenerate.sh --check   regenerate, then fail if anything tracked changed (CI)
 #
 # Order: the Swift model (the CLI is rebuilt from it), Schema/ (read by the vector generator), the
-# golden vectors (messages, envelope, auth), the sample captures, and last STANDARDS.md's reference
+# golden vectors (messages, envelope, auth, sessions), the sample captures, and last STANDARDS.md's reference
 # sections (which embed vector examples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,8 @@ echo "--- Schema/"
 vcproto schema
 echo "--- Vectors/"
 for script in tools/make_message_vectors.py tools/make_envelope_vectors.py tools/make_auth_vectors.py \
-  tools/make_negotiation_vectors.py; do
+  tools/make_negotiation_vectors.py \
+  tools/make_session_vectors.py; do
   [ -f "$script" ] && python3 "$script"
 done
 echo "--- Samples/"

@@ -123,6 +123,45 @@ import VCProto
     #expect(r == [[], [], [], [], [], ["unknown_message_id"]])
   }
 
+  /// An ack for an id this capture never showed is a warning: it may follow a reconnect.
+  @Test func unknownMessageIDIsAWarning() {
+    var checker = ConversationChecker()
+    for frame in [hello, connect, sessionList] {
+      _ = checker.receive(
+        .init(
+          direction: frame.0 == ">" ? .clientToServer : .serverToClient,
+          message: try! JSONReader().parse(frame.1).objectValue!))
+    }
+    let findings = checker.receive(
+      .init(
+        direction: .clientToServer,
+        message: try! JSONReader().parse(#"{"type":"message_ack","message_id":"m"}"#).objectValue!))
+    #expect(findings.map(\.severity) == [.warning])
+  }
+
+  /// Session data to a client that has not sent connect (STANDARDS.md section 15, rule 1).
+  @Test func serverFrameBeforeAuthentication() {
+    let r = codes([
+      hello, ("<", #"{"type":"pong"}"#), sessionList, connect, sessionList,
+      ("<", #"{"type":"recent_sessions","sessions":[],"limit":5}"#),
+    ])
+    #expect(r == [[], [], ["server_frame_before_authentication"], [], [], []])
+  }
+
+  /// A 0.5.0 continuation must resume at the next_offset the server gave.
+  @Test func continuationMustStartAtNextOffset() {
+    let partial = (
+      "<",
+      #"{"type":"session_history","session_id":"s","messages":[],"next_offset":40,"end_of_file":false,"file_signature":"9:u"}"#
+    )
+    let r = codes([
+      hello, connect, sessionList, partial, (">", #"{"type":"subscribe","session_id":"s","from_offset":40}"#),
+      partial, (">", #"{"type":"subscribe","session_id":"s","from_offset":0}"#),
+      (">", #"{"type":"subscribe","session_id":"s","from_offset":7}"#),
+    ])
+    #expect(r == [[], [], [], [], [], [], ["continuation_mismatch"], []])
+  }
+
   @Test func heartbeatGaps() {
     let caps = #""capabilities":["heartbeat"]"#
     let frames = [

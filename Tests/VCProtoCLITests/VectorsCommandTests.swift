@@ -21,7 +21,7 @@ import VCProto
   @Test func repositoryVectorsAllKindsPass() throws {
     let r = runCommand(["vectors", packageRoot.appendingPathComponent("Vectors").path])
     let lines = r.out.split(separator: "\n").map(String.init)
-    for kind in ["messages", "envelope", "auth", "negotiation"] {
+    for kind in ["messages", "envelope", "auth", "negotiation", "sessions"] {
       #expect(lines.contains { $0.hasPrefix("PASS \(kind)/") }, "no \(kind) vectors ran")
     }
     #expect(!r.out.contains("skip "))

@@ -66,6 +66,15 @@ if arguments.first == "profile" {
   exit(0)
 }
 
+// `vcproto-bench engine [--frames N] [--repetitions R] [--smoke]`: the connection engines' cost per frame.
+if arguments.first == "engine" {
+  let smoke = arguments.contains("--smoke")
+  try EngineBenchmark.run(
+    count: Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000,
+    repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7, smoke: smoke)
+  exit(0)
+}
+
 let smoke = arguments.contains("--smoke")
 let count = Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000
 let repetitions = Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7

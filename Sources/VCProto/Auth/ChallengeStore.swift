@@ -11,7 +11,7 @@ import Foundation
 /// challenges, whose answers then fail with the generic `auth_error` (they reconnect and get a new
 /// one): a denial of service, never an acceptance. Size ``capacity`` above the expected hello rate
 /// times ``lifetime``, and rate-limit connections per source in front of the server.
-public final class ChallengeStore: @unchecked Sendable {
+public final class ChallengeStore: Sendable {
   /// The default ``lifetime``: 60 seconds.
   public static let defaultLifetime: Duration = .seconds(60)
   /// The default ``capacity``: 10,000 outstanding challenges (about 1 MB).
@@ -23,12 +23,41 @@ public final class ChallengeStore: @unchecked Sendable {
   /// documentation for what that means under a flood).
   public let capacity: Int
 
-  let lock = NSLock()
-  var issued: [String: ContinuousClock.Instant] = [:]
-  /// Challenges in issue order; entries already consumed are skipped lazily. `head` is the first live
-  /// index, so eviction is amortized O(1).
-  var order: [String] = []
-  var head = 0
+  /// The outstanding challenges, reachable only under their lock.
+  let table = Locked(Table())
+
+  /// The challenge table: issue times, and the issue order for eviction.
+  struct Table {
+    var issued: [String: ContinuousClock.Instant] = [:]
+    /// Challenges in issue order; entries already consumed are skipped lazily. `head` is the first
+    /// live index, so eviction is amortized O(1).
+    var order: [String] = []
+    var head = 0
+
+    /// Drops consumed entries at the head, expired challenges, then the oldest while over capacity
+    /// (keeping room for one more), and compacts the queue so it never holds more than about twice
+    /// `capacity` entries.
+    mutating func purge(now: ContinuousClock.Instant, lifetime: Duration, capacity: Int) {
+      while head < order.count {
+        let oldest = order[head]
+        guard let at = issued[oldest] else {
+          head += 1  // already consumed
+          continue
+        }
+        guard now - at >= lifetime || issued.count >= capacity else { break }
+        issued[oldest] = nil
+        head += 1
+      }
+      if order.count - head > 2 * capacity {
+        // Mostly consumed entries behind a live head: keep only the live ones, in order.
+        order = order[head...].filter { issued[$0] != nil }
+        head = 0
+      } else if head > 64 && head * 2 > order.count {
+        order.removeFirst(head)
+        head = 0
+      }
+    }
+  }
 
   /// Creates a store.
   ///
@@ -48,36 +77,12 @@ public final class ChallengeStore: @unchecked Sendable {
   public func issue(now: ContinuousClock.Instant) -> String {
     var rng = SystemRandomNumberGenerator()
     let challenge = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
-    lock.lock()
-    defer { lock.unlock() }
-    purge(now: now)
-    issued[challenge] = now
-    order.append(challenge)
+    table.withLock { table in
+      table.purge(now: now, lifetime: lifetime, capacity: capacity)
+      table.issued[challenge] = now
+      table.order.append(challenge)
+    }
     return challenge
-  }
-
-  /// Drops consumed entries at the head, expired challenges, then the oldest while over capacity
-  /// (keeping room for one more), and compacts the queue so it never holds more than about twice
-  /// ``capacity`` entries. Caller holds the lock.
-  func purge(now: ContinuousClock.Instant) {
-    while head < order.count {
-      let oldest = order[head]
-      guard let at = issued[oldest] else {
-        head += 1  // already consumed
-        continue
-      }
-      guard now - at >= lifetime || issued.count >= capacity else { break }
-      issued[oldest] = nil
-      head += 1
-    }
-    if order.count - head > 2 * capacity {
-      // Mostly consumed entries behind a live head: keep only the live ones, in order.
-      order = order[head...].filter { issued[$0] != nil }
-      head = 0
-    } else if head > 64 && head * 2 > order.count {
-      order.removeFirst(head)
-      head = 0
-    }
   }
 
   /// Consumes `challenge`: `true` exactly once per issued challenge, and only at a time `now` from its
@@ -86,9 +91,7 @@ public final class ChallengeStore: @unchecked Sendable {
   /// that went backwards or a caller's mistake: refused rather than trusted); the challenge is
   /// consumed either way.
   public func consume(_ challenge: String, now: ContinuousClock.Instant) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let issuedAt = issued.removeValue(forKey: challenge) else { return false }
+    guard let issuedAt = table.withLock({ $0.issued.removeValue(forKey: challenge) }) else { return false }
     return now >= issuedAt && now - issuedAt < lifetime
   }
 
@@ -98,16 +101,12 @@ public final class ChallengeStore: @unchecked Sendable {
   /// evicted, cancelled or unknown).
   @discardableResult
   public func cancel(_ challenge: String) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return issued.removeValue(forKey: challenge) != nil
+    table.withLock { $0.issued.removeValue(forKey: challenge) != nil }
   }
 
   /// The number of outstanding challenges.
   public var outstanding: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return issued.count
+    table.withLock { $0.issued.count }
   }
 }
 
@@ -115,10 +114,10 @@ extension ChallengeStore {
   /// Test and vector support: puts a known challenge in place of an issued one (same issue time), so
   /// fixed vectors can run through the real store.
   package func register(_ challenge: String, replacing issuedChallenge: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let at = issued.removeValue(forKey: issuedChallenge) else { return }
-    issued[challenge] = at
-    order.append(challenge)
+    table.withLock { table in
+      guard let at = table.issued.removeValue(forKey: issuedChallenge) else { return }
+      table.issued[challenge] = at
+      table.order.append(challenge)
+    }
   }
 }

@@ -26,7 +26,7 @@ public struct MessageDecoder: Sendable {
   ///
   /// Fast path: one parse, then the generated model builds the message while checking every rule the
   /// validator checks. Only when that fails (or when strict mode or a logger that records warnings
-  /// needs them: ``DecodeStrategy``) does the validator run, to report the findings.
+  /// needs them) does the validator run, to report the findings.
   public func decode(_ bytes: [UInt8]) throws(DecodingFailure) -> AnyMessage {
     if strategy == .validated { return try build(validator.validate(bytes)) }
     if let message = directBuild(bytes) { return message }

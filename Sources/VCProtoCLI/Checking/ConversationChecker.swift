@@ -13,8 +13,14 @@ import VCProto
 ///   ``FieldSpec/capability``) or a compressed frame whose capability the handshake did not
 ///   negotiate. Negotiated = `connected.capabilities` when sent, else the capabilities both `hello`
 ///   and `connect` list; a 0.2.0 handshake without them negotiates nothing.
-/// - `unknown_message_id`: `message_ack` for an id no server frame carried as `message_id` (among the
-///   last ``rememberedMessageIDs`` distinct ids).
+/// - `unknown_message_id` (a warning): `message_ack` for an id no server frame in the capture carried
+///   as `message_id` (among the last ``rememberedMessageIDs`` distinct ids; an ack may follow a
+///   reconnect).
+/// - `server_frame_before_authentication`: the server sent anything but the frames
+///   ``ServerTransitions/framesBeforeAuthentication`` allows to a client that had not sent `connect`
+///   (or whose `connect` was refused): session data to an unauthenticated client.
+/// - `continuation_mismatch` (a warning): after a `session_history` with `end_of_file: false`, the
+///   next `subscribe` for that session with a `from_offset` did not start at its `next_offset`.
 /// - `heartbeat_gap`: with `heartbeat` negotiated, server silence longer than ``heartbeatTimeout``.
 ///
 /// Real-system behaviour that looks odd is not a finding (e.g. `command_output` before
@@ -68,6 +74,10 @@ public struct ConversationChecker: Sendable {
   private var negotiationConfirmed = false
   private var lastServerTime: Double?
   private var sentMessageIDs = MessageIDMemory(capacity: ConversationChecker.rememberedMessageIDs)
+  /// Sessions whose last `session_history` asked for a continuation: the `next_offset` to resume at.
+  private var continuations: [String: Int] = [:]
+  /// At most this many pending continuations are remembered.
+  static let rememberedContinuations = 4_096
   /// At most this many server `message_id`s are remembered, as fixed-size hashes, so memory stays
   /// bounded whatever the ids' number or length (see ``MessageIDMemory``).
   static let rememberedMessageIDs = 65_536
@@ -144,12 +154,39 @@ public struct ConversationChecker: Sendable {
     if type == "message_ack", let id = event.message["message_id"]?.stringValue, !sentMessageIDs.contains(id) {
       findings.append(
         Finding(
-          .error, .unknownMessageID, pointer: "/message_id", messageType: type,
-          message: "message_ack for a message_id the server never sent"))
+          .warning, .unknownMessageID, pointer: "/message_id", messageType: type,
+          message: "message_ack for a message_id the server never sent in this capture (it may follow a reconnect)"))
+    }
+    if type == "subscribe", let session = event.message["session_id"]?.stringValue,
+      let expected = continuations.removeValue(forKey: session), let from = event.message["from_offset"]?.intValue,
+      from != expected
+    {
+      findings.append(
+        Finding(
+          .warning, .continuationMismatch, pointer: "/from_offset", messageType: type,
+          message: "the continuation resumes at \(from), but the last session_history ended at next_offset \(expected)")
+      )
     }
   }
 
   private mutating func serverFrame(_ event: Event, _ type: String, into findings: inout [Finding]) {
+    if phase == .unauthenticated, !ServerTransitions.framesBeforeAuthentication.contains(type) || type == "connected" {
+      findings.append(
+        Finding(
+          .error, .serverFrameBeforeAuthentication, pointer: "/type", messageType: type,
+          message: "\"\(type)\" sent to a client that has not authenticated"))
+    }
+    if type == "session_history", let session = event.message["session_id"]?.stringValue,
+      let next = event.message["next_offset"]?.intValue
+    {
+      if event.message["end_of_file"]?.boolValue == false {
+        if continuations[session] != nil || continuations.count < Self.rememberedContinuations {
+          continuations[session] = next
+        }
+      } else {
+        continuations[session] = nil
+      }
+    }
     if phase == .connectSent {
       switch type {
       case "auth_error":

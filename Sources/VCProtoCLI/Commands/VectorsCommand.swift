@@ -23,6 +23,8 @@ enum VectorsCommand {
                       PRK and OKM; frame vectors' messages must be accepted or refused as `expect`.
         negotiation/  the Negotiator runs on `server` and `client`: hello.version, then the outcome or
                       the refusal frame, must be `expect`.
+        sessions/     a client or server engine is fed each step's input; what it does must equal
+                      the step's `expect` (or the illegal event in `error`).
       Other folders are skipped with a note. The output is what an implementation in another
       language compares with.
       Exit status: 0 all passed, 1 any failed, 2 no vectors found.
@@ -41,6 +43,7 @@ enum VectorsCommand {
     Kind(folder: "envelope", check: EnvelopeVectors.check),
     Kind(folder: "auth", check: AuthVectors.check),
     Kind(folder: "negotiation", check: NegotiationVectors.check),
+    Kind(folder: "sessions", check: SessionVectors.check),
   ]
 
   static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {

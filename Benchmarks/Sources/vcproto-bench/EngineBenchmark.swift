@@ -1,0 +1,134 @@
+import Foundation
+import VCProto
+
+/// `vcproto-bench engine [--frames N] [--repetitions R] [--smoke]`: the connection engines' cost per
+/// frame against decoding alone, on the benchmark corpus. Server-to-client frames go to a client
+/// engine (ready, 0.2.0, every session of the corpus subscribed so `session_history` frames take the
+/// dedup path), client-to-server frames to an authenticated server engine. Contenders, interleaved,
+/// fastest of R rounds of thread CPU time:
+///
+/// - parse: the frames into `JSONValue` (what a host does before feeding the engine);
+/// - decode: `MessageDecoder` into typed messages (the decoding the target is stated against);
+/// - engine: the engines on the already parsed frames.
+///
+/// The ratio reported is engine / parse and engine / decode: the cost the engine adds on top of
+/// decoding (target under 10 %).
+enum EngineBenchmark {
+  static func cpu() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+  }
+
+  static func obj(_ value: JSONValue) -> JSONObject { value.objectValue! }
+
+  static let key = "untethered-0123456789abcdef0123456789abcdef"
+
+  static func readyClient(sessions: [String]) throws -> ClientEngine {
+    var engine = ClientEngine(
+      ClientConfiguration(
+        apiKey: key, maximumVersion: ProtocolVersion("0.2.0")!, maxPendingRequests: 256, maxSubscriptions: 100_000))
+    for id in sessions { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.frameReceived(obj(["type": "hello", "version": "0.2.0", "auth_version": 1])), now: 0)
+    _ = try engine.handle(.frameReceived(obj(["type": "pong"])), now: 0)
+    _ = try engine.handle(.frameReceived(obj(["type": "session_list", "sessions": [], "total_count": 0])), now: 0)
+    precondition(engine.state == .ready, "client engine not ready")
+    return engine
+  }
+
+  static func readyServer() throws -> ServerEngine {
+    var engine = ServerEngine(ServerConfiguration(offer: .legacy, apiKey: key, maxSubscriptions: 100_000))
+    _ = try engine.handle(.transportOpened(challenge: nil), now: 0)
+    _ = try engine.handle(.frameReceived(obj(["type": "connect", "api_key": .string(key)])), now: 0)
+    precondition(engine.state == .authenticated, "server engine not authenticated")
+    return engine
+  }
+
+  static func run(count: Int, repetitions: Int, smoke: Bool) throws {
+    let frames = Corpus.generate(count: count).frames
+    let reader = JSONReader(limits: .default)
+    let parsed = try frames.map { bytes -> JSONObject in
+      guard case .object(let o) = try reader.parse(bytes) else { fatalError("not an object") }
+      return o
+    }
+    let catalog = ProtocolCatalog.latest
+    var toClient: [JSONObject] = []
+    var toServer: [JSONObject] = []
+    var sessions = Set<String>()
+    for o in parsed {
+      let type = o["type"]?.stringValue ?? ""
+      if catalog.message(type)?.direction == .clientToServer { toServer.append(o) } else { toClient.append(o) }
+      if let id = o["session_id"]?.stringValue { sessions.insert(id) }
+    }
+    // The same comparison split: session_history frames (where the client engine deduplicates every
+    // message) and all other frames.
+    let isHistory = parsed.map { $0["type"]?.stringValue == "session_history" }
+    let historyFrames = frames.indices.filter { isHistory[$0] }.map { frames[$0] }
+    let otherFrames = frames.indices.filter { !isHistory[$0] }.map { frames[$0] }
+    let historyParsed = toClient.filter { $0["type"]?.stringValue == "session_history" }
+    let otherToClient = toClient.filter { $0["type"]?.stringValue != "session_history" }
+    let client = try readyClient(sessions: sessions.sorted())
+    let server = try readyServer()
+    let decoder = MessageDecoder()
+    var delivered = 0
+    var actionsOut = 0
+    let contenders: [() throws -> Void] = [
+      { for f in frames { _ = try reader.parse(f) } },
+      { for f in frames { _ = try decoder.decode(f) } },
+      {
+        var c = client
+        var s = server
+        for o in toClient { actionsOut += try c.handle(.frameReceived(o), now: 1).count }
+        for o in toServer { actionsOut += try s.handle(.frameReceived(o), now: 1).count }
+        delivered += 1
+      },
+      { for f in historyFrames { _ = try decoder.decode(f) } },
+      {
+        var c = client
+        for o in historyParsed { actionsOut += try c.handle(.frameReceived(o), now: 1).count }
+      },
+      { for f in otherFrames { _ = try decoder.decode(f) } },
+      {
+        var c = client
+        var s = server
+        for o in otherToClient { actionsOut += try c.handle(.frameReceived(o), now: 1).count }
+        for o in toServer { actionsOut += try s.handle(.frameReceived(o), now: 1).count }
+      },
+    ]
+    var best = [Double](repeating: .infinity, count: contenders.count)
+    for _ in 0..<repetitions {
+      for (i, body) in contenders.enumerated() {
+        let start = cpu()
+        try body()
+        best[i] = min(best[i], cpu() - start)
+      }
+    }
+    let bytes = frames.reduce(0) { $0 + $1.count }
+    let perFrame = best.map { $0 / Double(frames.count) * 1e9 }
+    print(
+      "\n## connection engines, \(frames.count) frames (\(toClient.count) to a client engine, \(toServer.count) to a server engine), \(bytes) bytes"
+    )
+    print("CPU time, fastest of \(repetitions) interleaved rounds")
+    print(
+      String(format: "parse (JSONReader)        %8.0f ns/frame  %7.1f MB/s", perFrame[0], Double(bytes) / best[0] / 1e6)
+    )
+    print(
+      String(format: "decode (MessageDecoder)   %8.0f ns/frame  %7.1f MB/s", perFrame[1], Double(bytes) / best[1] / 1e6)
+    )
+    print(String(format: "engines (parsed frames)   %8.0f ns/frame", perFrame[2]))
+    print(
+      String(
+        format: "engine cost on top of parse: %.1f %%; on top of decode: %.1f %% (target < 10 %%)",
+        best[2] / best[0] * 100, best[2] / best[1] * 100))
+    print(
+      String(
+        format: "session_history frames (%d): engine %.0f ns/frame, %.1f %% of their decode; other frames (%d): "
+          + "engines %.0f ns/frame, %.1f %% of their decode",
+        historyFrames.count, best[4] / Double(max(1, historyFrames.count)) * 1e9, best[4] / best[3] * 100,
+        otherFrames.count, best[6] / Double(max(1, otherFrames.count)) * 1e9, best[6] / best[5] * 100))
+    precondition(actionsOut >= toClient.count, "the client engine delivered fewer events than frames")
+    if smoke { print("\nsmoke: engine 1 passed, 0 failed") }
+  }
+}

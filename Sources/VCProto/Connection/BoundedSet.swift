@@ -1,0 +1,44 @@
+/// A set that remembers at most `capacity` elements, forgetting the oldest insertion first. Used for
+/// every window an engine keeps (delivered message positions, replayed message ids, idempotency keys),
+/// so memory stays bounded whatever the peer sends.
+struct BoundedSet<Element: Hashable & Sendable>: Sendable, Hashable {
+  let capacity: Int
+  private(set) var members: Set<Element> = []
+  private var order: [Element] = []
+  private var head = 0
+
+  init(capacity: Int) { self.capacity = max(1, capacity) }
+
+  var count: Int { members.count }
+
+  func contains(_ element: Element) -> Bool { members.contains(element) }
+
+  /// Inserts `element`; `true` when it was not there (the oldest element is forgotten when full).
+  @discardableResult
+  mutating func insert(_ element: Element) -> Bool {
+    guard members.insert(element).inserted else { return false }
+    order.append(element)
+    while members.count > capacity, head < order.count {
+      let oldest = order[head]
+      head += 1
+      members.remove(oldest)
+    }
+    if head > 64, head * 2 > order.count {
+      order.removeFirst(head)
+      head = 0
+    }
+    return true
+  }
+
+  mutating func remove(_ element: Element) { members.remove(element) }
+
+  mutating func removeAll(where predicate: (Element) -> Bool) {
+    members = members.filter { !predicate($0) }
+  }
+
+  mutating func removeAll() {
+    members = []
+    order = []
+    head = 0
+  }
+}

@@ -1,0 +1,34 @@
+/// What a ``ClientEngine`` tells the application.
+public enum ClientApplicationEvent: Sendable, Hashable {
+  /// Authenticated (and, for auth v2, the server proved it knows the key).
+  case connected(version: String, capabilities: [String], authVersion: Int)
+  /// The connection is down (`reason`); reconnecting follows unless stopped.
+  case disconnected(CloseReason)
+  /// The next attempt is `attempt` (1-based), due at `at`.
+  case reconnectScheduled(attempt: Int, at: Int64)
+  /// Reconnecting stopped after `attempts` attempts (``ClientTiming/maxReconnectAttempts``).
+  case gaveUp(attempts: Int)
+  /// The credentials were refused (or the client refused the server): the user must act, then
+  /// ``ClientEvent/start``.
+  case reauthRequired(CloseReason)
+  /// No common protocol version. `required` is the server's minimum when it said so.
+  case upgradeRequired(required: String?)
+  /// Messages of a subscribed session to insert, replace or purge.
+  case sessionUpdate(SessionUpdate)
+  /// The answer to a tracked request.
+  case answered(requestId: String, frame: JSONObject)
+  /// A tracked request will never be answered.
+  case requestFailed(requestId: String, reason: RequestFailure)
+  /// Any other server frame, for the application to handle.
+  case received(JSONObject)
+}
+
+/// Why a tracked request failed.
+public enum RequestFailure: String, Sendable, Hashable {
+  /// The connection dropped before the answer came (the real client's `executeCommand` hung here).
+  case connectionLost = "connection_lost"
+  /// The application stopped the connection.
+  case stopped
+  /// Too many requests were already waiting (``ClientConfiguration/maxPendingRequests``).
+  case tooManyPending = "too_many_pending"
+}

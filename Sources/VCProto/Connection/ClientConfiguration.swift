@@ -1,0 +1,54 @@
+/// Everything a client engine needs to know before it starts.
+public struct ClientConfiguration: Sendable {
+  /// The pre-shared API key (never appears in logs or descriptions).
+  public var apiKey: String
+  /// The lowest protocol version the client speaks (a server whose highest is lower is refused as
+  /// "upgrade required").
+  public var minimumVersion: ProtocolVersion
+  /// The highest protocol version the client speaks: announced as `protocol_version`.
+  public var maximumVersion: ProtocolVersion
+  /// Capabilities to ask for (sent only to a server whose `hello` lists capabilities).
+  public var capabilities: [String]
+  /// Whether the key may travel in the clear (auth v1). `false` is downgrade protection.
+  public var allowAuthV1: Bool
+  /// `connect.session_id`, or `nil`.
+  public var sessionId: String?
+  /// `connect.recent_sessions_limit`, or `nil`.
+  public var recentSessionsLimit: Int?
+  /// Sent as `set_max_message_size` right after authentication (iOS: 200), or `nil`.
+  public var maxMessageSizeKB: Int?
+  /// Timers and backoff.
+  public var timing: ClientTiming
+  /// Seed of the jitter generator (any value; pass something random in production).
+  public var randomSeed: UInt64
+  /// Most requests waiting for an answer at once (further ones fail at once with
+  /// ``RequestFailure/tooManyPending``): 256.
+  public var maxPendingRequests: Int
+  /// Most sessions subscribed at once: 256.
+  public var maxSubscriptions: Int
+  /// Delivered message positions remembered per session for deduplication: 2,048.
+  public var dedupWindow: Int
+
+  /// Creates a configuration.
+  public init(
+    apiKey: String, minimumVersion: ProtocolVersion = ProtocolVersion("0.2.0")!,
+    maximumVersion: ProtocolVersion = ProtocolVersion("0.5.0")!, capabilities: [String] = [],
+    allowAuthV1: Bool = true, sessionId: String? = nil, recentSessionsLimit: Int? = nil,
+    maxMessageSizeKB: Int? = nil, timing: ClientTiming = ClientTiming(), randomSeed: UInt64 = 0,
+    maxPendingRequests: Int = 256, maxSubscriptions: Int = 256, dedupWindow: Int = 2_048
+  ) {
+    self.apiKey = apiKey
+    self.minimumVersion = minimumVersion
+    self.maximumVersion = maximumVersion
+    self.capabilities = capabilities
+    self.allowAuthV1 = allowAuthV1
+    self.sessionId = sessionId
+    self.recentSessionsLimit = recentSessionsLimit
+    self.maxMessageSizeKB = maxMessageSizeKB
+    self.timing = timing
+    self.randomSeed = randomSeed
+    self.maxPendingRequests = maxPendingRequests
+    self.maxSubscriptions = maxSubscriptions
+    self.dedupWindow = dedupWindow
+  }
+}

@@ -1,0 +1,216 @@
+extension ClientEngine {
+  /// Every frame goes through here; the state decides what it means.
+  mutating func receive(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) {
+    switch state {
+    case .awaitingHello, .awaitingConnected, .ready: break
+    default: return  // in flight after the client closed: ignored
+    }
+    lastFrameAt = now
+    let type = frame["type"]?.stringValue ?? ""
+    if type == "error", frame["code"]?.stringValue == NegotiationFailure.code {
+      refuseVersion(required: frame["required"]?.stringValue, &out)
+      return
+    }
+    switch state {
+    case .awaitingHello:
+      if type == "hello" { onHello(frame, now: now, &out) }  // anything else before hello: ignored
+    case .awaitingConnected:
+      onAwaitingConnected(frame, type: type, now: now, &out)
+    default:
+      onReady(frame, type: type, now: now, &out)
+    }
+  }
+
+  mutating func refuseVersion(required: String?, _ out: inout [ClientAction]) {
+    failPending(.connectionLost, &out)
+    cancelConnectionTimers(&out)
+    out.append(.closeTransport(.unsupportedVersion))
+    resetConnection()
+    state = .upgradeRequired
+    out.append(.deliver(.upgradeRequired(required: required)))
+  }
+
+  mutating func refuseAuth(_ reason: CloseReason, _ out: inout [ClientAction]) {
+    failPending(.connectionLost, &out)
+    cancelConnectionTimers(&out)
+    out.append(.closeTransport(reason))
+    resetConnection()
+    state = .reauthRequired
+    out.append(.deliver(.reauthRequired(reason)))
+  }
+
+  mutating func onHello(_ hello: JSONObject, now: Int64, _ out: inout [ClientAction]) {
+    let listed = hello["protocol_versions"]?.arrayValue?.compactMap(\.stringValue)
+    let offered = (listed ?? [hello["version"]?.stringValue].compactMap { $0 }).compactMap {
+      ProtocolVersion(announced: $0)
+    }
+    guard let serverMax = offered.max(), serverMax >= configuration.minimumVersion else {
+      refuseVersion(required: nil, &out)
+      return
+    }
+    let authVersions =
+      hello["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [hello["auth_version"]?.intValue ?? 1]
+    var connect = JSONObject.frame("connect")
+    let v2Challenge = authVersions.contains(2) ? hello["challenge"]?.stringValue : nil
+    if v2Challenge == nil {
+      guard configuration.allowAuthV1 else {
+        refuseAuth(.downgradeRefused, &out)
+        return
+      }
+      connect["api_key"] = .string(configuration.apiKey)
+    }
+    if let id = configuration.sessionId { connect["session_id"] = .string(id) }
+    if let limit = configuration.recentSessionsLimit {
+      connect["recent_sessions_limit"] = JSONValue(integerLiteral: limit)
+    }
+    connect["protocol_version"] = .string(configuration.maximumVersion.description)
+    let negotiating = listed != nil
+    if negotiating {
+      let mine = ClientEngine.versionsBetween(configuration.minimumVersion, configuration.maximumVersion)
+      connect["protocol_versions"] = .array(mine.map { .string($0.description) })
+    }
+    let wanted = configuration.capabilities
+    if hello["capabilities"] != nil, !wanted.isEmpty {
+      connect["capabilities"] = .array(wanted.map { .string($0) })
+    }
+    usedAuthVersion = 1
+    if v2Challenge != nil, let nonce = clientNonce {
+      // The library's auth client computes the answer over this connect and the hello as received
+      // (STANDARDS.md section 8); the engine keeps its own member order on the wire.
+      let typedHello: HelloMessage
+      do {
+        typedHello = try HelloMessage(json: hello)
+      } catch {
+        connectionLost(.protocolViolation("hello: \(error)"), now: now, close: true, &out)
+        return
+      }
+      let announcement = ClientAnnouncement(
+        protocolVersion: connect["protocol_version"]?.stringValue,
+        protocolVersions: connect["protocol_versions"]?.arrayValue?.compactMap(\.stringValue),
+        capabilities: connect["capabilities"]?.arrayValue?.compactMap(\.stringValue))
+      let started: ClientHandshake
+      do {
+        started = try AuthClient(apiKey: configuration.apiKey, allowAuthV1: configuration.allowAuthV1).begin(
+          hello: typedHello, sessionId: configuration.sessionId, recentSessionsLimit: configuration.recentSessionsLimit,
+          announcement: announcement, nonce: nonce)
+      } catch {
+        refuseAuth(.downgradeRefused, &out)
+        return
+      }
+      usedAuthVersion = started.authVersion
+      handshake = started
+      connect["auth_version"] = 2
+      connect["client_nonce"] = .string(nonce)
+      connect["auth_response"] = started.connect.authResponse.map(JSONValue.string) ?? .null
+    }
+    // A server from before `connected` existed (0.2.0/0.3.0, no negotiation members) confirms nothing:
+    // its first frame that is not `auth_error` means success (STANDARDS.md section 4).
+    if !negotiating, usedAuthVersion == 1, serverMax < VersionFamily.seqFrom {
+      implicitAuthVersion = min(serverMax, configuration.maximumVersion)
+    }
+    sentConnect = connect
+    state = .awaitingConnected
+    out.append(.send(connect))
+  }
+
+  mutating func onAwaitingConnected(_ frame: JSONObject, type: String, now: Int64, _ out: inout [ClientAction]) {
+    switch type {
+    case "auth_error":
+      authFailures += 1
+      if authFailures >= configuration.timing.authFailuresBeforeReauth {
+        refuseAuth(.authFailed, &out)
+      } else {
+        connectionLost(.authFailed, now: now, close: true, &out)
+      }
+    case "connected":
+      onConnected(frame, now: now, &out)
+    case "pong", "hello", "error":
+      return  // not a verdict (an `error` leaves the socket open and unauthenticated)
+    default:
+      guard let version = implicitAuthVersion else { return }  // not authenticated yet: act on nothing
+      becomeReady(version: version, capabilities: [], now: now, &out)
+      onReady(frame, type: type, now: now, &out)
+    }
+  }
+
+  mutating func onConnected(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) {
+    let versionText = frame["negotiated_protocol_version"]?.stringValue
+    let accepted = frame["capabilities"]?.arrayValue?.compactMap(\.stringValue)
+    if usedAuthVersion == 2 {
+      // The library's handshake verifies server_proof over every member of `connected`.
+      // Whatever is wrong (no handshake, a malformed `connected`, a missing or wrong proof), the
+      // verdict is the same: the server proved nothing.
+      guard let handshake else {
+        refuseAuth(.serverProofInvalid, &out)
+        return
+      }
+      do {
+        _ = try handshake.complete(with: .connected(try ConnectedMessage(json: frame)))
+      } catch {
+        refuseAuth(.serverProofInvalid, &out)
+        return
+      }
+    }
+    let version: ProtocolVersion
+    if let versionText {
+      guard let parsed = ProtocolVersion(versionText), parsed >= configuration.minimumVersion,
+        parsed <= configuration.maximumVersion
+      else {
+        connectionLost(
+          .protocolViolation("negotiated_protocol_version \(versionText) is outside the client's range"), now: now,
+          close: true, &out)
+        return
+      }
+      version = parsed
+    } else {
+      version = implicitAuthVersion ?? min(configuration.maximumVersion, VersionFamily.seqFrom)
+    }
+    let caps = accepted ?? []
+    if let extra = caps.first(where: { !configuration.capabilities.contains($0) }) {
+      connectionLost(.protocolViolation("capability \(extra) was not asked for"), now: now, close: true, &out)
+      return
+    }
+    becomeReady(version: version, capabilities: caps, now: now, &out)
+  }
+
+  mutating func becomeReady(
+    version: ProtocolVersion, capabilities caps: [String], now: Int64, _ out: inout [ClientAction]
+  ) {
+    let t = configuration.timing
+    state = .ready
+    negotiatedVersion = version
+    family = VersionFamily(version)
+    capabilities = Set(caps)
+    attempts = 0
+    authFailures = 0
+    implicitAuthVersion = nil
+    cancel(.handshakeDeadline, &out)
+    out.append(
+      .deliver(.connected(version: version.description, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
+    if let kb = configuration.maxMessageSizeKB {
+      out.append(.send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)])))
+    }
+    // A session created by a prompt whose `session_ready` may have gone to the old connection:
+    // subscribe to it, so its messages arrive whether or not `session_ready` ever does.
+    for id in pendingNewSessions
+    where subscriptions[id] == nil && subscriptionOrder.count < configuration.maxSubscriptions {
+      subscriptions[id] = Subscription(cursor: nil, window: configuration.dedupWindow)
+      subscriptionOrder.append(id)
+    }
+    pendingNewSessions = []
+    for id in subscriptionOrder { sendSubscribe(id, &out) }
+    arm(.ping, at: now + t.pingIntervalMs, &out)
+    if capabilities.contains(Capability.heartbeat) {
+      arm(.heartbeatDeadline, at: now + t.heartbeatTimeoutMs, &out)
+    }
+  }
+}
+
+extension ClientEngine {
+  /// The protocol versions vcproto defines from `low` to `high`, ascending (both ends included when known).
+  static func versionsBetween(_ low: ProtocolVersion, _ high: ProtocolVersion) -> [ProtocolVersion] {
+    let known = ["0.2.0", "0.3.0", "0.4.0", "0.5.0"].compactMap { ProtocolVersion($0) }
+    let inside = known.filter { $0 >= low && $0 <= high }
+    return inside.isEmpty ? [high] : inside
+  }
+}

@@ -1,0 +1,29 @@
+extension ClientEngine {
+  /// How full the engine's bounded tables are (for monitoring, tests and fuzzing). Every figure stays
+  /// within its configured bound whatever the server sends.
+  public struct Occupancy: Sendable, Hashable {
+    /// Requests waiting for an answer (≤ ``ClientConfiguration/maxPendingRequests``).
+    public var pendingRequests: Int
+    /// Sessions subscribed (≤ ``ClientConfiguration/maxSubscriptions``).
+    public var subscriptions: Int
+    /// The most positions remembered for one session (≤ ``ClientConfiguration/dedupWindow``).
+    public var largestDedupWindow: Int
+    /// `message_id`s remembered for replay deduplication (≤ ``ClientConfiguration/dedupWindow``).
+    public var messageIds: Int
+    /// Sessions created by a prompt and not yet announced (≤ 16).
+    public var pendingNewSessions: Int
+    /// Timers armed (at most 5 plus one continuation per subscription).
+    public var armedTimers: Int
+  }
+
+  /// The current occupancy.
+  public var occupancy: Occupancy {
+    Occupancy(
+      pendingRequests: pending.count, subscriptions: subscriptionOrder.count,
+      largestDedupWindow: subscriptions.values.map(\.delivered.count).max() ?? 0, messageIds: seenMessageIds.count,
+      pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count)
+  }
+
+  /// The cursor the engine holds for a subscribed session (what to persist), or `nil`.
+  public func cursor(for sessionId: String) -> SubscriptionCursor? { subscriptions[sessionId]?.cursor }
+}

@@ -1,0 +1,40 @@
+extension ClientEngine {
+  /// A frame on an authenticated connection.
+  mutating func onReady(_ frame: JSONObject, type: String, now: Int64, _ out: inout [ClientAction]) {
+    switch type {
+    case "pong":
+      pingSentAt = nil
+      cancel(.pongDeadline, &out)
+      return
+    case "heartbeat":
+      return  // liveness only (noted in lastFrameAt); ignored without the capability too
+    case "draining":
+      guard capabilities.contains(Capability.draining) else { break }
+      let wait = frame["retry_after_ms"]?.int64Value ?? 0
+      drainRetryAfterMs = min(max(0, wait), 3_600_000)
+      connectionLost(.draining, now: now, close: true, &out)
+      return
+    case "auth_error":
+      // An authenticated connection never gets one from a correct server; treat it as a refusal.
+      authFailures += 1
+      connectionLost(.authFailed, now: now, close: true, &out)
+      return
+    case "session_history":
+      if onHistory(frame, now: now, &out) { return }
+    case "session_updated":
+      if family == .messageId, onHistory(frame, now: now, &out) { return }
+    case "session_ready", "session_created", "turn_complete":
+      if let id = frame["session_id"]?.stringValue { pendingNewSessions.removeAll { $0 == id } }
+    default: break
+    }
+    if capabilities.contains(Capability.messageAck), let id = frame["message_id"]?.stringValue {
+      out.append(.send(.frame("message_ack", ["message_id": .string(id)])))
+      guard seenMessageIds.insert(id) else { return }  // a `replay` of a frame already delivered
+    }
+    if let requestId = resolvePending(frame, type: type) {
+      out.append(.deliver(.answered(requestId: requestId, frame: frame)))
+      return
+    }
+    out.append(.deliver(.received(frame)))
+  }
+}

@@ -1,0 +1,246 @@
+/// The client side of a voice-code conversation as a pure state machine (sans I/O, in the manner of
+/// Python's h11): the host feeds it ``ClientEvent``s with the current time and performs the
+/// ``ClientAction``s it returns. It owns no socket, thread or clock, and its only randomness (backoff
+/// jitter) comes from a seeded generator, so the same inputs always give the same outputs.
+///
+/// ```swift
+/// var engine = ClientEngine(ClientConfiguration(apiKey: key, capabilities: ["heartbeat"]))
+/// var actions = try engine.handle(.start, now: clock.now)          // [.openTransport]
+/// actions = try engine.handle(.transportOpened(clientNonce: AuthClient.freshNonce()), now: clock.now)
+/// actions = try engine.handle(.frameReceived(hello), now: clock.now)  // [.send(connect), ...]
+/// actions = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: clock.now)
+/// ```
+///
+/// What it guarantees (STANDARDS.md, "Conversation state machine"): nothing but `connect` and `ping`
+/// is sent before authentication, and with auth v2 nothing is acted on before the server's proof is
+/// verified; keepalive and dead-peer detection; reconnect with jittered exponential backoff;
+/// subscriptions re-sent with their cursor after every reconnect; messages deduplicated by
+/// `(session, position)`; every tracked request answered or failed, never left hanging.
+public struct ClientEngine: Sendable {
+  /// The configuration.
+  public let configuration: ClientConfiguration
+  /// The current state.
+  public internal(set) var state: ClientState = .idle
+  /// The version negotiated on the current connection (`nil` when not ready).
+  public internal(set) var negotiatedVersion: ProtocolVersion?
+  /// The capabilities accepted on the current connection.
+  public internal(set) var capabilities: Set<String> = []
+  /// How the negotiated version identifies messages (set with ``negotiatedVersion``).
+  var family: VersionFamily = .messageId
+
+  var rng: SplitMix64
+  /// Reconnect attempts since the last authenticated connection.
+  var attempts = 0
+  var authFailures = 0
+  /// Timers armed, with their deadlines (fires of anything else are stale and ignored).
+  var armed: [ConnectionTimer: Int64] = [:]
+  var lastFrameAt: Int64 = 0
+  var pingSentAt: Int64?
+  var clientNonce: String?
+  var handshake: ClientHandshake?
+  var sentConnect: JSONObject?
+  var usedAuthVersion = 1
+  /// A 0.2.0/0.3.0 server sends no `connected`: any frame but `auth_error` means success.
+  var implicitAuthVersion: ProtocolVersion?
+  var drainRetryAfterMs: Int64?
+
+  var subscriptionOrder: [String] = []
+  var subscriptions: [String: Subscription] = [:]
+  /// Sessions a `prompt` created (`new_session_id`) whose `session_ready` may be lost by a drop.
+  var pendingNewSessions: [String] = []
+  var pending: [PendingRequest] = []
+  var seenMessageIds: BoundedSet<String>
+
+  /// Creates an engine in ``ClientState/idle``.
+  public init(_ configuration: ClientConfiguration) {
+    self.configuration = configuration
+    rng = SplitMix64(state: configuration.randomSeed)
+    seenMessageIds = BoundedSet(capacity: configuration.dedupWindow)
+  }
+
+  /// Takes one event at time `now` (milliseconds on the host's clock) and returns what to do, in
+  /// order. An event the current state does not accept throws ``IllegalEvent`` and changes nothing.
+  public mutating func handle(_ event: ClientEvent, now: Int64) throws(IllegalEvent) -> [ClientAction] {
+    guard let targets = ClientTransitions.targets(from: state, on: event.name) else {
+      throw IllegalEvent(state: state.rawValue, event: event.name, reason: "not in the transition table")
+    }
+    var out: [ClientAction] = []
+    switch event {
+    case .start: start(now: now, out: &out)
+    case .resume: resume(now: now, out: &out)
+    case .stop(let reason): stop(reason: reason, now: now, out: &out)
+    case .transportOpened(let nonce):
+      clientNonce = nonce
+      lastFrameAt = now
+      state = .awaitingHello
+      arm(.handshakeDeadline, at: now + configuration.timing.handshakeTimeoutMs, &out)
+    case .transportClosed(let detail):
+      if state != .backingOff, state != .stopped, state != .reauthRequired, state != .upgradeRequired {
+        connectionLost(
+          CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &out)
+      }
+    case .frameReceived(let frame): receive(frame, now: now, &out)
+    case .timerFired(let timer): fire(timer, now: now, &out)
+    case .subscribe(let id, let cursor): subscribe(id, cursor: cursor, now: now, &out)
+    case .unsubscribe(let id): unsubscribe(id, &out)
+    case .send(let frame, let requestId):
+      let type = frame["type"]?.stringValue ?? ""
+      if type == "connect" || type == "subscribe" || type == "unsubscribe" || type == "message_ack" {
+        throw IllegalEvent(
+          state: state.rawValue, event: "send",
+          reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
+      }
+      send(frame, requestId: requestId, &out)
+    }
+    assert(targets.contains(state), "\(event.name) led to \(state), not in the table")
+    return out
+  }
+
+  // MARK: helpers shared by the extensions
+
+  mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ClientAction]) {
+    armed[timer] = deadline
+    out.append(.armTimer(timer, at: deadline))
+  }
+
+  mutating func cancel(_ timer: ConnectionTimer, _ out: inout [ClientAction]) {
+    if armed.removeValue(forKey: timer) != nil { out.append(.cancelTimer(timer)) }
+  }
+
+  mutating func cancelConnectionTimers(_ out: inout [ClientAction]) {
+    for timer in armed.keys.sorted(by: { $0.description < $1.description }) where timer != .reconnect {
+      cancel(timer, &out)
+    }
+  }
+
+  /// The backoff delay for the current attempt count: `base * 2^attempts`, capped, jittered, floored.
+  mutating func backoffDelay() -> Int64 {
+    let t = configuration.timing
+    let exponent = min(attempts, 30)
+    let raw = min(Double(t.backoffBaseMs) * Double(1 << exponent), Double(t.backoffCapMs))
+    let factor = 1 + t.jitter * (2 * rng.unit() - 1)
+    return max(t.backoffFloorMs, Int64((raw * factor).rounded(.down)))
+  }
+
+  mutating func start(now: Int64, out: inout [ClientAction]) {
+    switch state {
+    case .idle, .backingOff, .reauthRequired, .upgradeRequired, .stopped:
+      cancel(.reconnect, &out)
+      if state != .backingOff { attempts = 0 }
+      authFailures = 0
+      state = .connecting
+      out.append(.openTransport)
+    default: break  // already connecting or connected: nothing to do
+    }
+  }
+
+  mutating func resume(now: Int64, out: inout [ClientAction]) {
+    guard state == .backingOff || state == .stopped else { return }
+    attempts = 0
+    cancel(.reconnect, &out)
+    state = .connecting
+    out.append(.openTransport)
+  }
+
+  mutating func stop(reason: String, now: Int64, out: inout [ClientAction]) {
+    let wasOpen = state == .awaitingHello || state == .awaitingConnected || state == .ready || state == .connecting
+    guard wasOpen else {
+      // Already down: the disconnection was reported when it happened; only a pending reconnect goes.
+      cancel(.reconnect, &out)
+      state = .stopped
+      return
+    }
+    if state == .ready, capabilities.contains(Capability.disconnect) {
+      out.append(.send(.frame("disconnect", ["reason": .string(reason)])))
+    }
+    failPending(.stopped, &out)
+    cancelConnectionTimers(&out)
+    cancel(.reconnect, &out)
+    out.append(.closeTransport(.clientDisconnect))
+    resetConnection()
+    state = .stopped
+    out.append(.deliver(.disconnected(.clientDisconnect)))
+  }
+
+  /// Forgets everything tied to one connection (subscriptions stay desired, cursors stay).
+  mutating func resetConnection() {
+    negotiatedVersion = nil
+    capabilities = []
+    pingSentAt = nil
+    clientNonce = nil
+    handshake = nil
+    sentConnect = nil
+    implicitAuthVersion = nil
+    drainRetryAfterMs = nil
+    for id in subscriptionOrder { subscriptions[id]?.resetForReconnect() }
+  }
+
+  /// The connection is gone: fail what waits, stop keepalive, and back off (or stop).
+  mutating func connectionLost(_ reason: CloseReason, now: Int64, close: Bool, _ out: inout [ClientAction]) {
+    failPending(.connectionLost, &out)
+    cancelConnectionTimers(&out)
+    if close { out.append(.closeTransport(reason)) }
+    let drain = drainRetryAfterMs
+    resetConnection()
+    out.append(.deliver(.disconnected(reason)))
+    if let drain {
+      // A planned restart: wait what the server asked, plus up to `jitter` more so that every client
+      // does not come back at the same instant; the attempt count is not a failure and stays.
+      let extra = Int64((Double(drain) * configuration.timing.jitter * rng.unit()).rounded(.down))
+      scheduleReconnect(at: now + drain + extra, attempt: attempts + 1, &out)
+      return
+    }
+    if let limit = configuration.timing.maxReconnectAttempts, attempts >= limit {
+      state = .stopped
+      out.append(.deliver(.gaveUp(attempts: attempts)))
+      return
+    }
+    let delay = backoffDelay()
+    attempts += 1
+    scheduleReconnect(at: now + delay, attempt: attempts, &out)
+  }
+
+  mutating func scheduleReconnect(at deadline: Int64, attempt: Int, _ out: inout [ClientAction]) {
+    state = .backingOff
+    arm(.reconnect, at: deadline, &out)
+    out.append(.deliver(.reconnectScheduled(attempt: attempt, at: deadline)))
+  }
+
+  mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout [ClientAction]) {
+    guard let deadline = armed[timer], deadline <= now else { return }  // stale or early: ignore
+    armed[timer] = nil
+    let t = configuration.timing
+    switch timer {
+    case .reconnect:
+      guard state == .backingOff else { return }
+      state = .connecting
+      out.append(.openTransport)
+    case .handshakeDeadline:
+      guard state == .awaitingHello || state == .awaitingConnected else { return }
+      connectionLost(.handshakeTimeout, now: now, close: true, &out)
+    case .ping:
+      guard state == .ready else { return }
+      out.append(.send(.frame("ping")))
+      pingSentAt = now
+      arm(.pongDeadline, at: now + t.pongTimeoutMs, &out)
+      arm(.ping, at: now + t.pingIntervalMs, &out)
+    case .pongDeadline:
+      guard state == .ready, let sent = pingSentAt else { return }
+      if lastFrameAt > sent { return }  // something arrived after the ping: alive
+      connectionLost(.pongTimeout, now: now, close: true, &out)
+    case .heartbeatDeadline:
+      guard state == .ready else { return }
+      let due = lastFrameAt + t.heartbeatTimeoutMs
+      if due > now {
+        arm(.heartbeatDeadline, at: due, &out)  // frames arrived meanwhile: look again later
+      } else {
+        connectionLost(.heartbeatTimeout, now: now, close: true, &out)
+      }
+    case .continuation(let id):
+      guard state == .ready, subscriptions[id] != nil else { return }
+      sendSubscribe(id, &out)
+    case .heartbeat, .authDeadline: return  // server timers
+    }
+  }
+
+}

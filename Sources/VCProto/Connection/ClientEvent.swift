@@ -1,0 +1,45 @@
+/// What the host feeds a ``ClientEngine``: things that happened on the socket, timers, and requests
+/// from the application. Time is not here: every call passes `now`.
+public enum ClientEvent: Sendable, Hashable {
+  /// Application: connect (also after `reauth_required`/`upgrade_required`, once the user acted).
+  case start
+  /// Application: the app came to the foreground or the user forced a reconnect: reset the backoff
+  /// and reconnect now if the connection is down.
+  case resume
+  /// Application: close on purpose (sends `disconnect` when negotiated); no reconnect.
+  case stop(reason: String)
+  /// Transport: the socket is open. `clientNonce` is 128 fresh random bits, lowercase hex, for auth v2.
+  case transportOpened(clientNonce: String)
+  /// Transport: the socket closed or failed.
+  case transportClosed(detail: String)
+  /// Transport: a frame from the server, parsed.
+  case frameReceived(JSONObject)
+  /// A timer the engine armed has expired.
+  case timerFired(ConnectionTimer)
+  /// Application: keep this session subscribed (now and after every reconnect), resuming from
+  /// `cursor` (the position the app has stored) or from the start.
+  case subscribe(sessionId: String, cursor: SubscriptionCursor?)
+  /// Application: stop following this session.
+  case unsubscribe(sessionId: String)
+  /// Application: send a frame. A `requestId` makes the engine track the answer: the app gets
+  /// ``ClientApplicationEvent/answered(requestId:frame:)`` or, if the connection drops first,
+  /// ``ClientApplicationEvent/requestFailed(requestId:reason:)``; only types with a known answer
+  /// (``ClientEngine/answerTypes``) are tracked. Only allowed when ready.
+  case send(JSONObject, requestId: String?)
+
+  /// The name used in errors and vectors.
+  public var name: String {
+    switch self {
+    case .start: return "start"
+    case .resume: return "resume"
+    case .stop: return "stop"
+    case .transportOpened: return "transport_opened"
+    case .transportClosed: return "transport_closed"
+    case .frameReceived: return "frame"
+    case .timerFired: return "timer"
+    case .subscribe: return "subscribe"
+    case .unsubscribe: return "unsubscribe"
+    case .send: return "send"
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/// The client engine's timers and backoff, in milliseconds (STANDARDS.md section "Conversation state
+/// machine" gives the reasons).
+public struct ClientTiming: Sendable, Hashable {
+  /// Keepalive `ping` period, first one this long after authentication: 30 s, as the real iOS, Android
+  /// and web clients do.
+  public var pingIntervalMs: Int64 = 30_000
+  /// How long after a `ping` the client waits for any frame before declaring the connection dead:
+  /// 15 s. The real clients have no deadline (a dead peer is noticed only when the OS fails a read,
+  /// which on a half-open mobile connection can take minutes). The server answers `ping` at once, so
+  /// 15 s covers a slow mobile round trip plus a large frame queued ahead of the `pong`, and it is
+  /// half the ping period, so at most one ping is ever outstanding. Any frame counts as an answer.
+  public var pongTimeoutMs: Int64 = 15_000
+  /// Heartbeat extension: with no frame for this long the connection is dead (90 s, two server
+  /// heartbeats of 45 s; the resilience design's value).
+  public var heartbeatTimeoutMs: Int64 = 90_000
+  /// From the socket opening to an authenticated connection: 30 s (the real client has none, so a
+  /// server that never sends `hello` holds it forever).
+  public var handshakeTimeoutMs: Int64 = 30_000
+  /// Backoff base: attempt n waits `base * 2^n`, capped, with jitter: 1 s (the real clients' value).
+  public var backoffBaseMs: Int64 = 1_000
+  /// Backoff cap: 30 s (the real clients' value).
+  public var backoffCapMs: Int64 = 30_000
+  /// Backoff floor after jitter: 1 s (iOS and the web client floor the jittered delay at 1 s).
+  public var backoffFloorMs: Int64 = 1_000
+  /// Jitter: the delay is multiplied by `1 + jitter * (2u - 1)`, u uniform in [0, 1): ±25 %, as iOS.
+  public var jitter: Double = 0.25
+  /// Attempts before giving up; `nil` (the default) never gives up. iOS stops after 20 attempts
+  /// (about 8 minutes), so a server restart longer than that needs the user; retrying every 30 s
+  /// costs one connection attempt per 30 s and recovers on its own.
+  public var maxReconnectAttempts: Int? = nil
+  /// Consecutive `auth_error`s before the client stops and asks for a new key: 3. One `auth_error`
+  /// can be transient (an auth v2 challenge evicted under load), and the real client's stop after a
+  /// single one turned a pre-authentication send into a permanent outage.
+  public var authFailuresBeforeReauth: Int = 3
+  /// Retry delay for a continuation whose `next_offset` did not advance (a half-written last line):
+  /// 1 s. The real client aborts such a chain and shows "stalled".
+  public var continuationRetryMs: Int64 = 1_000
+
+  /// The defaults.
+  public init() {}
+}

@@ -1,0 +1,52 @@
+/// A timer an engine asks its host to run. The host arms it with ``ClientAction/armTimer(_:at:)`` or
+/// ``ServerAction/armTimer(_:at:)`` and, when the deadline passes, feeds it back as a timer event.
+/// Arming a timer that is already armed replaces its deadline. A fire the engine no longer expects
+/// (cancelled, re-armed later) is ignored, so hosts need not worry about races.
+public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
+  /// Client: the socket opened but the handshake did not finish (``ClientTiming/handshakeTimeoutMs``).
+  case handshakeDeadline
+  /// Client: next reconnect attempt.
+  case reconnect
+  /// Client: next keepalive `ping`.
+  case ping
+  /// Client: no frame arrived since the last `ping` within ``ClientTiming/pongTimeoutMs``.
+  case pongDeadline
+  /// Client (heartbeat extension): no frame for ``ClientTiming/heartbeatTimeoutMs``.
+  case heartbeatDeadline
+  /// Client: retry a continuation that did not advance (a half-written last line).
+  case continuation(sessionId: String)
+  /// Server (heartbeat extension): send the next `heartbeat`.
+  case heartbeat
+  /// Server: the client did not authenticate in time.
+  case authDeadline
+
+  /// The name used in conversation vectors: `ping`, `continuation:<session id>`, ...
+  public var description: String {
+    switch self {
+    case .handshakeDeadline: return "handshake_deadline"
+    case .reconnect: return "reconnect"
+    case .ping: return "ping"
+    case .pongDeadline: return "pong_deadline"
+    case .heartbeatDeadline: return "heartbeat_deadline"
+    case .continuation(let id): return "continuation:" + id
+    case .heartbeat: return "heartbeat"
+    case .authDeadline: return "auth_deadline"
+    }
+  }
+
+  /// The timer named `name` (the inverse of ``description``), or `nil`.
+  public init?(name: String) {
+    switch name {
+    case "handshake_deadline": self = .handshakeDeadline
+    case "reconnect": self = .reconnect
+    case "ping": self = .ping
+    case "pong_deadline": self = .pongDeadline
+    case "heartbeat_deadline": self = .heartbeatDeadline
+    case "heartbeat": self = .heartbeat
+    case "auth_deadline": self = .authDeadline
+    default:
+      guard name.hasPrefix("continuation:") else { return nil }
+      self = .continuation(sessionId: String(name.dropFirst("continuation:".count)))
+    }
+  }
+}

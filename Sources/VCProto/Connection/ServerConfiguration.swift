@@ -1,0 +1,28 @@
+/// Everything a server engine needs to know.
+public struct ServerConfiguration: Sendable {
+  /// Versions, auth versions, capabilities and floor.
+  public var offer: ServerOffer
+  /// The pre-shared API key.
+  public var apiKey: String
+  /// Heartbeat extension period: 45 s (the resilience design's value; under the client's 90 s
+  /// timeout twice over).
+  public var heartbeatIntervalMs: Int64
+  /// How long a socket may stay unauthenticated, and how long an auth v2 challenge stays valid:
+  /// 60 s (``ChallengeStore/defaultLifetime``). The real server has no limit, so idle sockets that
+  /// never authenticate stay open forever.
+  public var authTimeoutMs: Int64
+  /// Most sessions one connection may subscribe to: 1,024 (each costs an entry in the watch set).
+  public var maxSubscriptions: Int
+
+  /// Creates a configuration.
+  public init(
+    offer: ServerOffer, apiKey: String, heartbeatIntervalMs: Int64 = 45_000, authTimeoutMs: Int64 = 60_000,
+    maxSubscriptions: Int = 1_024
+  ) {
+    self.offer = offer
+    self.apiKey = apiKey
+    self.heartbeatIntervalMs = heartbeatIntervalMs
+    self.authTimeoutMs = authTimeoutMs
+    self.maxSubscriptions = maxSubscriptions
+  }
+}

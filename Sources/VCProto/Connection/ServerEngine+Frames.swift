@@ -1,0 +1,202 @@
+extension ServerEngine {
+  mutating func receive(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) {
+    let type = frame["type"]?.stringValue ?? ""
+    if type == "ping" {
+      out.append(.send(.frame("pong")))
+      return
+    }
+    if type == "connect" {
+      onConnect(frame, now: now, &out)
+      return
+    }
+    guard state == .authenticated, let outcome else {
+      // Before authentication only ping and connect: anything else (a frame without `type` too) is refused.
+      out.append(.send(.frame("auth_error", ["message": "Authentication failed"])))
+      finish(.notAuthenticated, close: true, &out)
+      return
+    }
+    switch type {
+    case "subscribe": onSubscribe(frame, &out)
+    case "unsubscribe":
+      guard let id = frame["session_id"]?.stringValue else { break }
+      subscribed.remove(id)
+      out.append(.deliver(.unsubscribe(sessionId: id)))
+      return
+    case "message_ack" where outcome.allows(Capability.messageAck):
+      guard let id = frame["message_id"]?.stringValue else { break }
+      if let index = memory.unacknowledged.firstIndex(where: { $0.messageId == id }) {
+        memory.unacknowledged.remove(at: index)
+      } else {
+        out.append(.deliver(.unknownAcknowledgement(messageId: id)))
+      }
+      return
+    case "disconnect" where outcome.allows(Capability.disconnect):
+      out.append(.deliver(.clientDisconnecting(reason: frame["reason"]?.stringValue ?? "")))
+      finish(.clientDisconnect, close: true, &out)
+      return
+    case "prompt" where outcome.allows(Capability.idempotentPrompt):
+      guard let key = frame["idempotency_key"]?.stringValue, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
+      if memory.keys.contains(key) {
+        out.append(.send(.frame("ack", ["message": "Processing prompt..."])))
+        out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
+        return
+      }
+      memory.keys.insert(key)
+    default: break
+    }
+    if type != "subscribe" { out.append(.deliver(.request(frame))) }
+  }
+
+  mutating func onConnect(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) {
+    func strings(_ key: String) -> [String]? { frame[key]?.arrayValue?.compactMap(\.stringValue) }
+    let authResponse = frame["auth_response"]?.stringValue
+    let announcement = ClientAnnouncement(
+      protocolVersion: frame["protocol_version"]?.stringValue, protocolVersions: strings("protocol_versions"),
+      capabilities: strings("capabilities"),
+      authVersion: frame["auth_version"]?.intValue ?? (authResponse != nil ? 2 : 1))
+    let negotiated: NegotiationOutcome
+    switch Negotiator.negotiate(server: configuration.offer, client: announcement) {
+    case .failure(let failure):
+      // The real backend's refusal frame, exactly (NegotiationFailure.errorMessage).
+      out.append(
+        .send(
+          .frame(
+            "error",
+            [
+              "message": .string(failure.message), "code": .string(NegotiationFailure.code),
+              "required": .string(failure.required), "received": .string(failure.received),
+            ])))
+      finish(.unsupportedVersion, close: true, &out)
+      return
+    case .success(let o): negotiated = o
+    }
+    let sessionId = frame["session_id"]?.stringValue
+    var v2: (challenge: String, nonce: String, response: String)?
+    var authVersion = 1
+    if let response = authResponse {
+      let issued = challenge
+      let fresh = !challengeUsed && now - challengeIssuedAt < configuration.authTimeoutMs
+      challengeUsed = true  // consumed by the first answer, right or wrong
+      guard let challenge = issued, fresh, let nonce = frame["client_nonce"]?.stringValue,
+        (32...128).contains(nonce.utf8.count),
+        nonce.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+      else { return refuseAuth(&out) }
+      // The client's MAC binds the connect as received and the hello this connection sent
+      // (STANDARDS.md section 8); a connect the model cannot read is refused like a wrong answer.
+      let received: ConnectMessage
+      let sent: HelloMessage
+      do {
+        received = try ConnectMessage(json: frame)
+        sent = try HelloMessage(json: hello())
+      } catch {
+        return refuseAuth(&out)
+      }
+      guard received.authVersion == nil || received.authVersion == 2 else { return refuseAuth(&out) }
+      let expected = AuthMAC.mac(
+        apiKey: configuration.apiKey,
+        input: AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: received, hello: sent))
+      guard constantTimeEquals(Array(expected.utf8), Array(response.utf8)) else { return refuseAuth(&out) }
+      authVersion = 2
+      v2 = (challenge, nonce, response)
+    } else {
+      guard configuration.offer.authVersions.contains(1), let key = frame["api_key"]?.stringValue,
+        constantTimeEquals(Array(key.utf8), Array(configuration.apiKey.utf8))
+      else { return refuseAuth(&out) }
+    }
+    var accepted = negotiated
+    accepted.authVersion = authVersion
+    outcome = accepted
+    family = VersionFamily(ProtocolVersion(accepted.version) ?? .legacy)
+    state = .authenticated
+    subscribed = []  // a second connect re-runs the handshake and starts over, as in the real server
+    if armed.removeValue(forKey: .authDeadline) != nil { out.append(.cancelTimer(.authDeadline)) }
+    let announced =
+      announcement.protocolVersion != nil || announcement.protocolVersions != nil
+      || announcement.capabilities != nil || authVersion == 2
+    if announced || family != .messageId {
+      var connected = JSONObject.frame(
+        "connected",
+        [
+          "message": "Session registered", "session_id": (sessionId ?? connectionId).map(JSONValue.string) ?? .null,
+          "negotiated_protocol_version": .string(accepted.version),
+          "capabilities": .array(accepted.capabilities.map { .string($0) }),
+          "auth_version": JSONValue(integerLiteral: authVersion),
+        ])
+      if let v2 {
+        // server_proof covers every member of `connected` as sent (a null session_id is absent).
+        let typed = ConnectedMessage(
+          message: "Session registered", sessionId: sessionId ?? connectionId,
+          negotiatedProtocolVersion: accepted.version, capabilities: accepted.capabilities, authVersion: authVersion)
+        connected["server_proof"] = .string(
+          AuthMAC.mac(
+            apiKey: configuration.apiKey,
+            input: AuthMAC.serverInput(
+              challenge: v2.challenge, clientNonce: v2.nonce, authResponse: v2.response, connected: typed)))
+      }
+      out.append(.send(connected))
+    }
+    let limit = frame["recent_sessions_limit"]?.intValue.map { min(max($0, 1), 50) } ?? 5
+    out.append(.deliver(.authenticated(accepted, sessionId: sessionId, recentSessionsLimit: limit)))
+    if accepted.allows(Capability.heartbeat) { arm(.heartbeat, at: now + configuration.heartbeatIntervalMs, &out) }
+    if accepted.allows(Capability.messageAck) {
+      for entry in memory.unacknowledged {
+        out.append(
+          .send(.frame("replay", ["message_id": .string(entry.messageId), "message": .object(entry.message)])))
+      }
+    }
+  }
+
+  mutating func refuseAuth(_ out: inout [ServerAction]) {
+    out.append(.send(.frame("auth_error", ["message": "Authentication failed"])))
+    finish(.authFailed, close: true, &out)
+  }
+
+  mutating func onSubscribe(_ frame: JSONObject, _ out: inout [ServerAction]) {
+    func refuse(_ message: String, code: String? = nil) {
+      var error = JSONObject.frame("error")
+      if let code { error["code"] = .string(code) }
+      error["message"] = .string(message)
+      out.append(.send(error))
+    }
+    guard let id = frame["session_id"]?.stringValue else {
+      return refuse("session_id required in subscribe message")
+    }
+    func count(_ key: String) -> Int?? {  // nil: bad; .some(nil): absent or null
+      guard let value = frame[key], !value.isNull else { return .some(nil) }
+      guard let n = value.intValue, n >= 0 else { return nil }
+      return .some(n)
+    }
+    let cursor: SubscriptionCursor?
+    switch family {
+    case .messageId:
+      cursor = frame["last_message_id"]?.stringValue.map(SubscriptionCursor.lastMessageId)
+    case .seq:
+      if let v = frame["last_message_id"], !v.isNull {
+        return refuse(
+          "last_message_id is not supported in protocol v0.4.0; use last_seq instead",
+          code: "unsupported_subscribe_field")
+      }
+      guard let last = count("last_seq") else {
+        return refuse("last_seq must be a non-negative integer", code: "invalid_subscribe")
+      }
+      cursor = .lastSeq(last ?? 0)
+    case .offset:
+      guard let from = count("from_offset") else {
+        return refuse("from_offset must be a non-negative integer", code: "invalid_subscribe")
+      }
+      var seen: String?
+      if let v = frame["file_signature_seen"], !v.isNull {
+        guard let s = v.stringValue else {
+          return refuse("file_signature_seen must be a string when provided", code: "invalid_subscribe")
+        }
+        seen = s
+      }
+      cursor = .offset(from ?? 0, signature: seen)
+    }
+    guard subscribed.contains(id) || subscribed.count < configuration.maxSubscriptions else {
+      return refuse("Too many subscriptions on this connection")
+    }
+    subscribed.insert(id)
+    out.append(.deliver(.subscribe(sessionId: id, cursor: cursor)))
+  }
+}

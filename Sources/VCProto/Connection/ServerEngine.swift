@@ -1,0 +1,165 @@
+/// The server side of one voice-code connection as a pure state machine: the host feeds it
+/// ``ServerEvent``s with the current time and performs the ``ServerAction``s it returns.
+///
+/// ```swift
+/// var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: key), memory: memories[client] ?? ServerMemory())
+/// var actions = try engine.handle(.transportOpened(challenge: freshChallenge()), now: clock.now)  // hello
+/// actions = try engine.handle(.frameReceived(connect), now: clock.now)  // connected, .authenticated
+/// actions = try engine.handle(.send(sessionList), now: clock.now)
+/// ```
+///
+/// It answers `ping`, runs negotiation and auth (v1 key or v2 challenge, constant-time), refuses
+/// everything but `ping`/`connect` before authentication (`auth_error` + close), validates
+/// `subscribe` per protocol version, sends heartbeats, buffers frames for replay and answers repeated
+/// idempotency keys from a bounded window. It refuses (``IllegalEvent``) an application frame to an
+/// unauthenticated client, session data for a session the client did not subscribe to (0.4.0 and
+/// later), and extension frames the client did not negotiate.
+public struct ServerEngine: Sendable {
+  /// The configuration.
+  public let configuration: ServerConfiguration
+  /// The current state.
+  public internal(set) var state: ServerState = .idle
+  /// The negotiated outcome once authenticated.
+  public internal(set) var outcome: NegotiationOutcome?
+  /// What survives this connection for the same client (replay buffer, idempotency keys).
+  public internal(set) var memory: ServerMemory
+  /// The sessions this connection subscribed to.
+  public internal(set) var subscribed: Set<String> = []
+
+  var challenge: String?
+  var connectionId: String?
+  var challengeIssuedAt: Int64 = 0
+  var challengeUsed = false
+  var armed: [ConnectionTimer: Int64] = [:]
+  var family: VersionFamily = .messageId
+
+  /// Creates an engine for a new socket, with what is remembered of the client (if anything).
+  public init(_ configuration: ServerConfiguration, memory: ServerMemory = ServerMemory()) {
+    self.configuration = configuration
+    self.memory = memory
+  }
+
+  /// Takes one event at time `now` (milliseconds since 1970, the host's clock) and returns what to
+  /// do, in order. An event the state does not accept throws ``IllegalEvent`` and changes nothing. A
+  /// closed engine returns no action.
+  public mutating func handle(_ event: ServerEvent, now: Int64) throws(IllegalEvent) -> [ServerAction] {
+    guard let targets = ServerTransitions.targets(from: state, on: event.name) else {
+      throw IllegalEvent(state: state.rawValue, event: event.name, reason: illegalReason(event))
+    }
+    if state == .closed { return [] }
+    var out: [ServerAction] = []
+    switch event {
+    case .transportOpened(let challenge, let connectionId):
+      self.connectionId = connectionId
+      self.challenge = configuration.offer.authVersions.contains(2) ? challenge : nil
+      challengeIssuedAt = now
+      state = .awaitingConnect
+      out.append(.send(hello()))
+      arm(.authDeadline, at: now + configuration.authTimeoutMs, &out)
+    case .frameReceived(let frame): receive(frame, now: now, &out)
+    case .malformedFrame(let detail):
+      out.append(
+        .send(.frame("error", ["message": .string("Error processing message: " + String(detail.prefix(200)))])))
+    case .transportClosed: finish(.transportClosed, close: false, &out)
+    case .timerFired(let timer): fire(timer, now: now, &out)
+    case .send(let frame): try send(frame, now: now, &out)
+    case .drain(let retryAfter, let message):
+      if state == .authenticated, outcome?.allows(Capability.draining) == true {
+        out.append(
+          .send(
+            .frame(
+              "draining",
+              ["message": .string(message), "retry_after_ms": JSONValue(integerLiteral: max(0, retryAfter))])))
+      }
+      finish(.draining, close: true, &out)
+    case .close: finish(.serverClose, close: true, &out)
+    }
+    assert(targets.contains(state), "\(event.name) led to \(state), not in the table")
+    return out
+  }
+
+  func illegalReason(_ event: ServerEvent) -> String {
+    switch (state, event) {
+    case (.awaitingConnect, .send): return "the client has not authenticated: only the engine's own frames may be sent"
+    case (.closed, .send): return "the connection is closed"
+    default: return "not in the transition table"
+    }
+  }
+
+  /// The `hello` for this offer: the real server's members, then vcproto's negotiation members.
+  func hello() -> JSONObject {
+    let offer = configuration.offer
+    var hello = JSONObject.frame(
+      "hello",
+      [
+        "message": "Welcome to voice-code backend",
+        "version": .string(offer.versions.advertised.description),
+        "auth_version": JSONValue(integerLiteral: offer.authVersions.contains(1) ? 1 : (offer.authVersions.max() ?? 1)),
+        "instructions": "Send connect message with api_key",
+        "protocol_versions": .array(offer.versions.reachable.map { .string($0.description) }),
+        "auth_versions": .array(offer.authVersions.map { JSONValue(integerLiteral: $0) }),
+        "capabilities": .array(offer.capabilities.map { .string($0) }),
+      ])
+    if let challenge { hello["challenge"] = .string(challenge) }
+    return hello
+  }
+
+  mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ServerAction]) {
+    armed[timer] = deadline
+    out.append(.armTimer(timer, at: deadline))
+  }
+
+  mutating func finish(_ reason: CloseReason, close: Bool, _ out: inout [ServerAction]) {
+    for timer in armed.keys.sorted(by: { $0.description < $1.description }) { out.append(.cancelTimer(timer)) }
+    armed = [:]
+    if close { out.append(.closeTransport(reason)) }
+    state = .closed
+    out.append(.deliver(.closed(reason)))
+  }
+
+  mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout [ServerAction]) {
+    guard let deadline = armed[timer], deadline <= now else { return }
+    armed[timer] = nil
+    switch timer {
+    case .authDeadline:
+      if state == .awaitingConnect { finish(.authTimeout, close: true, &out) }
+    case .heartbeat:
+      guard state == .authenticated else { return }
+      out.append(.send(.frame("heartbeat", ["timestamp": .string(RFC3339.string(millisecondsSince1970: now))])))
+      arm(.heartbeat, at: now + configuration.heartbeatIntervalMs, &out)
+    default: return
+    }
+  }
+
+  mutating func send(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) throws(IllegalEvent) {
+    let type = frame["type"]?.stringValue ?? ""
+    let gated = ["heartbeat": Capability.heartbeat, "draining": Capability.draining, "replay": Capability.messageAck]
+    if let capability = gated[type], outcome?.allows(capability) != true {
+      throw IllegalEvent(
+        state: state.rawValue, event: "send", reason: "\"\(type)\" needs the \(capability) capability, not negotiated")
+    }
+    if family != .messageId, type == "session_history" || type == "session_updated",
+      let id = frame["session_id"]?.stringValue, !subscribed.contains(id)
+    {
+      throw IllegalEvent(
+        state: state.rawValue, event: "send", reason: "session data for \(id), which this client has not subscribed to")
+    }
+    if outcome?.allows(Capability.messageAck) == true, let id = frame["message_id"]?.stringValue {
+      var message = JSONObject()
+      message["role"] = "assistant"
+      message["text"] = .string(
+        frame["text"]?.stringValue ?? frame["message"]?.stringValue ?? frame["error"]?.stringValue ?? "")
+      if let session = frame["session_id"]?.stringValue { message["session_id"] = .string(session) }
+      message["timestamp"] = .string(RFC3339.string(millisecondsSince1970: now))
+      memory.unacknowledged.removeAll { $0.messageId == id }
+      memory.unacknowledged.append(ServerMemory.Unacknowledged(messageId: id, message: message))
+      if memory.unacknowledged.count > ServerMemory.replayCapacity {
+        let evicted = memory.unacknowledged.removeFirst()
+        out.append(.send(frame))
+        out.append(.deliver(.replayEvicted(messageId: evicted.messageId)))
+        return
+      }
+    }
+    out.append(.send(frame))
+  }
+}

@@ -1,0 +1,307 @@
+import VCProto
+
+/// Drives the connection engines with event sequences chosen by a stream of bytes (a fuzzer's input or
+/// a seeded generator's output) and checks their invariants after every event. Used by the fuzz target
+/// `fuzz-engine` and by the tests; not a stable API.
+///
+/// Invariants: no crash; an illegal event leaves the state unchanged; every state reached is one the
+/// transition table allows; nothing but `connect`/`ping` goes out before authentication (server: only
+/// `hello`, `pong`, `auth_error`, `error`, and `connected` when it authenticates); every bounded table within its bound; a client that is
+/// stopped, refused or told to upgrade, and a closed server, emit nothing (until the application
+/// starts the client again).
+public struct EngineExerciser {
+  var bytes: [UInt8]
+  var index = 0
+  /// Events fed so far.
+  public private(set) var events = 0
+
+  /// An exerciser reading its choices from `bytes` (zeros once they run out).
+  public init(bytes: [UInt8]) { self.bytes = bytes }
+
+  mutating func byte() -> Int {
+    defer { index += 1 }
+    return index < bytes.count ? Int(bytes[index]) : 0
+  }
+
+  mutating func pick<T>(_ options: [T]) -> T { options[byte() % options.count] }
+
+  var exhausted: Bool { index >= bytes.count }
+
+  static let key = "untethered-0123456789abcdef0123456789abcdef"
+  static let sessions = ["s-1", "s-2", "s-3"]
+
+  /// Runs the client engine on the bytes; returns the first invariant broken, or `nil`.
+  public mutating func runClient() -> String? {
+    let config = ClientConfiguration(
+      apiKey: Self.key, minimumVersion: ProtocolVersion("0.2.0")!, maximumVersion: ProtocolVersion("0.5.0")!,
+      capabilities: byte() % 2 == 0 ? Capability.all : [], allowAuthV1: byte() % 4 != 0, maxMessageSizeKB: 200,
+      randomSeed: UInt64(byte()), maxPendingRequests: 4, maxSubscriptions: 2, dedupWindow: 8)
+    var engine = ClientEngine(config)
+    var now: Int64 = 1_768_150_000_000
+    var armed: [ConnectionTimer] = []
+    while !exhausted {
+      now += Int64(pick([0, 1, 500, 1_000, 15_000, 30_000, 45_000, 90_000]))
+      let event = clientEvent(armed: armed)
+      let before = engine.state
+      let actions: [ClientAction]
+      do {
+        actions = try engine.handle(event, now: now)
+      } catch {
+        if engine.state != before { return "illegal \(event.name) changed the state" }
+        continue
+      }
+      events += 1
+      if let problem = Self.checkClient(engine, before: before, event: event, actions: actions, armed: &armed) {
+        return problem
+      }
+    }
+    return nil
+  }
+
+  static func checkClient(
+    _ engine: ClientEngine, before: ClientState, event: ClientEvent, actions: [ClientAction],
+    armed: inout [ConnectionTimer]
+  ) -> String? {
+    guard let targets = ClientTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
+      return "\(event.name) led from \(before) to \(engine.state), not in the table"
+    }
+    let parked: Set<ClientState> = [.stopped, .reauthRequired, .upgradeRequired]
+    if parked.contains(before), !actions.isEmpty {
+      switch event {
+      case .start, .resume: break
+      default: return "\(before) emitted \(actions.count) actions on \(event.name)"
+      }
+    }
+    var authenticated = before == .ready
+    for action in actions {
+      switch action {
+      case .deliver(.connected): authenticated = true
+      case .closeTransport, .deliver(.disconnected): authenticated = false
+      case .send(let frame):
+        let type = frame["type"]?.stringValue ?? ""
+        if !authenticated, !ClientTransitions.framesBeforeAuthentication.contains(type) {
+          return "sent \(type) before authentication"
+        }
+      case .armTimer(let timer, _): if !armed.contains(timer) { armed.append(timer) }
+      case .cancelTimer(let timer): armed.removeAll { $0 == timer }
+      default: break
+      }
+    }
+    let o = engine.occupancy
+    let c = engine.configuration
+    if o.pendingRequests > c.maxPendingRequests { return "pending requests \(o.pendingRequests)" }
+    if o.subscriptions > c.maxSubscriptions { return "subscriptions \(o.subscriptions)" }
+    if o.largestDedupWindow > c.dedupWindow || o.messageIds > c.dedupWindow { return "dedup window overflow" }
+    if o.pendingNewSessions > 16 { return "pending new sessions \(o.pendingNewSessions)" }
+    if o.armedTimers > 5 + o.subscriptions + 3 { return "armed timers \(o.armedTimers)" }
+    return nil
+  }
+
+  mutating func clientEvent(armed: [ConnectionTimer]) -> ClientEvent {
+    switch byte() % 12 {
+    case 0: return .start
+    case 1: return byte() % 4 == 0 ? .resume : .stop(reason: "user")
+    case 2: return .transportOpened(clientNonce: "00112233445566778899aabbccddeeff")
+    case 3: return .transportClosed(detail: "reset")
+    case 4, 5, 6: return .frameReceived(serverFrame())
+    case 7, 8:
+      if !armed.isEmpty, byte() % 4 != 0 { return .timerFired(pick(armed)) }
+      return .timerFired(pick([.ping, .pongDeadline, .reconnect, .handshakeDeadline, .heartbeatDeadline, .heartbeat]))
+    case 9:
+      let cursors: [SubscriptionCursor?] = [
+        nil, .offset(byte(), signature: "10:u"), .lastSeq(byte()), .lastMessageId("u"),
+      ]
+      return .subscribe(sessionId: pick(Self.sessions), cursor: pick(cursors))
+    case 10: return .unsubscribe(sessionId: pick(Self.sessions))
+    default: return .send(clientFrame(), requestId: byte() % 2 == 0 ? "r\(byte())" : nil)
+    }
+  }
+
+  mutating func number() -> JSONValue {
+    pick([
+      JSONValue(integerLiteral: byte()), JSONValue(integerLiteral: -1), .null, .string("5"),
+      JSONValue(integerLiteral: byte() * 1000),
+    ])
+  }
+
+  mutating func messages(_ key: String) -> JSONValue {
+    var out: [JSONValue] = []
+    for _ in 0..<(byte() % 4) {
+      var m = JSONObject([.init(key: "role", value: "assistant"), .init(key: "text", value: "x")])
+      m[key] = key == "uuid" ? .string("u\(byte() % 16)") : number()
+      if byte() % 5 == 0 { m["session_id"] = .string(pick(Self.sessions)) }
+      out.append(.object(m))
+    }
+    if byte() % 9 == 0 { out.append("junk") }
+    return .array(out)
+  }
+
+  mutating func serverFrame() -> JSONObject {
+    let session = JSONValue.string(pick(Self.sessions))
+    var f = JSONObject()
+    switch byte() % 16 {
+    case 0:
+      f["type"] = "hello"
+      f["version"] = pick(["0.2.0", "0.3.0", "0.4.0", "0.5.0", "9", "0.5.0-rc1"])
+      f["auth_version"] = 1
+      if byte() % 2 == 0 {
+        f["protocol_versions"] = ["0.4.0", "0.5.0"]
+        f["capabilities"] = .array(Capability.all.map { .string($0) })
+      }
+      if byte() % 3 == 0 {
+        f["auth_versions"] = [1, 2]
+        f["challenge"] = "a1a1"
+      }
+    case 1:
+      f["type"] = "connected"
+      f["negotiated_protocol_version"] = pick(["0.2.0", "0.4.0", "0.5.0", "7.0.0", nil])
+      if byte() % 2 == 0 { f["capabilities"] = .array([.string(pick(Capability.all))]) }
+      if byte() % 2 == 0 { f["server_proof"] = "00" }
+    case 2: f["type"] = "auth_error"
+    case 3:
+      f = JSONObject([.init(key: "type", value: "error"), .init(key: "code", value: "unsupported_protocol_version")])
+    case 4:
+      f["type"] = pick(["pong", "heartbeat", "session_list", "session_ready", "turn_complete", "command_started"])
+    case 5:
+      f["type"] = "draining"
+      f["retry_after_ms"] = number()
+    case 6, 7:
+      f["type"] = "session_history"
+      f["messages"] = messages("offset")
+      f["next_offset"] = number()
+      f["end_of_file"] = .bool(byte() % 3 != 0)
+      f["file_signature"] = pick(["10:u", "20:u", "5:v", nil])
+      if byte() % 6 == 0 { f["file_replaced"] = true }
+    case 8:
+      f["type"] = "session_history"
+      f["messages"] = messages("seq")
+      f["last_seq"] = number()
+      f["next_seq"] = number()
+      f["is_complete"] = .bool(byte() % 3 != 0)
+      if byte() % 4 == 0 { f["gap"] = ["reason": "client_ahead", "requested_last_seq": 9, "min_available_seq": 1] }
+    case 9:
+      f["type"] = pick(["session_history", "session_updated"])
+      f["messages"] = messages("uuid")
+      f["newest_message_id"] = pick(["u1", nil])
+    case 10, 11:
+      f["type"] = pick(["response", "replay", "error"])
+      f["message_id"] = .string("m\(byte() % 16)")
+    case 12: f["type"] = pick(["command_error", "session_name_inferred", "command_output_full", "ack"])
+    default: f["type"] = .string(pick(["", "x", "hello", "connected"]))
+    }
+    if f["session_id"] == nil, byte() % 4 != 0 { f["session_id"] = session }
+    return f
+  }
+
+  mutating func clientFrame() -> JSONObject {
+    var f = JSONObject()
+    f["type"] = .string(
+      pick(["execute_command", "get_command_output", "infer_session_name", "prompt", "ping", "refresh_sessions"]))
+    f["session_id"] = .string(pick(Self.sessions))
+    if byte() % 3 == 0 { f["new_session_id"] = .string("n\(byte())") }
+    return f
+  }
+
+  // MARK: server
+
+  /// Runs the server engine on the bytes; returns the first invariant broken, or `nil`.
+  public mutating func runServer() -> String? {
+    let offer = ServerOffer(
+      protocolVersions: pick([["0.2.0"], ["0.4.0", "0.5.0"], ["0.3.0", "0.4.0", "0.5.0"]]),
+      authVersions: pick([[1], [1, 2], [2]]), capabilities: byte() % 2 == 0 ? Capability.all : [])
+    var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2))
+    var now: Int64 = 1_768_150_000_000
+    var armed: [ConnectionTimer] = []
+    while !exhausted {
+      now += Int64(pick([0, 1, 1_000, 45_000, 60_000]))
+      let event = serverEvent(armed: armed)
+      let before = engine.state
+      let actions: [ServerAction]
+      do {
+        actions = try engine.handle(event, now: now)
+      } catch {
+        if engine.state != before { return "illegal \(event.name) changed the state" }
+        continue
+      }
+      events += 1
+      guard let targets = ServerTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
+        return "\(event.name) led from \(before) to \(engine.state), not in the table"
+      }
+      if before == .closed, !actions.isEmpty { return "a closed server emitted \(actions.count) actions" }
+      var authenticated = before == .authenticated
+      // `connected` is the handshake's last frame: it must be followed by the authenticated event.
+      let authenticates = actions.contains {
+        if case .deliver(.authenticated) = $0 { return true } else { return false }
+      }
+      for action in actions {
+        switch action {
+        case .deliver(.authenticated): authenticated = true
+        case .send(let frame):
+          let type = frame["type"]?.stringValue ?? ""
+          let allowed =
+            ServerTransitions.framesBeforeAuthentication.contains(type) && (type != "connected" || authenticates)
+          if !authenticated, !allowed {
+            return "server sent \(type) before authentication"
+          }
+        case .armTimer(let timer, _): if !armed.contains(timer) { armed.append(timer) }
+        case .cancelTimer(let timer): armed.removeAll { $0 == timer }
+        default: break
+        }
+      }
+      if engine.memory.unacknowledged.count > ServerMemory.replayCapacity { return "replay buffer overflow" }
+      if engine.memory.idempotencyKeyCount > ServerMemory.idempotencyCapacity { return "idempotency window overflow" }
+      if engine.subscribed.count > engine.configuration.maxSubscriptions { return "subscriptions overflow" }
+    }
+    return nil
+  }
+
+  mutating func serverEvent(armed: [ConnectionTimer]) -> ServerEvent {
+    switch byte() % 10 {
+    case 0: return .transportOpened(challenge: byte() % 2 == 0 ? "a1a1" : nil)
+    case 1, 2, 3, 4: return .frameReceived(clientRequest())
+    case 5: return .malformedFrame(detail: "bad")
+    case 6: return .timerFired(armed.isEmpty ? .heartbeat : pick(armed))
+    case 7:
+      var f = JSONObject([
+        .init(
+          key: "type",
+          value: .string(pick(["session_history", "response", "heartbeat", "draining", "replay", "session_list"])))
+      ])
+      f["session_id"] = .string(pick(Self.sessions))
+      if byte() % 2 == 0 { f["message_id"] = .string("m\(byte())") }
+      return .send(f)
+    case 8: return pick([.drain(retryAfterMs: byte(), message: "bye"), .close, .transportClosed])
+    default: return .frameReceived(clientRequest())
+    }
+  }
+
+  mutating func clientRequest() -> JSONObject {
+    var f = JSONObject()
+    switch byte() % 9 {
+    case 0, 1:
+      f["type"] = "connect"
+      if byte() % 4 != 0 { f["api_key"] = .string(byte() % 3 == 0 ? "wrong" : Self.key) }
+      if byte() % 2 == 0 { f["protocol_version"] = .string(pick(["0.2.0", "0.3.0", "0.4.0", "0.5.0", "x"])) }
+      if byte() % 3 == 0 { f["capabilities"] = .array(Capability.all.map { .string($0) }) }
+      if byte() % 4 == 0 {
+        f["auth_response"] = .string(String(repeating: "0", count: 64))
+        f["client_nonce"] = .string(String(repeating: "a", count: 32))
+      }
+    case 2: f["type"] = "ping"
+    case 3:
+      f["type"] = "subscribe"
+      f["session_id"] = .string(pick(Self.sessions))
+      f[pick(["from_offset", "last_seq", "last_message_id", "file_signature_seen"])] = number()
+    case 4:
+      f["type"] = pick(["unsubscribe", "message_ack", "disconnect"])
+      f["session_id"] = .string(pick(Self.sessions))
+      f["message_id"] = .string("m\(byte())")
+    case 5:
+      f["type"] = "prompt"
+      f["text"] = "go"
+      f["idempotency_key"] = .string("k\(byte())")
+    default: f["type"] = .string(pick(["", "execute_command", "refresh_sessions", "junk"]))
+    }
+    return f
+  }
+}

@@ -1,0 +1,304 @@
+import VCProto
+
+/// `Vectors/sessions/`: conversation vectors (Vectors/README.md). Each vector builds a client or
+/// server engine from its `config`, feeds its `steps` in order and compares what the engine did after
+/// each input with the step's `expect` (actions in order; objects compared member by member, in any
+/// member order), or the step's `error` (an illegal event: `state` and `event`).
+///
+/// Times in vectors are milliseconds after `config.clock_start_ms`. An `advance` input moves the
+/// clock forward and fires, in deadline order (ties in arming order), every timer the engine armed
+/// and did not cancel whose deadline has come, each at its own deadline.
+enum SessionVectors {
+  /// `nil` when the vector passes, else what differed (at which step).
+  static func check(_ vector: JSONValue) -> String? {
+    guard let role = vector["role"]?.stringValue, let steps = vector["steps"]?.arrayValue else {
+      return "vector needs \"role\" and \"steps\""
+    }
+    let config = vector["config"]?.objectValue ?? JSONObject()
+    var runner: Runner
+    switch role {
+    case "client": runner = Runner(client: ClientEngine(clientConfiguration(config)))
+    case "server": runner = Runner(server: ServerEngine(serverConfiguration(config)))
+    default: return "unknown role \"\(role)\""
+    }
+    runner.start = config["clock_start_ms"]?.int64Value ?? 0
+    runner.now = runner.start
+    for (index, step) in steps.enumerated() {
+      guard let input = step["input"]?.objectValue else { return "step \(index): no \"input\"" }
+      let result: Result<[JSONValue], IllegalEvent>
+      do {
+        result = .success(try runner.feed(input))
+      } catch let error as IllegalEvent {
+        result = .failure(error)
+      } catch {
+        return "step \(index): \(error)"
+      }
+      switch (result, step["error"]) {
+      case (.failure(let error), let want?):
+        if want["state"]?.stringValue != error.state || want["event"]?.stringValue != error.event {
+          return "step \(index): expected illegal \(want.jsonText), got \(error)"
+        }
+      case (.failure(let error), nil):
+        return "step \(index): unexpected \(error)"
+      case (.success(let got), let want?):
+        return "step \(index): expected illegal \(want.jsonText), got \(JSONValue.array(got).jsonText)"
+      case (.success(let got), nil):
+        let want = step["expect"]?.arrayValue ?? []
+        if canonical(.array(got)) != canonical(.array(want)) {
+          return
+            "step \(index) (\(input["kind"]?.stringValue ?? "?")): expected \(JSONValue.array(want).jsonText), got \(JSONValue.array(got).jsonText)"
+        }
+      }
+    }
+    return nil
+  }
+
+  static func strings(_ value: JSONValue?) -> [String]? { value?.arrayValue?.compactMap(\.stringValue) }
+
+  static func clientConfiguration(_ c: JSONObject) -> ClientConfiguration {
+    var timing = ClientTiming()
+    if let j = c["jitter"]?.doubleValue { timing.jitter = j }
+    timing.maxReconnectAttempts = c["max_reconnect_attempts"]?.intValue
+    if let ms = c["ping_interval_ms"]?.int64Value { timing.pingIntervalMs = ms }
+    if let ms = c["pong_timeout_ms"]?.int64Value { timing.pongTimeoutMs = ms }
+    if let ms = c["heartbeat_timeout_ms"]?.int64Value { timing.heartbeatTimeoutMs = ms }
+    return ClientConfiguration(
+      apiKey: c["api_key"]?.stringValue ?? "", minimumVersion: version(c["min_version"]) ?? ProtocolVersion("0.2.0")!,
+      maximumVersion: version(c["max_version"]) ?? ProtocolVersion("0.5.0")!,
+      capabilities: strings(c["capabilities"]) ?? [], allowAuthV1: c["allow_auth_v1"]?.boolValue ?? true,
+      sessionId: c["session_id"]?.stringValue, recentSessionsLimit: c["recent_sessions_limit"]?.intValue,
+      maxMessageSizeKB: c["max_message_size_kb"]?.intValue, timing: timing,
+      randomSeed: UInt64(truncatingIfNeeded: c["random_seed"]?.int64Value ?? 0))
+  }
+
+  static func serverConfiguration(_ c: JSONObject) -> ServerConfiguration {
+    ServerConfiguration(
+      offer: ServerOffer(
+        protocolVersions: strings(c["protocol_versions"]) ?? ["0.2.0"],
+        authVersions: c["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [1],
+        capabilities: strings(c["capabilities"]) ?? [], floor: c["floor"]?.stringValue),
+      apiKey: c["api_key"]?.stringValue ?? "")
+  }
+
+  static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap { ProtocolVersion($0) } }
+
+  /// Objects with members sorted by key, recursively, so member order does not matter.
+  static func canonical(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .object(let o):
+      return .object(
+        JSONObject(o.members.map { .init(key: $0.key, value: canonical($0.value)) }.sorted { $0.key < $1.key }))
+    case .array(let a): return .array(a.map(canonical))
+    case .number(let n): return n.int64Value.map { JSONValue(integerLiteral: Int($0)) } ?? value
+    default: return value
+    }
+  }
+
+  /// Drives one engine and keeps the host's timers.
+  struct Runner {
+    var client: ClientEngine?
+    var server: ServerEngine?
+    var start: Int64 = 0
+    var now: Int64 = 0
+    /// Armed timers: deadline and arming order.
+    var timers: [ConnectionTimer: (at: Int64, order: Int)] = [:]
+    var order = 0
+
+    init(client: ClientEngine) { self.client = client }
+    init(server: ServerEngine) { self.server = server }
+
+    mutating func feed(_ input: JSONObject) throws -> [JSONValue] {
+      let kind = input["kind"]?.stringValue ?? ""
+      if kind == "advance" {
+        let target = now + (input["ms"]?.int64Value ?? 0)
+        var out: [JSONValue] = []
+        while let next = timers.filter({ $0.value.at <= target }).min(by: {
+          ($0.value.at, $0.value.order) < ($1.value.at, $1.value.order)
+        }) {
+          timers[next.key] = nil
+          now = max(now, next.value.at)
+          out += try event(timer: next.key)
+        }
+        now = target
+        return out
+      }
+      if client != nil { return try clientInput(kind, input) }
+      return try serverInput(kind, input)
+    }
+
+    mutating func event(timer: ConnectionTimer) throws -> [JSONValue] {
+      if client != nil { return record(try client!.handle(.timerFired(timer), now: now)) }
+      return record(try server!.handle(.timerFired(timer), now: now))
+    }
+
+    mutating func clientInput(_ kind: String, _ input: JSONObject) throws -> [JSONValue] {
+      let event: ClientEvent
+      switch kind {
+      case "start": event = .start
+      case "resume": event = .resume
+      case "stop": event = .stop(reason: input["reason"]?.stringValue ?? "user")
+      case "transport_opened": event = .transportOpened(clientNonce: input["client_nonce"]?.stringValue ?? "")
+      case "transport_closed": event = .transportClosed(detail: input["detail"]?.stringValue ?? "")
+      case "frame": event = .frameReceived(input["frame"]?.objectValue ?? JSONObject())
+      case "subscribe":
+        event = .subscribe(
+          sessionId: input["session_id"]?.stringValue ?? "", cursor: SessionVectors.cursor(input["cursor"]))
+      case "unsubscribe": event = .unsubscribe(sessionId: input["session_id"]?.stringValue ?? "")
+      case "send":
+        event = .send(input["frame"]?.objectValue ?? JSONObject(), requestId: input["request_id"]?.stringValue)
+      default: throw UnknownInput(kind: kind)
+      }
+      return record(try client!.handle(event, now: now))
+    }
+
+    mutating func serverInput(_ kind: String, _ input: JSONObject) throws -> [JSONValue] {
+      let event: ServerEvent
+      switch kind {
+      case "transport_opened":
+        event = .transportOpened(
+          challenge: input["challenge"]?.stringValue, connectionId: input["connection_id"]?.stringValue)
+      case "frame": event = .frameReceived(input["frame"]?.objectValue ?? JSONObject())
+      case "malformed_frame": event = .malformedFrame(detail: input["detail"]?.stringValue ?? "")
+      case "transport_closed": event = .transportClosed
+      case "send": event = .send(input["frame"]?.objectValue ?? JSONObject())
+      case "drain":
+        event = .drain(
+          retryAfterMs: input["retry_after_ms"]?.intValue ?? 0, message: input["message"]?.stringValue ?? "")
+      case "close": event = .close
+      default: throw UnknownInput(kind: kind)
+      }
+      return record(try server!.handle(event, now: now))
+    }
+
+    mutating func record(_ actions: [ClientAction]) -> [JSONValue] {
+      actions.map { action in
+        switch action {
+        case .openTransport: return ["action": "open_transport"]
+        case .send(let frame): return ["action": "send", "frame": .object(frame)]
+        case .closeTransport(let reason): return ["action": "close", "reason": .string(reason.code)]
+        case .armTimer(let timer, let at): return arm(timer, at)
+        case .cancelTimer(let timer):
+          timers[timer] = nil
+          return ["action": "cancel_timer", "timer": .string(timer.description)]
+        case .deliver(.reconnectScheduled(let attempt, let at)):
+          return SessionVectors.event("reconnect_scheduled", [("attempt", int(attempt)), ("at", int(at - start))])
+        case .deliver(let event): return SessionVectors.encode(event)
+        }
+      }
+    }
+
+    mutating func record(_ actions: [ServerAction]) -> [JSONValue] {
+      actions.map { action in
+        switch action {
+        case .send(let frame): return ["action": "send", "frame": .object(frame)]
+        case .closeTransport(let reason): return ["action": "close", "reason": .string(reason.code)]
+        case .armTimer(let timer, let at): return arm(timer, at)
+        case .cancelTimer(let timer):
+          timers[timer] = nil
+          return ["action": "cancel_timer", "timer": .string(timer.description)]
+        case .deliver(let event): return SessionVectors.encode(event)
+        }
+      }
+    }
+
+    mutating func arm(_ timer: ConnectionTimer, _ at: Int64) -> JSONValue {
+      order += 1
+      timers[timer] = (at, order)
+      return ["action": "arm_timer", "timer": .string(timer.description), "at": int(at - start)]
+    }
+  }
+
+  struct UnknownInput: Error, CustomStringConvertible {
+    var kind: String
+    var description: String { "unknown input kind \"\(kind)\"" }
+  }
+
+  static func int(_ n: Int64) -> JSONValue { JSONValue(integerLiteral: Int(n)) }
+  static func int(_ n: Int) -> JSONValue { JSONValue(integerLiteral: n) }
+
+  static func cursor(_ value: JSONValue?) -> SubscriptionCursor? {
+    guard let c = value?.objectValue else { return nil }
+    if let id = c["last_message_id"]?.stringValue { return .lastMessageId(id) }
+    if let n = c["last_seq"]?.intValue { return .lastSeq(n) }
+    if let n = c["offset"]?.intValue { return .offset(n, signature: c["signature"]?.stringValue) }
+    return nil
+  }
+
+  static func encode(_ cursor: SubscriptionCursor?) -> JSONValue {
+    switch cursor {
+    case nil: return .null
+    case .lastMessageId(let id)?: return ["last_message_id": .string(id)]
+    case .lastSeq(let n)?: return ["last_seq": int(n)]
+    case .offset(let n, let signature)?:
+      return ["offset": int(n), "signature": signature.map(JSONValue.string) ?? .null]
+    }
+  }
+
+  static func event(_ name: String, _ members: [(String, JSONValue)]) -> JSONValue {
+    .object(
+      JSONObject(
+        [.init(key: "action", value: "event"), .init(key: "event", value: .string(name))]
+          + members.map { .init(key: $0.0, value: $0.1) }))
+  }
+
+  static func encode(_ e: ClientApplicationEvent) -> JSONValue {
+    switch e {
+    case .connected(let version, let caps, let auth):
+      return event(
+        "connected",
+        [
+          ("version", .string(version)), ("capabilities", .array(caps.map { .string($0) })),
+          ("auth_version", int(auth)),
+        ])
+    case .disconnected(let reason): return event("disconnected", [("reason", .string(reason.code))])
+    case .reconnectScheduled(let attempt, let at):
+      return event("reconnect_scheduled", [("attempt", int(attempt)), ("at", int(at))])
+    case .gaveUp(let attempts): return event("gave_up", [("attempts", int(attempts))])
+    case .reauthRequired(let reason): return event("reauth_required", [("reason", .string(reason.code))])
+    case .upgradeRequired(let required):
+      return event("upgrade_required", [("required", required.map(JSONValue.string) ?? .null)])
+    case .sessionUpdate(let u):
+      let purge: JSONValue
+      switch u.purge {
+      case nil: purge = .null
+      case .all?: purge = "all"
+      case .from(let n)?: purge = ["from": int(n)]
+      }
+      return event(
+        "session_update",
+        [
+          ("session_id", .string(u.sessionId)), ("purge", purge), ("insert", .array(u.insert.map(JSONValue.object))),
+          ("replace", .array(u.replace.map(JSONValue.object))), ("cursor", encode(u.cursor)),
+          ("is_complete", .bool(u.isComplete)), ("gap", u.gap.map(JSONValue.object) ?? .null),
+          ("dropped", int(u.dropped)),
+        ])
+    case .answered(let id, let frame):
+      return event("answered", [("request_id", .string(id)), ("frame", .object(frame))])
+    case .requestFailed(let id, let reason):
+      return event("request_failed", [("request_id", .string(id)), ("reason", .string(reason.rawValue))])
+    case .received(let frame): return event("received", [("frame", .object(frame))])
+    }
+  }
+
+  static func encode(_ e: ServerApplicationEvent) -> JSONValue {
+    switch e {
+    case .authenticated(let outcome, let sessionId, let limit):
+      return event(
+        "authenticated",
+        [
+          ("version", .string(outcome.version)), ("capabilities", .array(outcome.capabilities.map { .string($0) })),
+          ("auth_version", int(outcome.authVersion)), ("session_id", sessionId.map(JSONValue.string) ?? .null),
+          ("recent_sessions_limit", int(limit)),
+        ])
+    case .subscribe(let id, let cursor):
+      return event("subscribe", [("session_id", .string(id)), ("cursor", encode(cursor))])
+    case .unsubscribe(let id): return event("unsubscribe", [("session_id", .string(id))])
+    case .request(let frame): return event("request", [("frame", .object(frame))])
+    case .duplicatePrompt(let key): return event("duplicate_prompt", [("idempotency_key", .string(key))])
+    case .unknownAcknowledgement(let id): return event("unknown_ack", [("message_id", .string(id))])
+    case .replayEvicted(let id): return event("replay_evicted", [("message_id", .string(id))])
+    case .clientDisconnecting(let reason): return event("client_disconnecting", [("reason", .string(reason))])
+    case .closed(let reason): return event("closed", [("reason", .string(reason.code))])
+    }
+  }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import VCProto
+@testable import VCProtoCLI
+
+/// The connection engines: the conversation vectors, random event sequences under the invariants,
+/// and the bounds and helpers the vectors cannot reach.
+@Suite struct ConnectionEngineTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let key = "untethered-0123456789abcdef0123456789abcdef"
+
+  static func vectors(_ file: String) -> [JSONValue] {
+    let url = root.appendingPathComponent("Vectors/sessions/\(file)")
+    guard let data = FileManager.default.contents(atPath: url.path),
+      case .array(let list)? = try? JSONReader(limits: VectorsCommand.vectorFileLimits).parse([UInt8](data))
+    else { return [] }
+    return list
+  }
+
+  @Test(arguments: ["client.json", "server.json"]) func conversationVectors(_ file: String) {
+    let list = Self.vectors(file)
+    #expect(list.count >= 20, "\(file) has \(list.count) vectors")
+    for vector in list {
+      let id = vector["id"]?.stringValue ?? "?"
+      let problem = SessionVectors.check(vector)
+      #expect(problem == nil, "\(id): \(problem ?? "")")
+    }
+  }
+
+  /// The vectors cover every version on both sides and every real-system bug the issue names.
+  @Test func vectorsCoverVersionsAndBugs() {
+    let ids = (Self.vectors("client.json") + Self.vectors("server.json")).compactMap { $0["id"]?.stringValue }
+    for version in ["0.2.0", "0.3.0", "0.4.0", "0.5.0"] {
+      #expect(ids.contains { $0.hasPrefix("client.\(version)") }, "no client vector for \(version)")
+      #expect(ids.contains { $0.hasPrefix("server.\(version)") }, "no server vector for \(version)")
+    }
+    for bug in [
+      "pre_auth_send", "pending_request_fails_on_drop", "session_ready_lost", "auth_error_keeps_reconnecting",
+      "signature_growth",
+    ] {
+      #expect(ids.contains { $0.contains("bug.\(bug)") }, "no vector for \(bug)")
+    }
+  }
+
+  /// A deterministic byte stream (xorshift) standing in for a fuzzer's input.
+  static func bytes(seed: UInt64, count: Int) -> [UInt8] {
+    var x = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    return (0..<count).map { _ in
+      x ^= x << 13
+      x ^= x >> 7
+      x ^= x << 17
+      return UInt8(truncatingIfNeeded: x >> 32)
+    }
+  }
+
+  @Test func randomClientSequencesKeepTheInvariants() {
+    var events = 0
+    for seed in 1...300 {
+      var exerciser = EngineExerciser(bytes: Self.bytes(seed: UInt64(seed), count: 1_500))
+      let problem = exerciser.runClient()
+      #expect(problem == nil, "seed \(seed): \(problem ?? "")")
+      events += exerciser.events
+    }
+    #expect(events > 10_000)
+  }
+
+  @Test func randomServerSequencesKeepTheInvariants() {
+    var events = 0
+    for seed in 1...300 {
+      var exerciser = EngineExerciser(bytes: Self.bytes(seed: UInt64(seed) + 1_000, count: 1_500))
+      let problem = exerciser.runServer()
+      #expect(problem == nil, "seed \(seed): \(problem ?? "")")
+      events += exerciser.events
+    }
+    #expect(events > 10_000)
+  }
+
+  @Test func everyStateHasATableRowAndStopIsAlwaysLegal() {
+    for state in ClientState.allCases {
+      #expect(ClientTransitions.targets(from: state, on: "stop") == [.stopped])
+      #expect(ClientTransitions.targets(from: state, on: "frame") != nil || state == .idle || state == .connecting)
+    }
+    for state in ServerState.allCases {
+      #expect(ServerTransitions.targets(from: state, on: "close") == [.closed])
+    }
+    #expect(ServerTransitions.targets(from: .awaitingConnect, on: "send") == nil)
+  }
+
+  @Test func anIllegalEventNamesStateAndEventAndChangesNothing() throws {
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    #expect(throws: IllegalEvent(state: "awaiting_hello", event: "send", reason: "not in the transition table")) {
+      _ = try engine.handle(.send(.frame("prompt"), requestId: nil), now: 0)
+    }
+    #expect(engine.state == .awaitingHello)
+  }
+
+  @Test func heartbeatTimestampsAreRFC3339UTC() {
+    // Expected values from Python's datetime.
+    #expect(RFC3339.string(millisecondsSince1970: 0) == "1970-01-01T00:00:00Z")
+    #expect(RFC3339.string(millisecondsSince1970: 951_782_400_000) == "2000-02-29T00:00:00Z")
+    #expect(RFC3339.string(millisecondsSince1970: 1_768_150_045_999) == "2026-01-11T16:47:25Z")
+    #expect(RFC3339.string(millisecondsSince1970: 4_102_444_799_000) == "2099-12-31T23:59:59Z")
+  }
+
+  @Test func fileSignatureGrowthIsNotReplacement() {
+    #expect(!FileSignature.isReplacement(seen: "100:u-1", current: "100:u-1"))
+    #expect(!FileSignature.isReplacement(seen: "100:u-1", current: "250:u-1"))
+    #expect(FileSignature.isReplacement(seen: "100:u-1", current: "99:u-1"))
+    #expect(FileSignature.isReplacement(seen: "100:u-1", current: "250:u-2"))
+    #expect(FileSignature.isReplacement(seen: "opaque", current: "other"))
+    #expect(!FileSignature.isReplacement(seen: "3:a:b", current: "9:a:b"))
+  }
+
+  /// Every reconnect delay, over many attempts and seeds, lies within [floor, cap * (1 + jitter)].
+  @Test func backoffStaysWithinItsBounds() throws {
+    for seed in UInt64(0)..<20 {
+      var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, randomSeed: seed))
+      var now: Int64 = 0
+      _ = try engine.handle(.start, now: now)
+      var previous: Int64 = 0
+      for attempt in 1...40 {
+        let actions = try engine.handle(.transportClosed(detail: "refused"), now: now)
+        guard
+          case .armTimer(.reconnect, let at)? = actions.first(where: {
+            if case .armTimer = $0 { return true } else { return false }
+          })
+        else {
+          Issue.record("no reconnect timer on attempt \(attempt)")
+          return
+        }
+        let delay = at - now
+        #expect(delay >= 1_000 && delay <= 37_500, "attempt \(attempt): \(delay) ms")
+        if attempt >= 7 { #expect(delay >= 22_500, "attempt \(attempt) is past the cap: \(delay) ms") }
+        previous = delay
+        now = at
+        _ = try engine.handle(.timerFired(.reconnect), now: now)
+      }
+      _ = previous
+    }
+  }
+
+  func readyServer(_ capabilities: [String]) throws -> ServerEngine {
+    var server = ServerEngine(
+      ServerConfiguration(offer: ServerOffer(protocolVersions: ["0.5.0"], capabilities: capabilities), apiKey: Self.key)
+    )
+    _ = try server.handle(.transportOpened(challenge: nil), now: 0)
+    var connect = JSONObject.frame("connect", ["api_key": .string(Self.key), "protocol_version": "0.5.0"])
+    connect["capabilities"] = .array(capabilities.map { .string($0) })
+    _ = try server.handle(.frameReceived(connect), now: 0)
+    #expect(server.state == .authenticated)
+    return server
+  }
+
+  @Test func replayBufferIsBoundedAndReportsEvictions() throws {
+    var server = try readyServer([Capability.messageAck])
+    var evicted: [String] = []
+    for i in 0...ServerMemory.replayCapacity {
+      for case .deliver(.replayEvicted(let id)) in try server.handle(
+        .send(.frame("response", ["message_id": .string("m\(i)"), "success": true])), now: 0)
+      {
+        evicted.append(id)
+      }
+    }
+    #expect(evicted == ["m0"])
+    #expect(server.memory.unacknowledged.count == ServerMemory.replayCapacity)
+    #expect(server.memory.unacknowledged.first?.messageId == "m1")
+  }
+
+  @Test func idempotencyWindowIsBounded() throws {
+    var server = try readyServer([Capability.idempotentPrompt])
+    func prompt(_ key: String) throws -> [ServerAction] {
+      try server.handle(.frameReceived(.frame("prompt", ["text": "go", "idempotency_key": .string(key)])), now: 0)
+    }
+    for i in 0...ServerMemory.idempotencyCapacity { _ = try prompt("k\(i)") }
+    #expect(server.memory.idempotencyKeyCount == ServerMemory.idempotencyCapacity)
+    // The newest key is still answered from the window; the oldest was forgotten and runs again.
+    #expect(
+      try prompt("k\(ServerMemory.idempotencyCapacity)").contains(.deliver(.duplicatePrompt(idempotencyKey: "k1024"))))
+    #expect(try prompt("k0").contains(.deliver(.request(.frame("prompt", ["text": "go", "idempotency_key": "k0"])))))
+    // A key longer than the bound is never remembered (memory per key is bounded).
+    let long = String(repeating: "x", count: ServerMemory.maxKeyBytes + 1)
+    _ = try prompt(long)
+    #expect(try prompt(long).contains { if case .deliver(.request) = $0 { return true } else { return false } })
+  }
+
+  @Test func dedupWindowIsBounded() throws {
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, dedupWindow: 16))
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    _ = try engine.handle(.subscribe(sessionId: "s", cursor: nil), now: 0)
+    let messages: [JSONValue] = (0..<100).map { .object(.frame("m", ["offset": JSONValue(integerLiteral: $0)])) }
+    let actions = try engine.handle(
+      .frameReceived(
+        .frame(
+          "session_history",
+          [
+            "session_id": "s", "messages": .array(messages), "next_offset": 100, "end_of_file": true,
+            "file_signature": "9:u",
+          ])),
+      now: 0)
+    #expect(engine.occupancy.largestDedupWindow == 16)
+    guard case .deliver(.sessionUpdate(let update))? = actions.last else {
+      Issue.record("no session update")
+      return
+    }
+    #expect(update.insert.count == 100 && update.replace.isEmpty)
+    #expect(engine.cursor(for: "s") == .offset(100, signature: "9:u"))
+  }
+}

@@ -1,0 +1,735 @@
+#!/usr/bin/env python3
+"""Writes Vectors/sessions/{client,server}.json: conversation vectors for the connection engines.
+
+Every expectation here is written from the specification (STANDARDS.md "Conversation state machine",
+sections 4, 7, 8) and the real system's facts it cites, never from running vcproto: MACs are computed
+with Python's hmac, heartbeat timestamps with datetime, jittered delays with an independent SplitMix64.
+Times are milliseconds after clock_start_ms. Run: python3 tools/make_session_vectors.py
+"""
+import datetime, hashlib, hmac, json, os, struct
+
+KEY = "untethered-0123456789abcdef0123456789abcdef"
+NONCE = "00112233445566778899aabbccddeeff"
+CHALLENGE = "a1" * 32
+T0 = 1768150000000  # 2026-01-11T16:46:40Z
+
+# ---------- helpers: actions and events ----------
+def send(frame): return {"action": "send", "frame": frame}
+def close(reason): return {"action": "close", "reason": reason}
+def arm(timer, at): return {"action": "arm_timer", "timer": timer, "at": at}
+def cancel(timer): return {"action": "cancel_timer", "timer": timer}
+OPEN = {"action": "open_transport"}
+def ev(name, **kw): return dict({"action": "event", "event": name}, **kw)
+def step(kind, expect=(), error=None, **inp):
+    s = {"input": dict({"kind": kind}, **inp)}
+    if error: s["error"] = error
+    else: s["expect"] = list(expect)
+    return s
+def advance(ms, expect=()): return step("advance", expect, ms=ms)
+def frame(f, expect=()): return step("frame", expect, frame=f)
+
+# ---------- auth v2 MAC layout (STANDARDS.md section 8) ----------
+# label, 0x00, then per field: u32 name length, name, value, where value is 0x00 absent |
+# 0x01 u32 length + UTF-8 | 0x02 u32 count + (u32 length + UTF-8)... | 0x03 int64 big-endian |
+# 0x04 u32 count + int64 big-endian... Each field has a declared kind; JSON null counts as absent.
+S, L, I, IL = "string", "list", "integer", "integer_list"
+def text(v):
+    b = v.encode(); return struct.pack(">I", len(b)) + b
+def value(kind, v):
+    if v is None: return b"\x00"
+    if kind == S: return b"\x01" + text(v)
+    if kind == L: return b"\x02" + struct.pack(">I", len(v)) + b"".join(text(e) for e in v)
+    if kind == I: return b"\x03" + struct.pack(">q", v)
+    return b"\x04" + struct.pack(">I", len(v)) + b"".join(struct.pack(">q", e) for e in v)
+def mac(label, fields):
+    data = label.encode() + b"\x00" + b"".join(text(n) + value(k, v) for n, k, v in fields)
+    return hmac.new(KEY.encode(), data, hashlib.sha256).hexdigest()
+CONNECT_FIELDS = [("session_id", S), ("recent_sessions_limit", I), ("protocol_version", S),
+                  ("protocol_versions", L), ("capabilities", L), ("auth_version", I)]
+HELLO_FIELDS = [("message", S), ("version", S), ("auth_version", I), ("instructions", S),
+                ("protocol_versions", L), ("auth_versions", IL), ("capabilities", L)]
+CONNECTED_FIELDS = [("message", S), ("session_id", S), ("negotiated_protocol_version", S), ("capabilities", L),
+                    ("auth_version", I)]
+def client_mac(connect, hello, challenge=CHALLENGE, nonce=NONCE):
+    """The client's answer: binds every connect member but the credentials, and the hello's offer."""
+    return mac("vcproto/auth/v2/client", [("challenge", S, challenge), ("client_nonce", S, nonce)]
+               + [(n, k, connect.get(n)) for n, k in CONNECT_FIELDS]
+               + [("hello." + n, k, hello.get(n)) for n, k in HELLO_FIELDS])
+def server_proof(connected, response, challenge=CHALLENGE, nonce=NONCE):
+    """The server's proof: binds the client's answer and every member of connected but the proof."""
+    return mac("vcproto/auth/v2/server", [("challenge", S, challenge), ("client_nonce", S, nonce), ("auth_response", S, response)]
+               + [(n, k, connected.get(n)) for n, k in CONNECTED_FIELDS])
+
+# ---------- SplitMix64 (the engines' jitter source) ----------
+class SplitMix64:
+    def __init__(self, seed): self.s = seed & (2**64 - 1)
+    def next(self):
+        self.s = (self.s + 0x9E3779B97F4A7C15) & (2**64 - 1)
+        z = self.s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+        return z ^ (z >> 31)
+    def unit(self): return (self.next() >> 11) / 2.0**53
+def backoff(n, rng, jitter=0.25, base=1000, cap=30000, floor=1000):
+    raw = min(base * 2**n, cap)
+    return max(floor, int(raw * (1 + jitter * (2 * rng.unit() - 1))))
+
+# ---------- real frames ----------
+def hello(version="0.5.0", **extra):
+    h = {"type": "hello", "message": "Welcome to voice-code backend", "version": version, "auth_version": 1,
+         "instructions": "Send connect message with api_key"}
+    h.update(extra); return h
+def connected(version, **extra):
+    c = {"type": "connected", "message": "Session registered", "session_id": None, "negotiated_protocol_version": version}
+    c.update(extra); return c
+PING, PONG = {"type": "ping"}, {"type": "pong"}
+SESSION_LIST = {"type": "session_list", "sessions": [], "total_count": 0}
+S1, S2 = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11", "9a8b7c6d-1e2f-4a3b-8c7d-6e5f4a3b2c1d"
+def msg5(offset, text="hi", session=S1, role="assistant"):
+    return {"session_id": session, "uuid": "u-%d" % offset, "role": role, "text": text,
+            "timestamp": "2026-01-11T17:00:00.000Z", "provider": "claude", "offset": offset}
+def msg4(seq, session=S1):
+    return {"session_id": session, "uuid": "u-%d" % seq, "role": "assistant", "text": "m%d" % seq,
+            "timestamp": "2026-01-11T17:00:00.000Z", "seq": seq}
+def msg2(uuid):
+    return {"type": "assistant", "uuid": uuid, "message": {"role": "assistant", "content": "ok"},
+            "timestamp": "2026-01-11T17:00:00.000Z", "sessionId": S1}
+def hist5(messages, next_offset, eof=True, sig="100:u-0", session=S1, **extra):
+    h = {"type": "session_history", "session_id": session, "messages": messages, "next_offset": next_offset,
+         "end_of_file": eof, "file_signature": sig}
+    h.update(extra); return h
+def hist4(messages, last_seq, next_seq, complete=True, gap=None):
+    return {"type": "session_history", "session_id": S1, "messages": messages,
+            "first_seq": messages[0]["seq"] if messages else None, "last_seq": last_seq, "next_seq": next_seq,
+            "is_complete": complete, "gap": gap}
+def update(insert=(), replace=(), purge=None, cursor=None, complete=True, gap=None, dropped=0, session=S1):
+    return ev("session_update", session_id=session, purge=purge, insert=list(insert), replace=list(replace),
+              cursor=cursor, is_complete=complete, gap=gap, dropped=dropped)
+def off(n, sig): return {"offset": n, "signature": sig}
+
+def client_config(**kw):
+    c = {"api_key": KEY, "min_version": "0.4.0", "max_version": "0.5.0", "capabilities": [], "jitter": 0,
+         "clock_start_ms": T0}
+    c.update(kw); return c
+
+def connect_v1(pv="0.5.0", **extra):
+    c = {"type": "connect", "api_key": KEY, "protocol_version": pv}; c.update(extra); return c
+
+def ready_steps(version="0.5.0", caps=(), hello_frame=None, connect_frame=None, connected_frame=None,
+                subs=(), size=None, heartbeat_at=None, ping_at=30000):
+    """start -> open -> hello -> connect -> connected, at t=0. Real-HEAD style unless frames given."""
+    hello_frame = hello_frame or hello(version)
+    connect_frame = connect_frame or connect_v1()
+    connected_frame = connected_frame or connected(version)
+    after = [cancel("handshake_deadline"), ev("connected", version=version, capabilities=sorted(caps), auth_version=1)]
+    if size: after.append(send({"type": "set_max_message_size", "size_kb": size}))
+    after += [send(s) for s in subs]
+    after.append(arm("ping", ping_at))
+    if heartbeat_at: after.append(arm("heartbeat_deadline", heartbeat_at))
+    return [step("start", [OPEN]),
+            step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+            frame(hello_frame, [send(connect_frame)]),
+            frame(connected_frame, after)]
+
+def negotiated_ready(caps, version="0.5.0", **cfg):
+    """A vcproto server offering capabilities (hello with negotiation members)."""
+    h = hello(version, protocol_versions=["0.4.0", "0.5.0"], auth_versions=[1], capabilities=list(caps))
+    c = connect_v1(protocol_versions=["0.4.0", "0.5.0"], capabilities=list(caps))
+    k = connected(version, capabilities=sorted(caps), auth_version=1)
+    return h, c, k
+
+CLIENT = []
+def client(id, desc, steps, **cfg):
+    CLIENT.append({"id": id, "description": desc, "role": "client", "config": client_config(**cfg), "steps": steps})
+
+# --- handshake ---
+client("client.0.5.0.handshake.real_head",
+       "iOS against the real HEAD server: hello (ceiling 0.5.0) -> connect with api_key and protocol_version -> "
+       "connected; set_max_message_size right after; the first ping 30 s after connected, a pong cancels its deadline.",
+       ready_steps(size=200) + [
+           frame(SESSION_LIST, [ev("received", frame=SESSION_LIST)]),
+           advance(30000, [send(PING), arm("pong_deadline", 45000), arm("ping", 60000)]),
+           frame(PONG, [cancel("pong_deadline")]),
+           advance(30000, [send(PING), arm("pong_deadline", 75000), arm("ping", 90000)]),
+       ], max_message_size_kb=200)
+
+client("client.0.4.0.handshake.negotiated_down",
+       "A server whose ceiling is 0.4.0 (VC_OFFSET_PROTOCOL=0): the client announced 0.5.0 and accepts 0.4.0 from connected.",
+       ready_steps(version="0.4.0", hello_frame=hello("0.4.0")))
+
+client("client.0.2.0.handshake.implicit",
+       "A 0.2.0 server sends no connected: the first frame after connect that is not auth_error means success "
+       "(STANDARDS.md section 4); that frame is then handled normally and desired subscriptions go out.",
+       [step("start", [OPEN]),
+        step("subscribe", [], session_id=S1, cursor={"last_message_id": "u-1"}),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.2.0"), [send(connect_v1())]),
+        frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                             send({"type": "subscribe", "session_id": S1, "last_message_id": "u-1"}),
+                             arm("ping", 30000), ev("received", frame=SESSION_LIST)])],
+       min_version="0.2.0")
+
+client("client.handshake.nothing_before_hello",
+       "Frames before hello are ignored, and a session subscribed before authentication is not sent until connected.",
+       [step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(SESSION_LIST, []),
+        step("subscribe", [], session_id=S1, cursor=None),
+        frame(hello(), [send(connect_v1())]),
+        frame(SESSION_LIST, []),
+        frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                   send({"type": "subscribe", "session_id": S1, "from_offset": 0}), arm("ping", 30000)])])
+
+client("client.bug.pre_auth_send_refused",
+       "Real-system bug (pre-auth sends): iOS sent unsubscribe/prompt between hello and connected, the server answered "
+       "auth_error and iOS stopped reconnecting. The engine refuses the send (an illegal event naming the state) and nothing goes out.",
+       ready_steps()[:3] + [
+           step("send", error={"state": "awaiting_connected", "event": "send"},
+                frame={"type": "prompt", "text": "hello", "resume_session_id": S1}),
+           frame(connected("0.5.0"), [cancel("handshake_deadline"),
+                                                   ev("connected", version="0.5.0", capabilities=[], auth_version=1), arm("ping", 30000)]),
+           step("send", [send({"type": "prompt", "text": "hello", "resume_session_id": S1})],
+                frame={"type": "prompt", "text": "hello", "resume_session_id": S1}),
+       ])
+
+client("client.handshake.too_old_server",
+       "hello.version below the client's minimum (iOS requires >= 0.4.0): upgrade required, no connect, no reconnect.",
+       [step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.3.0"), [cancel("handshake_deadline"), close("unsupported_protocol_version"), ev("upgrade_required", required=None)]),
+        advance(60000, []),
+        step("resume", [])])
+
+# The too-old refusal needs a client that announces 0.3.0.
+CLIENT.append({"id": "client.handshake.too_old_client", "role": "client",
+  "description": "The server's too-old refusal (error code unsupported_protocol_version) after connect: upgrade "
+                 "required with the server's required version, and no reconnect.",
+  "config": client_config(min_version="0.2.0", max_version="0.3.0"),
+  "steps": [step("start", [OPEN]),
+            step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+            frame(hello("0.5.0"), [send(connect_v1("0.3.0"))]),
+            frame({"type": "error", "message": "Client is too old; upgrade required", "code": "unsupported_protocol_version",
+                   "required": "0.4.0", "received": "0.3.0"},
+                  [cancel("handshake_deadline"), close("unsupported_protocol_version"), ev("upgrade_required", required="0.4.0")]),
+            advance(60000, [])]})
+
+client("client.handshake.timeout",
+       "A server that never sends hello: after 30 s the client gives up on this socket and backs off (the real client waits forever).",
+       [step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        advance(30000, [close("handshake_timeout"), ev("disconnected", reason="handshake_timeout"),
+                        arm("reconnect", 31000), ev("reconnect_scheduled", attempt=1, at=31000)])])
+
+# --- auth ---
+def v2_steps(caps=(), good=True):
+    h = hello("0.5.0", protocol_versions=["0.4.0", "0.5.0"], auth_versions=[1, 2], capabilities=list(caps), challenge=CHALLENGE)
+    pvs = ["0.4.0", "0.5.0"]
+    c = {"type": "connect", "protocol_version": "0.5.0", "protocol_versions": pvs}
+    if caps: c["capabilities"] = list(caps)
+    c.update({"auth_version": 2, "client_nonce": NONCE})
+    resp = client_mac(c, h)
+    c["auth_response"] = resp
+    k = connected("0.5.0", capabilities=sorted(caps), auth_version=2)
+    k["server_proof"] = server_proof(k, resp) if good else "0" * 64
+    return h, c, k
+
+h, c, k = v2_steps()
+client("client.auth.v2.proof_verified",
+       "Auth v2: the key never travels; connect carries the HMAC answer (computed here with Python's hmac); connected "
+       "carries the server's proof, verified before the client acts.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(h, [send(c)]),
+        frame(k, [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=2), arm("ping", 30000)])])
+
+h, c, k = v2_steps(good=False)
+client("client.auth.v2.bad_proof",
+       "A wrong server_proof: the client closes, asks for the user, and acts on none of the frames that follow.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(h, [send(c)]),
+        frame(k, [cancel("handshake_deadline"), close("server_proof_invalid"), ev("reauth_required", reason="server_proof_invalid")]),
+        frame(SESSION_LIST, [])])
+
+client("client.auth.downgrade_refused",
+       "A client that refuses auth v1 never sends its key to a server offering no challenge.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.5.0"), [cancel("handshake_deadline"), close("downgrade_refused"), ev("reauth_required", reason="downgrade_refused")])],
+       allow_auth_v1=False)
+
+AUTH_ERROR = {"type": "auth_error", "message": "Authentication failed"}
+def reconnect_to_hello(at_open):
+    return [step("transport_opened", [arm("handshake_deadline", at_open + 30000)], client_nonce=NONCE),
+            frame(hello(), [send(connect_v1())])]
+client("client.bug.auth_error_keeps_reconnecting",
+       "Real-system bug (no reconnect after auth error): one auth_error stopped iOS for good. The engine retries with "
+       "backoff and asks the user only after 3 consecutive refusals.",
+       ready_steps()[:3] + [
+           frame(AUTH_ERROR, [cancel("handshake_deadline"), close("auth_failed"), ev("disconnected", reason="auth_failed"),
+                              arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)]),
+           step("transport_closed", [], detail="closed by server"),
+           advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
+           frame(AUTH_ERROR, [cancel("handshake_deadline"), close("auth_failed"), ev("disconnected", reason="auth_failed"),
+                              arm("reconnect", 3000), ev("reconnect_scheduled", attempt=2, at=3000)]),
+           advance(2000, [OPEN])] + reconnect_to_hello(3000) + [
+           frame(AUTH_ERROR, [cancel("handshake_deadline"), close("auth_failed"), ev("reauth_required", reason="auth_failed")]),
+           advance(60000, []),
+           step("start", [OPEN])])
+
+# --- keepalive / heartbeat ---
+client("client.keepalive.pong_timeout",
+       "No frame within 15 s of a ping: the connection is dead (the real client has no deadline); reconnect after 1 s.",
+       ready_steps() + [
+           advance(30000, [send(PING), arm("pong_deadline", 45000), arm("ping", 60000)]),
+           advance(15000, [cancel("ping"), close("pong_timeout"), ev("disconnected", reason="pong_timeout"),
+                           arm("reconnect", 46000), ev("reconnect_scheduled", attempt=1, at=46000)])])
+
+client("client.keepalive.any_frame_answers",
+       "Any frame after the ping proves the peer alive: the pong deadline passes without closing.",
+       ready_steps() + [
+           advance(30000, [send(PING), arm("pong_deadline", 45000), arm("ping", 60000)]),
+           advance(5000, []),
+           frame(SESSION_LIST, [ev("received", frame=SESSION_LIST)]),
+           advance(10000, [])])
+
+h, c, k = negotiated_ready(["heartbeat"])
+HB = {"type": "heartbeat", "timestamp": "2026-01-11T16:47:25Z"}
+client("client.heartbeat.timeout",
+       "Heartbeat extension: the server beats every 45 s; with no frame for 90 s the client reconnects. (Pings are "
+       "set 10 minutes apart here so that only the heartbeat rule acts.)",
+       ready_steps(caps=["heartbeat"], hello_frame=h, connect_frame=c, connected_frame=k, heartbeat_at=90000, ping_at=600000) + [
+           advance(45000, []),
+           frame(HB, []),
+           advance(45000, [arm("heartbeat_deadline", 135000)]),
+           advance(45000, [cancel("ping"), close("heartbeat_timeout"), ev("disconnected", reason="heartbeat_timeout"),
+                           arm("reconnect", 136000), ev("reconnect_scheduled", attempt=1, at=136000)])],
+       capabilities=["heartbeat"], ping_interval_ms=600000)
+
+client("client.heartbeat.not_negotiated_ignored",
+       "A heartbeat from a server that did not negotiate it is ignored (clients without heartbeat support must not fail).",
+       ready_steps() + [frame(HB, [])])
+
+# --- reconnect ---
+DROP = [cancel("ping"), ev("disconnected", reason="transport_closed")]
+steps = ready_steps() + [step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset")]
+t, wait = 1000, 1000
+for n, delay in enumerate([2000, 4000, 8000, 16000, 30000, 30000], start=2):
+    steps.append(advance(wait, [OPEN]))
+    steps.append(step("transport_closed", [ev("disconnected", reason="transport_closed"),
+                                           arm("reconnect", t + delay), ev("reconnect_scheduled", attempt=n, at=t + delay)],
+                      detail="connection refused"))
+    t, wait = t + delay, delay
+steps.append(advance(wait, [OPEN]))
+steps += [step("transport_opened", [arm("handshake_deadline", t + 30000)], client_nonce=NONCE),
+          frame(hello(), [send(connect_v1())]),
+          frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                     arm("ping", t + 30000)]),
+          step("transport_closed", DROP + [arm("reconnect", t + 1000), ev("reconnect_scheduled", attempt=1, at=t + 1000)], detail="reset")]
+client("client.reconnect.backoff",
+       "Exponential backoff without jitter: 1, 2, 4, 8, 16, 30, 30 s (base 1 s, cap 30 s); the count restarts after connected.",
+       steps)
+
+rng = SplitMix64(42)
+d1 = backoff(0, rng); d2 = backoff(1, rng)
+client("client.reconnect.jitter",
+       "Backoff with ±25 % jitter from SplitMix64 seeded 42 (delays computed independently here), floored at 1 s.",
+       ready_steps() + [
+           step("transport_closed", DROP + [arm("reconnect", d1), ev("reconnect_scheduled", attempt=1, at=d1)], detail="reset"),
+           advance(d1, [OPEN]),
+           step("transport_closed", [ev("disconnected", reason="transport_closed"), arm("reconnect", d1 + d2),
+                                     ev("reconnect_scheduled", attempt=2, at=d1 + d2)], detail="refused")],
+       jitter=0.25, random_seed=42)
+
+client("client.reconnect.gives_up_when_configured",
+       "With max_reconnect_attempts 1 the client stops after one failed attempt and says so.",
+       ready_steps() + [
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           advance(1000, [OPEN]),
+           step("transport_closed", [ev("disconnected", reason="transport_closed"), ev("gave_up", attempts=1)], detail="refused"),
+           step("resume", [OPEN])],
+       max_reconnect_attempts=1)
+
+h, c, k = negotiated_ready(["draining"])
+client("client.draining.waits_retry_after",
+       "draining: the client closes and reconnects after retry_after_ms (jitter 0 here), not as a failure.",
+       ready_steps(caps=["draining"], hello_frame=h, connect_frame=c, connected_frame=k) + [
+           frame({"type": "draining", "message": "Server shutting down, please reconnect", "retry_after_ms": 5000},
+                 [cancel("ping"), close("draining"), ev("disconnected", reason="draining"), arm("reconnect", 5000),
+                  ev("reconnect_scheduled", attempt=1, at=5000)]),
+           step("transport_closed", [], detail="server closed")],
+       capabilities=["draining"])
+
+h, c, k = negotiated_ready(["disconnect"])
+client("client.disconnect.clean",
+       "Clean disconnect (going to the background): disconnect{reason} when negotiated, close, no reconnect; resume reconnects.",
+       ready_steps(caps=["disconnect"], hello_frame=h, connect_frame=c, connected_frame=k) + [
+           step("stop", [send({"type": "disconnect", "reason": "background"}), cancel("ping"), close("client_disconnect"),
+                         ev("disconnected", reason="client_disconnect")], reason="background"),
+           frame(SESSION_LIST, []),
+           advance(60000, []),
+           step("resume", [OPEN])],
+       capabilities=["disconnect"])
+
+# --- requests ---
+EXEC = {"type": "execute_command", "command_id": "git.status", "working_directory": "/Users/dev/voice-code"}
+OUT = {"type": "get_command_output", "command_session_id": "cmd-1"}
+INFER = {"type": "infer_session_name", "session_id": S1, "message_text": "Fix the backoff"}
+INFERRED = {"type": "session_name_inferred", "session_id": S1, "name": "Backoff fix"}
+client("client.bug.pending_request_fails_on_drop",
+       "Real-system bug (executeCommand hangs after a drop): every request still waiting fails with connection_lost "
+       "when the socket drops; an answered one is delivered as answered.",
+       ready_steps() + [
+           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(OUT)], frame=OUT, request_id="r2"),
+           step("send", [send(INFER)], frame=INFER, request_id="r3"),
+           frame(INFERRED, [ev("answered", request_id="r3", frame=INFERRED)]),
+           step("transport_closed", [ev("request_failed", request_id="r1", reason="connection_lost"),
+                                     ev("request_failed", request_id="r2", reason="connection_lost")] + DROP +
+                [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset")])
+
+client("client.requests.stop_fails_pending",
+       "An explicit stop fails waiting requests with stopped.",
+       ready_steps() + [
+           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), close("client_disconnect"),
+                         ev("disconnected", reason="client_disconnect")], reason="user")])
+
+PROMPT_NEW = {"type": "prompt", "text": "Start", "new_session_id": S2, "working_directory": "/tmp"}
+client("client.bug.session_ready_lost_on_reconnect",
+       "Real-system bug (session_ready lost on reconnect): session_ready goes to the connection that sent the prompt. "
+       "After a drop the engine subscribes to the new session itself, so its messages arrive without session_ready.",
+       ready_steps() + [
+           step("send", [send(PROMPT_NEW)], frame=PROMPT_NEW),
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
+           frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                      send({"type": "subscribe", "session_id": S2, "from_offset": 0}), arm("ping", 31000)])])
+
+h, c, k = negotiated_ready(["message_ack"])
+RESP = {"type": "response", "message_id": "m1", "success": True, "text": "Done", "session_id": S1}
+REPLAY1 = {"type": "replay", "message_id": "m1", "message": {"role": "assistant", "text": "Done", "session_id": S1}}
+REPLAY2 = {"type": "replay", "message_id": "m2", "message": {"role": "assistant", "text": "More", "session_id": S1}}
+client("client.message_ack.ack_and_dedupe_replay",
+       "message_ack: every frame with a message_id is acknowledged; a replay of an id already delivered is acknowledged "
+       "again but not delivered twice.",
+       ready_steps(caps=["message_ack"], hello_frame=h, connect_frame=c, connected_frame=k) + [
+           frame(RESP, [send({"type": "message_ack", "message_id": "m1"}), ev("received", frame=RESP)]),
+           frame(REPLAY1, [send({"type": "message_ack", "message_id": "m1"})]),
+           frame(REPLAY2, [send({"type": "message_ack", "message_id": "m2"}), ev("received", frame=REPLAY2)])],
+       capabilities=["message_ack"])
+
+# --- subscriptions per version ---
+SUB5 = lambda frm: {"type": "subscribe", "session_id": S1, "from_offset": frm}
+client("client.0.5.0.subscribe.chain_and_dedup",
+       "0.5.0: resume from the stored offset (no file_signature_seen: the real server's signature changes on every append); "
+       "end_of_file:false continues from next_offset; a push repeating an offset is a replace; another session's message is dropped.",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(10))], session_id=S1, cursor=off(10, "100:u-0")),
+           frame(hist5([msg5(10), msg5(12)], 13, eof=False, sig="150:u-0"),
+                 [update(insert=[msg5(10), msg5(12)], cursor=off(13, "150:u-0"), complete=False), send(SUB5(13))]),
+           frame(hist5([msg5(13)], 14, sig="160:u-0"), [update(insert=[msg5(13)], cursor=off(14, "160:u-0"))]),
+           frame(hist5([msg5(13), msg5(14), msg5(15, session=S2)], 15, sig="170:u-0"),
+                 [update(insert=[msg5(14)], replace=[msg5(13)], cursor=off(15, "170:u-0"), dropped=1)])])
+
+client("client.bug.stalled_chain_retries",
+       "Real-system hazard (spurious stalled chain): a half-written last line gives end_of_file:false with an unchanged "
+       "next_offset. iOS aborted with a 'stalled' banner; the engine asks again 1 s later.",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(0))], session_id=S1, cursor=None),
+           frame(hist5([msg5(0)], 5, eof=False), [update(insert=[msg5(0)], cursor=off(5, "100:u-0"), complete=False), send(SUB5(5))]),
+           frame(hist5([], 5, eof=False), [arm("continuation:" + S1, 1000), update(cursor=off(5, "100:u-0"), complete=False)]),
+           advance(1000, [send(SUB5(5))]),
+           frame(hist5([msg5(5)], 6, sig="120:u-0"), [update(insert=[msg5(5)], cursor=off(6, "120:u-0"))])])
+
+client("client.0.5.0.file_replaced",
+       "file_replaced:true: purge everything of the session and reload from offset 0.",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(40))], session_id=S1, cursor=off(40, "900:u-0")),
+           frame(hist5([], 0, sig="80:u-9", file_replaced=True),
+                 [update(purge="all", cursor=off(0, "80:u-9"), complete=False), send(SUB5(0))]),
+           frame(hist5([msg5(0)], 1, sig="80:u-9"), [update(insert=[msg5(0)], cursor=off(1, "80:u-9"))])])
+
+client("client.bug.signature_growth_is_not_replacement",
+       "Real-system bug (file signature forces a full reload): a signature whose byte length grew with the same first "
+       "record is the same file: no purge. A different first record, or a shorter file, is a replacement.",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(3))], session_id=S1, cursor=off(3, "100:u-0")),
+           frame(hist5([msg5(3)], 4, sig="180:u-0"), [update(insert=[msg5(3)], cursor=off(4, "180:u-0"))]),
+           frame(hist5([msg5(4)], 5, sig="50:u-0"),
+                 [update(purge="all", cursor=off(0, "50:u-0"), complete=False), send(SUB5(0))])])
+
+client("client.0.5.0.client_ahead_purge",
+       "Client ahead: a reply whose next_offset is below the cursor purges every message at offset >= next_offset.",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(20))], session_id=S1, cursor=off(20, "500:u-0")),
+           frame(hist5([], 15, sig="500:u-0"), [update(purge={"from": 15}, cursor=off(15, "500:u-0"))])])
+
+SUB4 = lambda n: {"type": "subscribe", "session_id": S1, "last_seq": n}
+client("client.0.4.0.subscribe.continuation_and_client_ahead",
+       "0.4.0: subscribe with last_seq; is_complete:false re-subscribes from the returned last_seq; gap client_ahead "
+       "purges seq >= next_seq.",
+       ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
+           step("subscribe", [send(SUB4(5))], session_id=S1, cursor={"last_seq": 5}),
+           frame(hist4([msg4(6), msg4(7)], 7, 8, complete=False),
+                 [update(insert=[msg4(6), msg4(7)], cursor={"last_seq": 7}, complete=False), send(SUB4(7))]),
+           frame(hist4([msg4(8)], 8, 9), [update(insert=[msg4(8)], cursor={"last_seq": 8})]),
+           step("unsubscribe", [send({"type": "unsubscribe", "session_id": S1})], session_id=S1),
+           step("subscribe", [send(SUB4(50))], session_id=S1, cursor={"last_seq": 50}),
+           frame(hist4([msg4(1), msg4(2)], 2, 3, gap={"requested_last_seq": 50, "min_available_seq": 1, "reason": "client_ahead"}),
+                 [update(insert=[msg4(1), msg4(2)], purge={"from": 3}, cursor={"last_seq": 2},
+                         gap={"requested_last_seq": 50, "min_available_seq": 1, "reason": "client_ahead"})])])
+
+H2 = lambda msgs, newest: {"type": "session_history", "session_id": S1, "messages": msgs, "total_count": len(msgs),
+                           "oldest_message_id": msgs[0]["uuid"] if msgs else None, "newest_message_id": newest, "is_complete": True}
+client("client.0.2.0.subscribe.last_message_id",
+       "0.2.0: subscribe with last_message_id; messages keyed by uuid; a repeated uuid is a replace; live "
+       "session_updated pushes are merged the same way.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.2.0"), [send(connect_v1())]),
+        frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                             arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+        step("subscribe", [send({"type": "subscribe", "session_id": S1})], session_id=S1, cursor=None),
+        frame(H2([msg2("a"), msg2("b")], "b"), [update(insert=[msg2("a"), msg2("b")], cursor={"last_message_id": "b"})]),
+        frame({"type": "session_updated", "session_id": S1, "messages": [msg2("b"), msg2("c")]},
+              [update(insert=[msg2("c")], replace=[msg2("b")], cursor={"last_message_id": "c"})])],
+       min_version="0.2.0")
+
+client("client.0.3.0.subscribe.last_message_id",
+       "0.3.0 (hello says 0.3.0, no connected): the same message-id resume as 0.2.0.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.3.0"), [send(connect_v1())]),
+        frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.3.0", capabilities=[], auth_version=1),
+                             arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+        step("subscribe", [send({"type": "subscribe", "session_id": S1, "last_message_id": "b"})], session_id=S1,
+             cursor={"last_message_id": "b"}),
+        frame(H2([msg2("c")], "c"), [update(insert=[msg2("c")], cursor={"last_message_id": "c"})])],
+       min_version="0.2.0")
+
+client("client.subscriptions.survive_reconnect",
+       "What survives a reconnect: desired subscriptions, re-sent with their latest cursor after connected.",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(0))], session_id=S1, cursor=None),
+           frame(hist5([msg5(0), msg5(2)], 3, sig="90:u-0"), [update(insert=[msg5(0), msg5(2)], cursor=off(3, "90:u-0"))]),
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
+           frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                      send(SUB5(3)), arm("ping", 31000)])])
+
+client("client.illegal.transport_opened_when_idle",
+       "An event the state does not accept is an error value naming the state and the event.",
+       [step("transport_opened", error={"state": "idle", "event": "transport_opened"}, client_nonce=NONCE)])
+
+# ================= server =================
+SERVER = []
+def server_config(**kw):
+    c = {"api_key": KEY, "protocol_versions": ["0.4.0", "0.5.0"], "floor": "0.4.0", "auth_versions": [1], "capabilities": [],
+         "clock_start_ms": T0}
+    c.update(kw); return c
+def server(id, desc, steps, **cfg):
+    SERVER.append({"id": id, "description": desc, "role": "server", "config": server_config(**cfg), "steps": steps})
+def shello(versions=("0.4.0", "0.5.0"), auth=(1,), caps=(), challenge=None):
+    h = hello(versions[-1], protocol_versions=list(versions), auth_versions=list(auth), capabilities=list(caps))
+    h["auth_version"] = 1 if 1 in auth else max(auth)
+    if challenge: h["challenge"] = challenge
+    return h
+def opened(connection_id=None, **kw):
+    extra = {"connection_id": connection_id} if connection_id else {}
+    return step("transport_opened", [send(shello(**kw)), arm("auth_deadline", 60000)], challenge=kw.get("challenge"), **extra)
+def sconnected(version, caps=(), auth=1, session=None, **extra):
+    k = {"type": "connected", "message": "Session registered", "session_id": session, "negotiated_protocol_version": version,
+         "capabilities": list(caps), "auth_version": auth}
+    k.update(extra); return k
+def authenticated(version, caps=(), auth=1, session=None, limit=5):
+    return ev("authenticated", version=version, capabilities=sorted(caps), auth_version=auth, session_id=session,
+              recent_sessions_limit=limit)
+def closed_by(reason, *timers):
+    return [cancel(t) for t in timers] + [close(reason), ev("closed", reason=reason)]
+
+def ready_server(version="0.5.0", caps=(), **kw):
+    c = connect_v1(version)
+    if caps: c["capabilities"] = list(caps)
+    after = [cancel("auth_deadline"), send(sconnected(version, caps)), authenticated(version, caps)]
+    if "heartbeat" in caps: after.append(arm("heartbeat", 45000))
+    return [opened(caps=kw.get("offer_caps", caps)), frame(c, after)]
+
+server("server.0.5.0.handshake",
+       "hello (ceiling in version, negotiation members), connect from iOS (protocol_version 0.5.0) -> connected with "
+       "negotiated_protocol_version; ping answered before and after authentication.",
+       [opened(), frame(PING, [send(PONG)]),
+        frame(connect_v1(recent_sessions_limit=10),
+              [cancel("auth_deadline"), send(sconnected("0.5.0")), authenticated("0.5.0", limit=10)]),
+        frame(PING, [send(PONG)])])
+
+server("server.0.4.0.handshake.silent_client",
+       "Android/web announce nothing: they get the floor 0.4.0, and connected (0.4.0 servers send it).",
+       [opened(), frame({"type": "connect", "api_key": KEY},
+                        [cancel("auth_deadline"), send(sconnected("0.4.0")), authenticated("0.4.0")])])
+
+server("server.0.2.0.handshake.legacy",
+       "A 0.2.0 server and a silent client: success is silent (no connected), as the real 0.2.0 backend.",
+       [opened(versions=("0.2.0",)), frame({"type": "connect", "api_key": KEY}, [cancel("auth_deadline"), authenticated("0.2.0")]),
+        frame({"type": "subscribe", "session_id": S1, "last_message_id": "u-1"},
+              [ev("subscribe", session_id=S1, cursor={"last_message_id": "u-1"})])],
+       protocol_versions=["0.2.0"], floor=None)
+
+server("server.0.3.0.handshake.announced",
+       "A 0.3.0/0.4.0 server with floor 0.3.0: a client announcing 0.3.0 gets 0.3.0 and a connected frame (it negotiated); "
+       "connect carries no session_id, so connected names the host's connection id (0.3.0 needs a string there).",
+       [opened(versions=("0.3.0", "0.4.0"), connection_id="conn-7"),
+        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0", session="conn-7")), authenticated("0.3.0")]),
+        frame({"type": "subscribe", "session_id": S1}, [ev("subscribe", session_id=S1, cursor=None)])],
+       protocol_versions=["0.3.0", "0.4.0"], floor="0.3.0")
+
+server("server.handshake.too_old",
+       "The too-old refusal: protocol_version 0.3.0 against 0.4.0/0.5.0, checked before the key; error with code, then close.",
+       [opened(), frame(connect_v1("0.3.0"),
+                        [send({"type": "error", "message": "Client is too old; upgrade required", "code": "unsupported_protocol_version",
+                               "required": "0.4.0", "received": "0.3.0"})]
+                        + closed_by("unsupported_protocol_version", "auth_deadline"))])
+
+server("server.auth.wrong_key",
+       "A wrong key: the generic auth_error, then close.",
+       [opened(), frame({"type": "connect", "api_key": "untethered-ffffffffffffffffffffffffffffffff", "protocol_version": "0.5.0"},
+                        [send(AUTH_ERROR)] + closed_by("auth_failed", "auth_deadline"))])
+
+server("server.auth.pre_auth_frame",
+       "Before authentication only ping and connect: a subscribe gets auth_error and close; the closed engine emits nothing.",
+       [opened(), frame({"type": "subscribe", "session_id": S1}, [send(AUTH_ERROR)] + closed_by("not_authenticated", "auth_deadline")),
+        frame(PING, []), advance(60000, [])])
+
+server("server.auth.frame_without_type",
+       "A frame without type before authentication is refused like any other.",
+       [opened(), frame({"session_id": S1}, [send(AUTH_ERROR)] + closed_by("not_authenticated", "auth_deadline"))])
+
+server("server.auth.deadline",
+       "A socket that does not authenticate within 60 s is closed (the real server keeps it forever).",
+       [opened(), advance(59999, []), advance(1, [close("auth_timeout"), ev("closed", reason="auth_timeout")])])
+
+pvs = ["0.4.0", "0.5.0"]
+CONNECT_V2 = {"type": "connect", "session_id": S1, "protocol_version": "0.5.0", "protocol_versions": pvs,
+              "capabilities": ["heartbeat"], "auth_version": 2, "client_nonce": NONCE}
+resp = CONNECT_V2["auth_response"] = client_mac(CONNECT_V2, shello(auth=(1, 2), caps=("heartbeat",), challenge=CHALLENGE))
+proof = server_proof(sconnected("0.5.0", ["heartbeat"], auth=2, session=S1), resp)
+server("server.auth.v2",
+       "Auth v2: the answer to the hello's challenge is checked (HMAC computed here with Python's hmac) and connected "
+       "carries the server's proof; the same challenge cannot be answered twice.",
+       [opened(auth=(1, 2), caps=("heartbeat",), challenge=CHALLENGE),
+        frame(CONNECT_V2, [cancel("auth_deadline"),
+                           send(sconnected("0.5.0", ["heartbeat"], auth=2, session=S1, server_proof=proof)),
+                           authenticated("0.5.0", ["heartbeat"], auth=2, session=S1), arm("heartbeat", 45000)]),
+        frame(CONNECT_V2, [send(AUTH_ERROR)] + closed_by("auth_failed", "heartbeat"))],
+       auth_versions=[1, 2], capabilities=["heartbeat"])
+
+bad = dict(CONNECT_V2, auth_response="0" * 64)
+server("server.auth.v2.wrong_answer",
+       "A wrong auth v2 answer: auth_error and close.",
+       [opened(auth=(1, 2), caps=("heartbeat",), challenge=CHALLENGE), frame(bad, [send(AUTH_ERROR)] + closed_by("auth_failed", "auth_deadline"))],
+       auth_versions=[1, 2], capabilities=["heartbeat"])
+
+def ts(ms): return datetime.datetime.fromtimestamp((T0 + ms) / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+server("server.heartbeat.every_45s",
+       "Heartbeat extension: a heartbeat {timestamp, RFC 3339 UTC} every 45 s after authentication.",
+       ready_server(caps=["heartbeat"]) + [
+           advance(45000, [send({"type": "heartbeat", "timestamp": ts(45000)}), arm("heartbeat", 90000)]),
+           advance(45000, [send({"type": "heartbeat", "timestamp": ts(90000)}), arm("heartbeat", 135000)])],
+       capabilities=["heartbeat"])
+
+server("server.0.5.0.subscribe.validation",
+       "0.5.0 subscribe: from_offset (default 0, null counts as absent) must be a non-negative integer; file_signature_seen "
+       "a string when present; session_id required. Errors as the real server words them.",
+       ready_server() + [
+           frame({"type": "subscribe", "session_id": S1, "from_offset": 10, "file_signature_seen": "100:u-0"},
+                 [ev("subscribe", session_id=S1, cursor=off(10, "100:u-0"))]),
+           frame({"type": "subscribe", "session_id": S2, "from_offset": None}, [ev("subscribe", session_id=S2, cursor=off(0, None))]),
+           frame({"type": "subscribe", "session_id": S1, "from_offset": -1},
+                 [send({"type": "error", "code": "invalid_subscribe", "message": "from_offset must be a non-negative integer"})]),
+           frame({"type": "subscribe", "session_id": S1, "from_offset": "5"},
+                 [send({"type": "error", "code": "invalid_subscribe", "message": "from_offset must be a non-negative integer"})]),
+           frame({"type": "subscribe", "session_id": S1, "file_signature_seen": 5},
+                 [send({"type": "error", "code": "invalid_subscribe", "message": "file_signature_seen must be a string when provided"})]),
+           frame({"type": "subscribe"}, [send({"type": "error", "message": "session_id required in subscribe message"})])])
+
+server("server.0.4.0.subscribe.validation",
+       "0.4.0 subscribe: last_seq a non-negative integer (5.0 is not); a non-null last_message_id is unsupported_subscribe_field.",
+       ready_server("0.4.0") + [
+           frame({"type": "subscribe", "session_id": S1, "last_seq": 7}, [ev("subscribe", session_id=S1, cursor={"last_seq": 7})]),
+           frame({"type": "subscribe", "session_id": S1, "last_message_id": None}, [ev("subscribe", session_id=S1, cursor={"last_seq": 0})]),
+           frame({"type": "subscribe", "session_id": S1, "last_seq": 5.0},
+                 [send({"type": "error", "code": "invalid_subscribe", "message": "last_seq must be a non-negative integer"})]),
+           frame({"type": "subscribe", "session_id": S1, "last_message_id": "u-1"},
+                 [send({"type": "error", "code": "unsupported_subscribe_field",
+                        "message": "last_message_id is not supported in protocol v0.4.0; use last_seq instead"})])])
+
+HIST = hist5([msg5(0)], 1)
+server("server.session_data.only_to_subscribers",
+       "The server engine refuses session data for a session the client did not subscribe to (0.4.0+: per-channel "
+       "gating), and any application frame before authentication.",
+       [opened(), step("send", error={"state": "awaiting_connect", "event": "send"}, frame=SESSION_LIST)] +
+       ready_server()[1:] + [
+           step("send", error={"state": "authenticated", "event": "send"}, frame=HIST),
+           frame({"type": "subscribe", "session_id": S1, "from_offset": 0}, [ev("subscribe", session_id=S1, cursor=off(0, None))]),
+           step("send", [send(HIST)], frame=HIST),
+           frame({"type": "unsubscribe", "session_id": S1}, [ev("unsubscribe", session_id=S1)]),
+           step("send", error={"state": "authenticated", "event": "send"}, frame=HIST)])
+
+server("server.extensions.not_negotiated",
+       "Extension frames the client did not negotiate are refused; extension requests are passed on as ordinary requests.",
+       ready_server() + [
+           step("send", error={"state": "authenticated", "event": "send"}, frame={"type": "heartbeat", "timestamp": ts(0)}),
+           frame({"type": "message_ack", "message_id": "m1"}, [ev("request", frame={"type": "message_ack", "message_id": "m1"})]),
+           step("drain", [close("draining"), ev("closed", reason="draining")], retry_after_ms=5000, message="bye")])
+
+PROMPT_K = {"type": "prompt", "text": "Run the tests", "resume_session_id": S1, "idempotency_key": "k-1"}
+server("server.idempotency.repeated_key",
+       "idempotent_prompt: a prompt whose key was seen is answered with the ack and not run again.",
+       ready_server(caps=["idempotent_prompt"]) + [
+           frame(PROMPT_K, [ev("request", frame=PROMPT_K)]),
+           frame(PROMPT_K, [send({"type": "ack", "message": "Processing prompt..."}), ev("duplicate_prompt", idempotency_key="k-1")])],
+       capabilities=["idempotent_prompt"])
+
+RESP_S = {"type": "response", "message_id": "m1", "success": True, "text": "Done", "session_id": S1}
+server("server.message_ack.buffer",
+       "message_ack: a frame with message_id is kept until acknowledged; an ack for an unknown id (for example one that "
+       "arrives after a reconnect) is a warning event, not an error.",
+       ready_server(caps=["message_ack"]) + [
+           step("send", [send(RESP_S)], frame=RESP_S),
+           frame({"type": "message_ack", "message_id": "m1"}, []),
+           frame({"type": "message_ack", "message_id": "m1"}, [ev("unknown_ack", message_id="m1")])],
+       capabilities=["message_ack"])
+
+server("server.draining",
+       "drain: draining {message, retry_after_ms} when negotiated, then close; nothing after.",
+       ready_server(caps=["draining", "heartbeat"]) + [
+           step("drain", [send({"type": "draining", "message": "Server shutting down, please reconnect", "retry_after_ms": 5000})]
+                + closed_by("draining", "heartbeat"), retry_after_ms=5000, message="Server shutting down, please reconnect"),
+           frame(PING, [])],
+       capabilities=["draining", "heartbeat"])
+
+server("server.disconnect",
+       "disconnect (negotiated): the client leaves on purpose; the server closes without treating it as a failure.",
+       ready_server(caps=["disconnect"]) + [
+           frame({"type": "disconnect", "reason": "background"},
+                 [ev("client_disconnecting", reason="background"), close("client_disconnect"), ev("closed", reason="client_disconnect")])],
+       capabilities=["disconnect"])
+
+server("server.malformed_frame",
+       "A frame that is not JSON gets an error and the socket stays open, before or after authentication.",
+       [opened(), step("malformed_frame", [send({"type": "error", "message": "Error processing message: Unexpected end of input"})],
+                       detail="Unexpected end of input"),
+        frame(PING, [send(PONG)])])
+
+server("server.request_forwarded",
+       "Other requests go to the application as they are.",
+       ready_server() + [frame(EXEC, [ev("request", frame=EXEC)])])
+
+server("server.illegal.send_before_open",
+       "An event the state does not accept is an error value naming the state and the event.",
+       [step("send", error={"state": "idle", "event": "send"}, frame=SESSION_LIST)])
+
+root = os.path.join(os.path.dirname(__file__), "..", "Vectors", "sessions")
+os.makedirs(root, exist_ok=True)
+for name, vectors in (("client.json", CLIENT), ("server.json", SERVER)):
+    ids = [v["id"] for v in vectors]
+    assert len(ids) == len(set(ids)), ids
+    with open(os.path.join(root, name), "w") as f:
+        json.dump(vectors, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+print(len(CLIENT), "client vectors,", len(SERVER), "server vectors")
