@@ -34,3 +34,11 @@ public enum KnownVersion: String, Sendable, Hashable, CaseIterable, Comparable, 
   /// Every version string, oldest first.
   public static let allStrings: [String] = allCases.map(\.rawValue)
 }
+
+extension KnownVersion {
+  /// The version as a comparable ``ProtocolVersion``.
+  public var protocolVersion: ProtocolVersion {
+    guard let version = ProtocolVersion(rawValue) else { preconditionFailure("\(rawValue) is MAJOR.MINOR.PATCH") }
+    return version
+  }
+}

@@ -31,8 +31,8 @@ public struct ClientConfiguration: Sendable {
 
   /// Creates a configuration.
   public init(
-    apiKey: String, minimumVersion: ProtocolVersion = ProtocolVersion("0.2.0")!,
-    maximumVersion: ProtocolVersion = ProtocolVersion("0.5.0")!, capabilities: [String] = [],
+    apiKey: String, minimumVersion: ProtocolVersion = KnownVersion.oldest.protocolVersion,
+    maximumVersion: ProtocolVersion = KnownVersion.newest.protocolVersion, capabilities: [String] = [],
     allowAuthV1: Bool = true, sessionId: String? = nil, recentSessionsLimit: Int? = nil,
     maxMessageSizeKB: Int? = nil, timing: ClientTiming = ClientTiming(), randomSeed: UInt64 = 0,
     maxPendingRequests: Int = 256, maxSubscriptions: Int = 256, dedupWindow: Int = 2_048

@@ -209,7 +209,7 @@ extension ClientEngine {
 extension ClientEngine {
   /// The protocol versions vcproto defines from `low` to `high`, ascending (both ends included when known).
   static func versionsBetween(_ low: ProtocolVersion, _ high: ProtocolVersion) -> [ProtocolVersion] {
-    let known = ["0.2.0", "0.3.0", "0.4.0", "0.5.0"].compactMap { ProtocolVersion($0) }
+    let known = KnownVersion.allCases.map(\.protocolVersion)
     let inside = known.filter { $0 >= low && $0 <= high }
     return inside.isEmpty ? [high] : inside
   }

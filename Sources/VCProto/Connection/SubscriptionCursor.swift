@@ -28,6 +28,6 @@ enum VersionFamily: Sendable, Hashable {
   }
 
   /// The first version of each family, parsed once.
-  static let seqFrom = ProtocolVersion("0.4.0")!
-  static let offsetFrom = ProtocolVersion("0.5.0")!
+  static let seqFrom = KnownVersion.v0_4_0.protocolVersion
+  static let offsetFrom = KnownVersion.v0_5_0.protocolVersion
 }
