@@ -649,10 +649,7 @@ extension ProtocolCatalog {
           FieldSpec("session_id", .text),
           FieldSpec(
             "current_step", .text,
-            knownValues: [
-              "code_review", "document", "analyze", "implement", "rebase", "commit", "complete", "create_epic",
-              "create_tasks", "fix_tasks", "fix", "review_tasks", "review",
-            ]),
+            knownValues: recipeSteps),
           FieldSpec("step_count", .int),
         ]),
       MessageSpec(
@@ -662,10 +659,7 @@ extension ProtocolCatalog {
           FieldSpec("session_id", .text),
           FieldSpec(
             "step", .text,
-            knownValues: [
-              "code_review", "document", "analyze", "implement", "rebase", "commit", "complete", "create_epic",
-              "create_tasks", "fix_tasks", "fix", "review_tasks", "review",
-            ]),
+            knownValues: recipeSteps),
           FieldSpec("step_count", .int),
         ]),
       MessageSpec(
@@ -675,16 +669,10 @@ extension ProtocolCatalog {
           FieldSpec("session_id", .text),
           FieldSpec(
             "from_step", .text,
-            knownValues: [
-              "code_review", "document", "analyze", "implement", "rebase", "commit", "complete", "create_epic",
-              "create_tasks", "fix_tasks", "fix", "review_tasks", "review",
-            ]),
+            knownValues: recipeSteps),
           FieldSpec(
             "to_step", .text,
-            knownValues: [
-              "code_review", "document", "analyze", "implement", "rebase", "commit", "complete", "create_epic",
-              "create_tasks", "fix_tasks", "fix", "review_tasks", "review",
-            ]),
+            knownValues: recipeSteps),
         ]),
       MessageSpec(
         "orchestration_retry", .serverToClient,
@@ -693,10 +681,7 @@ extension ProtocolCatalog {
           FieldSpec("session_id", .text),
           FieldSpec(
             "step", .text,
-            knownValues: [
-              "code_review", "document", "analyze", "implement", "rebase", "commit", "complete", "create_epic",
-              "create_tasks", "fix_tasks", "fix", "review_tasks", "review",
-            ]),
+            knownValues: recipeSteps),
           FieldSpec("error", .text, nullable: true),
         ]),
       MessageSpec(
@@ -953,4 +938,12 @@ extension ProtocolCatalog {
           FieldSpec("timestamp", .string(.dateTime), required: false),
         ]),
     ])
+}
+
+extension ProtocolCatalog {
+  /// The recipe step names the real server sends (snake case), one open set for every step member.
+  static let recipeSteps = [
+    "code_review", "document", "analyze", "implement", "rebase", "commit", "complete", "create_epic",
+    "create_tasks", "fix_tasks", "fix", "review_tasks", "review",
+  ]
 }
