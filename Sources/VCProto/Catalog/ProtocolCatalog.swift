@@ -16,6 +16,10 @@ public struct ProtocolCatalog: Sendable {
 
   private let index: [String: Int]
 
+  /// The version as a ``KnownVersion`` (`nil` only for a catalog a test built by hand); worked out once,
+  /// since the decoder asks for it on every frame.
+  public let knownVersion: KnownVersion?
+
   /// Creates a catalog (a projection of the declaration, or a test's own).
   package init(version: String, messages: [MessageSpec], shapes: [ShapeSpec]) {
     self.version = version
@@ -25,10 +29,8 @@ public struct ProtocolCatalog: Sendable {
     var index: [String: Int] = [:]
     for (i, m) in messages.enumerated() { index[m.type] = i }
     self.index = index
+    self.knownVersion = KnownVersion(rawValue: version)
   }
-
-  /// The version as a ``KnownVersion`` (`nil` only for a catalog a test built by hand).
-  public var knownVersion: KnownVersion? { KnownVersion(rawValue: version) }
 
   /// The spec of a message type, or `nil` when the version does not define it.
   public func message(_ type: String) -> MessageSpec? {
