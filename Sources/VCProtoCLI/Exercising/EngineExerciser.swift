@@ -44,8 +44,9 @@ public struct EngineExerciser {
 
   /// Feeds `engine` events until the bytes run out. Before each event the clock moves on by one of
   /// `advances`; `event` draws the event from the bytes (and the timers armed); an event the engine
-  /// refuses must leave its state alone; `check` judges every event handled (the state before it,
-  /// the actions) and keeps the armed timers up to date. Returns the first invariant broken, or `nil`.
+  /// refuses must leave its state alone, and one it handles must lead where its transition table
+  /// allows; `check` judges the rest (from the state before the event and the actions) and keeps the
+  /// armed timers up to date. Returns the first invariant broken, or `nil`.
   mutating func drive<Engine: ExercisedEngine>(
     _ engine: inout Engine, advances: [Int], event: (inout EngineExerciser, [ConnectionTimer]) -> Engine.Event,
     check: (Engine, Engine.State, Engine.Event, [Engine.Action], inout [ConnectionTimer]) -> String?
@@ -64,6 +65,9 @@ public struct EngineExerciser {
         continue
       }
       events += 1
+      guard let targets = Engine.targets(from: before, on: next.name), targets.contains(engine.state) else {
+        return "\(next.name) led from \(before) to \(engine.state), not in the table"
+      }
       if let problem = check(engine, before, next, actions, &armed) { return problem }
     }
     return nil
@@ -74,9 +78,6 @@ public struct EngineExerciser {
     _ engine: ClientEngine, before: ClientState, event: ClientEvent, actions: [ClientAction],
     armed: inout [ConnectionTimer]
   ) -> String? {
-    guard let targets = ClientTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
-      return "\(event.name) led from \(before) to \(engine.state), not in the table"
-    }
     let parked: Set<ClientState> = [.stopped, .reauthRequired, .upgradeRequired]
     if parked.contains(before), !actions.isEmpty {
       switch event {
@@ -231,9 +232,6 @@ public struct EngineExerciser {
     _ engine: ServerEngine, before: ServerState, event: ServerEvent, actions: [ServerAction],
     armed: inout [ConnectionTimer]
   ) -> String? {
-    guard let targets = ServerTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
-      return "\(event.name) led from \(before) to \(engine.state), not in the table"
-    }
     if before == .closed, !actions.isEmpty { return "a closed server emitted \(actions.count) actions" }
     var authenticated = before == .authenticated
     // `connected` is the handshake's last frame: it must be followed by the authenticated event.
@@ -314,11 +312,13 @@ public struct EngineExerciser {
 
 /// What ``EngineExerciser/drive(_:advances:event:check:)`` needs of an engine; both engines have it.
 protocol ExercisedEngine {
-  associatedtype State: Equatable
+  associatedtype State: Hashable
   associatedtype Event: NamedEvent
   associatedtype Action
   var state: State { get }
   mutating func handle(_ event: Event, now: Int64) throws(IllegalEvent) -> [Action]
+  /// The states the transition table allows after `event` in `state` (`nil`: not allowed there).
+  static func targets(from state: State, on event: String) -> Set<State>?
 }
 
 /// An engine event with its name in the transition tables.
@@ -326,7 +326,16 @@ protocol NamedEvent {
   var name: String { get }
 }
 
-extension ClientEngine: ExercisedEngine {}
-extension ServerEngine: ExercisedEngine {}
+extension ClientEngine: ExercisedEngine {
+  static func targets(from state: ClientState, on event: String) -> Set<ClientState>? {
+    ClientTransitions.targets(from: state, on: event)
+  }
+}
+
+extension ServerEngine: ExercisedEngine {
+  static func targets(from state: ServerState, on event: String) -> Set<ServerState>? {
+    ServerTransitions.targets(from: state, on: event)
+  }
+}
 extension ClientEvent: NamedEvent {}
 extension ServerEvent: NamedEvent {}
