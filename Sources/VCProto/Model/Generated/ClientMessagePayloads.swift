@@ -164,9 +164,9 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _apiKey: String? = nil
     var _sessionId: String? = nil
     var _recentSessionsLimit: Int? = nil
@@ -227,7 +227,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 64
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersion = v
           continue
         }
@@ -236,7 +236,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 128
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _clientNonce = v
           continue
         }
@@ -246,7 +246,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 256
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _authResponse = v
           continue
         }
@@ -265,7 +265,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [String].pull(&p)
-          guard v.allSatisfy({ FormatCheck.matches($0, .version) }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _protocolVersions = v
           continue
         }
@@ -282,20 +282,12 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .exactlyOne(["api_key", "auth_response"]),
-        set: [_apiKey != nil, _authResponse != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
-    do {
-      try FieldCheck.require(
-        .requires("auth_response", "client_nonce"),
-        set: [_authResponse != nil, _clientNonce != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .exactlyOne(["api_key", "auth_response"]),
+      set: [_apiKey != nil, _authResponse != nil])
+    try p.require(
+      .requires("auth_response", "client_nonce"),
+      set: [_authResponse != nil, _clientNonce != nil])
     self.apiKey = _apiKey
     self.sessionId = _sessionId
     self.recentSessionsLimit = _recentSessionsLimit
@@ -308,7 +300,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -391,9 +383,9 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -420,7 +412,7 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -494,9 +486,9 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var seen: UInt64 = 0
@@ -546,7 +538,7 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -643,9 +635,9 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var _lastSeq: Int? = nil
@@ -674,7 +666,7 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
           seen |= 4
           if p.pullNull() { continue }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _lastSeq = v
           continue
         }
@@ -708,7 +700,7 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -807,9 +799,9 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _fromOffset: Int? = nil
     var _fileSignatureSeen: String? = nil
@@ -847,7 +839,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
           seen |= 2
           if p.pullNull() { continue }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _fromOffset = v
           continue
         }
@@ -871,7 +863,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -935,7 +927,7 @@ public enum SubscribeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1002,9 +994,9 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -1042,7 +1034,7 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1106,9 +1098,9 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -1146,7 +1138,7 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1304,9 +1296,9 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -1407,13 +1399,9 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-        set: [_newSessionId != nil, _resumeSessionId != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
+      set: [_newSessionId != nil, _resumeSessionId != nil])
     guard let _text else { throw JSONParser.miss(p.pos) }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -1426,7 +1414,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1635,9 +1623,9 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -1748,13 +1736,9 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-        set: [_newSessionId != nil, _resumeSessionId != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
+      set: [_newSessionId != nil, _resumeSessionId != nil])
     guard let _text else { throw JSONParser.miss(p.pos) }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -1768,7 +1752,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1852,7 +1836,7 @@ public enum PromptMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1918,9 +1902,9 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _path: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -1958,7 +1942,7 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2023,9 +2007,9 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sizeKb: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2052,7 +2036,7 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _sizeKb = v
           continue
         }
@@ -2065,7 +2049,7 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2128,9 +2112,9 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2169,7 +2153,7 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2232,9 +2216,9 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2273,7 +2257,7 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2336,9 +2320,9 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2377,7 +2361,7 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2454,9 +2438,9 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messageText: String? = nil
     var seen: UInt64 = 0
@@ -2507,7 +2491,7 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2586,9 +2570,9 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionName: String? = nil
     var _parentDirectory: String? = nil
     var seen: UInt64 = 0
@@ -2639,7 +2623,7 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2718,9 +2702,9 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandId: String? = nil
     var _workingDirectory: String? = nil
     var seen: UInt64 = 0
@@ -2771,7 +2755,7 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2848,9 +2832,9 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _workingDirectory: String? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -2899,7 +2883,7 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2968,9 +2952,9 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -3009,7 +2993,7 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3100,9 +3084,9 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _content: String? = nil
     var _storageLocation: String? = nil
@@ -3165,7 +3149,7 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3232,9 +3216,9 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -3273,7 +3257,7 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3350,9 +3334,9 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
@@ -3403,7 +3387,7 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3495,9 +3479,9 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
@@ -3559,7 +3543,7 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3668,9 +3652,9 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
@@ -3743,7 +3727,7 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3805,7 +3789,7 @@ public enum StartRecipeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3872,9 +3856,9 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -3913,7 +3897,7 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3962,9 +3946,9 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -3991,7 +3975,7 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4051,9 +4035,9 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recentSessionsLimit: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4091,7 +4075,7 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4155,9 +4139,9 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4195,7 +4179,7 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4272,9 +4256,9 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _callbackId: String? = nil
     var _action: String? = nil
     var seen: UInt64 = 0
@@ -4325,7 +4309,7 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4391,9 +4375,9 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _reason: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4432,7 +4416,7 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {

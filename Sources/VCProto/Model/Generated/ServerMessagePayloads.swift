@@ -150,9 +150,9 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _version: String? = nil
     var _authVersion: Int? = nil
@@ -194,7 +194,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _version = v
           continue
         }
@@ -204,7 +204,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 128
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _challenge = v
           continue
         }
@@ -214,7 +214,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersion = v
           continue
         }
@@ -240,7 +240,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [Int].pull(&p)
-          guard v.allSatisfy({ $0 >= 1 }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersions = v
           continue
         }
@@ -250,7 +250,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [String].pull(&p)
-          guard v.allSatisfy({ FormatCheck.matches($0, .version) }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _protocolVersions = v
           continue
         }
@@ -273,7 +273,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -430,9 +430,9 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _negotiatedProtocolVersion: String? = nil
@@ -490,7 +490,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersion = v
           continue
         }
@@ -499,7 +499,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _serverProof = v
           continue
         }
@@ -509,7 +509,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _negotiatedProtocolVersion = v
           continue
         }
@@ -528,7 +528,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -609,9 +609,9 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -650,7 +650,7 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -699,9 +699,9 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -728,7 +728,7 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -789,9 +789,9 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -830,7 +830,7 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -991,9 +991,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _code: String? = nil
@@ -1044,7 +1044,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _required = v
           continue
         }
@@ -1062,7 +1062,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [String].pull(&p)
-          guard v.allSatisfy({ FormatCheck.matches($0, .version) }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _supported = v
           continue
         }
@@ -1088,7 +1088,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 128
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .uuid) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .uuid) else { throw JSONParser.miss(key.start) }
           _messageId = v
           continue
         }
@@ -1096,13 +1096,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
-        set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
+      set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
     guard let _message else { throw JSONParser.miss(p.pos) }
     self.message = _message
     self.sessionId = _sessionId
@@ -1115,7 +1111,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1220,9 +1216,9 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [SessionSummary]? = nil
     var _totalCount: Int? = nil
     var seen: UInt64 = 0
@@ -1273,7 +1269,7 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1352,9 +1348,9 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [SessionSummaryV0_3_0]? = nil
     var _totalCount: Int? = nil
     var seen: UInt64 = 0
@@ -1405,7 +1401,7 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1459,7 +1455,7 @@ public enum SessionListMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1540,9 +1536,9 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [RecentSession]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -1593,7 +1589,7 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1672,9 +1668,9 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [RecentSessionV0_3_0]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -1725,7 +1721,7 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1779,7 +1775,7 @@ public enum RecentSessionsMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1875,9 +1871,9 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _workingDirectory: String? = nil
     var _projectCommands: [CommandNode]? = nil
     var _generalCommands: [CommandNode]? = nil
@@ -1939,7 +1935,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2078,9 +2074,9 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var _totalCount: Int? = nil
@@ -2177,7 +2173,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2322,9 +2318,9 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessage]? = nil
     var _totalCount: Int? = nil
@@ -2421,7 +2417,7 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2582,9 +2578,9 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_4_0]? = nil
     var _firstSeq: Int? = nil
@@ -2693,7 +2689,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2842,9 +2838,9 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_5_0]? = nil
     var _nextOffset: Int? = nil
@@ -2894,7 +2890,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _nextOffset = v
           continue
         }
@@ -2912,7 +2908,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _fileReplaced = v
           continue
         }
@@ -2943,7 +2939,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3015,7 +3011,7 @@ public enum SessionHistoryMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3098,9 +3094,9 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var seen: UInt64 = 0
@@ -3151,7 +3147,7 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3233,9 +3229,9 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [JSONValue]? = nil
     var seen: UInt64 = 0
@@ -3287,7 +3283,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3341,7 +3337,7 @@ public enum SessionUpdatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3478,9 +3474,9 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -3577,7 +3573,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3734,9 +3730,9 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -3845,7 +3841,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3909,7 +3905,7 @@ public enum SessionCreatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3990,9 +3986,9 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var seen: UInt64 = 0
@@ -4043,7 +4039,7 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4110,9 +4106,9 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4151,7 +4147,7 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4229,9 +4225,9 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _aborted: Bool? = nil
     var seen: UInt64 = 0
@@ -4259,7 +4255,7 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _aborted = v
           continue
         }
@@ -4282,7 +4278,7 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4338,7 +4334,7 @@ public enum TurnCompleteMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -4419,9 +4415,9 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var seen: UInt64 = 0
@@ -4472,7 +4468,7 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4551,9 +4547,9 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var seen: UInt64 = 0
@@ -4604,7 +4600,7 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4682,9 +4678,9 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var seen: UInt64 = 0
@@ -4734,7 +4730,7 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4812,9 +4808,9 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _error: String? = nil
     var _sessionId: String? = nil
     var seen: UInt64 = 0
@@ -4864,7 +4860,7 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4931,9 +4927,9 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4972,7 +4968,7 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5049,9 +5045,9 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
@@ -5102,7 +5098,7 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5211,9 +5207,9 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _success: Bool? = nil
     var _sessionId: String? = nil
     var _worktreePath: String? = nil
@@ -5243,7 +5239,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _success = v
           continue
         }
@@ -5289,7 +5285,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5400,9 +5396,9 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _success: Bool? = nil
     var _error: String? = nil
     var _errorType: String? = nil
@@ -5441,7 +5437,7 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == false) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [false]) else { throw JSONParser.miss(key.start) }
           _success = v
           continue
         }
@@ -5476,7 +5472,7 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5575,9 +5571,9 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _commandId: String? = nil
     var _shellCommand: String? = nil
@@ -5640,7 +5636,7 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5742,9 +5738,9 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _stream: Stream? = nil
     var _text: String? = nil
@@ -5806,7 +5802,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5901,9 +5897,9 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _exitCode: Int? = nil
     var _durationMs: Int? = nil
@@ -5966,7 +5962,7 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6047,9 +6043,9 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandId: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
@@ -6100,7 +6096,7 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6179,9 +6175,9 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [CommandHistoryEntry]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -6232,7 +6228,7 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6400,9 +6396,9 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _output: String? = nil
     var _exitCode: Int? = nil
@@ -6453,7 +6449,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -6525,7 +6521,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6644,9 +6640,9 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _path: String? = nil
     var _size: Int? = nil
@@ -6701,7 +6697,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -6720,7 +6716,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6803,9 +6799,9 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _resources: [Resource]? = nil
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
@@ -6856,7 +6852,7 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6934,9 +6930,9 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _path: String? = nil
     var seen: UInt64 = 0
@@ -6986,7 +6982,7 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7051,9 +7047,9 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recipes: [Recipe]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -7092,7 +7088,7 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7209,9 +7205,9 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recipeId: String? = nil
     var _recipeLabel: String? = nil
     var _sessionId: String? = nil
@@ -7296,7 +7292,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7393,9 +7389,9 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _stepCount: Int? = nil
@@ -7456,7 +7452,7 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7551,9 +7547,9 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _fromStep: String? = nil
     var _toStep: String? = nil
@@ -7616,7 +7612,7 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7712,9 +7708,9 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _error: String? = nil
@@ -7776,7 +7772,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7870,9 +7866,9 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _reason: String? = nil
     var _error: String? = nil
@@ -7934,7 +7930,7 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8090,9 +8086,9 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -8204,7 +8200,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8358,9 +8354,9 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -8452,7 +8448,7 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8524,7 +8520,7 @@ public enum ResponseMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -8605,9 +8601,9 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _message: ReplayedMessage? = nil
     var seen: UInt64 = 0
@@ -8658,7 +8654,7 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8737,9 +8733,9 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _message: ReplayedMessageV0_3_0? = nil
     var seen: UInt64 = 0
@@ -8790,7 +8786,7 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8844,7 +8840,7 @@ public enum ReplayMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -8911,9 +8907,9 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _components: [CanvasComponent]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -8952,7 +8948,7 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9042,9 +9038,9 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _streaming: Bool? = nil
     var _priority: String? = nil
@@ -9090,7 +9086,7 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _streaming = v
           continue
         }
@@ -9105,7 +9101,7 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9176,9 +9172,9 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _active: Bool? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -9217,7 +9213,7 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9281,9 +9277,9 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _negotiatedProtocolVersion: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -9310,7 +9306,7 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _negotiatedProtocolVersion = v
           continue
         }
@@ -9322,7 +9318,7 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9390,9 +9386,9 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _timestamp: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -9419,7 +9415,7 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -9432,7 +9428,7 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9512,9 +9508,9 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _retryAfterMs: Int? = nil
     var seen: UInt64 = 0
@@ -9551,7 +9547,7 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _retryAfterMs = v
           continue
         }
@@ -9566,7 +9562,7 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {

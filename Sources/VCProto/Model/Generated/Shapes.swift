@@ -94,8 +94,8 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -168,7 +168,7 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -301,8 +301,8 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -386,7 +386,7 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -500,8 +500,8 @@ public struct RecentSession: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -536,7 +536,7 @@ public struct RecentSession: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _lastModified = v
           continue
         }
@@ -564,7 +564,7 @@ public struct RecentSession: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -684,8 +684,8 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -730,7 +730,7 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _lastModified = v
           continue
         }
@@ -760,7 +760,7 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -887,8 +887,8 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _id: String? = nil
     var _label: String? = nil
     var _type: Kind? = nil
@@ -960,7 +960,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1093,8 +1093,8 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _uuid: String? = nil
     var _role: Role? = nil
     var _text: String? = nil
@@ -1166,7 +1166,7 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1325,8 +1325,8 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _uuid: String? = nil
     var _role: Role? = nil
     var _text: String? = nil
@@ -1346,7 +1346,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecod
           seen |= 64
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _seq = v
           continue
         }
@@ -1423,7 +1423,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1588,8 +1588,8 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _uuid: String? = nil
     var _role: Role? = nil
     var _text: String? = nil
@@ -1634,7 +1634,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecod
           seen |= 64
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _offset = v
           continue
         }
@@ -1686,7 +1686,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1793,8 +1793,8 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _requestedLastSeq: Int? = nil
     var _minAvailableSeq: Int? = nil
     var _reason: Reason? = nil
@@ -1844,7 +1844,7 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1916,8 +1916,8 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _type: String? = nil
     var _props: JSONValue? = nil
     var seen: UInt64 = 0
@@ -1954,7 +1954,7 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2050,8 +2050,8 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _step: String? = nil
     var _stderr: String? = nil
     var _branchName: String? = nil
@@ -2109,7 +2109,7 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2293,8 +2293,8 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _commandId: String? = nil
     var _shellCommand: String? = nil
@@ -2316,7 +2316,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
           seen |= 128
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _endTime = v
           continue
         }
@@ -2326,7 +2326,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -2414,7 +2414,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2540,8 +2540,8 @@ public struct Resource: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _filename: String? = nil
     var _path: String? = nil
     var _size: Int? = nil
@@ -2584,7 +2584,7 @@ public struct Resource: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -2603,7 +2603,7 @@ public struct Resource: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2693,8 +2693,8 @@ public struct Recipe: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _id: String? = nil
     var _label: String? = nil
     var _description: String? = nil
@@ -2744,7 +2744,7 @@ public struct Recipe: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2843,8 +2843,8 @@ public struct Usage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _inputTokens: Int? = nil
     var _outputTokens: Int? = nil
     var _cacheReadInputTokens: Int? = nil
@@ -2904,7 +2904,7 @@ public struct Usage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2997,8 +2997,8 @@ public struct Cost: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _inputCost: Double? = nil
     var _outputCost: Double? = nil
     var _totalCost: Double? = nil
@@ -3047,7 +3047,7 @@ public struct Cost: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3155,8 +3155,8 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _role: Role? = nil
     var _text: String? = nil
     var _sessionId: String? = nil
@@ -3190,7 +3190,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -3216,7 +3216,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3323,8 +3323,8 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
-  init(pulling p: inout JSONParser) throws(JSONReadError) {
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
+  init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _role: String? = nil
     var _text: String? = nil
     var _sessionId: String? = nil
@@ -3358,7 +3358,7 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -3384,7 +3384,7 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
