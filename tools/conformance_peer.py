@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from vcpeer import auth_bound, envelope, frames, hkdf, messages, negotiation  # noqa: E402
+from vcpeer import auth_bound, envelope, frames, hkdf, messages, negotiation, sessions  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROTOCOL = 1
@@ -34,6 +34,7 @@ def handlers(schema_root):
         "negotiation": negotiation.answer,
         "auth_hkdf": hkdf.answer,
         "auth_frames": frames.answer,
+        "sessions": sessions.answer,
     }
 
 
@@ -55,6 +56,9 @@ def corrupt(kind, result):
         result["okm_hex"] = "00" + result["okm_hex"][2:]
     elif kind == "auth_frames":
         result["messages"] = result["messages"][:-1]
+    elif kind == "sessions":
+        result["steps"] = [dict(step, actions=step["actions"][1:]) if step.get("actions") else step
+                           for step in result["steps"]]
     return result
 
 
