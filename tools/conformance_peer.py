@@ -7,9 +7,10 @@ with Python's jsonschema (from Schema/), zlib and hmac (modules in tools/vcpeer/
 
 `--break GLOB` (repeatable) turns it into a deliberately broken implementation for testing the
 runner: the answer of every test whose id matches GLOB is corrupted (a flipped verdict, a lost
-finding, a changed byte, another outcome), and each corrupted id is appended to the file given by
-`--broken-log`. CI runs the runner on it with that log as the failure list: the run passes only if
-exactly those tests fail.
+finding, a changed byte, another outcome; for `sessions`, the answer of a client engine with the real
+iOS client's conversation bugs put back, vcpeer/session_broken.py), and each id whose answer changed
+is appended to the file given by `--broken-log`. CI runs the runner on it with that log as the
+failure list: the run passes only if exactly those tests fail.
 """
 import argparse
 import fnmatch
@@ -38,7 +39,7 @@ def handlers(schema_root):
     }
 
 
-def corrupt(kind, result):
+def corrupt(kind, request, result):
     """A wrong answer of the same shape."""
     result = dict(result)
     if kind == "messages":
@@ -57,8 +58,9 @@ def corrupt(kind, result):
     elif kind == "auth_frames":
         result["messages"] = result["messages"][:-1]
     elif kind == "sessions":
-        result["steps"] = [dict(step, actions=step["actions"][1:]) if step.get("actions") else step
-                           for step in result["steps"]]
+        # Not a corrupted answer but a buggy engine: the real client's bugs (vcpeer/session_broken.py).
+        # A conversation that never meets them gets the right answer and is not logged.
+        result = sessions.answer(request, broken=True)
     return result
 
 
@@ -90,10 +92,11 @@ def main():
             except Exception as error:  # the runner shows it as this test's failure
                 reply["error"] = "%s: %s" % (type(error).__name__, error)
         if "result" in reply and any(fnmatch.fnmatchcase(reply["id"], g) for g in args.breaks):
-            reply["result"] = corrupt(request["kind"], reply["result"])
-            if args.broken_log:
+            broken = corrupt(request["kind"], request["input"], reply["result"])
+            if args.broken_log and broken != reply["result"]:
                 with open(args.broken_log, "a", encoding="utf-8") as log:
                     log.write(reply["id"] + "\n")
+            reply["result"] = broken
         out.write(json.dumps(reply, ensure_ascii=False) + "\n")
         out.flush()
 

@@ -74,6 +74,8 @@ def signature_replaced(seen, current):
 
 
 class ClientEngine:
+    is_new_file = staticmethod(signature_replaced)
+
     def __init__(self, config):
         c = config
         self.api_key = c.get("api_key", "")
@@ -497,7 +499,7 @@ class ClientEngine:
         seen = cursor.get("signature")
         current = frame.get("file_signature") if isinstance(frame.get("file_signature"), str) else None
         if frame.get("file_replaced") is True or (
-                isinstance(seen, str) and current is not None and signature_replaced(seen, current)):
+                isinstance(seen, str) and current is not None and self.is_new_file(seen, current)):
             update["purge"] = "all"
             sub.delivered.clear()
             sub.cursor = {"offset": 0, "signature": current}
