@@ -18,7 +18,9 @@ ALL = ("idle",) + LIVE + PARKED
 # Which inputs each state accepts (section 15's transition table). `timer` stands for `advance`.
 LEGAL = {state: {"start", "resume", "stop", "subscribe", "unsubscribe", "timer"} for state in ALL}
 for _state in LIVE + PARKED:
-    LEGAL[_state] |= {"transport_closed", "frame"}
+    LEGAL[_state].add("transport_closed")
+for _state in ("awaiting_hello", "awaiting_connected", "ready") + PARKED:
+    LEGAL[_state].add("frame")  # a frame before the socket opened cannot happen: illegal
 LEGAL["connecting"].add("transport_opened")
 LEGAL["ready"].add("send")
 
@@ -479,7 +481,9 @@ class ClientEngine:
                 newest = update["insert"][-1].get("uuid")
             if isinstance(newest, str):
                 sub.cursor = {"last_message_id": newest}
-            return self.deliver(session, sub, update, frame.get("is_complete") is not False, None, now, out)
+            # 0.2.0/0.3.0 `is_complete: false` says older messages exist; nothing newer to fetch.
+            out.append(self.session_update(session, sub, update, frame.get("is_complete") is not False))
+            return True
         if fam == "seq":
             held = cursor.get("last_seq", 0) if is_int(cursor.get("last_seq")) else 0
             gap = frame.get("gap")
@@ -530,7 +534,7 @@ class ClientEngine:
     @staticmethod
     def session_update(session, sub, update, complete):
         return event("session_update", session_id=session, purge=update["purge"], insert=update["insert"],
-                     replace=update["replace"], cursor=dict(sub.cursor), is_complete=complete, gap=update["gap"],
+                     replace=update["replace"], cursor=dict(sub.cursor) if sub.cursor else None, is_complete=complete, gap=update["gap"],
                      dropped=update["dropped"])
 
     @staticmethod

@@ -10,7 +10,7 @@ import hmac
 import re
 
 from . import auth_bound, negotiation
-from .session_common import IllegalEvent, close, event, family, is_int, parse_version, send, show_version
+from .session_common import KNOWN_VERSIONS, IllegalEvent, close, event, family, is_int, parse_version, send, show_version
 
 ALWAYS = {"close", "drain", "transport_closed"}
 LEGAL = {
@@ -108,11 +108,25 @@ class ServerEngine:
         out.append(send(self.hello()))
         self.arm("auth_deadline", now + AUTH_WITHIN, out)
 
+    def decide(self, announced):
+        """The backend's decision for an announced `protocol_version` (None: absent)."""
+        if self.bounds is None:
+            return negotiation.decide({"legacy": True}, {})
+        floor, ceiling = self.bounds
+        return negotiation.decide({"floor": show_version(floor), "ceiling": show_version(ceiling)},
+                                  {"protocol_version": announced} if announced is not None else {})
+
+    def reachable(self):
+        """Every version some client can get: the decision for every known version and for none."""
+        outcomes = {self.decide(a).get("negotiated_protocol_version") for a in [None] + list(map(show_version,
+                                                                                               KNOWN_VERSIONS))}
+        return sorted((v for v in outcomes if v), key=parse_version)
+
     def hello(self):
         ceiling = self.bounds[1] if self.bounds else (0, 2, 0)
         frame = {"type": "hello", "message": HELLO_TEXT["message"], "version": show_version(ceiling),
                  "auth_version": 1 if 1 in self.auth_versions else max(self.auth_versions),
-                 "instructions": HELLO_TEXT["instructions"], "protocol_versions": self.versions,
+                 "instructions": HELLO_TEXT["instructions"], "protocol_versions": self.reachable(),
                  "auth_versions": self.auth_versions, "capabilities": self.offered}
         if self.challenge is not None:
             frame["challenge"] = self.challenge
@@ -198,12 +212,7 @@ class ServerEngine:
         announced = connect.get("protocol_version")
         response = connect.get("auth_response")
         auth_version = connect.get("auth_version", 2 if response is not None else 1)
-        if self.bounds is None:
-            decision = negotiation.decide({"legacy": True}, {})
-        else:
-            floor, ceiling = self.bounds
-            decision = negotiation.decide({"floor": show_version(floor), "ceiling": show_version(ceiling)},
-                                          {"protocol_version": announced} if announced is not None else {})
+        decision = self.decide(announced)
         if "refusal" in decision:  # too old: refused before any credential is looked at
             out.append(send(decision["refusal"]))
             return self.finish("unsupported_protocol_version", out)
@@ -227,8 +236,10 @@ class ServerEngine:
         if self.timers.pop("auth_deadline", None) is not None:
             out.append({"action": "cancel_timer", "timer": "auth_deadline"})
         session = connect.get("session_id") if isinstance(connect.get("session_id"), str) else None
+        # `connected` goes to a client that negotiated anything, and on every 0.4.0+ connection (the
+        # real server sends it from 0.4.0 on); a silent client on 0.2.0/0.3.0 gets none (section 4).
         client_announced = any(k in connect for k in ("protocol_version", "protocol_versions", "capabilities"))
-        if client_announced or auth_version == 2 or self.bounds is not None:
+        if client_announced or auth_version == 2 or family(self.version) != "uuid":
             connected = {"type": "connected", "message": "Session registered",
                          "session_id": session if session is not None else self.connection_id,
                          "negotiated_protocol_version": show_version(self.version), "capabilities": caps,
