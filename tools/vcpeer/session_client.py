@@ -534,7 +534,8 @@ class ClientEngine:
     @staticmethod
     def session_update(session, sub, update, complete):
         return event("session_update", session_id=session, purge=update["purge"], insert=update["insert"],
-                     replace=update["replace"], cursor=dict(sub.cursor) if sub.cursor else None, is_complete=complete, gap=update["gap"],
+                     replace=update["replace"], cursor=dict(sub.cursor) if sub.cursor else None,
+                     is_complete=complete, gap=update["gap"],
                      dropped=update["dropped"])
 
     @staticmethod

@@ -10,7 +10,8 @@ import hmac
 import re
 
 from . import auth_bound, negotiation
-from .session_common import KNOWN_VERSIONS, IllegalEvent, close, event, family, is_int, parse_version, send, show_version
+from .session_common import (KNOWN_VERSIONS, IllegalEvent, close, event, family, is_int, parse_version, send,
+                             show_version)
 
 ALWAYS = {"close", "drain", "transport_closed"}
 LEGAL = {
