@@ -59,6 +59,7 @@ MAX_DRAIN_WAIT = 3_600_000
 class Subscription:
     def __init__(self, cursor):
         self.cursor = cursor  # None or {last_message_id} / {last_seq} / {offset, signature}
+        # (family, position): a session followed on 0.2.0 and later on 0.5.0 keeps the two apart.
         self.delivered = BoundedSet(DEDUP_WINDOW)
         self.asked_from = None  # the position the subscribe in flight resumes from
 
@@ -492,7 +493,7 @@ class ClientEngine:
                 next_seq = frame.get("next_seq")
                 if gap.get("reason") == "client_ahead" and is_int(next_seq):
                     update["purge"] = {"from": next_seq}
-                    sub.delivered.discard_where(lambda p: p >= next_seq)
+                    sub.delivered.discard_where(lambda p: p[0] == "seq" and p[1] >= next_seq)
                     held = next_seq - 1
             self.classify(messages, fam, session, sub, update)
             if is_int(frame.get("last_seq")):
@@ -513,7 +514,7 @@ class ClientEngine:
         next_offset = frame.get("next_offset") if is_int(frame.get("next_offset")) else held
         if next_offset < held:  # the client is ahead of the file
             update["purge"] = {"from": next_offset}
-            sub.delivered.discard_where(lambda p: p >= next_offset)
+            sub.delivered.discard_where(lambda p: p[0] == "offset" and p[1] >= next_offset)
             held = next_offset
         self.classify(messages, fam, session, sub, update)
         sub.cursor = {"offset": max(held, next_offset), "signature": current if current is not None else seen}
@@ -548,7 +549,7 @@ class ClientEngine:
             owner = message.get("session_id") if isinstance(message, dict) else None
             if not valid or (fam != "uuid" and isinstance(owner, str) and owner != session):
                 update["dropped"] += 1
-            elif sub.delivered.add(position):
+            elif sub.delivered.add((fam, position)):
                 update["insert"].append(message)
             else:
                 update["replace"].append(message)
