@@ -7,8 +7,8 @@ with Python's jsonschema (from Schema/), zlib and hmac (modules in tools/vcpeer/
 
 `--break GLOB` (repeatable) turns it into a deliberately broken implementation for testing the
 runner: the answer of every test whose id matches GLOB is corrupted (a flipped verdict, a lost
-finding, a changed byte, another outcome; for `sessions`, the answer of a client engine with the real
-iOS client's conversation bugs put back, vcpeer/session_broken.py), and each id whose answer changed
+finding, a changed byte, another outcome; for `sessions`, the answer of engines with the real
+system's conversation bugs put back, vcpeer/session_broken.py), and each id whose answer changed
 is appended to the file given by `--broken-log`. CI runs the runner on it with that log as the
 failure list: the run passes only if exactly those tests fail.
 """
@@ -58,7 +58,7 @@ def corrupt(kind, request, result):
     elif kind == "auth_frames":
         result["messages"] = result["messages"][:-1]
     elif kind == "sessions":
-        # Not a corrupted answer but a buggy engine: the real client's bugs (vcpeer/session_broken.py).
+        # Not a corrupted answer but buggy engines: the real system's bugs (vcpeer/session_broken.py).
         # A conversation that never meets them gets the right answer and is not logged.
         result = sessions.answer(request, broken=True)
     return result

@@ -1,9 +1,10 @@
-"""A deliberately broken client engine for testing the conformance runner and the session vectors:
-it puts back real-system bugs that STANDARDS.md section 15 and the `*.bug.*` vectors rule out
-(evidence in section 15). `conformance_peer.py --break 'sessions/...'` answers with it; a vector
-that does not exercise any of these behaviours gets the same answer as from the correct engine.
+"""Deliberately broken engines for testing the conformance runner and the session vectors: they put
+back real-system behaviours that STANDARDS.md section 15 and the `*.bug.*` vectors rule out (evidence
+in section 15). `conformance_peer.py --break 'sessions/...'` answers with them; a vector that does
+not exercise any of these behaviours gets the same answer as from the correct engines.
 """
 from .session_client import ClientEngine
+from .session_server import ServerEngine
 
 
 class RealSystemClient(ClientEngine):
@@ -28,3 +29,13 @@ class RealSystemClient(ClientEngine):
     def is_new_file(seen, current):
         """The real server's test: any other signature (a file that only grew too) is a new file."""
         return seen != current
+
+
+class RealSystemServer(ServerEngine):
+    """The real backend has no idempotency keys: a repeated prompt runs again, even when the
+    connection negotiated `idempotent_prompt`."""
+
+    def on_frame(self, out, now, frame):
+        if frame.get("type") == "prompt" and self.state == "authenticated" and "idempotency_key" in frame:
+            return out.append({"action": "event", "event": "request", "frame": frame})
+        return super().on_frame(out, now, frame)

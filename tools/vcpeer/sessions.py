@@ -5,7 +5,7 @@ The host side lives here: the clock (vector time, milliseconds after `clock_star
 the engine armed. `advance` fires every armed timer whose time has come, in time order (ties in
 arming order), each at its own time.
 """
-from .session_broken import RealSystemClient
+from .session_broken import RealSystemClient, RealSystemServer
 from .session_client import ClientEngine
 from .session_common import IllegalEvent
 from .session_server import ServerEngine
@@ -63,10 +63,11 @@ class Host:
 
 def answer(request, broken=False):
     """`{role, config, steps: [input, ...]}` -> `{steps: [{actions} or {error: {state, event}}]}`.
-    `broken`: a client answers with the real-system bugs put back (session_broken.py)."""
+    `broken`: the engines answer with real-system bugs put back (session_broken.py)."""
     config = request.get("config") or {}
-    client = RealSystemClient if broken else ClientEngine
-    engine = {"client": client, "server": ServerEngine}[request["role"]](config)
+    roles = {"client": RealSystemClient, "server": RealSystemServer} if broken else {
+        "client": ClientEngine, "server": ServerEngine}
+    engine = roles[request["role"]](config)
     host = Host(engine, config.get("clock_start_ms", 0))
     answers = []
     for step in request["steps"]:
