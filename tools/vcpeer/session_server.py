@@ -33,6 +33,11 @@ MAX_SUBSCRIPTIONS = 256
 HELLO_TEXT = {"message": "Welcome to voice-code backend", "instructions": "Send connect message with api_key"}
 
 
+def rfc3339(ms):
+    """Milliseconds since 1970 as an RFC 3339 UTC time in whole seconds (`2026-01-11T16:47:25Z`)."""
+    return datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def offer_bounds(versions, floor):
     """The backend's floor and ceiling from a list of versions (Vectors/README.md, `auth/`), or None
     for a 0.2.0 server."""
@@ -95,8 +100,7 @@ class ServerEngine:
         if name == "auth_deadline" and self.state == "awaiting_connect":
             self.finish("auth_timeout", out)
         elif name == "heartbeat" and self.state == "authenticated":
-            stamp = datetime.datetime.fromtimestamp(now / 1000, datetime.timezone.utc)
-            out.append(send({"type": "heartbeat", "timestamp": stamp.strftime("%Y-%m-%dT%H:%M:%SZ")}))
+            out.append(send({"type": "heartbeat", "timestamp": rfc3339(now)}))
             self.arm("heartbeat", now + HEARTBEAT_EVERY, out)
 
     # -- inputs ---------------------------------------------------------------------------------
@@ -167,8 +171,7 @@ class ServerEngine:
         message = {"role": "assistant", "text": text}
         if isinstance(frame.get("session_id"), str):
             message["session_id"] = frame["session_id"]
-        stamp = datetime.datetime.fromtimestamp(now / 1000, datetime.timezone.utc)
-        message["timestamp"] = stamp.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (now % 1000)
+        message["timestamp"] = rfc3339(now)
         return message
 
     def on_frame(self, out, now, frame):
