@@ -220,6 +220,8 @@ def server_connect(r, eng):
     pv = r.choice([None, "0.2.0", "0.3.0", "0.4.0", "0.5.0", "0.6.0", "abc"])
     if pv: c["protocol_version"] = pv
     if r.random() < 0.4: c["capabilities"] = r.sample(CAPS, r.randrange(len(CAPS) + 1))
+    if r.random() < 0.03:  # at and over the handshake-list cap
+        c[r.choice(["capabilities", "protocol_versions"])] = ["x%d" % i for i in range(r.choice([64, 65]))]
     if r.random() < 0.3: c["protocol_versions"] = ["0.4.0", "0.5.0"]
     if eng.challenge and r.random() < 0.6:
         c["auth_version"] = 2

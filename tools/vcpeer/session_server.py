@@ -30,6 +30,7 @@ REPLAY_CAPACITY = 256
 KEY_CAPACITY = 1024
 MAX_KEY_BYTES = 256
 MAX_SUBSCRIPTIONS = 256
+MAX_HANDSHAKE_LIST = 64  # entries in a connect's protocol_versions or capabilities (section 3)
 HELLO_TEXT = {"message": "Welcome to voice-code backend", "instructions": "Send connect message with api_key"}
 
 
@@ -213,6 +214,10 @@ class ServerEngine:
         self.finish("auth_failed", out)
 
     def on_connect(self, connect, now, out):
+        for name in ("protocol_versions", "capabilities"):
+            listed = connect.get(name)
+            if isinstance(listed, list) and sum(isinstance(e, str) for e in listed) > MAX_HANDSHAKE_LIST:
+                return self.refuse(out)  # too long to look at: refused like a failed authentication
         announced = connect.get("protocol_version")
         response = connect.get("auth_response")
         auth_version = connect.get("auth_version", 2 if response is not None else 1)
