@@ -57,6 +57,8 @@ MAX_DRAIN_WAIT = 3_600_000
 
 
 class Subscription:
+    """The client's view of one followed session."""
+
     def __init__(self, cursor):
         self.cursor = cursor  # None or {last_message_id} / {last_seq} / {offset, signature}
         # (family, position): a session followed on 0.2.0 and later on 0.5.0 keeps the two apart.
@@ -77,6 +79,8 @@ def signature_replaced(seen, current):
 
 
 class ClientEngine:
+    """The client side, built from a session vector's client `config`; it lives across connections."""
+
     is_new_file = staticmethod(signature_replaced)
 
     def __init__(self, config):

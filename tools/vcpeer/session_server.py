@@ -10,7 +10,7 @@ import hmac
 import re
 
 from . import auth_bound, negotiation
-from .session_common import (KNOWN_VERSIONS, IllegalEvent, close, event, family, is_int, parse_version, send,
+from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, close, event, family, is_int, parse_version, send,
                              show_version)
 
 ALWAYS = {"close", "drain", "transport_closed"}
@@ -52,22 +52,24 @@ def offer_bounds(versions, floor):
 
 
 class ServerEngine:
+    """One connection's server side, built from a session vector's server `config`."""
+
     def __init__(self, config):
         self.api_key = config.get("api_key", "")
-        self.versions = list(config.get("protocol_versions") or ["0.2.0"])
-        self.bounds = offer_bounds(self.versions, config.get("floor"))
+        self.bounds = offer_bounds(config.get("protocol_versions") or ["0.2.0"], config.get("floor"))
         self.auth_versions = list(config.get("auth_versions") or [1])
         self.offered = list(config.get("capabilities") or [])
         self.state = "idle"
         self.timers = {}
         self.challenge = None
+        self.challenge_at = 0
         self.challenge_used = False
         self.connection_id = None
         self.version = None
         self.caps = []
         self.subscribed = set()
         self.unacked = []  # [message id, replay message], oldest first
-        self.keys = []  # idempotency keys already run, oldest first
+        self.keys = BoundedSet(KEY_CAPACITY)  # idempotency keys already run
 
     def handle(self, kind, now, **inp):
         if kind not in LEGAL[self.state]:
@@ -206,7 +208,7 @@ class ServerEngine:
             if key in self.keys:
                 out.append(send({"type": "ack", "message": "Processing prompt..."}))
                 return out.append(event("duplicate_prompt", idempotency_key=key))
-            self.keys = (self.keys + [key])[-KEY_CAPACITY:]
+            self.keys.add(key)
         out.append(event("request", frame=frame))
 
     def refuse(self, out):
