@@ -1,6 +1,4 @@
-import VCProto
-
-/// The protocol version one connection of a capture speaks, read from its handshake the way the real
+/// The protocol version one connection of a captured conversation speaks, read from its handshake the way the real
 /// backend decides it (STANDARDS.md section 8), and the handshake's own faults.
 ///
 /// - Before any `hello`, and on a connection whose `hello` the capture lacks: the fallback
@@ -18,15 +16,15 @@ import VCProto
 /// - `error{code:"unsupported_protocol_version"}` is the server's refusal. It is
 ///   `negotiation_mismatch` when the announcement was not a parseable version below 0.4.0, or when
 ///   `required` is not `"0.4.0"` or `received` not the announced string.
-struct ConnectionVersion: Sendable {
+package struct ConnectionVersion: Sendable {
   /// The version frames are checked against when the capture has no handshake.
-  let fallback: String
+  package let fallback: String
   /// Whether `--protocol` was given (it is then the assumed floor of a negotiating server).
-  let explicit: Bool
+  package let explicit: Bool
   /// The version the current frame is checked against.
-  private(set) var version: String
+  package private(set) var version: String
   /// The ceiling the connection's `hello` advertised, for a negotiating server.
-  private(set) var ceiling: ServerVersions.Ceiling?
+  package private(set) var ceiling: ServerVersions.Ceiling?
   /// Whether this connection's `hello` is in the capture: without it there is no handshake, and
   /// the fallback stays.
   private var helloSeen = false
@@ -37,19 +35,19 @@ struct ConnectionVersion: Sendable {
   private var unknownReported: String?
 
   /// A tracker whose version before any handshake is `fallback`.
-  init(fallback: String, explicit: Bool) {
+  package init(fallback: String, explicit: Bool) {
     self.fallback = fallback
     self.explicit = explicit
     self.version = fallback
   }
 
   /// Forgets the connection (a new capture connection begins).
-  mutating func reset() {
+  package mutating func reset() {
     self = ConnectionVersion(fallback: fallback, explicit: explicit)
   }
 
   /// Takes the next frame; returns the findings the handshake causes.
-  mutating func receive(_ direction: MessageDirection, _ message: JSONObject) -> [Finding] {
+  package mutating func receive(_ direction: MessageDirection, _ message: JSONObject) -> [Finding] {
     let type = message["type"]?.stringValue ?? ""
     switch (direction, type) {
     case (.serverToClient, "hello"):
