@@ -112,7 +112,7 @@ public struct ConversationObserver: Sendable {
 
   /// Creates an observer. `fallbackVersion` is the version frames are checked against when the
   /// conversation has no handshake; `explicitVersion` says the caller chose it (it is then also the
-  /// floor assumed for a negotiating server, see ``ConnectionVersion``).
+  /// floor assumed for a negotiating server: STANDARDS.md section 6).
   public init(
     fallbackVersion: String = KnownVersion.oldest.rawValue, explicitVersion: Bool = false,
     timing: ClientTiming = ClientTiming()
