@@ -201,6 +201,16 @@ import VCProto
     #expect(memory.count == 3)
   }
 
+  /// Capture times become the observer's milliseconds only when 64 bits hold them: a hostile
+  /// `time` (1e300, infinity, NaN) is dropped instead of trapping.
+  @Test func captureTimesOutOfRangeAreDropped() {
+    #expect(CaptureValidation.milliseconds(1.5) == 1_500)
+    #expect(CaptureValidation.milliseconds(-2) == -2_000)
+    #expect(CaptureValidation.milliseconds(1e300) == nil)
+    #expect(CaptureValidation.milliseconds(-.infinity) == nil)
+    #expect(CaptureValidation.milliseconds(.nan) == nil)
+  }
+
   /// The conversation observer still reports an ack for an id it has forgotten (beyond the window),
   /// and accepts one inside it.
   @Test func ackWindowFollowsEviction() throws {

@@ -316,6 +316,43 @@ import Testing
       codes([hello, connect, sessionList, ("<", #"{"type":"pong"}"#)], times: [0, 1, 2, 500]) == [[], [], [], []])
   }
 
+  /// Times at the ends of 64 bits neither trap nor hide a gap.
+  @Test func heartbeatGapAtExtremeTimes() {
+    var observer = ConversationObserver()
+    let caps = #""capabilities":["heartbeat"]"#
+    let frames: [(MessageDirection, String, Int64)] = [
+      (
+        .serverToClient,
+        #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i",\#(caps)}"#, 0
+      ),
+      (.clientToServer, #"{"type":"connect","api_key":"k",\#(caps)}"#, 0),
+      (.serverToClient, #"{"type":"session_list","sessions":[],"total_count":0}"#, .min),
+      (.serverToClient, #"{"type":"heartbeat","timestamp":"2026-01-11T09:15:02Z"}"#, .max),
+    ]
+    var last: [Finding] = []
+    for (direction, text, time) in frames {
+      last = observer.observe(
+        .init(direction: direction, message: try! JSONReader().parse(text).objectValue!, time: time))
+    }
+    #expect(last.map(\.code) == [.heartbeatGap])
+    #expect(last.first?.message.hasPrefix("server was silent for ") == true)
+  }
+
+  /// Past its bounds the observer stops checking what it can no longer know for certain: an
+  /// overlong session id is not followed, and once a subscribed session was forgotten no session
+  /// data is called unsubscribed.
+  @Test func boundsStopChecksInsteadOfGuessing() {
+    let long = String(repeating: "x", count: ConversationObserver.maxTrackedIDBytes + 1)
+    #expect(
+      codes([hello05, connect05, connected05, history(next: 3, endOfFile: true, session: long)]).allSatisfy {
+        $0.isEmpty
+      })
+    var frames = [hello05, connect05, connected05]
+    for i in 0...ConversationObserver.trackedSessions { frames.append(subscribe(from: 0, session: "s\(i)")) }
+    frames.append(history(next: 3, endOfFile: true, session: "never"))
+    #expect(codes(frames).allSatisfy { $0.isEmpty })
+  }
+
   @Test func realSystemOddities() {
     let r = codes([
       hello, connect, sessionList,

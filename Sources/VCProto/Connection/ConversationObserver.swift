@@ -198,8 +198,8 @@ public struct ConversationObserver: Sendable {
           findings.append(
             Finding(
               .error, .heartbeatGap, pointer: "", messageType: type,
-              message: "server was silent for \(overflow ? "ever" : Self.seconds(gap)) s; with heartbeat negotiated "
-                + "the limit is \(Self.seconds(timing.heartbeatTimeoutMs)) s"))
+              message: "server was silent for \(Self.seconds(Double(now) - Double(last))) s; with heartbeat negotiated "
+                + "the limit is \(Self.seconds(Double(timing.heartbeatTimeoutMs))) s"))
         }
       }
       lastServerFrameAt = now
@@ -235,8 +235,8 @@ public struct ConversationObserver: Sendable {
   }
 
   /// Milliseconds as seconds, with one decimal when it is not whole.
-  static func seconds(_ milliseconds: Int64) -> String {
-    let tenths = (Double(milliseconds) / 100).rounded() / 10
+  static func seconds(_ milliseconds: Double) -> String {
+    let tenths = (milliseconds / 100).rounded() / 10
     return tenths == tenths.rounded() && abs(tenths) < 1e15 ? String(Int64(tenths)) : String(tenths)
   }
 }
