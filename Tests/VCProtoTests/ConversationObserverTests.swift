@@ -248,6 +248,11 @@ import Testing
   /// pending requests, ``ClientEngine/answerTypes``); each request is answered once, and a
   /// session-scoped answer must name the request's session.
   @Test func answersNeedARequest() {
+    // The answer-only types STANDARDS.md section 15 rule 9 lists.
+    #expect(
+      ConversationObserver.answerOnlyTypes == [
+        "command_output_full", "command_history", "resources_list", "resource_deleted", "session_killed",
+      ])
     let history = ("<", #"{"type":"command_history","sessions":[],"limit":50}"#)
     let r = codes([
       hello, connect, sessionList, history, (">", #"{"type":"get_command_history"}"#), history, history,
