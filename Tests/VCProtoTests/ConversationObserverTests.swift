@@ -231,7 +231,7 @@ import Testing
   }
 
   /// 0.5.0: session data goes only to a subscriber (the server engine refuses to send it otherwise).
-  /// A 0.4.0 server broadcasts to clients that did not subscribe, so 0.4.0 is not checked.
+  /// 0.4.0 live updates are a broadcast (not settled to reach subscribers only), so 0.4.0 is not checked.
   @Test func sessionDataNeedsASubscription() {
     let other = history(next: 3, endOfFile: true, session: "other")
     #expect(
@@ -356,6 +356,59 @@ import Testing
     for i in 0...ConversationObserver.trackedSessions { frames.append(subscribe(from: 0, session: "s\(i)")) }
     frames.append(history(next: 3, endOfFile: true, session: "never"))
     #expect(codes(frames).allSatisfy { $0.isEmpty })
+  }
+
+  /// Random conversations (handshakes of every version, subscriptions, histories, requests,
+  /// answers, acks, times in any order) never trap, report only the observer's codes, and keep the
+  /// followed state within its bounds.
+  @Test func randomConversationsKeepTheInvariants() {
+    let alphabet: [(MessageDirection, String)] = [
+      (.serverToClient, hello.1), (.serverToClient, hello05.1), (.clientToServer, connect.1),
+      (.clientToServer, connect05.1), (.serverToClient, connected05.1), (.serverToClient, sessionList.1),
+      (.serverToClient, #"{"type":"auth_error","message":"m"}"#), (.clientToServer, #"{"type":"ping"}"#),
+      (.serverToClient, #"{"type":"pong"}"#), (.clientToServer, subscribe(from: 0).1),
+      (.clientToServer, subscribe(from: 40, session: "t").1),
+      (.clientToServer, #"{"type":"unsubscribe","session_id":"s"}"#),
+      (.serverToClient, history(next: 40, endOfFile: false).1),
+      (.serverToClient, history(next: 0, endOfFile: true, replaced: true).1),
+      (.serverToClient, history(next: 9, endOfFile: true, session: "t").1),
+      (
+        .serverToClient,
+        #"{"type":"session_history","session_id":"s","messages":[{"seq":1}],"last_seq":1,"is_complete":false}"#
+      ),
+      (.clientToServer, #"{"type":"subscribe","session_id":"s","last_seq":1}"#),
+      (.clientToServer, #"{"type":"get_command_history"}"#),
+      (.serverToClient, #"{"type":"command_history","sessions":[]}"#),
+      (.clientToServer, #"{"type":"kill_session","session_id":"s"}"#),
+      (.serverToClient, #"{"type":"session_killed","session_id":"s"}"#),
+      (.serverToClient, #"{"type":"replay","message_id":"m1","message":{}}"#),
+      (.clientToServer, #"{"type":"message_ack","message_id":"m1"}"#),
+      (.serverToClient, #"{"type":"heartbeat","timestamp":"t"}"#),
+      (.clientToServer, #"{"type":"prompt","text":"t","idempotency_key":"k"}"#),
+      (.serverToClient, #"{"type":"connected","message":"m","capabilities":["heartbeat","message_ack"]}"#),
+      (
+        .serverToClient,
+        #"{"type":"error","code":"unsupported_protocol_version","required":"0.4.0","received":"0.3.0"}"#
+      ),
+    ]
+    let parsed = alphabet.map { ($0.0, try! JSONReader().parse($0.1).objectValue!) }
+    var rng = SplitMix64(state: 20_261_123)
+    let allowed = Set(FindingCode.conversationCodes)
+    for _ in 0..<200 {
+      var observer = ConversationObserver()
+      for step in 0..<60 {
+        let (direction, message) = parsed[Int(rng.next() % UInt64(parsed.count))]
+        let time: Int64? =
+          rng.next() % 4 == 0 ? nil : Int64(bitPattern: rng.next()) / (rng.next() % 2 == 0 ? 1 : 1_000_000)
+        if step % 17 == 16 { observer.startConnection() }
+        let findings = observer.observe(.init(direction: direction, message: message, time: time))
+        #expect(findings.allSatisfy { allowed.contains($0.code) })
+        #expect(observer.continuations.count <= ConversationObserver.trackedSessions)
+        if direction == .serverToClient, message["type"]?.stringValue == "hello" {
+          #expect(observer.clientState == .awaitingHello)
+        }
+      }
+    }
   }
 
   @Test func realSystemOddities() {

@@ -24,8 +24,8 @@
 /// only on their own. A server `hello` starts a new connection, and so does
 /// ``startConnection()`` (a capture's next connection). The codes: ``FindingCode/conversationCodes``.
 /// Legal quirks of the real system are not findings (e.g. `command_output` before
-/// `command_started`, `session_updated` fan-out to every 0.2.0 client, a 0.4.0 broadcast to
-/// clients that did not subscribe).
+/// `command_started`, `session_updated` fan-out to every 0.2.0 client; 0.4.0 session data is not
+/// checked for a subscription, the real 0.4.0 live update being a broadcast).
 ///
 /// Memory is bounded whatever the conversation holds: capability names outside
 /// ``knownCapabilities`` are dropped as they are read, server `message_id`s and subscribed sessions
