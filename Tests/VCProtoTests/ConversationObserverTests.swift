@@ -82,6 +82,21 @@ import Testing
     #expect(negotiated == [[], [], [], [], [], ["extension_not_negotiated"]])
   }
 
+  /// A connect whose capability list is longer than the handshake-list cap (section 3) is refused by
+  /// the negotiator, so nothing is negotiated, not even the capabilities it lists that are offered.
+  @Test func overlongCapabilityListNegotiatesNothing() {
+    let padding = (0..<64).map { #""x\#($0)""# }.joined(separator: ",")
+    let r = codes([
+      (
+        "<",
+        #"{"type":"hello","message":"m","version":"0.2.0","auth_version":1,"instructions":"i","capabilities":["heartbeat"]}"#
+      ),
+      (">", #"{"type":"connect","api_key":"k","capabilities":["heartbeat",\#(padding)]}"#), sessionList,
+      ("<", #"{"type":"heartbeat","timestamp":"2026-01-11T09:15:02Z"}"#),
+    ])
+    #expect(r == [[], [], [], ["extension_not_negotiated"]])
+  }
+
   @Test func connectedCapabilitiesAreAuthoritative() {
     let r = codes([
       (

@@ -20,6 +20,10 @@ extension ConversationObserver {
   /// ``Negotiator`` grants for the hello's offer and this announcement, until `connected` says.
   mutating func connect(_ message: JSONObject, now: Int64) {
     clientState = .awaitingConnected
+    // A list longer than the handshake-list cap is refused by the server engine's negotiator.
+    announcementTooLong = ["protocol_versions", "capabilities"].contains {
+      (message[$0]?.arrayValue?.count ?? 0) > ValidationOptions.defaultMaxHandshakeListItems
+    }
     announcement = ClientAnnouncement(
       protocolVersion: message["protocol_version"]?.stringValue,
       protocolVersions: Self.strings(message["protocol_versions"], known: nil),
@@ -32,10 +36,17 @@ extension ConversationObserver {
   /// What the server engine would negotiate for this connection's hello and connect (`nil` when
   /// either is missing or the client is refused).
   var negotiation: NegotiationOutcome? {
-    guard let offer, let announcement,
-      case .success(let outcome) = Negotiator.negotiate(server: offer, client: announcement)
-    else { return nil }
-    return outcome
+    guard let offer, let announcement, !announcementTooLong else { return nil }
+    do {
+      guard case .success(let outcome) = try Negotiator.negotiate(server: offer, client: announcement) else {
+        return nil
+      }
+      return outcome
+    } catch {
+      // The lists were cut to the cap when read, so this is not reached; a server refuses such an
+      // announcement (auth_error), which negotiates nothing either.
+      return nil
+    }
   }
 
   /// `connected`: its capabilities are in force. Granting one negotiation could not give (not
@@ -77,9 +88,9 @@ extension ConversationObserver {
     stopFollowing()
   }
 
-  /// Most entries kept of a handshake list not filtered by name, and their longest length: 64, as
-  /// the validator's bound on handshake lists (STANDARDS.md section 3).
-  static let maxListItems = 64
+  /// Most entries kept of a handshake list not filtered by name, and their longest length: the
+  /// handshake-list cap (STANDARDS.md section 3).
+  static let maxListItems = ValidationOptions.defaultMaxHandshakeListItems
 
   /// The names of a list of strings, or `nil` when the value is not an array. With `known` (the
   /// default: ``knownCapabilities``) only those names are kept, so a long list costs no memory.

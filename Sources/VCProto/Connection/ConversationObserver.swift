@@ -80,6 +80,8 @@ public struct ConversationObserver: Sendable {
   var announcement: ClientAnnouncement?
   /// `connected` listed the capabilities: they are in force, whatever a later `connect` asks.
   var confirmed = false
+  /// The `connect` had a list longer than the handshake-list cap: negotiation refuses it.
+  var announcementTooLong = false
   var lastServerFrameAt: Int64?
   var serverMessageIDs = MessageIDMemory(capacity: ConversationObserver.rememberedMessageIDs)
   /// The client engine that follows subscriptions and requests (from `connect` until a refusal).
