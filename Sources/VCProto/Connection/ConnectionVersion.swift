@@ -1,12 +1,14 @@
-/// The protocol version one connection of a captured conversation speaks, read from its handshake the way the real
-/// backend decides it (STANDARDS.md section 8), and the handshake's own faults.
+/// The protocol version one connection of an observed conversation speaks, read from its handshake
+/// the way the real backend decides it (``Negotiator/decideVersion(_:announced:)``, STANDARDS.md
+/// section 8), and the handshake's own faults. Part of ``ConversationObserver``.
 ///
-/// - Before any `hello`, and on a connection whose `hello` the capture lacks: the fallback
-///   (`--protocol`, default 0.2.0); such a capture has no handshake.
+/// - Before any `hello`, and on a connection whose `hello` was not seen: the fallback (the caller's
+///   choice, `vcproto validate --protocol`; default 0.2.0); such a conversation has no handshake.
 /// - `hello` starts a new connection. Its `version` is the server's ceiling: `"0.2.0"` and `"0.3.0"`
 ///   are servers that negotiate nothing (every frame is that version); `"0.4.0"` and `"0.5.0"` are
-///   negotiating servers, whose frames are checked against the assumed floor (`--protocol` when it
-///   is 0.3.0, 0.4.0 or 0.5.0, else the default floor 0.4.0) until the handshake says more.
+///   negotiating servers, whose frames are checked against the assumed floor (the fallback when the
+///   caller chose it and it is 0.3.0, 0.4.0 or 0.5.0, else the default floor 0.4.0) until the
+///   handshake says more.
 /// - `connect` on a negotiating server: its `protocol_version` gives the version the algorithm
 ///   predicts for the assumed floor (used when the capture has no `connected`). A client the server
 ///   will refuse as too old is checked against its own version (e.g. 0.3.0) until the refusal, which
