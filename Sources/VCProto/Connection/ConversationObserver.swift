@@ -116,7 +116,7 @@ public struct ConversationObserver: Sendable {
   /// conversation has no handshake; `explicitVersion` says the caller chose it (it is then also the
   /// floor assumed for a negotiating server: STANDARDS.md section 6).
   public init(
-    fallbackVersion: String = KnownVersion.oldest.rawValue, explicitVersion: Bool = false,
+    fallbackVersion: String = KnownVersion.validationDefault.rawValue, explicitVersion: Bool = false,
     timing: ClientTiming = ClientTiming()
   ) {
     self.timing = timing
