@@ -200,7 +200,7 @@ extension ClientEngine {
     pendingNewSessions = []
     for id in subscriptionOrder { sendSubscribe(id, &out) }
     arm(.ping, at: now + t.pingIntervalMs, &out)
-    if capabilities.contains(Capability.heartbeat) {
+    if capabilityFlags.contains(.heartbeat) {
       arm(.heartbeatDeadline, at: now + t.heartbeatTimeoutMs, &out)
     }
   }

@@ -42,4 +42,20 @@ public enum ClientEvent: Sendable, Hashable {
     case .send: return "send"
     }
   }
+
+  /// The event's column in ``ClientTransitions/flat`` (its index in ``ClientTransitions/eventNames``).
+  var kind: Int {
+    switch self {
+    case .start: return 0
+    case .resume: return 1
+    case .stop: return 2
+    case .transportOpened: return 3
+    case .transportClosed: return 4
+    case .frameReceived: return 5
+    case .timerFired: return 6
+    case .subscribe: return 7
+    case .unsubscribe: return 8
+    case .send: return 9
+    }
+  }
 }
