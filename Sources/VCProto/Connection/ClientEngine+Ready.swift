@@ -31,7 +31,7 @@ extension ClientEngine {
       out.append(.send(.frame("message_ack", ["message_id": .string(id)])))
       guard seenMessageIds.insert(id) else { return }  // a `replay` of a frame already delivered
     }
-    if let requestId = resolvePending(frame, type: type) {
+    if let requestId = resolvePending(frame, type: type)?.id {
       out.append(.deliver(.answered(requestId: requestId, frame: frame)))
       return
     }

@@ -22,9 +22,11 @@ public enum ClientEvent: Sendable, Hashable {
   /// Application: stop following this session.
   case unsubscribe(sessionId: String)
   /// Application: send a frame. A `requestId` makes the engine track the answer: the app gets
-  /// ``ClientApplicationEvent/answered(requestId:frame:)`` or, if the connection drops first,
-  /// ``ClientApplicationEvent/requestFailed(requestId:reason:)``; only types with a known answer
-  /// (``ClientEngine/answerTypes``) are tracked. Only allowed when ready.
+  /// ``ClientApplicationEvent/answered(requestId:frame:)`` (the answer, or an `error` refusing the
+  /// request) or, if the connection drops first, ``ClientApplicationEvent/requestFailed(requestId:reason:)``;
+  /// only types with a known answer (``ClientEngine/answerTypes``) are tracked. Without a `requestId`
+  /// such a request still takes its place in the answer order and its answer is delivered as
+  /// ``ClientApplicationEvent/received(_:)``. Only allowed when ready.
   case send(JSONObject, requestId: String?)
 
   /// The name used in errors and vectors.

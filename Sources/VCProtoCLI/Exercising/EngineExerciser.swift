@@ -4,11 +4,12 @@ import VCProto
 /// a seeded generator's output) and checks their invariants after every event. Used by the fuzz target
 /// `fuzz-engine` and by the tests; not a stable API.
 ///
-/// Invariants: no crash; an illegal event leaves the state unchanged; every state reached is one the
-/// transition table allows; nothing but `connect`/`ping` goes out before authentication (server: only
-/// `hello`, `pong`, `auth_error`, `error`, and `connected` when it authenticates); every bounded table within its bound; a client that is
-/// stopped, refused or told to upgrade, and a closed server, emit nothing (until the application
-/// starts the client again).
+/// Invariants: no crash; an illegal event leaves the state unchanged and appends nothing to the
+/// caller's action buffer (a legal one only appends); every state reached is one the transition table
+/// allows; every tracked request ends at most once, with its own id; nothing but `connect`/`ping` goes
+/// out before authentication (server: only `hello`, `pong`, `auth_error`, `error`, and `connected`
+/// when it authenticates); every bounded table within its bound; a client that is stopped, refused or
+/// told to upgrade, and a closed server, emit nothing (until the application starts the client again).
 public struct EngineExerciser {
   var bytes: [UInt8]
   var index = 0
@@ -39,21 +40,49 @@ public struct EngineExerciser {
     var engine = ClientEngine(config)
     var now: Int64 = 1_768_150_000_000
     var armed: [ConnectionTimer] = []
+    var waiting: [String] = []
+    // Actions go into a reused buffer that already holds one action the engine must leave alone.
+    let sentinel = ClientAction.cancelTimer(.continuation(sessionId: "sentinel"))
+    var buffer: [ClientAction] = []
     while !exhausted {
       now += Int64(pick([0, 1, 500, 1_000, 15_000, 30_000, 45_000, 90_000]))
       let event = clientEvent(armed: armed)
       let before = engine.state
-      let actions: [ClientAction]
+      buffer.removeAll(keepingCapacity: true)
+      buffer.append(sentinel)
       do {
-        actions = try engine.handle(event, now: now)
+        try engine.handle(event, now: now, into: &buffer)
       } catch {
         if engine.state != before { return "illegal \(event.name) changed the state" }
+        if buffer != [sentinel] { return "illegal \(event.name) appended actions" }
         continue
       }
+      guard buffer.first == sentinel else { return "\(event.name) changed the caller's actions" }
+      let actions = Array(buffer.dropFirst())
       events += 1
       if let problem = Self.checkClient(engine, before: before, event: event, actions: actions, armed: &armed) {
         return problem
       }
+      if let problem = Self.checkRequests(event: event, actions: actions, waiting: &waiting) { return problem }
+    }
+    return nil
+  }
+
+  /// Every tracked request ends at most once, with its own id: `answered` and `requestFailed` only
+  /// for a request id sent and not yet ended (ids may repeat; each send counts once).
+  static func checkRequests(event: ClientEvent, actions: [ClientAction], waiting: inout [String]) -> String? {
+    if case .send(let frame, let id?) = event, ClientEngine.answerTypes[frame["type"]?.stringValue ?? ""] != nil {
+      waiting.append(id)
+    }
+    for action in actions {
+      let ended: String
+      switch action {
+      case .deliver(.answered(let id, _)): ended = id
+      case .deliver(.requestFailed(let id, _)): ended = id
+      default: continue
+      }
+      guard let index = waiting.firstIndex(of: ended) else { return "request \(ended) ended but was not waiting" }
+      waiting.remove(at: index)
     }
     return nil
   }
@@ -187,6 +216,12 @@ public struct EngineExerciser {
       f["type"] = pick(["response", "replay", "error"])
       f["message_id"] = .string("m\(byte() % 16)")
     case 12: f["type"] = pick(["command_error", "session_name_inferred", "command_output_full", "ack"])
+    case 13:
+      f["type"] = "error"
+      f["message"] = pick([
+        "working_directory required in execute_command message", "Unknown message type: get_command_output",
+        "Command output not found: cmd-1", "text required in prompt message", "Error processing message: x",
+      ])
     default: f["type"] = .string(pick(["", "x", "hello", "connected"]))
     }
     if f["session_id"] == nil, byte() % 4 != 0 { f["session_id"] = session }
@@ -212,17 +247,23 @@ public struct EngineExerciser {
     var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2))
     var now: Int64 = 1_768_150_000_000
     var armed: [ConnectionTimer] = []
+    let sentinel = ServerAction.cancelTimer(.continuation(sessionId: "sentinel"))
+    var buffer: [ServerAction] = []
     while !exhausted {
       now += Int64(pick([0, 1, 1_000, 45_000, 60_000]))
       let event = serverEvent(armed: armed)
       let before = engine.state
-      let actions: [ServerAction]
+      buffer.removeAll(keepingCapacity: true)
+      buffer.append(sentinel)
       do {
-        actions = try engine.handle(event, now: now)
+        try engine.handle(event, now: now, into: &buffer)
       } catch {
         if engine.state != before { return "illegal \(event.name) changed the state" }
+        if buffer != [sentinel] { return "illegal \(event.name) appended actions" }
         continue
       }
+      guard buffer.first == sentinel else { return "\(event.name) changed the caller's actions" }
+      let actions = Array(buffer.dropFirst())
       events += 1
       guard let targets = ServerTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
         return "\(event.name) led from \(before) to \(engine.state), not in the table"
