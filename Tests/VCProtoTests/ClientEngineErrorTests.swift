@@ -30,7 +30,8 @@ import Testing
       let catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
       for case let message as [String: Any] in catalog?["messages"] as? [Any] ?? [] {
         guard let type = message["type"] as? String, ClientEngine.answerTypes[type] != nil else { continue }
-        for case let error as [String: Any] in message["errors"] as? [Any] ?? [] where error["type"] as? String == "error" {
+        for case let error as [String: Any] in message["errors"] as? [Any] ?? []
+        where error["type"] as? String == "error" {
           guard let template = error["message"] as? String else { continue }
           found.append((type, template, error["session_id"] != nil))
         }
@@ -114,9 +115,11 @@ import Testing
     _ = try engine.handle(.send(exec, requestId: "r1"), now: 1)
     _ = try engine.handle(.send(exec, requestId: "r2"), now: 1)
     let refusal = JSONObject.frame("error", ["message": "working_directory required in execute_command message"])
-    #expect(try engine.handle(.frameReceived(refusal), now: 2) == [.deliver(.answered(requestId: "r1", frame: refusal))])
+    #expect(
+      try engine.handle(.frameReceived(refusal), now: 2) == [.deliver(.answered(requestId: "r1", frame: refusal))])
     let started = JSONObject.frame("command_started", ["command_id": "git.status"])
-    #expect(try engine.handle(.frameReceived(started), now: 3) == [.deliver(.answered(requestId: "r2", frame: started))])
+    #expect(
+      try engine.handle(.frameReceived(started), now: 3) == [.deliver(.answered(requestId: "r2", frame: started))])
   }
 
   @Test func unknownTypeNamesTheRequestType() throws {
@@ -124,7 +127,8 @@ import Testing
     _ = try engine.handle(.send(.frame("execute_command"), requestId: "r1"), now: 1)
     _ = try engine.handle(.send(.frame("list_resources"), requestId: "r2"), now: 1)
     let unknown = JSONObject.frame("error", ["message": "Unknown message type: list_resources"])
-    #expect(try engine.handle(.frameReceived(unknown), now: 2) == [.deliver(.answered(requestId: "r2", frame: unknown))])
+    #expect(
+      try engine.handle(.frameReceived(unknown), now: 2) == [.deliver(.answered(requestId: "r2", frame: unknown))])
     let other = JSONObject.frame("error", ["message": "Unknown message type: get_command_output"])
     #expect(try engine.handle(.frameReceived(other), now: 2) == [.deliver(.received(other))])
     #expect(engine.occupancy.pendingRequests == 1)
@@ -165,7 +169,8 @@ import Testing
     let sizeAck = JSONObject.frame("ack", ["message": "Max message size set to 200 KB"])
     #expect(try engine.handle(.frameReceived(sizeAck), now: 2) == [.deliver(.received(sizeAck))])
     let promptAck = JSONObject.frame("ack", ["message": "Processing prompt..."])
-    #expect(try engine.handle(.frameReceived(promptAck), now: 2) == [.deliver(.answered(requestId: "r1", frame: promptAck))])
+    #expect(
+      try engine.handle(.frameReceived(promptAck), now: 2) == [.deliver(.answered(requestId: "r1", frame: promptAck))])
   }
 
   @Test func untrackedRequestsAreBoundedAndNeverDisplaceTrackedOnes() throws {
@@ -182,8 +187,10 @@ import Testing
   }
 
   @Test func messagePatternsMatchTheirPlaceholders() {
-    let pattern = MessagePattern("<provider> CLI not installed. Please install the <cli> CLI to use <provider> sessions.")
-    #expect(pattern.matches(Array("Cursor CLI not installed. Please install the cursor CLI to use Cursor sessions.".utf8)))
+    let pattern = MessagePattern(
+      "<provider> CLI not installed. Please install the <cli> CLI to use <provider> sessions.")
+    #expect(
+      pattern.matches(Array("Cursor CLI not installed. Please install the cursor CLI to use Cursor sessions.".utf8)))
     #expect(pattern.matches(Array(" CLI not installed. Please install the  CLI to use  sessions.".utf8)))
     #expect(!pattern.matches(Array("Cursor CLI not installed. Please install the cursor CLI to use Cursor.".utf8)))
     #expect(MessagePattern("Failed to upload file: <reason>").matches(Array("Failed to upload file: ".utf8)))

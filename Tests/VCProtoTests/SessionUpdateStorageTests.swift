@@ -61,7 +61,9 @@ import Testing
     }
     #expect(appending.state == .ready)
     buffer = [.openTransport]
-    #expect(throws: IllegalEvent.self) { try appending.handle(.transportOpened(clientNonce: "00"), now: 6, into: &buffer) }
+    #expect(throws: IllegalEvent.self) {
+      try appending.handle(.transportOpened(clientNonce: "00"), now: 6, into: &buffer)
+    }
     #expect(buffer == [.openTransport])
   }
 }

@@ -91,7 +91,8 @@ extension ClientEngine {
     case .messageId:
       classify(messages, family: family, session: id, into: &update, sub: &sub)
       let newest =
-        frame["newest_message_id"]?.stringValue ?? update.insertIndices.last.flatMap { messages[$0]["uuid"]?.stringValue }
+        frame["newest_message_id"]?.stringValue
+        ?? update.insertIndices.last.flatMap { messages[$0]["uuid"]?.stringValue }
       if let newest { sub.cursor = .lastMessageId(newest) }
       update.isComplete = frame["is_complete"]?.boolValue ?? true
     case .seq:
