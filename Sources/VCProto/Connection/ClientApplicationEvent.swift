@@ -13,8 +13,9 @@ public enum ClientApplicationEvent: Sendable, Hashable {
   case reauthRequired(CloseReason)
   /// No common protocol version. `required` is the server's minimum when it said so.
   case upgradeRequired(required: String?)
-  /// Messages of a subscribed session to insert, replace or purge.
-  case sessionUpdate(SessionUpdate)
+  /// Messages of a subscribed session to insert, replace or purge. (Stored out of line, so that
+  /// every other action stays small.)
+  indirect case sessionUpdate(SessionUpdate)
   /// The answer to a tracked request. It may be a refusal: a request-specific error frame
   /// (`command_error`, `infer_name_error`, ...) or an `error` the engine attributed to this request
   /// (STANDARDS.md section 15, rule 9); either way the request is over.

@@ -169,7 +169,8 @@ extension ClientEngine {
       }
       let position: Int?
       switch family {
-      case .messageId: position = message["uuid"]?.stringValue.map(PositionHash.of)
+      case .messageId:
+        if case .string(let uuid)? = message["uuid"] { position = PositionHash.of(uuid) } else { position = nil }
       case .seq: position = message["seq"]?.intValue
       case .offset: position = message["offset"]?.intValue
       }
