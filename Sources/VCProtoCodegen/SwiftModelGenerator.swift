@@ -210,7 +210,7 @@ package struct SwiftModelGenerator: Sendable {
     s += "  /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct\n"
     s += "  /// decode path); `nil` when this enum does not model the type.\n"
     s +=
-      "  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(JSONReadError)\n"
+      "  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(DirectPathError)\n"
     s += "    -> \(name)?\n  {\n"
     s += "    switch type.count {\n"
     for length in byLength.keys.sorted() {
@@ -272,7 +272,7 @@ package struct SwiftModelGenerator: Sendable {
     s += "  }\n\n"
     s += "  /// Reads the payload of `version` straight from a frame's bytes.\n"
     s +=
-      "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {\n"
+      "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {\n"
     s += dispatch(
       { "try \($0.name)(pulling: &p, typeConsumed: typeConsumed)" }, missing: "throw JSONParser.miss(p.pos)")
     s += "  }\n\n"
@@ -341,7 +341,7 @@ package struct SwiftModelGenerator: Sendable {
   /// Swift source for a field type value.
   static func literal(_ t: FieldType) -> String {
     switch t {
-    case .string(let format): return ".string(.\(format == .dateTime ? "dateTime" : format.rawValue))"
+    case .string(let format): return ".string(\(literal(format)))"
     case .integer(let minimum): return ".integer(minimum: \(minimum.map { String($0) } ?? "nil"))"
     case .number: return ".number"
     case .boolean: return ".boolean"
@@ -362,6 +362,11 @@ package struct SwiftModelGenerator: Sendable {
       tests[0] = fields.contains { $0.name == a } ? "_\(bare(a)) == \"\(value)\"" : "false"
     }
     return "[" + tests.joined(separator: ", ") + "]"
+  }
+
+  /// Swift source for a string format value.
+  static func literal(_ format: StringFormat) -> String {
+    ".\(format == .dateTime ? "dateTime" : format.rawValue)"
   }
 
   /// Swift source for a rule value.
@@ -435,7 +440,10 @@ package struct SwiftModelGenerator: Sendable {
     for f in fields where f.required && f.nullable { s += "    var has\(Self.upperCamelCase(f.name)) = false\n" }
     s += "    var extra: [JSONObject.Member] = []\n"
     // Dispatch on the key's length first (an integer switch), then compare with the few names of
-    // that length: far fewer string comparisons than a switch over every name.
+    // that length: far fewer string comparisons than a switch over every name. The comparison is of
+    // Unicode scalars, as the validator's (STANDARDS.md section 2), never `==`: Swift's String
+    // equality is canonical equivalence, under which "a\u{0340}" and "a\u{0300}" (same UTF-8 length)
+    // are one name.
     var byLength: [Int: [(name: String, field: FieldSpec?)]] = [:]
     if wireType != nil { byLength[4, default: []].append(("type", nil)) }
     for f in fields { byLength[f.name.utf8.count, default: []].append((f.name, f)) }
@@ -445,10 +453,10 @@ package struct SwiftModelGenerator: Sendable {
       s += "      case \(length):\n"
       for (name, field) in byLength[length]! {
         guard let f = field else {
-          s += "        if member.key == \"type\" { continue }\n"
+          s += "        if member.key.hasSameScalars(as: \"type\") { continue }\n"
           continue
         }
-        s += "        if member.key == \"\(name)\" {\n"
+        s += "        if member.key.hasSameScalars(as: \"\(name)\") {\n"
         if f.required && f.nullable { s += "          has\(Self.upperCamelCase(f.name)) = true\n" }
         if f.nullable {
           s += "          if case .null = member.value { continue }\n"
@@ -524,31 +532,29 @@ package struct SwiftModelGenerator: Sendable {
 
   /// The condition a pulled value `v` of field `f` must meet, or `nil` when the field needs no check;
   /// `"false"` when the check is not expressible on the typed value (the frame then always takes the
-  /// general path).
+  /// general path). The condition only calls the rules of `ValueRules` (never restates them), so the
+  /// direct path and the validator apply the same code.
   func pullCondition(_ f: FieldSpec) -> String? {
     var conditions: [String] = []
     switch f.type {
     case .string(let format) where format != .plain:
-      conditions.append("FormatCheck.matches(v, .\(format == .dateTime ? "dateTime" : format.rawValue))")
+      conditions.append("ValueRules.accepts(v, format: \(Self.literal(format)))")
     case .integer(let minimum?):
-      conditions.append("v >= \(minimum)")
-    case .array(.string(let format)) where format != .plain:
-      let name = format == .dateTime ? "dateTime" : format.rawValue
-      conditions.append("v.allSatisfy({ FormatCheck.matches($0, .\(name)) })")
-    case .array(.integer(let minimum?)):
-      conditions.append("v.allSatisfy({ $0 >= \(minimum) })")
+      conditions.append("ValueRules.accepts(v, minimum: \(minimum))")
+    case .array(.string(let format)) where format != .plain:  // each element
+      conditions.append("ValueRules.accepts(v, format: \(Self.literal(format)))")
+    case .array(.integer(let minimum?)):  // each element
+      conditions.append("ValueRules.accepts(v, minimum: \(minimum))")
     case .oneOf, .any:
-      if Self.needsCheck(f.type) { conditions.append("FieldCheck.passes(v, \(Self.literal(f.type)))") }
+      if Self.needsCheck(f.type) { conditions.append("ValueRules.accepts(v, \(Self.literal(f.type)))") }
     default:
       if Self.needsCheck(f.type) { return "false" }
     }
     if let allowed = f.allowedValues, Self.enumValues(f) == nil {  // a nested enum enforces its own set
       if allowed.isEmpty { return "false" }  // only null (or absence) is accepted
       switch f.type {
-      case .string, .boolean:
-        conditions.append("(" + allowed.map { "v == \($0.jsonText)" }.joined(separator: " || ") + ")")
-      case .any, .oneOf:
-        conditions.append("[" + allowed.map(\.jsonText).joined(separator: ", ") + "].contains(v)")
+      case .string, .boolean, .any, .oneOf:
+        conditions.append("ValueRules.accepts(v, allowed: [" + allowed.map(\.jsonText).joined(separator: ", ") + "])")
       default:
         return "false"
       }
@@ -559,12 +565,12 @@ package struct SwiftModelGenerator: Sendable {
   /// `init(pulling:)`: the struct read straight from bytes, checking every rule `init(json:)` checks.
   func pullInit(fields: [FieldSpec], wireType: String?, rules: [FieldRule]) -> String {
     var s = "  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;\n"
-    s += "  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).\n"
+    s += "  /// throws ``DirectPathError`` for anything else (the general path then explains it).\n"
     if wireType != nil {
       s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"
-      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {\n"
+      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {\n"
     } else {
-      s += "  init(pulling p: inout JSONParser) throws(JSONReadError) {\n"
+      s += "  init(pulling p: inout JSONParser) throws(DirectPathError) {\n"
     }
     guard fields.count < 63 else {
       return s + "    throw JSONParser.miss(p.pos)\n  }\n\n"
@@ -613,9 +619,7 @@ package struct SwiftModelGenerator: Sendable {
     s += "      default: break\n      }\n"
     s += "      try p.pullExtra(key, into: &extra)\n    }\n"
     for rule in rules {
-      s += "    do {\n      try FieldCheck.require(\n        \(Self.ruleLiteral(rule)),\n"
-      s += "        set: \(Self.ruleSet(rule, fields)))\n"
-      s += "    } catch {\n      throw JSONParser.miss(p.pos)\n    }\n"
+      s += "    try p.require(\n      \(Self.ruleLiteral(rule)),\n      set: \(Self.ruleSet(rule, fields)))\n"
     }
     for (i, f) in fields.enumerated() where f.required && f.nullable {
       s += "    guard seen & \(1 << i) != 0 else { throw JSONParser.miss(p.pos) }\n"
@@ -625,7 +629,7 @@ package struct SwiftModelGenerator: Sendable {
     }
     for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
     s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
-    s += "  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }\n\n"
+    s += "  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }\n\n"
     return s
   }
 }

@@ -3,14 +3,14 @@
 ///
 /// The pull path is an accelerator, never a second definition of the protocol: it accepts only what it
 /// recognises outright (keys of plain ASCII without escapes, values of the declared types, every
-/// catalog rule satisfied) and otherwise gives up with ``JSONParser/miss()``. The caller then decodes
+/// catalog rule satisfied) and otherwise gives up with ``DirectPathError/miss(at:)``; an error of the
+/// shared JSON primitives comes out as ``DirectPathError/read(_:)``. The caller then decodes
 /// the frame the general way, through the tree and the validator, which explains any problem. It
 /// enforces the same ``JSONLimits`` and strictness as the tree reader: the primitives are shared.
 extension JSONParser {
-  /// The error that abandons the pull path (its text is never shown: the general path re-reads the frame).
-  static func miss(_ offset: Int = 0) -> JSONReadError {
-    JSONReadError(.invalidJSON, offset: offset, "not decodable on the direct path")
-  }
+  /// The error that abandons the pull path at `offset` (never shown: the general path re-reads the frame).
+  @inline(__always)
+  static func miss(_ offset: Int) -> DirectPathError { .miss(at: offset) }
 
   /// A member name inside the frame: `count` plain ASCII bytes starting at `start`.
   struct Key {
@@ -23,10 +23,10 @@ extension JSONParser {
   /// Consumes `{` and enters one nesting level (forgetting the undeclared names of the previous
   /// object read at that level).
   @inline(__always)
-  mutating func pullObjectStart() throws(JSONReadError) {
+  mutating func pullObjectStart() throws(DirectPathError) {
     skipWhitespace()
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "{") else { throw Self.miss(pos) }
-    try enter()
+    do { try enter() } catch { throw .read(error) }
     pos += 1
     if depth < extraNames.count { extraNames[depth].removeAll() }
   }
@@ -37,7 +37,7 @@ extension JSONParser {
   /// member's value is counted against ``JSONLimits/maxValues``. Names with escapes, control
   /// characters or non-ASCII bytes are left to the general path.
   @inline(__always)
-  mutating func pullKey(_ members: inout Int) throws(JSONReadError) -> Key? {
+  mutating func pullKey(_ members: inout Int) throws(DirectPathError) -> Key? {
     skipWhitespace()
     guard pos < bytes.count else { throw Self.miss(pos) }
     if members > 0 {
@@ -69,7 +69,7 @@ extension JSONParser {
     guard end < bytes.count, end - start <= limits.maxStringBytes else { throw Self.miss(end) }
     members += 1
     guard members <= limits.maxObjectMembers else { throw Self.miss(end) }
-    try countValue()
+    do { try countValue() } catch { throw .read(error) }
     pos = end + 1
     skipWhitespace()
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw Self.miss(pos) }
@@ -107,7 +107,7 @@ extension JSONParser {
   /// level, so the hashed names past ``MemberNames/linearLimit`` are kept per level in
   /// ``extraNames`` (reset by ``pullObjectStart()``). Declared names are never among them: the
   /// generated code refuses a repeated declared member itself.
-  mutating func pullExtra(_ key: Key, into extra: inout [JSONObject.Member]) throws(JSONReadError) {
+  mutating func pullExtra(_ key: Key, into extra: inout [JSONObject.Member]) throws(DirectPathError) {
     let name = keyString(key)
     if extraNames.count <= depth {
       extraNames.append(contentsOf: repeatElement(MemberNames(), count: depth + 1 - extraNames.count))
@@ -115,7 +115,7 @@ extension JSONParser {
     guard extraNames[depth].isNew(name, among: extra[...], checks: &stats.keyChecks) else {
       throw Self.miss(key.start)
     }
-    extra.append(JSONObject.Member(key: name, value: try parseValue()))
+    do { extra.append(JSONObject.Member(key: name, value: try parseValue())) } catch { throw .read(error) }
     sawExtraMember = true
   }
 
@@ -131,13 +131,13 @@ extension JSONParser {
 
   /// Reads a string value.
   @inline(__always)
-  mutating func pullString() throws(JSONReadError) -> String {
+  mutating func pullString() throws(DirectPathError) -> String {
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { throw Self.miss(pos) }
-    return try parseString()
+    do { return try parseString() } catch { throw .read(error) }
   }
 
   /// Reads an integer literal (no fraction, no exponent) that fits in `Int`.
-  mutating func pullInt() throws(JSONReadError) -> Int {
+  mutating func pullInt() throws(DirectPathError) -> Int {
     let start = pos
     var negative = false
     if pos < bytes.count, bytes[pos] == UInt8(ascii: "-") {
@@ -170,33 +170,35 @@ extension JSONParser {
   }
 
   /// Reads any finite number.
-  mutating func pullDouble() throws(JSONReadError) -> Double {
+  mutating func pullDouble() throws(DirectPathError) -> Double {
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "-") || bytes[pos] &- UInt8(ascii: "0") < 10 else {
       throw Self.miss(pos)
     }
-    guard let d = try parseNumber().doubleValue else { throw Self.miss(pos) }
+    let number: JSONNumber
+    do { number = try parseNumber() } catch { throw .read(error) }
+    guard let d = number.doubleValue else { throw Self.miss(pos) }
     return d
   }
 
   /// Reads `true` or `false`.
-  mutating func pullBool() throws(JSONReadError) -> Bool {
+  mutating func pullBool() throws(DirectPathError) -> Bool {
     guard pos < bytes.count else { throw Self.miss(pos) }
     if bytes[pos] == UInt8(ascii: "t") {
-      try expectLiteral("true")
+      do { try expectLiteral("true") } catch { throw .read(error) }
       return true
     }
     guard bytes[pos] == UInt8(ascii: "f") else { throw Self.miss(pos) }
-    try expectLiteral("false")
+    do { try expectLiteral("false") } catch { throw .read(error) }
     return false
   }
 
   /// Reads an array whose elements are never null, each with `element`.
   @inline(__always)
   mutating func pullArray<Element>(
-    _ element: (inout JSONParser) throws(JSONReadError) -> Element
-  ) throws(JSONReadError) -> [Element] {
+    _ element: (inout JSONParser) throws(DirectPathError) -> Element
+  ) throws(DirectPathError) -> [Element] {
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "[") else { throw Self.miss(pos) }
-    try enter()
+    do { try enter() } catch { throw .read(error) }
     pos += 1
     var out: [Element] = []
     skipWhitespace()
@@ -207,7 +209,7 @@ extension JSONParser {
     }
     while true {
       skipWhitespace()
-      try countValue()
+      do { try countValue() } catch { throw .read(error) }
       guard out.count < limits.maxArrayElements, !pullNull() else { throw Self.miss(pos) }
       out.append(try element(&self))
       skipWhitespace()

@@ -2,38 +2,40 @@
 ///
 /// `pull` is called with the parser at the value (whitespace skipped, never at `null`: the caller
 /// handles nulls). It must accept exactly the values ``JSONFieldValue/decodeField(_:key:)`` accepts
-/// for the same type, or give up with ``JSONParser/miss(_:)``; it never accepts more.
+/// for the same type, or give up with ``DirectPathError``; it never accepts more.
 protocol JSONPullDecodable {
   /// Reads one value.
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self
 }
 
 extension String: JSONPullDecodable {
   @inline(__always)
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> String { try p.pullString() }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> String { try p.pullString() }
 }
 
 extension Int: JSONPullDecodable {
   @inline(__always)
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Int { try p.pullInt() }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Int { try p.pullInt() }
 }
 
 extension Double: JSONPullDecodable {
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Double { try p.pullDouble() }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Double { try p.pullDouble() }
 }
 
 extension Bool: JSONPullDecodable {
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Bool { try p.pullBool() }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Bool { try p.pullBool() }
 }
 
 extension JSONValue: JSONPullDecodable {
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> JSONValue { try p.parseValue() }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> JSONValue {
+    do { return try p.parseValue() } catch { throw .read(error) }
+  }
 }
 
 extension Array: JSONPullDecodable where Element: JSONPullDecodable {
   @inline(__always)
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> [Element] {
-    try p.pullArray { (q: inout JSONParser) throws(JSONReadError) in try Element.pull(&q) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> [Element] {
+    try p.pullArray { (q: inout JSONParser) throws(DirectPathError) in try Element.pull(&q) }
   }
 }
 
@@ -73,11 +75,11 @@ extension ClaudeRecord: JSONPullDecodable {
   /// declared member is checked against the catalog's `ClaudeRecord` shape as it is read: the same
   /// rules as ``decodeField(_:key:)`` (which uses ``FieldCheck/conforms(_:to:in:)``), without looking
   /// each field up again afterwards.
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> ClaudeRecord {
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> ClaudeRecord {
     let layout = Self.layout
     guard !layout.fields.isEmpty, layout.fields.count < 64 else {
       let start = p.pos
-      let value = try p.parseValue()
+      let value = try JSONValue.pull(&p)
       do { return try decodeField(value, key: "") } catch { throw JSONParser.miss(start) }
     }
     try p.pullObjectStart()
@@ -92,14 +94,14 @@ extension ClaudeRecord: JSONPullDecodable {
         throw JSONParser.miss(key.start)
       }
       let index = layout.field(key, in: p)
-      let value = try p.parseValue()
+      let value = try JSONValue.pull(&p)
       if let index {
         seen |= 1 << index
         if case .null = value {
           guard layout.fields[index].nullable else { throw JSONParser.miss(key.start) }
         } else {
-          guard FieldCheck.passes(value, layout.fields[index].type, deep: .modelled),
-            layout.fields[index].allowedValues?.contains(value) ?? true
+          guard ValueRules.accepts(value, layout.fields[index].type, deep: .modelled),
+            layout.fields[index].allowedValues.map({ ValueRules.accepts(value, allowed: $0) }) ?? true
           else { throw JSONParser.miss(key.start) }
         }
       }

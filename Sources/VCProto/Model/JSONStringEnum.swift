@@ -20,9 +20,9 @@ extension JSONStringEnum {
   public func encodeField(to writer: inout JSONWriter) { writer.write(rawValue) }
 
   /// Reads a JSON string that is one of the raw values (the direct decode path's ``JSONPullDecodable``
-  /// witness); anything else gives up with ``JSONParser/miss(_:)``, as ``decodeField(_:key:)`` would throw.
+  /// witness); anything else gives up with ``DirectPathError/miss(at:)``, as ``decodeField(_:key:)`` would throw.
   @inline(__always)
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self {
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self {
     let start = p.pos
     guard let v = Self(rawValue: try p.pullString()) else { throw JSONParser.miss(start) }
     return v

@@ -99,7 +99,8 @@ public struct Validator: Sendable {
           "\(capability.what) needs the capability \"\(capability.name)\", which the peers did not negotiate")
       }
     }
-    checkMembers(
+    state.protocolVersion = catalog.version
+    ValueRules.checkMembers(
       object, fields: spec.fields, extra: .warn, owner: .message(type), skipping: "type", in: catalog, into: &state)
     checkRules(spec.rules, object, into: &state)
     checkHandshakeLists(object, spec, into: &state)
@@ -107,185 +108,16 @@ public struct Validator: Sendable {
     return (type, options.direction ?? spec.direction)
   }
 
-  private func checkMembers(
-    _ object: JSONObject, fields: [FieldSpec], extra: ShapeSpec.ExtraMembers, owner: MemberOwner,
-    skipping: String?, in catalog: ProtocolCatalog, into state: inout ValidationState
-  ) {
-    var matched = 0
-    // Canonical frames list members in catalog order (after `type`): look at the member after the last
-    // one found before searching the whole object.
-    var cursor = skipping.map { object.members.first?.key.hasSameScalars(as: $0) ?? false } ?? false ? 1 : 0
-    func lookup(_ name: String) -> JSONValue? {
-      if cursor < object.members.count, object.members[cursor].key.hasSameScalars(as: name) {
-        cursor += 1
-        return object.members[cursor - 1].value
-      }
-      return object[name]
-    }
-    for field in fields {
-      guard let value = lookup(field.name) else {
-        if field.required {
-          state.add(.error, .missingField, key: field.name, "required member \"\(field.name)\" is missing")
-        }
-        continue
-      }
-      matched += 1
-      if case .null = value {
-        if !field.nullable { state.add(.error, .nullNotAllowed, key: field.name, "\"\(field.name)\" must not be null") }
-        continue
-      }
-      // The path grows only on the way into nested values; a scalar's key is added to the pointer
-      // only when a finding is made (no work on the happy path).
-      let nested = field.type.isComposite
-      if nested { state.path.append(.key(field.name)) } else { state.pendingKey = field.name }
-      if checkValue(value, field.type, secret: field.secret, in: catalog, into: &state),
-        let allowed = field.allowedValues, !allowed.contains(value)
-      {
-        let shown = field.secret ? "the value" : value.jsonText
-        if allowed.isEmpty {
-          state.add(
-            .error, .invalidValue, "\"\(field.name)\" must be null or absent in protocol \(catalog.version)")
-        } else {
-          state.add(
-            .error, .invalidValue, "\(shown) is not one of " + allowed.map(\.jsonText).joined(separator: ", "))
-        }
-      }
-      if nested { state.path.removeLast() } else { state.pendingKey = nil }
-    }
-    let expected = matched + (skipping != nil && object[skipping!] != nil ? 1 : 0)
-    if extra == .warn && expected < object.count {
-      for member in object.members
-      where !(skipping.map(member.key.hasSameScalars) ?? false)
-        && !fields.contains(where: { $0.name.hasSameScalars(as: member.key) })
-      {
-        let versions = owner.versions(ofMember: member.key)
-        let message =
-          versions.isEmpty
-          ? "member \"\(member.key)\" is not part of the protocol (kept, but ignored by peers)"
-          : "member \"\(member.key)\" is not part of protocol \(catalog.version); it belongs to \(versions) (kept, but ignored by peers)"
-        state.add(.warning, .unexpectedField, key: member.key, message)
-      }
-    }
-  }
-
-  /// Checks a non-null value against a type; returns `true` when the type matched (so value checks apply).
-  @discardableResult
-  private func checkValue(
-    _ value: JSONValue, _ type: FieldType, secret: Bool, in catalog: ProtocolCatalog,
-    into state: inout ValidationState
-  ) -> Bool {
-    switch type {
-    case .any:
-      return true
-    case .string(let format):
-      guard case .string(let s) = value else { return state.wrongType(expected: "string", value) }
-      if format != .plain, !FormatCheck.matches(s, format) {
-        let shown = secret ? "the value" : "\"\(Redaction.truncated(s))\""
-        state.add(.error, .invalidValue, "\(shown) is not a valid \(format.rawValue)")
-      }
-      return true
-    case .integer(let minimum):
-      guard case .number(let n) = value else { return state.wrongType(expected: "integer", value) }
-      guard n.isIntegerLiteral else { return state.wrongType(expected: "integer", value) }
-      guard let v = n.int64Value else {
-        state.add(.error, .invalidValue, "\(n.literal) is outside the 64-bit integer range")
-        return true
-      }
-      if let minimum, v < minimum {
-        state.add(.error, .invalidValue, "\(v) is below the minimum \(minimum)")
-      }
-      return true
-    case .number:
-      guard case .number(let n) = value else { return state.wrongType(expected: "number", value) }
-      if n.doubleValue == nil {
-        state.add(.error, .invalidValue, "\(n.literal) is not a finite double")
-      }
-      return true
-    case .boolean:
-      guard case .bool = value else { return state.wrongType(expected: "boolean", value) }
-      return true
-    case .shape(let name):
-      guard case .object(let object) = value else { return state.wrongType(expected: "object", value) }
-      guard let shape = catalog.shapes[name] else { return true }
-      checkMembers(
-        object, fields: shape.fields, extra: shape.extraMembers, owner: .shape(name), skipping: nil, in: catalog,
-        into: &state)
-      return true
-    case .array(let element):
-      guard case .array(let items) = value else { return state.wrongType(expected: "array", value) }
-      for (i, item) in items.enumerated() {
-        state.path.append(.index(i))
-        defer { state.path.removeLast() }
-        if case .null = item {
-          state.add(.error, .nullNotAllowed, "array elements must not be null")
-          continue
-        }
-        checkValue(item, element, secret: secret, in: catalog, into: &state)
-      }
-      return true
-    case .oneOf(let alternatives):
-      for alternative in alternatives {
-        var trial = ValidationState(strict: state.strict, maxFindings: state.maxFindings)
-        trial.messageType = state.messageType
-        trial.path = state.path
-        trial.pendingKey = state.pendingKey
-        checkValue(value, alternative, secret: secret, in: catalog, into: &trial)
-        if !trial.hasErrors {
-          state.absorb(trial)
-          return true
-        }
-      }
-      return state.wrongType(expected: alternatives.map(\.jsonTypeName).joined(separator: " or "), value)
-    }
-  }
-
+  /// Reports each broken cross-member rule of a message (see ``FieldRule/violation(set:)``).
   private func checkRules(_ rules: [FieldRule], _ object: JSONObject, into state: inout ValidationState) {
-    func isSet(_ name: String) -> Bool {
-      if let v = object[name], !v.isNull { return true }
-      return false
-    }
     for rule in rules {
-      switch rule {
-      case .mutuallyExclusive(let names):
-        let set = names.filter(isSet)
-        if set.count > 1 {
-          state.add(
-            .error, .constraintViolation, JSONPointer.appending("", key: set[1]), state.messageType,
-            set.map { "\"\($0)\"" }.joined(separator: " and ") + " are mutually exclusive")
-        }
-      case .exactlyOne(let names):
-        let set = names.filter(isSet)
-        if set.isEmpty {
-          state.add(
-            .error, .missingField, JSONPointer.appending("", key: names[0]), state.messageType,
-            "required member \"\(names[0])\" is missing (or send "
-              + names.dropFirst().map { "\"\($0)\"" }
-              .joined(separator: ", ") + ")")
-        } else if set.count > 1 {
-          state.add(
-            .error, .constraintViolation, JSONPointer.appending("", key: set[1]), state.messageType,
-            "only one of " + set.map { "\"\($0)\"" }.joined(separator: ", ") + " may be sent")
-        }
-      case .requires(let a, let b):
-        if isSet(a) && !isSet(b) {
-          state.add(
-            .error, .constraintViolation, JSONPointer.appending("", key: b), state.messageType,
-            "\"\(a)\" requires \"\(b)\"")
-        }
-      case .requiredWhen(let a, let value, let names):
-        guard object[a] == value else { continue }
-        for name in names where !isSet(name) {
-          state.add(
-            .error, .missingField, JSONPointer.appending("", key: name), state.messageType,
-            "\"\(name)\" is required when \"\(a)\" is \(value.jsonText)")
-        }
-      }
+      if let violation = rule.violation(set: rule.memberSet(in: object)) { state.record(violation) }
     }
   }
 }
 
 /// What declares the members being checked: a message type or a named shape.
-enum MemberOwner {
+enum MemberOwner: Sendable, Hashable {
   case message(String)
   case shape(String)
 
@@ -312,6 +144,8 @@ enum PathComponent {
 struct ValidationState {
   private(set) var findings: [Finding] = []
   var messageType: String?
+  /// The version of the catalog the frame is checked against (named in some findings).
+  var protocolVersion = ""
   var path: [PathComponent] = []
   /// The member being checked when it is a scalar (appended to the pointer only for a finding).
   var pendingKey: String?
@@ -401,32 +235,4 @@ struct ValidationState {
     add(severity, code, pointer, messageType, message)
   }
 
-  mutating func wrongType(expected: String, _ value: JSONValue) -> Bool {
-    add(.error, .wrongType, "expected \(expected), got \(value.typeName)")
-    return false
-  }
-}
-
-extension FieldType {
-  /// `true` for types whose values contain other values (objects, arrays, alternatives).
-  var isComposite: Bool {
-    switch self {
-    case .shape, .array, .oneOf, .any: return true
-    default: return false
-    }
-  }
-
-  /// The JSON type name(s) a value of this type has.
-  package var jsonTypeName: String {
-    switch self {
-    case .string: return "string"
-    case .integer: return "integer"
-    case .number: return "number"
-    case .boolean: return "boolean"
-    case .any: return "any"
-    case .shape: return "object"
-    case .array: return "array"
-    case .oneOf(let types): return types.map(\.jsonTypeName).joined(separator: " or ")
-    }
-  }
 }

@@ -71,29 +71,29 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "api_key" {
+        if member.key.hasSameScalars(as: "api_key") {
           if case .null = member.value { throw ModelDecodingError(null: "api_key") }
           _apiKey = try String.decodeField(
             member.value, key: "api_key")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 12:
-        if member.key == "capabilities" {
+        if member.key.hasSameScalars(as: "capabilities") {
           if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
           _capabilities = try [String].decodeField(
             member.value, key: "capabilities")
           continue
         }
-        if member.key == "auth_version" {
+        if member.key.hasSameScalars(as: "auth_version") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
           _authVersion = try Int.decodeField(
             member.value, key: "auth_version")
@@ -101,7 +101,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
           continue
         }
-        if member.key == "client_nonce" {
+        if member.key.hasSameScalars(as: "client_nonce") {
           if case .null = member.value { throw ModelDecodingError(null: "client_nonce") }
           _clientNonce = try String.decodeField(
             member.value, key: "client_nonce")
@@ -110,7 +110,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 13:
-        if member.key == "auth_response" {
+        if member.key.hasSameScalars(as: "auth_response") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_response") }
           _authResponse = try String.decodeField(
             member.value, key: "auth_response")
@@ -119,14 +119,14 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 16:
-        if member.key == "protocol_version" {
+        if member.key.hasSameScalars(as: "protocol_version") {
           if case .null = member.value { continue }
           _protocolVersion = try String.decodeField(
             member.value, key: "protocol_version")
           continue
         }
       case 17:
-        if member.key == "protocol_versions" {
+        if member.key.hasSameScalars(as: "protocol_versions") {
           if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
           _protocolVersions = try [String].decodeField(
             member.value, key: "protocol_versions")
@@ -135,7 +135,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 21:
-        if member.key == "recent_sessions_limit" {
+        if member.key.hasSameScalars(as: "recent_sessions_limit") {
           if case .null = member.value { continue }
           _recentSessionsLimit = try Int.decodeField(
             member.value, key: "recent_sessions_limit")
@@ -164,9 +164,9 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _apiKey: String? = nil
     var _sessionId: String? = nil
     var _recentSessionsLimit: Int? = nil
@@ -227,7 +227,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 64
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersion = v
           continue
         }
@@ -236,7 +236,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 128
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _clientNonce = v
           continue
         }
@@ -246,7 +246,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 256
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _authResponse = v
           continue
         }
@@ -265,7 +265,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [String].pull(&p)
-          guard v.allSatisfy({ FormatCheck.matches($0, .version) }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _protocolVersions = v
           continue
         }
@@ -282,20 +282,12 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .exactlyOne(["api_key", "auth_response"]),
-        set: [_apiKey != nil, _authResponse != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
-    do {
-      try FieldCheck.require(
-        .requires("auth_response", "client_nonce"),
-        set: [_authResponse != nil, _clientNonce != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .exactlyOne(["api_key", "auth_response"]),
+      set: [_apiKey != nil, _authResponse != nil])
+    try p.require(
+      .requires("auth_response", "client_nonce"),
+      set: [_authResponse != nil, _clientNonce != nil])
     self.apiKey = _apiKey
     self.sessionId = _sessionId
     self.recentSessionsLimit = _recentSessionsLimit
@@ -308,7 +300,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -382,7 +374,7 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       default: break
       }
       extra.append(member)
@@ -391,9 +383,9 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -420,7 +412,7 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -468,16 +460,16 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 15:
-        if member.key == "last_message_id" {
+        if member.key.hasSameScalars(as: "last_message_id") {
           if case .null = member.value { continue }
           _lastMessageId = try String.decodeField(
             member.value, key: "last_message_id")
@@ -494,9 +486,9 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var seen: UInt64 = 0
@@ -546,7 +538,7 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -605,9 +597,9 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "last_seq" {
+        if member.key.hasSameScalars(as: "last_seq") {
           if case .null = member.value { continue }
           _lastSeq = try Int.decodeField(
             member.value, key: "last_seq")
@@ -616,14 +608,14 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 15:
-        if member.key == "last_message_id" {
+        if member.key.hasSameScalars(as: "last_message_id") {
           if case .null = member.value { continue }
           _lastMessageId = try String.decodeField(
             member.value, key: "last_message_id")
@@ -643,9 +635,9 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var _lastSeq: Int? = nil
@@ -674,7 +666,7 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
           seen |= 4
           if p.pullNull() { continue }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _lastSeq = v
           continue
         }
@@ -708,7 +700,7 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -771,16 +763,16 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "from_offset" {
+        if member.key.hasSameScalars(as: "from_offset") {
           if case .null = member.value { continue }
           _fromOffset = try Int.decodeField(
             member.value, key: "from_offset")
@@ -789,7 +781,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
           continue
         }
       case 19:
-        if member.key == "file_signature_seen" {
+        if member.key.hasSameScalars(as: "file_signature_seen") {
           if case .null = member.value { continue }
           _fileSignatureSeen = try String.decodeField(
             member.value, key: "file_signature_seen")
@@ -807,9 +799,9 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _fromOffset: Int? = nil
     var _fileSignatureSeen: String? = nil
@@ -847,7 +839,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
           seen |= 2
           if p.pullNull() { continue }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _fromOffset = v
           continue
         }
@@ -871,7 +863,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -935,7 +927,7 @@ public enum SubscribeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
@@ -985,9 +977,9 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -1002,9 +994,9 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -1042,7 +1034,7 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1089,9 +1081,9 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -1106,9 +1098,9 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -1146,7 +1138,7 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1230,55 +1222,55 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "system_prompt" {
+        if member.key.hasSameScalars(as: "system_prompt") {
           if case .null = member.value { continue }
           _systemPrompt = try String.decodeField(
             member.value, key: "system_prompt")
           continue
         }
       case 14:
-        if member.key == "new_session_id" {
+        if member.key.hasSameScalars(as: "new_session_id") {
           if case .null = member.value { continue }
           _newSessionId = try String.decodeField(
             member.value, key: "new_session_id")
           continue
         }
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { continue }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
           continue
         }
       case 15:
-        if member.key == "idempotency_key" {
+        if member.key.hasSameScalars(as: "idempotency_key") {
           if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
           _idempotencyKey = try String.decodeField(
             member.value, key: "idempotency_key")
           continue
         }
       case 17:
-        if member.key == "resume_session_id" {
+        if member.key.hasSameScalars(as: "resume_session_id") {
           if case .null = member.value { continue }
           _resumeSessionId = try String.decodeField(
             member.value, key: "resume_session_id")
           continue
         }
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -1304,9 +1296,9 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -1407,13 +1399,9 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-        set: [_newSessionId != nil, _resumeSessionId != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
+      set: [_newSessionId != nil, _resumeSessionId != nil])
     guard let _text else { throw JSONParser.miss(p.pos) }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -1426,7 +1414,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1553,62 +1541,62 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { continue }
           _provider = try Provider.decodeField(
             member.value, key: "provider")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "system_prompt" {
+        if member.key.hasSameScalars(as: "system_prompt") {
           if case .null = member.value { continue }
           _systemPrompt = try String.decodeField(
             member.value, key: "system_prompt")
           continue
         }
       case 14:
-        if member.key == "new_session_id" {
+        if member.key.hasSameScalars(as: "new_session_id") {
           if case .null = member.value { continue }
           _newSessionId = try String.decodeField(
             member.value, key: "new_session_id")
           continue
         }
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { continue }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
           continue
         }
       case 15:
-        if member.key == "idempotency_key" {
+        if member.key.hasSameScalars(as: "idempotency_key") {
           if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
           _idempotencyKey = try String.decodeField(
             member.value, key: "idempotency_key")
           continue
         }
       case 17:
-        if member.key == "resume_session_id" {
+        if member.key.hasSameScalars(as: "resume_session_id") {
           if case .null = member.value { continue }
           _resumeSessionId = try String.decodeField(
             member.value, key: "resume_session_id")
           continue
         }
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -1635,9 +1623,9 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -1748,13 +1736,9 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-        set: [_newSessionId != nil, _resumeSessionId != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
+      set: [_newSessionId != nil, _resumeSessionId != nil])
     guard let _text else { throw JSONParser.miss(p.pos) }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -1768,7 +1752,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1852,7 +1836,7 @@ public enum PromptMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1901,8 +1885,8 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "path" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "path") {
           if case .null = member.value { throw ModelDecodingError(null: "path") }
           _path = try String.decodeField(
             member.value, key: "path")
@@ -1918,9 +1902,9 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _path: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -1958,7 +1942,7 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2003,9 +1987,9 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "size_kb" {
+        if member.key.hasSameScalars(as: "size_kb") {
           if case .null = member.value { throw ModelDecodingError(null: "size_kb") }
           _sizeKb = try Int.decodeField(
             member.value, key: "size_kb")
@@ -2023,9 +2007,9 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sizeKb: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2052,7 +2036,7 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _sizeKb = v
           continue
         }
@@ -2065,7 +2049,7 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2110,9 +2094,9 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -2128,9 +2112,9 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2169,7 +2153,7 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2214,9 +2198,9 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -2232,9 +2216,9 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2273,7 +2257,7 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2318,9 +2302,9 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -2336,9 +2320,9 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -2377,7 +2361,7 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2427,16 +2411,16 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 12:
-        if member.key == "message_text" {
+        if member.key.hasSameScalars(as: "message_text") {
           if case .null = member.value { throw ModelDecodingError(null: "message_text") }
           _messageText = try String.decodeField(
             member.value, key: "message_text")
@@ -2454,9 +2438,9 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messageText: String? = nil
     var seen: UInt64 = 0
@@ -2507,7 +2491,7 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2559,16 +2543,16 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 12:
-        if member.key == "session_name" {
+        if member.key.hasSameScalars(as: "session_name") {
           if case .null = member.value { throw ModelDecodingError(null: "session_name") }
           _sessionName = try String.decodeField(
             member.value, key: "session_name")
           continue
         }
       case 16:
-        if member.key == "parent_directory" {
+        if member.key.hasSameScalars(as: "parent_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "parent_directory") }
           _parentDirectory = try String.decodeField(
             member.value, key: "parent_directory")
@@ -2586,9 +2570,9 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionName: String? = nil
     var _parentDirectory: String? = nil
     var seen: UInt64 = 0
@@ -2639,7 +2623,7 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2691,16 +2675,16 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -2718,9 +2702,9 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandId: String? = nil
     var _workingDirectory: String? = nil
     var seen: UInt64 = 0
@@ -2771,7 +2755,7 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2823,16 +2807,16 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { continue }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -2848,9 +2832,9 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _workingDirectory: String? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -2899,7 +2883,7 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2950,9 +2934,9 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -2968,9 +2952,9 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -3009,7 +2993,7 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3064,23 +3048,23 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "content" {
+        if member.key.hasSameScalars(as: "content") {
           if case .null = member.value { throw ModelDecodingError(null: "content") }
           _content = try String.decodeField(
             member.value, key: "content")
           continue
         }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
           continue
         }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -3100,9 +3084,9 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _content: String? = nil
     var _storageLocation: String? = nil
@@ -3165,7 +3149,7 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3214,9 +3198,9 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -3232,9 +3216,9 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -3273,7 +3257,7 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3323,16 +3307,16 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
           continue
         }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -3350,9 +3334,9 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
@@ -3403,7 +3387,7 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3460,23 +3444,23 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "recipe_id" {
+        if member.key.hasSameScalars(as: "recipe_id") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
           _recipeId = try String.decodeField(
             member.value, key: "recipe_id")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3495,9 +3479,9 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
@@ -3559,7 +3543,7 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3625,30 +3609,30 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { continue }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 9:
-        if member.key == "recipe_id" {
+        if member.key.hasSameScalars(as: "recipe_id") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
           _recipeId = try String.decodeField(
             member.value, key: "recipe_id")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3668,9 +3652,9 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
@@ -3743,7 +3727,7 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3805,7 +3789,7 @@ public enum StartRecipeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3854,9 +3838,9 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3872,9 +3856,9 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -3913,7 +3897,7 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3953,7 +3937,7 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       default: break
       }
       extra.append(member)
@@ -3962,9 +3946,9 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -3991,7 +3975,7 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4034,9 +4018,9 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 21:
-        if member.key == "recent_sessions_limit" {
+        if member.key.hasSameScalars(as: "recent_sessions_limit") {
           if case .null = member.value { continue }
           _recentSessionsLimit = try Int.decodeField(
             member.value, key: "recent_sessions_limit")
@@ -4051,9 +4035,9 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recentSessionsLimit: Int? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4091,7 +4075,7 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4138,8 +4122,8 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
@@ -4155,9 +4139,9 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4195,7 +4179,7 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4245,16 +4229,16 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "action" {
+        if member.key.hasSameScalars(as: "action") {
           if case .null = member.value { throw ModelDecodingError(null: "action") }
           _action = try String.decodeField(
             member.value, key: "action")
           continue
         }
       case 11:
-        if member.key == "callback_id" {
+        if member.key.hasSameScalars(as: "callback_id") {
           if case .null = member.value { throw ModelDecodingError(null: "callback_id") }
           _callbackId = try String.decodeField(
             member.value, key: "callback_id")
@@ -4272,9 +4256,9 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _callbackId: String? = nil
     var _action: String? = nil
     var seen: UInt64 = 0
@@ -4325,7 +4309,7 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4373,9 +4357,9 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "reason" {
+        if member.key.hasSameScalars(as: "reason") {
           if case .null = member.value { throw ModelDecodingError(null: "reason") }
           _reason = try String.decodeField(
             member.value, key: "reason")
@@ -4391,9 +4375,9 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _reason: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4432,7 +4416,7 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {

@@ -460,7 +460,7 @@ public enum ServerMessage: Sendable, Hashable {
 
   /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct
   /// decode path); `nil` when this enum does not model the type.
-  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(JSONReadError)
+  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(DirectPathError)
     -> ServerMessage?
   {
     switch type.count {

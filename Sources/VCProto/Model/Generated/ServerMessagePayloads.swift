@@ -66,15 +66,15 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
-        if member.key == "version" {
+        if member.key.hasSameScalars(as: "version") {
           if case .null = member.value { throw ModelDecodingError(null: "version") }
           _version = try String.decodeField(
             member.value, key: "version")
@@ -83,7 +83,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 9:
-        if member.key == "challenge" {
+        if member.key.hasSameScalars(as: "challenge") {
           if case .null = member.value { throw ModelDecodingError(null: "challenge") }
           _challenge = try String.decodeField(
             member.value, key: "challenge")
@@ -92,7 +92,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 12:
-        if member.key == "auth_version" {
+        if member.key.hasSameScalars(as: "auth_version") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
           _authVersion = try Int.decodeField(
             member.value, key: "auth_version")
@@ -100,20 +100,20 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
           continue
         }
-        if member.key == "instructions" {
+        if member.key.hasSameScalars(as: "instructions") {
           if case .null = member.value { throw ModelDecodingError(null: "instructions") }
           _instructions = try String.decodeField(
             member.value, key: "instructions")
           continue
         }
-        if member.key == "capabilities" {
+        if member.key.hasSameScalars(as: "capabilities") {
           if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
           _capabilities = try [String].decodeField(
             member.value, key: "capabilities")
           continue
         }
       case 13:
-        if member.key == "auth_versions" {
+        if member.key.hasSameScalars(as: "auth_versions") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_versions") }
           _authVersions = try [Int].decodeField(
             member.value, key: "auth_versions")
@@ -122,7 +122,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 17:
-        if member.key == "protocol_versions" {
+        if member.key.hasSameScalars(as: "protocol_versions") {
           if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
           _protocolVersions = try [String].decodeField(
             member.value, key: "protocol_versions")
@@ -150,9 +150,9 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _version: String? = nil
     var _authVersion: Int? = nil
@@ -194,7 +194,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _version = v
           continue
         }
@@ -204,7 +204,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 128
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _challenge = v
           continue
         }
@@ -214,7 +214,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersion = v
           continue
         }
@@ -240,7 +240,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [Int].pull(&p)
-          guard v.allSatisfy({ $0 >= 1 }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersions = v
           continue
         }
@@ -250,7 +250,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [String].pull(&p)
-          guard v.allSatisfy({ FormatCheck.matches($0, .version) }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _protocolVersions = v
           continue
         }
@@ -273,7 +273,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -366,16 +366,16 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           hasSessionId = true
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
@@ -383,13 +383,13 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           continue
         }
       case 12:
-        if member.key == "capabilities" {
+        if member.key.hasSameScalars(as: "capabilities") {
           if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
           _capabilities = try [String].decodeField(
             member.value, key: "capabilities")
           continue
         }
-        if member.key == "auth_version" {
+        if member.key.hasSameScalars(as: "auth_version") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
           _authVersion = try Int.decodeField(
             member.value, key: "auth_version")
@@ -397,7 +397,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
             member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
           continue
         }
-        if member.key == "server_proof" {
+        if member.key.hasSameScalars(as: "server_proof") {
           if case .null = member.value { throw ModelDecodingError(null: "server_proof") }
           _serverProof = try String.decodeField(
             member.value, key: "server_proof")
@@ -406,7 +406,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           continue
         }
       case 27:
-        if member.key == "negotiated_protocol_version" {
+        if member.key.hasSameScalars(as: "negotiated_protocol_version") {
           if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
           _negotiatedProtocolVersion = try String.decodeField(
             member.value, key: "negotiated_protocol_version")
@@ -430,9 +430,9 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _negotiatedProtocolVersion: String? = nil
@@ -490,7 +490,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 1 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _authVersion = v
           continue
         }
@@ -499,7 +499,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .hex) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
           _serverProof = v
           continue
         }
@@ -509,7 +509,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _negotiatedProtocolVersion = v
           continue
         }
@@ -528,7 +528,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -591,9 +591,9 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
@@ -609,9 +609,9 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -650,7 +650,7 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -690,7 +690,7 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       default: break
       }
       extra.append(member)
@@ -699,9 +699,9 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -728,7 +728,7 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -771,9 +771,9 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
@@ -789,9 +789,9 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -830,7 +830,7 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -912,22 +912,22 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "code" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "code") {
           if case .null = member.value { throw ModelDecodingError(null: "code") }
           _code = try String.decodeField(
             member.value, key: "code")
           continue
         }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 8:
-        if member.key == "required" {
+        if member.key.hasSameScalars(as: "required") {
           if case .null = member.value { throw ModelDecodingError(null: "required") }
           _required = try String.decodeField(
             member.value, key: "required")
@@ -935,14 +935,14 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .string(.version), allowed: nil, key: "required")
           continue
         }
-        if member.key == "received" {
+        if member.key.hasSameScalars(as: "received") {
           if case .null = member.value { throw ModelDecodingError(null: "received") }
           _received = try String.decodeField(
             member.value, key: "received")
           continue
         }
       case 9:
-        if member.key == "supported" {
+        if member.key.hasSameScalars(as: "supported") {
           if case .null = member.value { throw ModelDecodingError(null: "supported") }
           _supported = try [String].decodeField(
             member.value, key: "supported")
@@ -950,20 +950,20 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .array(.string(.version)), allowed: nil, key: "supported")
           continue
         }
-        if member.key == "requested" {
+        if member.key.hasSameScalars(as: "requested") {
           if case .null = member.value { throw ModelDecodingError(null: "requested") }
           _requested = try [String].decodeField(
             member.value, key: "requested")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -991,9 +991,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _code: String? = nil
@@ -1044,7 +1044,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _required = v
           continue
         }
@@ -1062,7 +1062,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try [String].pull(&p)
-          guard v.allSatisfy({ FormatCheck.matches($0, .version) }) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _supported = v
           continue
         }
@@ -1088,7 +1088,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 128
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .uuid) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .uuid) else { throw JSONParser.miss(key.start) }
           _messageId = v
           continue
         }
@@ -1096,13 +1096,9 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       }
       try p.pullExtra(key, into: &extra)
     }
-    do {
-      try FieldCheck.require(
-        .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
-        set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
-    } catch {
-      throw JSONParser.miss(p.pos)
-    }
+    try p.require(
+      .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
+      set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
     guard let _message else { throw JSONParser.miss(p.pos) }
     self.message = _message
     self.sessionId = _sessionId
@@ -1115,7 +1111,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1193,16 +1189,16 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [SessionSummary].decodeField(
             member.value, key: "sessions")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
@@ -1220,9 +1216,9 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [SessionSummary]? = nil
     var _totalCount: Int? = nil
     var seen: UInt64 = 0
@@ -1273,7 +1269,7 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1325,16 +1321,16 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [SessionSummaryV0_3_0].decodeField(
             member.value, key: "sessions")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
@@ -1352,9 +1348,9 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [SessionSummaryV0_3_0]? = nil
     var _totalCount: Int? = nil
     var seen: UInt64 = 0
@@ -1405,7 +1401,7 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1459,7 +1455,7 @@ public enum SessionListMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1513,16 +1509,16 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { throw ModelDecodingError(null: "limit") }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [RecentSession].decodeField(
             member.value, key: "sessions")
@@ -1540,9 +1536,9 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [RecentSession]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -1593,7 +1589,7 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1645,16 +1641,16 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { throw ModelDecodingError(null: "limit") }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [RecentSessionV0_3_0].decodeField(
             member.value, key: "sessions")
@@ -1672,9 +1668,9 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [RecentSessionV0_3_0]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -1725,7 +1721,7 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1779,7 +1775,7 @@ public enum RecentSessionsMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1839,22 +1835,22 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 16:
-        if member.key == "project_commands" {
+        if member.key.hasSameScalars(as: "project_commands") {
           if case .null = member.value { throw ModelDecodingError(null: "project_commands") }
           _projectCommands = try [CommandNode].decodeField(
             member.value, key: "project_commands")
           continue
         }
-        if member.key == "general_commands" {
+        if member.key.hasSameScalars(as: "general_commands") {
           if case .null = member.value { throw ModelDecodingError(null: "general_commands") }
           _generalCommands = try [CommandNode].decodeField(
             member.value, key: "general_commands")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           hasWorkingDirectory = true
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
@@ -1875,9 +1871,9 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _workingDirectory: String? = nil
     var _projectCommands: [CommandNode]? = nil
     var _generalCommands: [CommandNode]? = nil
@@ -1939,7 +1935,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2015,43 +2011,43 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [ClaudeRecord].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
           continue
         }
-        if member.key == "is_complete" {
+        if member.key.hasSameScalars(as: "is_complete") {
           if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
           _isComplete = try Bool.decodeField(
             member.value, key: "is_complete")
           continue
         }
       case 17:
-        if member.key == "oldest_message_id" {
+        if member.key.hasSameScalars(as: "oldest_message_id") {
           hasOldestMessageId = true
           if case .null = member.value { continue }
           _oldestMessageId = try String.decodeField(
             member.value, key: "oldest_message_id")
           continue
         }
-        if member.key == "newest_message_id" {
+        if member.key.hasSameScalars(as: "newest_message_id") {
           hasNewestMessageId = true
           if case .null = member.value { continue }
           _newestMessageId = try String.decodeField(
@@ -2078,9 +2074,9 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var _totalCount: Int? = nil
@@ -2177,7 +2173,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2259,43 +2255,43 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [HistoryMessage].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
           continue
         }
-        if member.key == "is_complete" {
+        if member.key.hasSameScalars(as: "is_complete") {
           if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
           _isComplete = try Bool.decodeField(
             member.value, key: "is_complete")
           continue
         }
       case 17:
-        if member.key == "oldest_message_id" {
+        if member.key.hasSameScalars(as: "oldest_message_id") {
           hasOldestMessageId = true
           if case .null = member.value { continue }
           _oldestMessageId = try String.decodeField(
             member.value, key: "oldest_message_id")
           continue
         }
-        if member.key == "newest_message_id" {
+        if member.key.hasSameScalars(as: "newest_message_id") {
           hasNewestMessageId = true
           if case .null = member.value { continue }
           _newestMessageId = try String.decodeField(
@@ -2322,9 +2318,9 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessage]? = nil
     var _totalCount: Int? = nil
@@ -2421,7 +2417,7 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2509,7 +2505,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 3:
-        if member.key == "gap" {
+        if member.key.hasSameScalars(as: "gap") {
           hasGap = true
           if case .null = member.value { continue }
           _gap = try HistoryGap.decodeField(
@@ -2517,29 +2513,29 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [HistoryMessageV0_4_0].decodeField(
             member.value, key: "messages")
           continue
         }
-        if member.key == "last_seq" {
+        if member.key.hasSameScalars(as: "last_seq") {
           hasLastSeq = true
           if case .null = member.value { continue }
           _lastSeq = try Int.decodeField(
             member.value, key: "last_seq")
           continue
         }
-        if member.key == "next_seq" {
+        if member.key.hasSameScalars(as: "next_seq") {
           if case .null = member.value { throw ModelDecodingError(null: "next_seq") }
           _nextSeq = try Int.decodeField(
             member.value, key: "next_seq")
           continue
         }
       case 9:
-        if member.key == "first_seq" {
+        if member.key.hasSameScalars(as: "first_seq") {
           hasFirstSeq = true
           if case .null = member.value { continue }
           _firstSeq = try Int.decodeField(
@@ -2547,14 +2543,14 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "is_complete" {
+        if member.key.hasSameScalars(as: "is_complete") {
           if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
           _isComplete = try Bool.decodeField(
             member.value, key: "is_complete")
@@ -2582,9 +2578,9 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_4_0]? = nil
     var _firstSeq: Int? = nil
@@ -2693,7 +2689,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2776,23 +2772,23 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [HistoryMessageV0_5_0].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "next_offset" {
+        if member.key.hasSameScalars(as: "next_offset") {
           if case .null = member.value { throw ModelDecodingError(null: "next_offset") }
           _nextOffset = try Int.decodeField(
             member.value, key: "next_offset")
@@ -2800,14 +2796,14 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
             member.value, .integer(minimum: 0), allowed: nil, key: "next_offset")
           continue
         }
-        if member.key == "end_of_file" {
+        if member.key.hasSameScalars(as: "end_of_file") {
           if case .null = member.value { throw ModelDecodingError(null: "end_of_file") }
           _endOfFile = try Bool.decodeField(
             member.value, key: "end_of_file")
           continue
         }
       case 13:
-        if member.key == "file_replaced" {
+        if member.key.hasSameScalars(as: "file_replaced") {
           if case .null = member.value { throw ModelDecodingError(null: "file_replaced") }
           _fileReplaced = try Bool.decodeField(
             member.value, key: "file_replaced")
@@ -2816,7 +2812,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 14:
-        if member.key == "file_signature" {
+        if member.key.hasSameScalars(as: "file_signature") {
           hasFileSignature = true
           if case .null = member.value { continue }
           _fileSignature = try String.decodeField(
@@ -2842,9 +2838,9 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_5_0]? = nil
     var _nextOffset: Int? = nil
@@ -2894,7 +2890,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _nextOffset = v
           continue
         }
@@ -2912,7 +2908,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 32
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _fileReplaced = v
           continue
         }
@@ -2943,7 +2939,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3015,7 +3011,7 @@ public enum SessionHistoryMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3071,16 +3067,16 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [ClaudeRecord].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3098,9 +3094,9 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var seen: UInt64 = 0
@@ -3151,7 +3147,7 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3203,9 +3199,9 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [JSONValue].decodeField(
             member.value, key: "messages")
@@ -3215,7 +3211,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3233,9 +3229,9 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [JSONValue]? = nil
     var seen: UInt64 = 0
@@ -3287,7 +3283,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3341,7 +3337,7 @@ public enum SessionUpdatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3416,15 +3412,15 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 7:
-        if member.key == "preview" {
+        if member.key.hasSameScalars(as: "preview") {
           hasPreview = true
           if case .null = member.value { continue }
           _preview = try String.decodeField(
@@ -3432,27 +3428,27 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try Int.decodeField(
             member.value, key: "last_modified")
           continue
         }
-        if member.key == "message_count" {
+        if member.key.hasSameScalars(as: "message_count") {
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3478,9 +3474,9 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -3577,7 +3573,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3663,15 +3659,15 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 7:
-        if member.key == "preview" {
+        if member.key.hasSameScalars(as: "preview") {
           hasPreview = true
           if case .null = member.value { continue }
           _preview = try String.decodeField(
@@ -3679,34 +3675,34 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { throw ModelDecodingError(null: "provider") }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try Int.decodeField(
             member.value, key: "last_modified")
           continue
         }
-        if member.key == "message_count" {
+        if member.key.hasSameScalars(as: "message_count") {
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3734,9 +3730,9 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -3845,7 +3841,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3909,7 +3905,7 @@ public enum SessionCreatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3963,16 +3959,16 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3990,9 +3986,9 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var seen: UInt64 = 0
@@ -4043,7 +4039,7 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4091,9 +4087,9 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           hasSessionId = true
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
@@ -4110,9 +4106,9 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4151,7 +4147,7 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4201,9 +4197,9 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "aborted" {
+        if member.key.hasSameScalars(as: "aborted") {
           if case .null = member.value { throw ModelDecodingError(null: "aborted") }
           _aborted = try Bool.decodeField(
             member.value, key: "aborted")
@@ -4212,7 +4208,7 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4229,9 +4225,9 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _aborted: Bool? = nil
     var seen: UInt64 = 0
@@ -4259,7 +4255,7 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _aborted = v
           continue
         }
@@ -4282,7 +4278,7 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4338,7 +4334,7 @@ public enum TurnCompleteMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -4392,16 +4388,16 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4419,9 +4415,9 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var seen: UInt64 = 0
@@ -4472,7 +4468,7 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4524,16 +4520,16 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4551,9 +4547,9 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var seen: UInt64 = 0
@@ -4604,7 +4600,7 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4656,15 +4652,15 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4682,9 +4678,9 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var seen: UInt64 = 0
@@ -4734,7 +4730,7 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4786,16 +4782,16 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4812,9 +4808,9 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _error: String? = nil
     var _sessionId: String? = nil
     var seen: UInt64 = 0
@@ -4864,7 +4860,7 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4913,9 +4909,9 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4931,9 +4927,9 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -4972,7 +4968,7 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5022,16 +5018,16 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -5049,9 +5045,9 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
@@ -5102,7 +5098,7 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5164,9 +5160,9 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
@@ -5175,21 +5171,21 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "branch_name" {
+        if member.key.hasSameScalars(as: "branch_name") {
           if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
           _branchName = try String.decodeField(
             member.value, key: "branch_name")
           continue
         }
       case 13:
-        if member.key == "worktree_path" {
+        if member.key.hasSameScalars(as: "worktree_path") {
           if case .null = member.value { throw ModelDecodingError(null: "worktree_path") }
           _worktreePath = try String.decodeField(
             member.value, key: "worktree_path")
@@ -5211,9 +5207,9 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _success: Bool? = nil
     var _sessionId: String? = nil
     var _worktreePath: String? = nil
@@ -5243,7 +5239,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _success = v
           continue
         }
@@ -5289,7 +5285,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5355,16 +5351,16 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
@@ -5372,14 +5368,14 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
             member.value, .boolean, allowed: [false], key: "success")
           continue
         }
-        if member.key == "details" {
+        if member.key.hasSameScalars(as: "details") {
           if case .null = member.value { continue }
           _details = try WorktreeErrorDetails.decodeField(
             member.value, key: "details")
           continue
         }
       case 10:
-        if member.key == "error_type" {
+        if member.key.hasSameScalars(as: "error_type") {
           if case .null = member.value { throw ModelDecodingError(null: "error_type") }
           _errorType = try String.decodeField(
             member.value, key: "error_type")
@@ -5400,9 +5396,9 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _success: Bool? = nil
     var _error: String? = nil
     var _errorType: String? = nil
@@ -5441,7 +5437,7 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == false) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [false]) else { throw JSONParser.miss(key.start) }
           _success = v
           continue
         }
@@ -5476,7 +5472,7 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5539,23 +5535,23 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
           continue
         }
       case 13:
-        if member.key == "shell_command" {
+        if member.key.hasSameScalars(as: "shell_command") {
           if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
           _shellCommand = try String.decodeField(
             member.value, key: "shell_command")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -5575,9 +5571,9 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _commandId: String? = nil
     var _shellCommand: String? = nil
@@ -5640,7 +5636,7 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5707,22 +5703,22 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 6:
-        if member.key == "stream" {
+        if member.key.hasSameScalars(as: "stream") {
           if case .null = member.value { throw ModelDecodingError(null: "stream") }
           _stream = try Stream.decodeField(
             member.value, key: "stream")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -5742,9 +5738,9 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _stream: Stream? = nil
     var _text: String? = nil
@@ -5806,7 +5802,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5865,23 +5861,23 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "exit_code" {
+        if member.key.hasSameScalars(as: "exit_code") {
           if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
           _exitCode = try Int.decodeField(
             member.value, key: "exit_code")
           continue
         }
       case 11:
-        if member.key == "duration_ms" {
+        if member.key.hasSameScalars(as: "duration_ms") {
           if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
           _durationMs = try Int.decodeField(
             member.value, key: "duration_ms")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -5901,9 +5897,9 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _exitCode: Int? = nil
     var _durationMs: Int? = nil
@@ -5966,7 +5962,7 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6020,16 +6016,16 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
@@ -6047,9 +6043,9 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandId: String? = nil
     var _error: String? = nil
     var seen: UInt64 = 0
@@ -6100,7 +6096,7 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6152,16 +6148,16 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { throw ModelDecodingError(null: "limit") }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [CommandHistoryEntry].decodeField(
             member.value, key: "sessions")
@@ -6179,9 +6175,9 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [CommandHistoryEntry]? = nil
     var _limit: Int? = nil
     var seen: UInt64 = 0
@@ -6232,7 +6228,7 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6316,23 +6312,23 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "output" {
+        if member.key.hasSameScalars(as: "output") {
           if case .null = member.value { throw ModelDecodingError(null: "output") }
           _output = try String.decodeField(
             member.value, key: "output")
           continue
         }
       case 9:
-        if member.key == "exit_code" {
+        if member.key.hasSameScalars(as: "exit_code") {
           hasExitCode = true
           if case .null = member.value { continue }
           _exitCode = try Int.decodeField(
             member.value, key: "exit_code")
           continue
         }
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -6341,14 +6337,14 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
           continue
         }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
           continue
         }
       case 11:
-        if member.key == "duration_ms" {
+        if member.key.hasSameScalars(as: "duration_ms") {
           hasDurationMs = true
           if case .null = member.value { continue }
           _durationMs = try Int.decodeField(
@@ -6356,21 +6352,21 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
           continue
         }
       case 13:
-        if member.key == "shell_command" {
+        if member.key.hasSameScalars(as: "shell_command") {
           if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
           _shellCommand = try String.decodeField(
             member.value, key: "shell_command")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -6400,9 +6396,9 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _output: String? = nil
     var _exitCode: Int? = nil
@@ -6453,7 +6449,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -6525,7 +6521,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6599,28 +6595,28 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "path" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "path") {
           if case .null = member.value { throw ModelDecodingError(null: "path") }
           _path = try String.decodeField(
             member.value, key: "path")
           continue
         }
-        if member.key == "size" {
+        if member.key.hasSameScalars(as: "size") {
           if case .null = member.value { throw ModelDecodingError(null: "size") }
           _size = try Int.decodeField(
             member.value, key: "size")
           continue
         }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -6644,9 +6640,9 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _path: String? = nil
     var _size: Int? = nil
@@ -6701,7 +6697,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
           seen |= 8
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -6720,7 +6716,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6776,16 +6772,16 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "resources" {
+        if member.key.hasSameScalars(as: "resources") {
           if case .null = member.value { throw ModelDecodingError(null: "resources") }
           _resources = try [Resource].decodeField(
             member.value, key: "resources")
           continue
         }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -6803,9 +6799,9 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _resources: [Resource]? = nil
     var _storageLocation: String? = nil
     var seen: UInt64 = 0
@@ -6856,7 +6852,7 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6908,15 +6904,15 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "path" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "path") {
           if case .null = member.value { throw ModelDecodingError(null: "path") }
           _path = try String.decodeField(
             member.value, key: "path")
           continue
         }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
@@ -6934,9 +6930,9 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _path: String? = nil
     var seen: UInt64 = 0
@@ -6986,7 +6982,7 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7033,9 +7029,9 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "recipes" {
+        if member.key.hasSameScalars(as: "recipes") {
           if case .null = member.value { throw ModelDecodingError(null: "recipes") }
           _recipes = try [Recipe].decodeField(
             member.value, key: "recipes")
@@ -7051,9 +7047,9 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recipes: [Recipe]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -7092,7 +7088,7 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7157,35 +7153,35 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "recipe_id" {
+        if member.key.hasSameScalars(as: "recipe_id") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
           _recipeId = try String.decodeField(
             member.value, key: "recipe_id")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
-        if member.key == "step_count" {
+        if member.key.hasSameScalars(as: "step_count") {
           if case .null = member.value { throw ModelDecodingError(null: "step_count") }
           _stepCount = try Int.decodeField(
             member.value, key: "step_count")
           continue
         }
       case 12:
-        if member.key == "recipe_label" {
+        if member.key.hasSameScalars(as: "recipe_label") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_label") }
           _recipeLabel = try String.decodeField(
             member.value, key: "recipe_label")
           continue
         }
-        if member.key == "current_step" {
+        if member.key.hasSameScalars(as: "current_step") {
           if case .null = member.value { throw ModelDecodingError(null: "current_step") }
           _currentStep = try String.decodeField(
             member.value, key: "current_step")
@@ -7209,9 +7205,9 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recipeId: String? = nil
     var _recipeLabel: String? = nil
     var _sessionId: String? = nil
@@ -7296,7 +7292,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7359,21 +7355,21 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "step" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "step") {
           if case .null = member.value { throw ModelDecodingError(null: "step") }
           _step = try String.decodeField(
             member.value, key: "step")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
-        if member.key == "step_count" {
+        if member.key.hasSameScalars(as: "step_count") {
           if case .null = member.value { throw ModelDecodingError(null: "step_count") }
           _stepCount = try Int.decodeField(
             member.value, key: "step_count")
@@ -7393,9 +7389,9 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _stepCount: Int? = nil
@@ -7456,7 +7452,7 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7515,23 +7511,23 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "to_step" {
+        if member.key.hasSameScalars(as: "to_step") {
           if case .null = member.value { throw ModelDecodingError(null: "to_step") }
           _toStep = try String.decodeField(
             member.value, key: "to_step")
           continue
         }
       case 9:
-        if member.key == "from_step" {
+        if member.key.hasSameScalars(as: "from_step") {
           if case .null = member.value { throw ModelDecodingError(null: "from_step") }
           _fromStep = try String.decodeField(
             member.value, key: "from_step")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -7551,9 +7547,9 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _fromStep: String? = nil
     var _toStep: String? = nil
@@ -7616,7 +7612,7 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7676,15 +7672,15 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "step" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "step") {
           if case .null = member.value { throw ModelDecodingError(null: "step") }
           _step = try String.decodeField(
             member.value, key: "step")
           continue
         }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           hasError = true
           if case .null = member.value { continue }
           _error = try String.decodeField(
@@ -7692,7 +7688,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -7712,9 +7708,9 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _error: String? = nil
@@ -7776,7 +7772,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7835,23 +7831,23 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 6:
-        if member.key == "reason" {
+        if member.key.hasSameScalars(as: "reason") {
           if case .null = member.value { throw ModelDecodingError(null: "reason") }
           _reason = try String.decodeField(
             member.value, key: "reason")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -7870,9 +7866,9 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _reason: String? = nil
     var _error: String? = nil
@@ -7934,7 +7930,7 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8020,54 +8016,54 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
-        if member.key == "cost" {
+        if member.key.hasSameScalars(as: "cost") {
           if case .null = member.value { throw ModelDecodingError(null: "cost") }
           _cost = try Cost.decodeField(
             member.value, key: "cost")
           continue
         }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
-        if member.key == "usage" {
+        if member.key.hasSameScalars(as: "usage") {
           if case .null = member.value { throw ModelDecodingError(null: "usage") }
           _usage = try Usage.decodeField(
             member.value, key: "usage")
           continue
         }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
           continue
         }
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 14:
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
@@ -8090,9 +8086,9 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -8204,7 +8200,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8302,42 +8298,42 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
           continue
         }
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 14:
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
@@ -8358,9 +8354,9 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -8452,7 +8448,7 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8524,7 +8520,7 @@ public enum ResponseMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -8578,16 +8574,16 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try ReplayedMessage.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -8605,9 +8601,9 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _message: ReplayedMessage? = nil
     var seen: UInt64 = 0
@@ -8658,7 +8654,7 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8710,16 +8706,16 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try ReplayedMessageV0_3_0.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -8737,9 +8733,9 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _message: ReplayedMessageV0_3_0? = nil
     var seen: UInt64 = 0
@@ -8790,7 +8786,7 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8844,7 +8840,7 @@ public enum ReplayMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -8893,9 +8889,9 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "components" {
+        if member.key.hasSameScalars(as: "components") {
           if case .null = member.value { throw ModelDecodingError(null: "components") }
           _components = try [CanvasComponent].decodeField(
             member.value, key: "components")
@@ -8911,9 +8907,9 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _components: [CanvasComponent]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -8952,7 +8948,7 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9007,22 +9003,22 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 8:
-        if member.key == "priority" {
+        if member.key.hasSameScalars(as: "priority") {
           if case .null = member.value { throw ModelDecodingError(null: "priority") }
           _priority = try String.decodeField(
             member.value, key: "priority")
           continue
         }
       case 9:
-        if member.key == "streaming" {
+        if member.key.hasSameScalars(as: "streaming") {
           if case .null = member.value { throw ModelDecodingError(null: "streaming") }
           _streaming = try Bool.decodeField(
             member.value, key: "streaming")
@@ -9042,9 +9038,9 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _streaming: Bool? = nil
     var _priority: String? = nil
@@ -9090,7 +9086,7 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Bool.pull(&p)
-          guard (v == true) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
           _streaming = v
           continue
         }
@@ -9105,7 +9101,7 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9158,9 +9154,9 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "active" {
+        if member.key.hasSameScalars(as: "active") {
           if case .null = member.value { throw ModelDecodingError(null: "active") }
           _active = try Bool.decodeField(
             member.value, key: "active")
@@ -9176,9 +9172,9 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _active: Bool? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -9217,7 +9213,7 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9262,9 +9258,9 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 27:
-        if member.key == "negotiated_protocol_version" {
+        if member.key.hasSameScalars(as: "negotiated_protocol_version") {
           if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
           _negotiatedProtocolVersion = try String.decodeField(
             member.value, key: "negotiated_protocol_version")
@@ -9281,9 +9277,9 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _negotiatedProtocolVersion: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -9310,7 +9306,7 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .version) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
           _negotiatedProtocolVersion = v
           continue
         }
@@ -9322,7 +9318,7 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9370,9 +9366,9 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -9390,9 +9386,9 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _timestamp: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -9419,7 +9415,7 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try String.pull(&p)
-          guard FormatCheck.matches(v, .dateTime) else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
           _timestamp = v
           continue
         }
@@ -9432,7 +9428,7 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9483,16 +9479,16 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 14:
-        if member.key == "retry_after_ms" {
+        if member.key.hasSameScalars(as: "retry_after_ms") {
           if case .null = member.value { throw ModelDecodingError(null: "retry_after_ms") }
           _retryAfterMs = try Int.decodeField(
             member.value, key: "retry_after_ms")
@@ -9512,9 +9508,9 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
   }
 
   /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``JSONParser/miss(_:)`` for anything else (the general path then explains it).
+  /// throws ``DirectPathError`` for anything else (the general path then explains it).
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(JSONReadError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _retryAfterMs: Int? = nil
     var seen: UInt64 = 0
@@ -9551,7 +9547,7 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
-          guard v >= 0 else { throw JSONParser.miss(key.start) }
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _retryAfterMs = v
           continue
         }
@@ -9566,7 +9562,7 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(JSONReadError) -> Self { try Self(pulling: &p) }
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {

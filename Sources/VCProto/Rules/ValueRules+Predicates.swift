@@ -1,0 +1,50 @@
+/// The scalar rules of the catalog as typed predicates. ``ValueRules`` applies them to parsed values,
+/// and the generated direct decode path (`init(pulling:)`) calls them on the typed values it reads, so
+/// the rules are stated here once and never restated as inline expressions in generated code.
+extension ValueRules {
+  /// An integer satisfies a declared minimum (none: every integer).
+  @inline(__always)
+  static func accepts(_ value: Int64, minimum: Int64?) -> Bool {
+    guard let minimum else { return true }
+    return value >= minimum
+  }
+
+  /// An `Int` read by the direct path satisfies a declared minimum.
+  @inline(__always)
+  static func accepts(_ value: Int, minimum: Int64?) -> Bool {
+    accepts(Int64(value), minimum: minimum)
+  }
+
+  /// Every element of an integer array satisfies the element type's minimum.
+  @inline(__always)
+  static func accepts(_ values: [Int], minimum: Int64?) -> Bool {
+    values.allSatisfy { accepts($0, minimum: minimum) }
+  }
+
+  /// A string has the declared format (``StringFormat/plain``: any string).
+  @inline(__always)
+  static func accepts(_ value: String, format: StringFormat) -> Bool {
+    format == .plain || FormatCheck.matches(value, format)
+  }
+
+  /// Every element of a string array has the element type's format.
+  @inline(__always)
+  static func accepts(_ values: [String], format: StringFormat) -> Bool {
+    values.allSatisfy { accepts($0, format: format) }
+  }
+
+  /// A value is one of a member's closed set of allowed values (an empty set admits no value: the
+  /// member may only be `null` or absent).
+  @inline(__always)
+  static func accepts<Value: Equatable>(_ value: Value, allowed: [Value]) -> Bool {
+    allowed.contains(value)
+  }
+
+  /// A non-null value satisfies `type` completely (format, range, elements, alternatives); a nested
+  /// shape is checked member by member only when `catalog` is given.
+  static func accepts(_ value: JSONValue, _ type: FieldType, deep catalog: ProtocolCatalog? = nil) -> Bool {
+    var verdict = RuleBreak()
+    check(value, type, secret: false, in: catalog, into: &verdict)
+    return !verdict.hasErrors
+  }
+}

@@ -1,0 +1,231 @@
+import Testing
+
+@testable import VCProto
+
+/// `ValueRules`, the one interpreter of the catalog's value rules, checked directly: each expectation
+/// comes from STANDARDS.md (sections 1, 2 and 6) or from the catalog's declarations, not from the
+/// validator's output. The validator, `FieldCheck` and the generated direct path all call it, so these
+/// are the rules of all three.
+@Suite struct ValueRulesTests {
+  /// A sink that keeps every violation with the JSON Pointer of where the walk stood.
+  struct Collected: ValueRuleSink {
+    var path: [String] = []
+    var found: [(pointer: String, violation: ValueViolation)] = []
+
+    var isHalted: Bool { false }
+    var wantsWarnings: Bool { true }
+    var hasErrors: Bool { found.contains { $0.violation.isError } }
+    var pointer: String { path.map { "/" + $0 }.joined() }
+
+    mutating func record(_ violation: ValueViolation) {
+      switch violation {
+      case .missingMember(let name), .nullMember(let name), .undeclaredMember(let name, _):
+        found.append((pointer + "/" + name, violation))
+      default:
+        found.append((pointer, violation))
+      }
+    }
+    mutating func enterMember(_ name: String, composite: Bool) { path.append(name) }
+    mutating func leaveMember(composite: Bool) { path.removeLast() }
+    mutating func enterElement(_ index: Int) { path.append(String(index)) }
+    mutating func leaveElement() { path.removeLast() }
+    func trial() -> Collected { Collected(path: path) }
+    mutating func absorb(_ trial: Collected) { found += trial.found }
+  }
+
+  static func violations(
+    _ value: JSONValue, _ type: FieldType, secret: Bool = false, in catalog: ProtocolCatalog? = nil
+  ) -> [ValueViolation] {
+    var sink = Collected()
+    ValueRules.check(value, type, secret: secret, in: catalog, into: &sink)
+    return sink.found.map(\.violation)
+  }
+
+  static func json(_ text: String) throws -> JSONValue { try JSONReader().parse(text) }
+
+  // MARK: - Scalars
+
+  /// Section 2: an integer member takes an integer literal only (`1.0` is `wrong_type`); section 6:
+  /// 64-bit integers, and `size_kb` >= 1 (the catalog's minimum for `set_max_message_size.size_kb`).
+  @Test func integersAreLiteralsWithinSixtyFourBitsAndTheirMinimum() throws {
+    let sizeKB = try #require(ProtocolCatalog.v0_2_0.message("set_max_message_size")?.field("size_kb"))
+    #expect(sizeKB.type == .integer(minimum: 1))
+    #expect(Self.violations(try Self.json("1"), sizeKB.type).isEmpty)
+    #expect(Self.violations(try Self.json("0"), sizeKB.type) == [.belowMinimum(0, minimum: 1)])
+    #expect(Self.violations(try Self.json("-5"), .int).isEmpty)
+    #expect(Self.violations(try Self.json("1.0"), .int) == [.wrongType(expected: "integer", got: "number")])
+    #expect(Self.violations(try Self.json("1e2"), .int) == [.wrongType(expected: "integer", got: "number")])
+    #expect(
+      Self.violations(try Self.json("9223372036854775808"), .int) == [
+        .outOfRange(literal: "9223372036854775808")
+      ])
+    #expect(Self.violations(try Self.json("-9223372036854775808"), .int).isEmpty)
+    #expect(Self.violations(try Self.json("\"1\""), .int) == [.wrongType(expected: "integer", got: "string")])
+  }
+
+  /// The typed predicates the generated direct path calls say the same as the walk over parsed values.
+  @Test func theDirectPathsPredicatesAreTheWalksRules() {
+    for minimum: Int64? in [nil, 0, 1] {
+      for v in [-1, 0, 1, 2] {
+        let walk = ValueRules.accepts(.number(JSONNumber(v)), .integer(minimum: minimum))
+        #expect(ValueRules.accepts(v, minimum: minimum) == walk, "\(v) against \(String(describing: minimum))")
+      }
+    }
+    let strings = ["2026-01-10T09:14:00Z", "2026-13-01T00:00:00Z", "ab12", "AB12", "abc", "0.5.0", "0.5", ""]
+    for format in StringFormat.allCases {
+      for s in strings {
+        #expect(ValueRules.accepts(s, format: format) == ValueRules.accepts(.string(s), .string(format)))
+      }
+      #expect(
+        ValueRules.accepts(strings, format: format)
+          == ValueRules.accepts(.array(strings.map { .string($0) }), .array(.string(format))))
+    }
+    #expect(ValueRules.accepts([1, 2], minimum: 1))
+    #expect(!ValueRules.accepts([1, 0], minimum: 1))
+    #expect(ValueRules.accepts(true, allowed: [true]))
+    #expect(!ValueRules.accepts(false, allowed: [true]))
+    #expect(!ValueRules.accepts("x", allowed: [String]()))
+  }
+
+  /// Section 1: RFC 3339 date-times with or without a fraction; UUIDs in either case; the catalog's
+  /// `hex` (lowercase, even length) and `version` (`MAJOR.MINOR.PATCH`).
+  @Test func stringFormats() throws {
+    let accepted: [(String, StringFormat)] = [
+      ("2026-01-11T17:25:32.123Z", .dateTime), ("2026-01-10T09:14:00Z", .dateTime),
+      ("2026-01-10T09:14:00+01:00", .dateTime), ("2024-02-29T00:00:00Z", .dateTime),
+      ("4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11", .uuid), ("4D6F0E1E-8A6B-4F43-9D0E-2B8C7A1F0C11", .uuid),
+      ("00ff", .hex), ("", .hex), ("0.2.0", .version), ("10.20.30", .version), ("anything", .plain),
+    ]
+    for (s, format) in accepted {
+      #expect(Self.violations(.string(s), .string(format)).isEmpty, "\(s) as \(format)")
+    }
+    let refused: [(String, StringFormat)] = [
+      ("2026-01-10 09:14:00Z", .dateTime), ("2026-01-10T09:14:00", .dateTime), ("2025-02-29T00:00:00Z", .dateTime),
+      ("2026-01-10T24:00:00Z", .dateTime), ("4d6f0e1e8a6b4f439d0e2b8c7a1f0c11", .uuid), ("00FF", .hex),
+      ("abc", .hex), ("0.2", .version), ("0.2.x", .version), ("v0.2.0", .version),
+    ]
+    for (s, format) in refused {
+      #expect(
+        Self.violations(.string(s), .string(format)) == [.badFormat(s, format, secret: false)], "\(s) as \(format)")
+    }
+    #expect(Self.violations(1, .text) == [.wrongType(expected: "string", got: "integer")])
+    #expect(Self.violations(.bool(true), .boolean).isEmpty)
+    #expect(Self.violations(.string("true"), .boolean) == [.wrongType(expected: "boolean", got: "string")])
+  }
+
+  // MARK: - Composites
+
+  /// Section 2: `null` in an array element is `null_not_allowed`, at the element; every element is
+  /// checked, not only the first that fails.
+  @Test func arrayElementsAreEachChecked() throws {
+    var sink = Collected()
+    ValueRules.check(
+      try Self.json(#"["0.2.0", null, "x", 3]"#), .array(.string(.version)), secret: false, in: nil, into: &sink)
+    #expect(sink.found.map(\.pointer) == ["/1", "/2", "/3"])
+    #expect(
+      sink.found.map(\.violation) == [
+        .nullElement, .badFormat("x", .version, secret: false), .wrongType(expected: "string", got: "integer"),
+      ])
+  }
+
+  /// A `oneOf` type takes the first alternative the value satisfies; a value none satisfies is one
+  /// `wrong_type` naming them all (Claude message content: a string or an array of blocks).
+  @Test func alternativesTakeTheFirstMatch() throws {
+    let type = FieldType.oneOf([.text, .array(.any)])
+    #expect(Self.violations(.string("hi"), type).isEmpty)
+    #expect(Self.violations(try Self.json("[1, {}]"), type).isEmpty)
+    #expect(Self.violations(.bool(false), type) == [.wrongType(expected: "string or array", got: "boolean")])
+    // An alternative that matches the JSON type but breaks a rule does not count as a match.
+    let dated = FieldType.oneOf([.string(.dateTime), .integer(minimum: 0)])
+    #expect(Self.violations(.string("yesterday"), dated) == [.wrongType(expected: "string or integer", got: "string")])
+  }
+
+  /// Members: a missing required member and a `null` where the table says `null: no` are reported at
+  /// the member; `null` in a nullable member is absence; an undeclared member is a warning only where
+  /// the shape warns about them; a closed set admits only its values (an empty set only null/absence).
+  @Test func membersOfAnObject() throws {
+    let fields = [
+      FieldSpec("id", .text),
+      FieldSpec("note", .text, required: false, nullable: true),
+      FieldSpec("stream", .text, allowedValues: ["stdout", "stderr"]),
+      FieldSpec("gone", .text, required: false, nullable: true, allowedValues: []),
+      FieldSpec("when", .string(.dateTime), required: false),
+    ]
+    let object = try #require(
+      try Self.json(#"{"stream":"stdin","note":null,"when":null,"gone":"x","extra":1}"#).objectValue)
+    var sink = Collected()
+    ValueRules.checkMembers(
+      object, fields: fields, extra: .warn, owner: .message("test"), skipping: nil, in: nil, into: &sink)
+    #expect(sink.found.map(\.pointer) == ["/id", "/stream", "/gone", "/when", "/extra"])
+    #expect(
+      sink.found.map(\.violation) == [
+        .missingMember("id"),
+        .notAllowed("stdin", allowed: ["stdout", "stderr"], member: "stream", secret: false),
+        .notAllowed("x", allowed: [], member: "gone", secret: false),
+        .nullMember("when"),
+        .undeclaredMember("extra", owner: .message("test")),
+      ])
+    #expect(sink.found.filter { !$0.violation.isError }.count == 1)
+
+    var quiet = Collected()
+    ValueRules.checkMembers(
+      object, fields: fields, extra: .allow, owner: .message("test"), skipping: nil, in: nil, into: &quiet)
+    #expect(!quiet.found.contains { !$0.violation.isError }, "pass-through shapes take any member")
+  }
+
+  /// A nested shape is checked member by member when the catalog is given (the validator, and the
+  /// hand-written `ClaudeRecord`), and only as an object otherwise (its generated model checks itself).
+  @Test func nestedShapesNeedTheCatalog() throws {
+    let catalog = ProtocolCatalog.v0_2_0
+    let name = try #require(catalog.shapes.keys.sorted().first { catalog.shapes[$0]!.fields.contains { $0.required } })
+    let required = try #require(catalog.shapes[name]!.fields.first { $0.required })
+    let empty = JSONValue.object(JSONObject())
+    #expect(Self.violations(empty, .shape(name)).isEmpty)
+    #expect(Self.violations(empty, .shape(name), in: catalog).contains(.missingMember(required.name)))
+    #expect(Self.violations(.array([]), .shape(name)) == [.wrongType(expected: "object", got: "array")])
+  }
+
+  /// The yes/no sink stops at the first error, and a warning alone is not a failure.
+  @Test func theYesNoVerdict() throws {
+    var verdict = RuleBreak()
+    ValueRules.check(try Self.json("[null, null]"), .array(.text), secret: false, in: nil, into: &verdict)
+    #expect(verdict.hasErrors && verdict.isHalted)
+    let shape = ShapeSpec("S", doc: "", fields: [FieldSpec("a", .int)])
+    let extra = try #require(try Self.json(#"{"a":1,"b":2}"#).objectValue)
+    #expect(FieldCheck.conforms(extra, to: shape, in: .v0_2_0))
+  }
+
+  // MARK: - Cross-member rules
+
+  /// STANDARDS.md section 12, `connect`: exactly one of `api_key`, `auth_response` must be set, and
+  /// `auth_response` requires `client_nonce`; `prompt`: `new_session_id` and `resume_session_id` are
+  /// mutually exclusive; `error`: `required` and `received` with `unsupported_protocol_version`.
+  @Test func crossMemberRulesOfTheCatalog() throws {
+    let catalog = ProtocolCatalog.v0_5_0
+    let connect = try #require(catalog.message("connect")?.rules)
+    #expect(connect == [.exactlyOne(["api_key", "auth_response"]), .requires("auth_response", "client_nonce")])
+    #expect(connect[0].violation(set: [true, false]) == nil)
+    #expect(connect[0].violation(set: [false, false]) == .noneOf(["api_key", "auth_response"]))
+    #expect(connect[0].violation(set: [true, true]) == .severalOf(set: ["api_key", "auth_response"]))
+    #expect(connect[1].violation(set: [true, false]) == .requires("auth_response", required: "client_nonce"))
+    #expect(connect[1].violation(set: [false, false]) == nil)
+
+    let prompt = try #require(catalog.message("prompt")?.rules.first)
+    #expect(prompt.violation(set: [true, true]) == .mutuallyExclusive(set: ["new_session_id", "resume_session_id"]))
+    #expect(prompt.violation(set: [false, true]) == nil)
+    let three = FieldRule.mutuallyExclusive(["a", "b", "c"])
+    #expect(three.violation(set: [true, false, true])?.member == "c", "the second member set, not the rule's second")
+
+    let error = try #require(catalog.message("error")?.rules.first)
+    #expect(error.violation(set: [false, false, false]) == nil, "only with the named code")
+    #expect(
+      error.violation(set: [true, true, false])
+        == .requiredWhen("code", equals: "unsupported_protocol_version", missing: ["received"]))
+    #expect(error.violation(set: [true, false, false])?.member == "required")
+
+    // The set as the validator computes it from a frame: present and non-null, and the condition's value.
+    let object = try #require(
+      try Self.json(#"{"code":"unsupported_protocol_version","required":null,"received":"0.1.0"}"#).objectValue)
+    #expect(error.memberSet(in: object) == [true, false, true])
+  }
+}
