@@ -5,7 +5,7 @@ import VCProto
 
 /// `vcproto validate` hands every frame to the library's conversation observer with its capture
 /// time, and reports what the observer finds on the frame's own line (STANDARDS.md section 15,
-/// rule 9).
+/// rule 10).
 @Suite struct CaptureConversationTests {
   /// Runs a JSON Lines capture of `(direction, seconds, frame)` records; returns `line: codes` for
   /// each line that has findings.

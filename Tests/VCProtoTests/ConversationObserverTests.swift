@@ -263,7 +263,7 @@ import Testing
   /// pending requests, ``ClientEngine/answerTypes``); each request is answered once, and a
   /// session-scoped answer must name the request's session.
   @Test func answersNeedARequest() {
-    // The answer-only types STANDARDS.md section 15 rule 9 lists.
+    // The answer-only types STANDARDS.md section 15 rule 10 lists.
     #expect(
       ConversationObserver.answerOnlyTypes == [
         "command_output_full", "command_history", "resources_list", "resource_deleted", "session_killed",

@@ -22,7 +22,7 @@ enum ValidateCommand {
       predict it. A handshake the real server could not produce is a negotiation_mismatch.
       --protocol applies to captures without a handshake.
       Conversation checks run only when the capture contains the handshake; they are the connection
-      engines' rules (STANDARDS.md section 15, rule 9): authentication order, negotiated extensions
+      engines' rules (STANDARDS.md section 15, rule 10): authentication order, negotiated extensions
       and capabilities, message_ack ids, continuations, session data only to subscribers (0.5.0),
       answers with no request, heartbeat gaps.
       The summary line starts with OK (no errors), FAIL (errors) or ERROR (a capture could not be
