@@ -8,6 +8,7 @@ upgrade_required, stopped. `LEGAL` says which inputs each accepts; anything else
 import hmac
 
 from . import auth_bound
+from .session_requests import ANSWERS, Requests
 from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, close, event,
                              family, is_int, parse_version, send, show_version)
 
@@ -26,28 +27,6 @@ LEGAL["ready"].add("send")
 
 # Frames only the engine writes: the application asks with start/subscribe/unsubscribe instead.
 ENGINE_FRAMES = {"connect", "subscribe", "unsubscribe", "message_ack"}
-
-# A request waits for the first frame of one of these types (oldest request first).
-ANSWERS = {
-    "execute_command": ["command_started", "command_error"],
-    "get_command_output": ["command_output_full"],
-    "get_command_history": ["command_history"],
-    "infer_session_name": ["session_name_inferred", "infer_name_error"],
-    "compact_session": ["compaction_complete", "compaction_error"],
-    "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
-    "kill_session": ["session_killed"],
-    "refresh_sessions": ["session_list"],
-    "list_resources": ["resources_list"],
-    "delete_resource": ["resource_deleted"],
-    "upload_file": ["file_uploaded"],
-    "get_available_recipes": ["available_recipes"],
-    "start_recipe": ["recipe_started"],
-    "exit_recipe": ["recipe_exited"],
-    "set_max_message_size": ["ack"],
-    "prompt": ["ack"],
-}
-# Session-scoped requests: an answer naming another session does not answer them.
-SESSION_SCOPED = {"infer_session_name", "compact_session", "kill_session"}
 
 MAX_PENDING = 256
 MAX_SUBSCRIPTIONS = 256
@@ -107,7 +86,7 @@ class ClientEngine:
         self.auth_failures = 0  # auth_error in a row
         self.subs = {}  # session id -> Subscription, in subscription order
         self.new_sessions = []  # prompt-created sessions whose session_ready may be lost
-        self.pending = []  # [request id, answer types, session id or None]
+        self.requests = Requests(MAX_PENDING)  # tracked and untracked, oldest first
         self.seen_ids = BoundedSet(DEDUP_WINDOW)
         self.forget_connection()
 
@@ -199,13 +178,9 @@ class ClientEngine:
 
     def on_send(self, out, now, frame, request_id=None):
         kind = frame.get("type")
-        if request_id is not None:
-            if len(self.pending) >= MAX_PENDING:
-                out.append(event("request_failed", request_id=request_id, reason="too_many_pending"))
-                return
-            if kind in ANSWERS:
-                scope = frame.get("session_id") if kind in SESSION_SCOPED else None
-                self.pending.append([request_id, ANSWERS[kind], scope])
+        if kind in ANSWERS and not self.requests.add(kind, frame, request_id) and request_id is not None:
+            out.append(event("request_failed", request_id=request_id, reason="too_many_pending"))
+            return  # refused, not sent (an untracked one that finds no room is sent unrecorded)
         created = frame.get("new_session_id") if kind == "prompt" else None
         if isinstance(created, str) and created not in self.new_sessions:
             self.new_sessions = (self.new_sessions + [created])[-MAX_NEW_SESSIONS:]
@@ -260,9 +235,9 @@ class ClientEngine:
     # -- losing the connection --------------------------------------------------------------------
 
     def fail_pending(self, reason, out):
-        for request_id, _, _ in self.pending:
-            out.append(event("request_failed", request_id=request_id, reason=reason))
-        self.pending = []
+        for waiting in self.requests.drain():
+            if waiting.request_id is not None:
+                out.append(event("request_failed", request_id=waiting.request_id, reason=reason))
 
     def lost(self, reason, now, close_it, out):
         """The connection is gone: fail waiting requests, stop keepalive, back off (or give up)."""
@@ -410,7 +385,9 @@ class ClientEngine:
         out.append(event("connected", version=show_version(version), capabilities=sorted(caps),
                          auth_version=self.auth_version))
         if self.max_kb is not None:
-            out.append(send({"type": "set_max_message_size", "size_kb": self.max_kb}))
+            frame = {"type": "set_max_message_size", "size_kb": self.max_kb}
+            self.requests.add("set_max_message_size", frame, None)  # its ack must not answer a later prompt
+            out.append(send(frame))
         # session_ready goes only to the connection that sent the prompt: follow the session instead.
         for session in self.new_sessions:
             if session not in self.subs and len(self.subs) < MAX_SUBSCRIPTIONS:
@@ -445,10 +422,9 @@ class ClientEngine:
             out.append(send({"type": "message_ack", "message_id": message_id}))
             if not self.seen_ids.add(message_id):
                 return  # a replay of a frame already delivered
-        for index, (request_id, answers, scope) in enumerate(self.pending):
-            if kind in answers and (scope is None or frame.get("session_id") in (None, scope)):
-                del self.pending[index]
-                return out.append(event("answered", request_id=request_id, frame=frame))
+        ended = self.requests.resolve(frame)
+        if ended is not None and ended.request_id is not None:
+            return out.append(event("answered", request_id=ended.request_id, frame=frame))
         out.append(event("received", frame=frame))
 
     # -- subscriptions ------------------------------------------------------------------------------
