@@ -39,6 +39,23 @@ def rfc3339(ms):
     return datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+CONNECT_KINDS = {"protocol_version": str, "session_id": str, "api_key": str, "recent_sessions_limit": int,
+                 "auth_version": int, "protocol_versions": list, "capabilities": list}
+
+
+def readable(connect):
+    """An auth v2 `connect` is read as a typed frame before its answer is checked: each member the
+    MAC covers has its declared JSON type, and `protocol_versions` lists versions (`0.5.0`)."""
+    for name, kind in CONNECT_KINDS.items():
+        value = connect.get(name)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            return False
+    for name in ("protocol_versions", "capabilities"):
+        if not all(isinstance(e, str) for e in connect.get(name) or []):
+            return False
+    return all(re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", v) for v in connect.get("protocol_versions") or [])
+
+
 def offer_bounds(versions, floor):
     """The backend's floor and ceiling from a list of versions (Vectors/README.md, `auth/`), or None
     for a 0.2.0 server."""
@@ -279,7 +296,7 @@ class ServerEngine:
         nonce = connect.get("client_nonce")
         if not fresh or not isinstance(nonce, str) or not re.fullmatch(r"[0-9a-f]{32,128}", nonce):
             return False
-        if connect.get("auth_version") not in (None, 2) or not isinstance(response, str):
+        if connect.get("auth_version") not in (None, 2) or not isinstance(response, str) or not readable(connect):
             return False
         members = auth_bound.client_members(self.challenge, nonce, connect, self.hello())
         expected = auth_bound.mac(self.api_key, auth_bound.build("vcproto/auth/v2/client", members, auth_bound.CLIENT))
