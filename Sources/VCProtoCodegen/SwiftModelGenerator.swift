@@ -440,7 +440,10 @@ package struct SwiftModelGenerator: Sendable {
     for f in fields where f.required && f.nullable { s += "    var has\(Self.upperCamelCase(f.name)) = false\n" }
     s += "    var extra: [JSONObject.Member] = []\n"
     // Dispatch on the key's length first (an integer switch), then compare with the few names of
-    // that length: far fewer string comparisons than a switch over every name.
+    // that length: far fewer string comparisons than a switch over every name. The comparison is of
+    // Unicode scalars, as the validator's (STANDARDS.md section 2), never `==`: Swift's String
+    // equality is canonical equivalence, under which "a\u{0340}" and "a\u{0300}" (same UTF-8 length)
+    // are one name.
     var byLength: [Int: [(name: String, field: FieldSpec?)]] = [:]
     if wireType != nil { byLength[4, default: []].append(("type", nil)) }
     for f in fields { byLength[f.name.utf8.count, default: []].append((f.name, f)) }
@@ -450,10 +453,10 @@ package struct SwiftModelGenerator: Sendable {
       s += "      case \(length):\n"
       for (name, field) in byLength[length]! {
         guard let f = field else {
-          s += "        if member.key == \"type\" { continue }\n"
+          s += "        if member.key.hasSameScalars(as: \"type\") { continue }\n"
           continue
         }
-        s += "        if member.key == \"\(name)\" {\n"
+        s += "        if member.key.hasSameScalars(as: \"\(name)\") {\n"
         if f.required && f.nullable { s += "          has\(Self.upperCamelCase(f.name)) = true\n" }
         if f.nullable {
           s += "          if case .null = member.value { continue }\n"

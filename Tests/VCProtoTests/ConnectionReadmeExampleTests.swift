@@ -1,72 +1,220 @@
+import Foundation
 import Testing
+import VCProto
 
-@testable import VCProto
+// The client and the server that README.md ("A client and a server on the connection engines") and
+// the DocC article Sources/VCProto/VCProto.docc/ConnectionEngines.md ("A client", "A server") show
+// are the code between the `snippet` markers below, line for line: `documentationShowsThisCode`
+// fails when a document and this file differ, and an API change breaks the build of this file, not
+// silently the documents. The file imports VCProto without @testable, as an application would.
 
-/// The engine examples in README.md ("A client and a server on the connection engines"), with a
-/// pretend socket joining the two (keep them in step with the README).
+/// A host built as the documents show: its entry points and its timers.
+struct DocumentedHost<Event> {
+  var handle: (Event) throws -> Void
+  var received: (String) throws -> Void
+  var timers: () -> [ConnectionTimer: Int64]
+}
+
+/// The wall clock a host reads (milliseconds since 1970).
+final class PretendClock {
+  var now: Int64
+  init(now: Int64) { self.now = now }
+}
+
+/// One direction of a WebSocket: the text messages sent on it, and whether it is open.
+final class PretendSocket {
+  var isOpen = false
+  var outbox: [String] = []
+  func open() { isOpen = true }
+  func send(_ text: String) { outbox.append(text) }
+  func close() { isOpen = false }
+}
+
+/// What the application was handed.
+final class PretendApplication<Event> {
+  var events: [Event] = []
+  func handle(_ event: Event) { events.append(event) }
+}
+
+/// The client of the documents.
+private func documentedClient(
+  apiKey: String, id: String, savedCursor: SubscriptionCursor?, socket: PretendSocket,
+  app: PretendApplication<ClientApplicationEvent>, clock: PretendClock
+) throws -> DocumentedHost<ClientEvent> {
+  var timers: [ConnectionTimer: Int64] = [:]
+  // snippet begin: client
+  var client = ClientEngine(ClientConfiguration(apiKey: apiKey, capabilities: [Capability.heartbeat]))
+  func handle(_ event: ClientEvent) throws {
+    for action in try client.handle(event, now: clock.now) {
+      switch action {
+      case .openTransport: socket.open()  // once open: handle(.transportOpened(clientNonce: AuthClient.freshNonce()))
+      case .send(let frame): socket.send(JSONValue.object(frame).jsonText)
+      case .closeTransport: socket.close()  // once closed: handle(.transportClosed(detail: ...))
+      case .armTimer(let timer, let at): timers[timer] = at  // when due: handle(.timerFired(timer))
+      case .cancelTimer(let timer): timers[timer] = nil
+      case .deliver(let event): app.handle(event)  // .connected, .sessionUpdate, .requestFailed, ...
+      }
+    }
+  }
+  func received(_ text: String) throws {  // each text message from the socket
+    if let frame = try JSONReader().parse(text).objectValue { try handle(.frameReceived(frame)) }
+  }
+  try handle(.subscribe(sessionId: id, cursor: savedCursor))  // sent once authenticated
+  try handle(.start)
+  // snippet end: client
+  return DocumentedHost(handle: handle, received: received, timers: { timers })
+}
+
+/// The server of the documents.
+private func documentedServer(
+  apiKey: String, memory: ServerMemory, channel: PretendSocket, app: PretendApplication<ServerApplicationEvent>,
+  clock: PretendClock, sessionList: @escaping () -> JSONObject,
+  historyFrame: @escaping (String, SubscriptionCursor?) -> JSONObject
+) throws -> DocumentedHost<ServerEvent> {
+  var timers: [ConnectionTimer: Int64] = [:]
+  func history(_ id: String, from cursor: SubscriptionCursor?) -> JSONObject { historyFrame(id, cursor) }
+  // snippet begin: server
+  var server = ServerEngine(ServerConfiguration(offer: .realHead, apiKey: apiKey), memory: memory)
+  func handle(_ event: ServerEvent) throws {
+    for action in try server.handle(event, now: clock.now) {
+      switch action {
+      case .send(let frame): channel.send(JSONValue.object(frame).jsonText)
+      case .closeTransport: channel.close()
+      case .armTimer(let timer, let at): timers[timer] = at  // when due: handle(.timerFired(timer))
+      case .cancelTimer(let timer): timers[timer] = nil
+      case .deliver(.authenticated): try handle(.send(sessionList()))
+      case .deliver(.subscribe(let id, let cursor)): try handle(.send(history(id, from: cursor)))
+      case .deliver(let event): app.handle(event)  // .request, .closed (keep server.memory), ...
+      }
+    }
+  }
+  func received(_ text: String) throws {  // each text message from the socket
+    switch Result(catching: { try JSONReader().parse(text) }) {
+    case .success(.object(let frame)): try handle(.frameReceived(frame))
+    case .success: try handle(.malformedFrame(detail: "not a JSON object"))
+    case .failure(let error): try handle(.malformedFrame(detail: "\(error)"))
+    }
+  }
+  try handle(.transportOpened(challenge: nil))  // sends hello; auth v2 needs an offer of it and a challenge
+  // snippet end: server
+  return DocumentedHost(handle: handle, received: received, timers: { timers })
+}
+
 @Suite struct ConnectionReadmeExampleTests {
   static let apiKey = "untethered-0123456789abcdef0123456789abcdef"
+  static let sessionId = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
-  @Test func readmeClientAndServerTalk() throws {
-    let id = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
-    let savedCursor: SubscriptionCursor? = .offset(0, signature: nil)
-    var toServer: [JSONObject] = []
-    var toClient: [JSONObject] = []
-    var clientEvents: [ClientApplicationEvent] = []
-    var timers: [ConnectionTimer: Int64] = [:]
-    let now: Int64 = 1_768_150_000_000
-    var opened = false
+  /// The application's frames in the example: an empty session list, and an empty 0.5.0 history.
+  static func sessionList() -> JSONObject {
+    JSONValue(dictionaryLiteral: ("type", "session_list"), ("sessions", [])).objectValue!
+  }
+  static func history(_ id: String, _ cursor: SubscriptionCursor?) -> JSONObject {
+    let frame: JSONValue = [
+      "type": "session_history", "session_id": .string(id), "messages": [], "next_offset": 0, "end_of_file": true,
+      "file_signature": nil,
+    ]
+    return frame.objectValue!
+  }
 
-    // The client, as in the README.
-    var client = ClientEngine(ClientConfiguration(apiKey: Self.apiKey, capabilities: [Capability.heartbeat]))
-    func perform(_ actions: [ClientAction]) {
-      for action in actions {
-        switch action {
-        case .openTransport: opened = true
-        case .send(let frame): toServer.append(frame)
-        case .closeTransport: opened = false
-        case .armTimer(let timer, let at): timers[timer] = at
-        case .cancelTimer(let timer): timers[timer] = nil
-        case .deliver(let event): clientEvents.append(event)
-        }
+  /// Parses every text sent on `socket` since the last call.
+  static func take(_ socket: PretendSocket) throws -> [JSONObject] {
+    defer { socket.outbox.removeAll() }
+    return try socket.outbox.map { try #require(try JSONReader().parse($0).objectValue) }
+  }
+
+  /// The documented client and server joined by pretend sockets: a whole connection.
+  @Test func documentedClientAndServerTalk() throws {
+    let clock = PretendClock(now: 1_768_150_000_000)
+    let (toServer, toClient) = (PretendSocket(), PretendSocket())
+    let clientApp = PretendApplication<ClientApplicationEvent>()
+    let serverApp = PretendApplication<ServerApplicationEvent>()
+    let client = try documentedClient(
+      apiKey: Self.apiKey, id: Self.sessionId, savedCursor: .offset(0, signature: nil), socket: toServer,
+      app: clientApp, clock: clock)
+    #expect(toServer.isOpen, "start asks for a socket")
+    #expect(toServer.outbox.isEmpty, "nothing is sent before the socket opens")
+    let server = try documentedServer(
+      apiKey: Self.apiKey, memory: ServerMemory(), channel: toClient, app: serverApp, clock: clock,
+      sessionList: Self.sessionList, historyFrame: Self.history)
+    // Section 15, rule 4: a socket not authenticated within 60 s is closed.
+    #expect(server.timers()[.authDeadline] == clock.now + 60_000)
+    try client.handle(.transportOpened(clientNonce: AuthClient.freshNonce()))
+    func exchange() throws {
+      while !toServer.outbox.isEmpty || !toClient.outbox.isEmpty {
+        for text in toClient.outbox { try client.received(text) }
+        toClient.outbox.removeAll()
+        let sent = toServer.outbox
+        toServer.outbox.removeAll()
+        for text in sent { try server.received(text) }
       }
     }
-    perform(try client.handle(.subscribe(sessionId: id, cursor: savedCursor), now: now))
-    perform(try client.handle(.start, now: now))
-    #expect(opened)
+    try exchange()
 
-    // The server, as in the README.
-    var server = ServerEngine(ServerConfiguration(offer: .realHead, apiKey: Self.apiKey), memory: ServerMemory())
-    func sessionList() -> JSONObject { .frame("session_list", ["sessions": [], "total_count": 0]) }
-    func history(_ id: String, from cursor: SubscriptionCursor?) -> JSONObject {
-      .frame(
-        "session_history",
-        ["session_id": .string(id), "messages": [], "next_offset": 0, "end_of_file": true, "file_signature": .null])
-    }
-    func performServer(_ actions: [ServerAction]) throws {
-      for action in actions {
-        switch action {
-        case .send(let frame): toClient.append(frame)
-        case .closeTransport: opened = false
-        case .armTimer, .cancelTimer: break
-        case .deliver(.authenticated): try performServer(server.handle(.send(sessionList()), now: now))
-        case .deliver(.subscribe(let id, let cursor)):
-          try performServer(server.handle(.send(history(id, from: cursor)), now: now))
-        case .deliver: break
-        }
-      }
-    }
-    try performServer(server.handle(.transportOpened(challenge: nil), now: now))
-    perform(try client.handle(.transportOpened(clientNonce: AuthClient.freshNonce()), now: now))
-    while !toClient.isEmpty || !toServer.isEmpty {
-      if !toClient.isEmpty { perform(try client.handle(.frameReceived(toClient.removeFirst()), now: now)) }
-      if !toServer.isEmpty { try performServer(server.handle(.frameReceived(toServer.removeFirst()), now: now)) }
-    }
-    #expect(clientEvents.contains(.connected(version: "0.5.0", capabilities: [], authVersion: 1)))
-    #expect(clientEvents.contains(.received(sessionList())))
+    // STANDARDS.md section 15: the subscription asked for before the socket opened is sent once
+    // authenticated, and the server's answer reaches the application as a session update.
+    #expect(clientApp.events.contains(.connected(version: "0.5.0", capabilities: [], authVersion: 1)))
+    #expect(clientApp.events.contains(.received(Self.sessionList())))
     #expect(
-      clientEvents.contains(
-        .sessionUpdate(SessionUpdate(sessionId: id, cursor: .offset(0, signature: nil), isComplete: true))))
-    #expect(timers[.ping] == now + 30_000)
+      clientApp.events.contains(
+        .sessionUpdate(SessionUpdate(sessionId: Self.sessionId, cursor: .offset(0, signature: nil), isComplete: true))))
+    #expect(serverApp.events.isEmpty, "the server's host answered authenticated and subscribe itself")
+    #expect(server.timers()[.authDeadline] == nil, "authenticated: the deadline is cancelled")
+
+    // Section 15, rule 4: the first ping 30 s after authentication; the server answers it.
+    #expect(client.timers()[.ping] == clock.now + 30_000)
+    clock.now += 30_000
+    try client.handle(.timerFired(.ping))
+    let pings = try Self.take(toServer)
+    #expect(pings.map { $0["type"] } == [.string("ping")])
+    for ping in pings { try server.received(JSONValue.object(ping).jsonText) }
+    #expect(try Self.take(toClient).map { $0["type"] } == [.string("pong")])
+
+    // Text that is not JSON gets the backend's error, and the socket stays open (section 4).
+    try server.received("{")
+    let answer = try #require(try Self.take(toClient).first)
+    #expect(answer["type"] == .string("error"))
+    #expect(answer["message"]?.stringValue?.hasPrefix("Error processing message: ") == true)
+  }
+
+  /// The code between the `snippet` markers, one trimmed line each.
+  static func snippet(_ name: String) throws -> [String] {
+    let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+    let lines = source.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let begin = try #require(lines.firstIndex(of: "// snippet begin: \(name)"))
+    let end = try #require(lines.firstIndex(of: "// snippet end: \(name)"))
+    return Array(lines[(begin + 1)..<end])
+  }
+
+  /// The fenced `swift` blocks of a Markdown file, one trimmed line each.
+  static func swiftBlocks(_ markdown: String) -> [[String]] {
+    var blocks: [[String]] = []
+    var current: [String]?
+    for line in markdown.components(separatedBy: "\n") {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if current == nil, trimmed == "```swift" {
+        current = []
+      } else if current != nil, trimmed == "```" {
+        blocks.append(current!)
+        current = nil
+      } else if current != nil {
+        current!.append(trimmed)
+      }
+    }
+    return blocks
+  }
+
+  @Test(arguments: ["README.md", "Sources/VCProto/VCProto.docc/ConnectionEngines.md"])
+  func documentationShowsThisCode(_ path: String) throws {
+    let markdown = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+    let engineBlocks = Self.swiftBlocks(markdown).filter {
+      $0.contains { $0.contains("ClientEngine(") || $0.contains("ServerEngine(") }
+    }
+    #expect(engineBlocks.count == 2, "\(path) shows one client and one server")
+    for name in ["client", "server"] {
+      let code = try Self.snippet(name)
+      #expect(engineBlocks.contains(code), "\(path) shows the \(name) exactly as in \(#fileID)")
+    }
   }
 }

@@ -42,7 +42,7 @@ import Testing
       let client = ClientAnnouncement(
         protocolVersion: c["client"]?["protocol_version"]?.stringValue,
         capabilities: Self.strings(c["client"]?["capabilities"]), authVersion: c["client"]?["auth_version"]?.intValue)
-      switch Negotiator.negotiate(server: server, client: client) {
+      switch try Negotiator.negotiate(server: server, client: client) {
       case .success(let result):
         #expect(expect["refusal"] == nil, "\(id): negotiated \(result)")
         #expect(result.version == expect["negotiated_protocol_version"]?.stringValue, "\(id)")
@@ -74,7 +74,7 @@ import Testing
     }
     #expect(negotiated("0.5.0") == "0.5.0")  // iOS
     #expect(negotiated(nil) == "0.4.0")  // Android, web frontend
-    let refused = Negotiator.negotiate(server: head, client: ClientAnnouncement(protocolVersion: "0.3.9"))
+    let refused = try Negotiator.negotiate(server: head, client: ClientAnnouncement(protocolVersion: "0.3.9"))
     #expect(refused == .failure(NegotiationFailure(received: "0.3.9")))
     // The hello a plain offer sends is exactly the backend's: four members.
     let hello = try #require(

@@ -55,7 +55,14 @@ extension ServerEngine {
       capabilities: strings("capabilities"),
       authVersion: frame["auth_version"]?.intValue ?? (authResponse != nil ? 2 : 1))
     let negotiated: NegotiationOutcome
-    switch Negotiator.negotiate(server: configuration.offer, client: announcement) {
+    let negotiation: Result<NegotiationOutcome, NegotiationFailure>
+    do {
+      negotiation = try Negotiator.negotiate(server: configuration.offer, client: announcement)
+    } catch {
+      refuseAuth(&out)  // a list over the handshake cap (STANDARDS.md section 8): the generic refusal
+      return
+    }
+    switch negotiation {
     case .failure(let failure):
       // The real backend's refusal frame, exactly (NegotiationFailure.errorMessage).
       out.append(

@@ -17,9 +17,21 @@ public enum Negotiator {
   /// Capabilities are the intersection of both sets on every version (a client that asks for none,
   /// as every real client, gets none), without `authenticated_frames` unless the client uses auth v2
   /// (its keys come from the v2 handshake); the auth version is the one the client's `connect` uses.
-  public static func negotiate(server: ServerOffer, client: ClientAnnouncement) -> Result<
-    NegotiationOutcome, NegotiationFailure
-  > {
+  ///
+  /// Before any of that, each list of the announcement (`protocol_versions`, `capabilities`) is held
+  /// to `maxListItems` entries, the handshake-list cap the validator applies to parsed frames
+  /// (``ValidationOptions/maxHandshakeListItems``), so an announcement built by hand from an
+  /// unvalidated `connect` is bounded too. A server answers a longer one as any failed
+  /// authentication: `auth_error`, then close.
+  public static func negotiate(
+    server: ServerOffer, client: ClientAnnouncement,
+    maxListItems: Int = ValidationOptions.defaultMaxHandshakeListItems
+  ) throws(HandshakeListTooLong) -> Result<NegotiationOutcome, NegotiationFailure> {
+    for (list, items) in [("protocol_versions", client.protocolVersions), ("capabilities", client.capabilities)] {
+      if let items, items.count > maxListItems {
+        throw HandshakeListTooLong(list: list, count: items.count, limit: maxListItems)
+      }
+    }
     let version: ProtocolVersion
     switch decideVersion(server.versions, announced: client.protocolVersion) {
     case .failure(let refusal): return .failure(refusal)

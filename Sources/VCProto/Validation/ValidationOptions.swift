@@ -24,13 +24,15 @@ public struct ValidationOptions: Sendable, Hashable {
   /// defines). Defends against a peer making the other side sort and intersect 100,000 entries
   /// before authentication. Finding code `handshake_list_too_long`.
   public var maxHandshakeListItems: Int
+  /// The default of ``maxHandshakeListItems``, which ``Negotiator`` applies to a client's announcement.
+  public static let defaultMaxHandshakeListItems = 64
 
   /// Creates options; the defaults check a frame of either direction against
   /// ``KnownVersion/validationDefault``, not strictly.
   public init(
     direction: MessageDirection? = nil, protocolVersion: String = KnownVersion.validationDefault.rawValue,
     strict: Bool = false, limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil,
-    maxFindings: Int = 100, maxHandshakeListItems: Int = 64
+    maxFindings: Int = 100, maxHandshakeListItems: Int = ValidationOptions.defaultMaxHandshakeListItems
   ) {
     self.direction = direction
     self.protocolVersion = protocolVersion

@@ -30,7 +30,8 @@ enum CatalogCommand {
   static func run(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Int32 {
     if args.has("diff") {
       guard args.positionals.count == 2 else { throw UsageError("--diff needs two versions, e.g. --diff 0.4.0 0.5.0") }
-      let catalogs = try args.positionals.map { (version) throws(UsageError) -> ProtocolCatalog in try catalog(version)
+      let catalogs = try args.positionals.map { (version) throws(UsageError) -> ProtocolCatalog in
+        try ParsedArguments.catalog(version)
       }
       let diff = CatalogDiff(from: catalogs[0], to: catalogs[1])
       if args["format"] == "json" {
@@ -42,7 +43,7 @@ enum CatalogCommand {
     }
     guard args.positionals.isEmpty else { throw UsageError("versions are arguments only with --diff") }
     var catalogs = ProtocolCatalog.all
-    if let version = args["protocol"] { catalogs = [try catalog(version)] }
+    if let version = args["protocol"] { catalogs = [try ParsedArguments.catalog(version)] }
     let directions =
       args["direction"].flatMap(MessageDirection.init(rawValue:)).map { [$0] } ?? MessageDirection.allCases
     if args["format"] == "json" {
@@ -80,15 +81,5 @@ enum CatalogCommand {
       }
     }
     return 0
-  }
-
-  /// The catalog of a version given on the command line.
-  static func catalog(_ version: String) throws(UsageError) -> ProtocolCatalog {
-    guard let catalog = ProtocolCatalog.version(version) else {
-      throw UsageError(
-        "unknown protocol version '\(version)' (known: "
-          + ArgumentParser.alternatives(ProtocolCatalog.all.map(\.version)) + ")")
-    }
-    return catalog
   }
 }

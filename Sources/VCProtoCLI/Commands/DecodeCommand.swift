@@ -27,18 +27,13 @@ enum DecodeCommand {
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {
-    let version = args["protocol"] ?? KnownVersion.validationDefault.rawValue
-    guard ProtocolCatalog.version(version) != nil else {
-      throw UsageError("unknown protocol version '\(version)'")
-    }
+    let version = try args.protocolVersion()
     let path = args.positionals.first ?? "-"
     let source: ByteSource
-    if path == "-" {
-      source = io.standardInputSource()
-    } else if let opened = ByteSource.open(path: io.resolve(path)) {
-      source = opened
-    } else {
-      io.standardError.line("vcproto decode: cannot read '\(TerminalText.escaped(path))'")
+    switch io.input(path) {
+    case .success(let opened): source = opened
+    case .failure(let unreadable):
+      io.standardError.line("vcproto decode: cannot read '\(TerminalText.escaped(path))': \(unreadable.reason)")
       return 2
     }
     let frame: CapturedFrame?

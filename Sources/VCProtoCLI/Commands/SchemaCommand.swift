@@ -14,12 +14,7 @@ enum SchemaCommand {
 
   static func run(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Int32 {
     var catalogs = ProtocolCatalog.all
-    if let version = args["protocol"] {
-      guard let catalog = ProtocolCatalog.version(version) else {
-        throw UsageError("unknown protocol version '\(version)'")
-      }
-      catalogs = [catalog]
-    }
+    if let version = args["protocol"] { catalogs = [try ParsedArguments.catalog(version)] }
     let directory = io.resolve(args["output"] ?? "Schema")
     var count = 0
     for catalog in catalogs {

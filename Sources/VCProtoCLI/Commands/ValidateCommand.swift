@@ -53,12 +53,7 @@ enum ValidateCommand {
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {
-    let version = args["protocol"] ?? "0.2.0"
-    guard ProtocolCatalog.version(version) != nil else {
-      throw UsageError(
-        "unknown protocol version '\(version)' (known: "
-          + ArgumentParser.alternatives(ProtocolCatalog.all.map(\.version)) + ")")
-    }
+    let version = try args.protocolVersion()
     var limits = CaptureLimits.default
     if let n = try byteCount(args, "max-line-length") { limits.maxLineBytes = n }
     if let n = try byteCount(args, "max-har-message-size") { limits.maxHARMessageBytes = n }
@@ -76,14 +71,10 @@ enum ValidateCommand {
       let name = path == "-" ? "<stdin>" : path
       names.append(name)
       let source: ByteSource
-      if path == "-" {
-        source = io.standardInputSource()
-      } else if let opened = ByteSource.open(path: io.resolve(path)) {
-        source = opened
-      } else {
-        io.standardError.line(
-          "vcproto validate: cannot read '\(TerminalText.escaped(path))': \(ByteSource.whyUnreadable(io.resolve(path)))"
-        )
+      switch io.input(path) {
+      case .success(let opened): source = opened
+      case .failure(let unreadable):
+        io.standardError.line("vcproto validate: cannot read '\(TerminalText.escaped(path))': \(unreadable.reason)")
         summary.unreadable.append(name)
         continue
       }

@@ -37,34 +37,47 @@ public struct EngineExerciser {
       capabilities: byte() % 2 == 0 ? Capability.all : [], allowAuthV1: byte() % 4 != 0, maxMessageSizeKB: 200,
       randomSeed: UInt64(byte()), maxPendingRequests: 4, maxSubscriptions: 2, dedupWindow: 8)
     var engine = ClientEngine(config)
+    return drive(
+      &engine, advances: [0, 1, 500, 1_000, 15_000, 30_000, 45_000, 90_000], event: { $0.clientEvent(armed: $1) },
+      check: Self.checkClient)
+  }
+
+  /// Feeds `engine` events until the bytes run out. Before each event the clock moves on by one of
+  /// `advances`; `event` draws the event from the bytes (and the timers armed); an event the engine
+  /// refuses must leave its state alone, and one it handles must lead where its transition table
+  /// allows; `check` judges the rest (from the state before the event and the actions) and keeps the
+  /// armed timers up to date. Returns the first invariant broken, or `nil`.
+  mutating func drive<Engine: ExercisedEngine>(
+    _ engine: inout Engine, advances: [Int], event: (inout EngineExerciser, [ConnectionTimer]) -> Engine.Event,
+    check: (Engine, Engine.State, Engine.Event, [Engine.Action], inout [ConnectionTimer]) -> String?
+  ) -> String? {
     var now: Int64 = 1_768_150_000_000
     var armed: [ConnectionTimer] = []
     while !exhausted {
-      now += Int64(pick([0, 1, 500, 1_000, 15_000, 30_000, 45_000, 90_000]))
-      let event = clientEvent(armed: armed)
+      now += Int64(pick(advances))
+      let next = event(&self, armed)
       let before = engine.state
-      let actions: [ClientAction]
+      let actions: [Engine.Action]
       do {
-        actions = try engine.handle(event, now: now)
+        actions = try engine.handle(next, now: now)
       } catch {
-        if engine.state != before { return "illegal \(event.name) changed the state" }
+        if engine.state != before { return "illegal \(next.name) changed the state" }
         continue
       }
       events += 1
-      if let problem = Self.checkClient(engine, before: before, event: event, actions: actions, armed: &armed) {
-        return problem
+      guard let targets = Engine.targets(from: before, on: next.name), targets.contains(engine.state) else {
+        return "\(next.name) led from \(before) to \(engine.state), not in the table"
       }
+      if let problem = check(engine, before, next, actions, &armed) { return problem }
     }
     return nil
   }
 
+  /// The client's invariants after one event it handled (listed in the type's documentation).
   static func checkClient(
     _ engine: ClientEngine, before: ClientState, event: ClientEvent, actions: [ClientAction],
     armed: inout [ConnectionTimer]
   ) -> String? {
-    guard let targets = ClientTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
-      return "\(event.name) led from \(before) to \(engine.state), not in the table"
-    }
     let parked: Set<ClientState> = [.stopped, .reauthRequired, .upgradeRequired]
     if parked.contains(before), !actions.isEmpty {
       switch event {
@@ -210,48 +223,39 @@ public struct EngineExerciser {
       protocolVersions: pick([["0.2.0"], ["0.4.0", "0.5.0"], ["0.3.0", "0.4.0", "0.5.0"]]),
       authVersions: pick([[1], [1, 2], [2]]), capabilities: byte() % 2 == 0 ? Capability.all : [])
     var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2))
-    var now: Int64 = 1_768_150_000_000
-    var armed: [ConnectionTimer] = []
-    while !exhausted {
-      now += Int64(pick([0, 1, 1_000, 45_000, 60_000]))
-      let event = serverEvent(armed: armed)
-      let before = engine.state
-      let actions: [ServerAction]
-      do {
-        actions = try engine.handle(event, now: now)
-      } catch {
-        if engine.state != before { return "illegal \(event.name) changed the state" }
-        continue
-      }
-      events += 1
-      guard let targets = ServerTransitions.targets(from: before, on: event.name), targets.contains(engine.state) else {
-        return "\(event.name) led from \(before) to \(engine.state), not in the table"
-      }
-      if before == .closed, !actions.isEmpty { return "a closed server emitted \(actions.count) actions" }
-      var authenticated = before == .authenticated
-      // `connected` is the handshake's last frame: it must be followed by the authenticated event.
-      let authenticates = actions.contains {
-        if case .deliver(.authenticated) = $0 { return true } else { return false }
-      }
-      for action in actions {
-        switch action {
-        case .deliver(.authenticated): authenticated = true
-        case .send(let frame):
-          let type = frame["type"]?.stringValue ?? ""
-          let allowed =
-            ServerTransitions.framesBeforeAuthentication.contains(type) && (type != "connected" || authenticates)
-          if !authenticated, !allowed {
-            return "server sent \(type) before authentication"
-          }
-        case .armTimer(let timer, _): if !armed.contains(timer) { armed.append(timer) }
-        case .cancelTimer(let timer): armed.removeAll { $0 == timer }
-        default: break
-        }
-      }
-      if engine.memory.unacknowledged.count > ServerMemory.replayCapacity { return "replay buffer overflow" }
-      if engine.memory.idempotencyKeyCount > ServerMemory.idempotencyCapacity { return "idempotency window overflow" }
-      if engine.subscribed.count > engine.configuration.maxSubscriptions { return "subscriptions overflow" }
+    return drive(
+      &engine, advances: [0, 1, 1_000, 45_000, 60_000], event: { $0.serverEvent(armed: $1) }, check: Self.checkServer)
+  }
+
+  /// The server's invariants after one event it handled (listed in the type's documentation).
+  static func checkServer(
+    _ engine: ServerEngine, before: ServerState, event: ServerEvent, actions: [ServerAction],
+    armed: inout [ConnectionTimer]
+  ) -> String? {
+    if before == .closed, !actions.isEmpty { return "a closed server emitted \(actions.count) actions" }
+    var authenticated = before == .authenticated
+    // `connected` is the handshake's last frame: it must be followed by the authenticated event.
+    let authenticates = actions.contains {
+      if case .deliver(.authenticated) = $0 { return true } else { return false }
     }
+    for action in actions {
+      switch action {
+      case .deliver(.authenticated): authenticated = true
+      case .send(let frame):
+        let type = frame["type"]?.stringValue ?? ""
+        let allowed =
+          ServerTransitions.framesBeforeAuthentication.contains(type) && (type != "connected" || authenticates)
+        if !authenticated, !allowed {
+          return "server sent \(type) before authentication"
+        }
+      case .armTimer(let timer, _): if !armed.contains(timer) { armed.append(timer) }
+      case .cancelTimer(let timer): armed.removeAll { $0 == timer }
+      default: break
+      }
+    }
+    if engine.memory.unacknowledged.count > ServerMemory.replayCapacity { return "replay buffer overflow" }
+    if engine.memory.idempotencyKeyCount > ServerMemory.idempotencyCapacity { return "idempotency window overflow" }
+    if engine.subscribed.count > engine.configuration.maxSubscriptions { return "subscriptions overflow" }
     return nil
   }
 
@@ -305,3 +309,33 @@ public struct EngineExerciser {
     return f
   }
 }
+
+/// What ``EngineExerciser/drive(_:advances:event:check:)`` needs of an engine; both engines have it.
+protocol ExercisedEngine {
+  associatedtype State: Hashable
+  associatedtype Event: NamedEvent
+  associatedtype Action
+  var state: State { get }
+  mutating func handle(_ event: Event, now: Int64) throws(IllegalEvent) -> [Action]
+  /// The states the transition table allows after `event` in `state` (`nil`: not allowed there).
+  static func targets(from state: State, on event: String) -> Set<State>?
+}
+
+/// An engine event with its name in the transition tables.
+protocol NamedEvent {
+  var name: String { get }
+}
+
+extension ClientEngine: ExercisedEngine {
+  static func targets(from state: ClientState, on event: String) -> Set<ClientState>? {
+    ClientTransitions.targets(from: state, on: event)
+  }
+}
+
+extension ServerEngine: ExercisedEngine {
+  static func targets(from state: ServerState, on event: String) -> Set<ServerState>? {
+    ServerTransitions.targets(from: state, on: event)
+  }
+}
+extension ClientEvent: NamedEvent {}
+extension ServerEvent: NamedEvent {}

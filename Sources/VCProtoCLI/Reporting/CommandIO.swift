@@ -66,6 +66,15 @@ public struct CommandIO: Sendable {
     standardOutputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
   }
 
+  /// The input `path` names: standard input for `-`, else the file (resolved against
+  /// ``currentDirectory``), or why it cannot be read.
+  func input(_ path: String) -> Result<ByteSource, UnreadableInput> {
+    if path == "-" { return .success(standardInputSource()) }
+    let resolved = resolve(path)
+    if let opened = ByteSource.open(path: resolved) { return .success(opened) }
+    return .failure(UnreadableInput(reason: ByteSource.whyUnreadable(resolved)))
+  }
+
   /// Resolves a path against ``currentDirectory``.
   func resolve(_ path: String) -> String {
     path.hasPrefix("/") ? path : (currentDirectory as NSString).appendingPathComponent(path)

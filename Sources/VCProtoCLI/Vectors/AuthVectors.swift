@@ -334,7 +334,13 @@ enum AuthVectors {
   }
 
   static func negotiate(_ offer: ServerOffer, _ client: ClientAnnouncement) throws(Problem) -> NegotiationOutcome {
-    switch Negotiator.negotiate(server: offer, client: client) {
+    let negotiation: Result<NegotiationOutcome, NegotiationFailure>
+    do {
+      negotiation = try Negotiator.negotiate(server: offer, client: client)
+    } catch {
+      throw Problem(text: "negotiation failed: \(error)")
+    }
+    switch negotiation {
     case .success(let outcome): return outcome
     case .failure(let failure): throw Problem(text: "negotiation failed: \(failure.message)")
     }

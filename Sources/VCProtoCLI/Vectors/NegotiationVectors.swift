@@ -19,7 +19,13 @@ enum NegotiationVectors {
     if hello.version != expect["hello_version"]?.stringValue {
       problems.append("hello.version \(hello.version)")
     }
-    switch Negotiator.negotiate(server: offer, client: announcement(client)) {
+    let negotiation: Result<NegotiationOutcome, NegotiationFailure>
+    do {
+      negotiation = try Negotiator.negotiate(server: offer, client: announcement(client))
+    } catch {
+      return "the announcement is refused: \(error)"
+    }
+    switch negotiation {
     case .success(let result):
       guard expect["refusal"] == nil else {
         return "expected the refusal, negotiated \(describe(result))"

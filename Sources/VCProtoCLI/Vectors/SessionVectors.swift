@@ -177,9 +177,7 @@ enum SessionVectors {
         case .send(let frame): return ["action": "send", "frame": .object(frame)]
         case .closeTransport(let reason): return ["action": "close", "reason": .string(reason.code)]
         case .armTimer(let timer, let at): return arm(timer, at)
-        case .cancelTimer(let timer):
-          timers[timer] = nil
-          return ["action": "cancel_timer", "timer": .string(timer.description)]
+        case .cancelTimer(let timer): return cancel(timer)
         case .deliver(.reconnectScheduled(let attempt, let at)):
           return SessionVectors.event("reconnect_scheduled", [("attempt", int(attempt)), ("at", int(at - start))])
         case .deliver(let event): return SessionVectors.encode(event)
@@ -193,9 +191,7 @@ enum SessionVectors {
         case .send(let frame): return ["action": "send", "frame": .object(frame)]
         case .closeTransport(let reason): return ["action": "close", "reason": .string(reason.code)]
         case .armTimer(let timer, let at): return arm(timer, at)
-        case .cancelTimer(let timer):
-          timers[timer] = nil
-          return ["action": "cancel_timer", "timer": .string(timer.description)]
+        case .cancelTimer(let timer): return cancel(timer)
         case .deliver(let event): return SessionVectors.encode(event)
         }
       }
@@ -205,6 +201,11 @@ enum SessionVectors {
       order += 1
       timers[timer] = (at, order)
       return ["action": "arm_timer", "timer": .string(timer.description), "at": int(at - start)]
+    }
+
+    mutating func cancel(_ timer: ConnectionTimer) -> JSONValue {
+      timers[timer] = nil
+      return ["action": "cancel_timer", "timer": .string(timer.description)]
     }
   }
 

@@ -71,29 +71,29 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "api_key" {
+        if member.key.hasSameScalars(as: "api_key") {
           if case .null = member.value { throw ModelDecodingError(null: "api_key") }
           _apiKey = try String.decodeField(
             member.value, key: "api_key")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 12:
-        if member.key == "capabilities" {
+        if member.key.hasSameScalars(as: "capabilities") {
           if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
           _capabilities = try [String].decodeField(
             member.value, key: "capabilities")
           continue
         }
-        if member.key == "auth_version" {
+        if member.key.hasSameScalars(as: "auth_version") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
           _authVersion = try Int.decodeField(
             member.value, key: "auth_version")
@@ -101,7 +101,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
           continue
         }
-        if member.key == "client_nonce" {
+        if member.key.hasSameScalars(as: "client_nonce") {
           if case .null = member.value { throw ModelDecodingError(null: "client_nonce") }
           _clientNonce = try String.decodeField(
             member.value, key: "client_nonce")
@@ -110,7 +110,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 13:
-        if member.key == "auth_response" {
+        if member.key.hasSameScalars(as: "auth_response") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_response") }
           _authResponse = try String.decodeField(
             member.value, key: "auth_response")
@@ -119,14 +119,14 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 16:
-        if member.key == "protocol_version" {
+        if member.key.hasSameScalars(as: "protocol_version") {
           if case .null = member.value { continue }
           _protocolVersion = try String.decodeField(
             member.value, key: "protocol_version")
           continue
         }
       case 17:
-        if member.key == "protocol_versions" {
+        if member.key.hasSameScalars(as: "protocol_versions") {
           if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
           _protocolVersions = try [String].decodeField(
             member.value, key: "protocol_versions")
@@ -135,7 +135,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 21:
-        if member.key == "recent_sessions_limit" {
+        if member.key.hasSameScalars(as: "recent_sessions_limit") {
           if case .null = member.value { continue }
           _recentSessionsLimit = try Int.decodeField(
             member.value, key: "recent_sessions_limit")
@@ -374,7 +374,7 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       default: break
       }
       extra.append(member)
@@ -460,16 +460,16 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 15:
-        if member.key == "last_message_id" {
+        if member.key.hasSameScalars(as: "last_message_id") {
           if case .null = member.value { continue }
           _lastMessageId = try String.decodeField(
             member.value, key: "last_message_id")
@@ -597,9 +597,9 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "last_seq" {
+        if member.key.hasSameScalars(as: "last_seq") {
           if case .null = member.value { continue }
           _lastSeq = try Int.decodeField(
             member.value, key: "last_seq")
@@ -608,14 +608,14 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 15:
-        if member.key == "last_message_id" {
+        if member.key.hasSameScalars(as: "last_message_id") {
           if case .null = member.value { continue }
           _lastMessageId = try String.decodeField(
             member.value, key: "last_message_id")
@@ -763,16 +763,16 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "from_offset" {
+        if member.key.hasSameScalars(as: "from_offset") {
           if case .null = member.value { continue }
           _fromOffset = try Int.decodeField(
             member.value, key: "from_offset")
@@ -781,7 +781,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
           continue
         }
       case 19:
-        if member.key == "file_signature_seen" {
+        if member.key.hasSameScalars(as: "file_signature_seen") {
           if case .null = member.value { continue }
           _fileSignatureSeen = try String.decodeField(
             member.value, key: "file_signature_seen")
@@ -977,9 +977,9 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -1081,9 +1081,9 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -1222,55 +1222,55 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "system_prompt" {
+        if member.key.hasSameScalars(as: "system_prompt") {
           if case .null = member.value { continue }
           _systemPrompt = try String.decodeField(
             member.value, key: "system_prompt")
           continue
         }
       case 14:
-        if member.key == "new_session_id" {
+        if member.key.hasSameScalars(as: "new_session_id") {
           if case .null = member.value { continue }
           _newSessionId = try String.decodeField(
             member.value, key: "new_session_id")
           continue
         }
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { continue }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
           continue
         }
       case 15:
-        if member.key == "idempotency_key" {
+        if member.key.hasSameScalars(as: "idempotency_key") {
           if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
           _idempotencyKey = try String.decodeField(
             member.value, key: "idempotency_key")
           continue
         }
       case 17:
-        if member.key == "resume_session_id" {
+        if member.key.hasSameScalars(as: "resume_session_id") {
           if case .null = member.value { continue }
           _resumeSessionId = try String.decodeField(
             member.value, key: "resume_session_id")
           continue
         }
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -1541,62 +1541,62 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { continue }
           _provider = try Provider.decodeField(
             member.value, key: "provider")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "system_prompt" {
+        if member.key.hasSameScalars(as: "system_prompt") {
           if case .null = member.value { continue }
           _systemPrompt = try String.decodeField(
             member.value, key: "system_prompt")
           continue
         }
       case 14:
-        if member.key == "new_session_id" {
+        if member.key.hasSameScalars(as: "new_session_id") {
           if case .null = member.value { continue }
           _newSessionId = try String.decodeField(
             member.value, key: "new_session_id")
           continue
         }
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { continue }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
           continue
         }
       case 15:
-        if member.key == "idempotency_key" {
+        if member.key.hasSameScalars(as: "idempotency_key") {
           if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
           _idempotencyKey = try String.decodeField(
             member.value, key: "idempotency_key")
           continue
         }
       case 17:
-        if member.key == "resume_session_id" {
+        if member.key.hasSameScalars(as: "resume_session_id") {
           if case .null = member.value { continue }
           _resumeSessionId = try String.decodeField(
             member.value, key: "resume_session_id")
           continue
         }
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -1885,8 +1885,8 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "path" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "path") {
           if case .null = member.value { throw ModelDecodingError(null: "path") }
           _path = try String.decodeField(
             member.value, key: "path")
@@ -1987,9 +1987,9 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "size_kb" {
+        if member.key.hasSameScalars(as: "size_kb") {
           if case .null = member.value { throw ModelDecodingError(null: "size_kb") }
           _sizeKb = try Int.decodeField(
             member.value, key: "size_kb")
@@ -2094,9 +2094,9 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -2198,9 +2198,9 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -2302,9 +2302,9 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -2411,16 +2411,16 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 12:
-        if member.key == "message_text" {
+        if member.key.hasSameScalars(as: "message_text") {
           if case .null = member.value { throw ModelDecodingError(null: "message_text") }
           _messageText = try String.decodeField(
             member.value, key: "message_text")
@@ -2543,16 +2543,16 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 12:
-        if member.key == "session_name" {
+        if member.key.hasSameScalars(as: "session_name") {
           if case .null = member.value { throw ModelDecodingError(null: "session_name") }
           _sessionName = try String.decodeField(
             member.value, key: "session_name")
           continue
         }
       case 16:
-        if member.key == "parent_directory" {
+        if member.key.hasSameScalars(as: "parent_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "parent_directory") }
           _parentDirectory = try String.decodeField(
             member.value, key: "parent_directory")
@@ -2675,16 +2675,16 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -2807,16 +2807,16 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { continue }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -2934,9 +2934,9 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -3048,23 +3048,23 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "content" {
+        if member.key.hasSameScalars(as: "content") {
           if case .null = member.value { throw ModelDecodingError(null: "content") }
           _content = try String.decodeField(
             member.value, key: "content")
           continue
         }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
           continue
         }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -3198,9 +3198,9 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -3307,16 +3307,16 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
           continue
         }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -3444,23 +3444,23 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "recipe_id" {
+        if member.key.hasSameScalars(as: "recipe_id") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
           _recipeId = try String.decodeField(
             member.value, key: "recipe_id")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3609,30 +3609,30 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { continue }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 9:
-        if member.key == "recipe_id" {
+        if member.key.hasSameScalars(as: "recipe_id") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
           _recipeId = try String.decodeField(
             member.value, key: "recipe_id")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3838,9 +3838,9 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3937,7 +3937,7 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       default: break
       }
       extra.append(member)
@@ -4018,9 +4018,9 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 21:
-        if member.key == "recent_sessions_limit" {
+        if member.key.hasSameScalars(as: "recent_sessions_limit") {
           if case .null = member.value { continue }
           _recentSessionsLimit = try Int.decodeField(
             member.value, key: "recent_sessions_limit")
@@ -4122,8 +4122,8 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
@@ -4229,16 +4229,16 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "action" {
+        if member.key.hasSameScalars(as: "action") {
           if case .null = member.value { throw ModelDecodingError(null: "action") }
           _action = try String.decodeField(
             member.value, key: "action")
           continue
         }
       case 11:
-        if member.key == "callback_id" {
+        if member.key.hasSameScalars(as: "callback_id") {
           if case .null = member.value { throw ModelDecodingError(null: "callback_id") }
           _callbackId = try String.decodeField(
             member.value, key: "callback_id")
@@ -4357,9 +4357,9 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "reason" {
+        if member.key.hasSameScalars(as: "reason") {
           if case .null = member.value { throw ModelDecodingError(null: "reason") }
           _reason = try String.decodeField(
             member.value, key: "reason")

@@ -66,15 +66,15 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
-        if member.key == "version" {
+        if member.key.hasSameScalars(as: "version") {
           if case .null = member.value { throw ModelDecodingError(null: "version") }
           _version = try String.decodeField(
             member.value, key: "version")
@@ -83,7 +83,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 9:
-        if member.key == "challenge" {
+        if member.key.hasSameScalars(as: "challenge") {
           if case .null = member.value { throw ModelDecodingError(null: "challenge") }
           _challenge = try String.decodeField(
             member.value, key: "challenge")
@@ -92,7 +92,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 12:
-        if member.key == "auth_version" {
+        if member.key.hasSameScalars(as: "auth_version") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
           _authVersion = try Int.decodeField(
             member.value, key: "auth_version")
@@ -100,20 +100,20 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
           continue
         }
-        if member.key == "instructions" {
+        if member.key.hasSameScalars(as: "instructions") {
           if case .null = member.value { throw ModelDecodingError(null: "instructions") }
           _instructions = try String.decodeField(
             member.value, key: "instructions")
           continue
         }
-        if member.key == "capabilities" {
+        if member.key.hasSameScalars(as: "capabilities") {
           if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
           _capabilities = try [String].decodeField(
             member.value, key: "capabilities")
           continue
         }
       case 13:
-        if member.key == "auth_versions" {
+        if member.key.hasSameScalars(as: "auth_versions") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_versions") }
           _authVersions = try [Int].decodeField(
             member.value, key: "auth_versions")
@@ -122,7 +122,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 17:
-        if member.key == "protocol_versions" {
+        if member.key.hasSameScalars(as: "protocol_versions") {
           if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
           _protocolVersions = try [String].decodeField(
             member.value, key: "protocol_versions")
@@ -366,16 +366,16 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           hasSessionId = true
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
@@ -383,13 +383,13 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           continue
         }
       case 12:
-        if member.key == "capabilities" {
+        if member.key.hasSameScalars(as: "capabilities") {
           if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
           _capabilities = try [String].decodeField(
             member.value, key: "capabilities")
           continue
         }
-        if member.key == "auth_version" {
+        if member.key.hasSameScalars(as: "auth_version") {
           if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
           _authVersion = try Int.decodeField(
             member.value, key: "auth_version")
@@ -397,7 +397,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
             member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
           continue
         }
-        if member.key == "server_proof" {
+        if member.key.hasSameScalars(as: "server_proof") {
           if case .null = member.value { throw ModelDecodingError(null: "server_proof") }
           _serverProof = try String.decodeField(
             member.value, key: "server_proof")
@@ -406,7 +406,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
           continue
         }
       case 27:
-        if member.key == "negotiated_protocol_version" {
+        if member.key.hasSameScalars(as: "negotiated_protocol_version") {
           if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
           _negotiatedProtocolVersion = try String.decodeField(
             member.value, key: "negotiated_protocol_version")
@@ -591,9 +591,9 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
@@ -690,7 +690,7 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       default: break
       }
       extra.append(member)
@@ -771,9 +771,9 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
@@ -912,22 +912,22 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "code" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "code") {
           if case .null = member.value { throw ModelDecodingError(null: "code") }
           _code = try String.decodeField(
             member.value, key: "code")
           continue
         }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 8:
-        if member.key == "required" {
+        if member.key.hasSameScalars(as: "required") {
           if case .null = member.value { throw ModelDecodingError(null: "required") }
           _required = try String.decodeField(
             member.value, key: "required")
@@ -935,14 +935,14 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .string(.version), allowed: nil, key: "required")
           continue
         }
-        if member.key == "received" {
+        if member.key.hasSameScalars(as: "received") {
           if case .null = member.value { throw ModelDecodingError(null: "received") }
           _received = try String.decodeField(
             member.value, key: "received")
           continue
         }
       case 9:
-        if member.key == "supported" {
+        if member.key.hasSameScalars(as: "supported") {
           if case .null = member.value { throw ModelDecodingError(null: "supported") }
           _supported = try [String].decodeField(
             member.value, key: "supported")
@@ -950,20 +950,20 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
             member.value, .array(.string(.version)), allowed: nil, key: "supported")
           continue
         }
-        if member.key == "requested" {
+        if member.key.hasSameScalars(as: "requested") {
           if case .null = member.value { throw ModelDecodingError(null: "requested") }
           _requested = try [String].decodeField(
             member.value, key: "requested")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -1189,16 +1189,16 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [SessionSummary].decodeField(
             member.value, key: "sessions")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
@@ -1321,16 +1321,16 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [SessionSummaryV0_3_0].decodeField(
             member.value, key: "sessions")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
@@ -1509,16 +1509,16 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { throw ModelDecodingError(null: "limit") }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [RecentSession].decodeField(
             member.value, key: "sessions")
@@ -1641,16 +1641,16 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { throw ModelDecodingError(null: "limit") }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [RecentSessionV0_3_0].decodeField(
             member.value, key: "sessions")
@@ -1835,22 +1835,22 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 16:
-        if member.key == "project_commands" {
+        if member.key.hasSameScalars(as: "project_commands") {
           if case .null = member.value { throw ModelDecodingError(null: "project_commands") }
           _projectCommands = try [CommandNode].decodeField(
             member.value, key: "project_commands")
           continue
         }
-        if member.key == "general_commands" {
+        if member.key.hasSameScalars(as: "general_commands") {
           if case .null = member.value { throw ModelDecodingError(null: "general_commands") }
           _generalCommands = try [CommandNode].decodeField(
             member.value, key: "general_commands")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           hasWorkingDirectory = true
           if case .null = member.value { continue }
           _workingDirectory = try String.decodeField(
@@ -2011,43 +2011,43 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [ClaudeRecord].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
           continue
         }
-        if member.key == "is_complete" {
+        if member.key.hasSameScalars(as: "is_complete") {
           if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
           _isComplete = try Bool.decodeField(
             member.value, key: "is_complete")
           continue
         }
       case 17:
-        if member.key == "oldest_message_id" {
+        if member.key.hasSameScalars(as: "oldest_message_id") {
           hasOldestMessageId = true
           if case .null = member.value { continue }
           _oldestMessageId = try String.decodeField(
             member.value, key: "oldest_message_id")
           continue
         }
-        if member.key == "newest_message_id" {
+        if member.key.hasSameScalars(as: "newest_message_id") {
           hasNewestMessageId = true
           if case .null = member.value { continue }
           _newestMessageId = try String.decodeField(
@@ -2255,43 +2255,43 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [HistoryMessage].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "total_count" {
+        if member.key.hasSameScalars(as: "total_count") {
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
           continue
         }
-        if member.key == "is_complete" {
+        if member.key.hasSameScalars(as: "is_complete") {
           if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
           _isComplete = try Bool.decodeField(
             member.value, key: "is_complete")
           continue
         }
       case 17:
-        if member.key == "oldest_message_id" {
+        if member.key.hasSameScalars(as: "oldest_message_id") {
           hasOldestMessageId = true
           if case .null = member.value { continue }
           _oldestMessageId = try String.decodeField(
             member.value, key: "oldest_message_id")
           continue
         }
-        if member.key == "newest_message_id" {
+        if member.key.hasSameScalars(as: "newest_message_id") {
           hasNewestMessageId = true
           if case .null = member.value { continue }
           _newestMessageId = try String.decodeField(
@@ -2505,7 +2505,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 3:
-        if member.key == "gap" {
+        if member.key.hasSameScalars(as: "gap") {
           hasGap = true
           if case .null = member.value { continue }
           _gap = try HistoryGap.decodeField(
@@ -2513,29 +2513,29 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [HistoryMessageV0_4_0].decodeField(
             member.value, key: "messages")
           continue
         }
-        if member.key == "last_seq" {
+        if member.key.hasSameScalars(as: "last_seq") {
           hasLastSeq = true
           if case .null = member.value { continue }
           _lastSeq = try Int.decodeField(
             member.value, key: "last_seq")
           continue
         }
-        if member.key == "next_seq" {
+        if member.key.hasSameScalars(as: "next_seq") {
           if case .null = member.value { throw ModelDecodingError(null: "next_seq") }
           _nextSeq = try Int.decodeField(
             member.value, key: "next_seq")
           continue
         }
       case 9:
-        if member.key == "first_seq" {
+        if member.key.hasSameScalars(as: "first_seq") {
           hasFirstSeq = true
           if case .null = member.value { continue }
           _firstSeq = try Int.decodeField(
@@ -2543,14 +2543,14 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "is_complete" {
+        if member.key.hasSameScalars(as: "is_complete") {
           if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
           _isComplete = try Bool.decodeField(
             member.value, key: "is_complete")
@@ -2772,23 +2772,23 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [HistoryMessageV0_5_0].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "next_offset" {
+        if member.key.hasSameScalars(as: "next_offset") {
           if case .null = member.value { throw ModelDecodingError(null: "next_offset") }
           _nextOffset = try Int.decodeField(
             member.value, key: "next_offset")
@@ -2796,14 +2796,14 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
             member.value, .integer(minimum: 0), allowed: nil, key: "next_offset")
           continue
         }
-        if member.key == "end_of_file" {
+        if member.key.hasSameScalars(as: "end_of_file") {
           if case .null = member.value { throw ModelDecodingError(null: "end_of_file") }
           _endOfFile = try Bool.decodeField(
             member.value, key: "end_of_file")
           continue
         }
       case 13:
-        if member.key == "file_replaced" {
+        if member.key.hasSameScalars(as: "file_replaced") {
           if case .null = member.value { throw ModelDecodingError(null: "file_replaced") }
           _fileReplaced = try Bool.decodeField(
             member.value, key: "file_replaced")
@@ -2812,7 +2812,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 14:
-        if member.key == "file_signature" {
+        if member.key.hasSameScalars(as: "file_signature") {
           hasFileSignature = true
           if case .null = member.value { continue }
           _fileSignature = try String.decodeField(
@@ -3067,16 +3067,16 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [ClaudeRecord].decodeField(
             member.value, key: "messages")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3199,9 +3199,9 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 8:
-        if member.key == "messages" {
+        if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
           _messages = try [JSONValue].decodeField(
             member.value, key: "messages")
@@ -3211,7 +3211,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3412,15 +3412,15 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 7:
-        if member.key == "preview" {
+        if member.key.hasSameScalars(as: "preview") {
           hasPreview = true
           if case .null = member.value { continue }
           _preview = try String.decodeField(
@@ -3428,27 +3428,27 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try Int.decodeField(
             member.value, key: "last_modified")
           continue
         }
-        if member.key == "message_count" {
+        if member.key.hasSameScalars(as: "message_count") {
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3659,15 +3659,15 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 7:
-        if member.key == "preview" {
+        if member.key.hasSameScalars(as: "preview") {
           hasPreview = true
           if case .null = member.value { continue }
           _preview = try String.decodeField(
@@ -3675,34 +3675,34 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { throw ModelDecodingError(null: "provider") }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try Int.decodeField(
             member.value, key: "last_modified")
           continue
         }
-        if member.key == "message_count" {
+        if member.key.hasSameScalars(as: "message_count") {
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -3959,16 +3959,16 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4087,9 +4087,9 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           hasSessionId = true
           if case .null = member.value { continue }
           _sessionId = try String.decodeField(
@@ -4197,9 +4197,9 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "aborted" {
+        if member.key.hasSameScalars(as: "aborted") {
           if case .null = member.value { throw ModelDecodingError(null: "aborted") }
           _aborted = try Bool.decodeField(
             member.value, key: "aborted")
@@ -4208,7 +4208,7 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4388,16 +4388,16 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4520,16 +4520,16 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4652,15 +4652,15 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4782,16 +4782,16 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -4909,9 +4909,9 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -5018,16 +5018,16 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -5160,9 +5160,9 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
@@ -5171,21 +5171,21 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 11:
-        if member.key == "branch_name" {
+        if member.key.hasSameScalars(as: "branch_name") {
           if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
           _branchName = try String.decodeField(
             member.value, key: "branch_name")
           continue
         }
       case 13:
-        if member.key == "worktree_path" {
+        if member.key.hasSameScalars(as: "worktree_path") {
           if case .null = member.value { throw ModelDecodingError(null: "worktree_path") }
           _worktreePath = try String.decodeField(
             member.value, key: "worktree_path")
@@ -5351,16 +5351,16 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
@@ -5368,14 +5368,14 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
             member.value, .boolean, allowed: [false], key: "success")
           continue
         }
-        if member.key == "details" {
+        if member.key.hasSameScalars(as: "details") {
           if case .null = member.value { continue }
           _details = try WorktreeErrorDetails.decodeField(
             member.value, key: "details")
           continue
         }
       case 10:
-        if member.key == "error_type" {
+        if member.key.hasSameScalars(as: "error_type") {
           if case .null = member.value { throw ModelDecodingError(null: "error_type") }
           _errorType = try String.decodeField(
             member.value, key: "error_type")
@@ -5535,23 +5535,23 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
           continue
         }
       case 13:
-        if member.key == "shell_command" {
+        if member.key.hasSameScalars(as: "shell_command") {
           if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
           _shellCommand = try String.decodeField(
             member.value, key: "shell_command")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -5703,22 +5703,22 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 6:
-        if member.key == "stream" {
+        if member.key.hasSameScalars(as: "stream") {
           if case .null = member.value { throw ModelDecodingError(null: "stream") }
           _stream = try Stream.decodeField(
             member.value, key: "stream")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -5861,23 +5861,23 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "exit_code" {
+        if member.key.hasSameScalars(as: "exit_code") {
           if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
           _exitCode = try Int.decodeField(
             member.value, key: "exit_code")
           continue
         }
       case 11:
-        if member.key == "duration_ms" {
+        if member.key.hasSameScalars(as: "duration_ms") {
           if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
           _durationMs = try Int.decodeField(
             member.value, key: "duration_ms")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -6016,16 +6016,16 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
@@ -6148,16 +6148,16 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "limit" {
+        if member.key.hasSameScalars(as: "limit") {
           if case .null = member.value { throw ModelDecodingError(null: "limit") }
           _limit = try Int.decodeField(
             member.value, key: "limit")
           continue
         }
       case 8:
-        if member.key == "sessions" {
+        if member.key.hasSameScalars(as: "sessions") {
           if case .null = member.value { throw ModelDecodingError(null: "sessions") }
           _sessions = try [CommandHistoryEntry].decodeField(
             member.value, key: "sessions")
@@ -6312,23 +6312,23 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "output" {
+        if member.key.hasSameScalars(as: "output") {
           if case .null = member.value { throw ModelDecodingError(null: "output") }
           _output = try String.decodeField(
             member.value, key: "output")
           continue
         }
       case 9:
-        if member.key == "exit_code" {
+        if member.key.hasSameScalars(as: "exit_code") {
           hasExitCode = true
           if case .null = member.value { continue }
           _exitCode = try Int.decodeField(
             member.value, key: "exit_code")
           continue
         }
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -6337,14 +6337,14 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
           continue
         }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
           continue
         }
       case 11:
-        if member.key == "duration_ms" {
+        if member.key.hasSameScalars(as: "duration_ms") {
           hasDurationMs = true
           if case .null = member.value { continue }
           _durationMs = try Int.decodeField(
@@ -6352,21 +6352,21 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
           continue
         }
       case 13:
-        if member.key == "shell_command" {
+        if member.key.hasSameScalars(as: "shell_command") {
           if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
           _shellCommand = try String.decodeField(
             member.value, key: "shell_command")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -6595,28 +6595,28 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "path" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "path") {
           if case .null = member.value { throw ModelDecodingError(null: "path") }
           _path = try String.decodeField(
             member.value, key: "path")
           continue
         }
-        if member.key == "size" {
+        if member.key.hasSameScalars(as: "size") {
           if case .null = member.value { throw ModelDecodingError(null: "size") }
           _size = try Int.decodeField(
             member.value, key: "size")
           continue
         }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -6772,16 +6772,16 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "resources" {
+        if member.key.hasSameScalars(as: "resources") {
           if case .null = member.value { throw ModelDecodingError(null: "resources") }
           _resources = try [Resource].decodeField(
             member.value, key: "resources")
           continue
         }
       case 16:
-        if member.key == "storage_location" {
+        if member.key.hasSameScalars(as: "storage_location") {
           if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
           _storageLocation = try String.decodeField(
             member.value, key: "storage_location")
@@ -6904,15 +6904,15 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "path" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "path") {
           if case .null = member.value { throw ModelDecodingError(null: "path") }
           _path = try String.decodeField(
             member.value, key: "path")
           continue
         }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
@@ -7029,9 +7029,9 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "recipes" {
+        if member.key.hasSameScalars(as: "recipes") {
           if case .null = member.value { throw ModelDecodingError(null: "recipes") }
           _recipes = try [Recipe].decodeField(
             member.value, key: "recipes")
@@ -7153,35 +7153,35 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "recipe_id" {
+        if member.key.hasSameScalars(as: "recipe_id") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
           _recipeId = try String.decodeField(
             member.value, key: "recipe_id")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
-        if member.key == "step_count" {
+        if member.key.hasSameScalars(as: "step_count") {
           if case .null = member.value { throw ModelDecodingError(null: "step_count") }
           _stepCount = try Int.decodeField(
             member.value, key: "step_count")
           continue
         }
       case 12:
-        if member.key == "recipe_label" {
+        if member.key.hasSameScalars(as: "recipe_label") {
           if case .null = member.value { throw ModelDecodingError(null: "recipe_label") }
           _recipeLabel = try String.decodeField(
             member.value, key: "recipe_label")
           continue
         }
-        if member.key == "current_step" {
+        if member.key.hasSameScalars(as: "current_step") {
           if case .null = member.value { throw ModelDecodingError(null: "current_step") }
           _currentStep = try String.decodeField(
             member.value, key: "current_step")
@@ -7355,21 +7355,21 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "step" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "step") {
           if case .null = member.value { throw ModelDecodingError(null: "step") }
           _step = try String.decodeField(
             member.value, key: "step")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
-        if member.key == "step_count" {
+        if member.key.hasSameScalars(as: "step_count") {
           if case .null = member.value { throw ModelDecodingError(null: "step_count") }
           _stepCount = try Int.decodeField(
             member.value, key: "step_count")
@@ -7511,23 +7511,23 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "to_step" {
+        if member.key.hasSameScalars(as: "to_step") {
           if case .null = member.value { throw ModelDecodingError(null: "to_step") }
           _toStep = try String.decodeField(
             member.value, key: "to_step")
           continue
         }
       case 9:
-        if member.key == "from_step" {
+        if member.key.hasSameScalars(as: "from_step") {
           if case .null = member.value { throw ModelDecodingError(null: "from_step") }
           _fromStep = try String.decodeField(
             member.value, key: "from_step")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -7672,15 +7672,15 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "step" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "step") {
           if case .null = member.value { throw ModelDecodingError(null: "step") }
           _step = try String.decodeField(
             member.value, key: "step")
           continue
         }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           hasError = true
           if case .null = member.value { continue }
           _error = try String.decodeField(
@@ -7688,7 +7688,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -7831,23 +7831,23 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 6:
-        if member.key == "reason" {
+        if member.key.hasSameScalars(as: "reason") {
           if case .null = member.value { throw ModelDecodingError(null: "reason") }
           _reason = try String.decodeField(
             member.value, key: "reason")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -8016,54 +8016,54 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
-        if member.key == "cost" {
+        if member.key.hasSameScalars(as: "cost") {
           if case .null = member.value { throw ModelDecodingError(null: "cost") }
           _cost = try Cost.decodeField(
             member.value, key: "cost")
           continue
         }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
-        if member.key == "usage" {
+        if member.key.hasSameScalars(as: "usage") {
           if case .null = member.value { throw ModelDecodingError(null: "usage") }
           _usage = try Usage.decodeField(
             member.value, key: "usage")
           continue
         }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
           continue
         }
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 14:
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
@@ -8298,42 +8298,42 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 5:
-        if member.key == "error" {
+        if member.key.hasSameScalars(as: "error") {
           if case .null = member.value { throw ModelDecodingError(null: "error") }
           _error = try String.decodeField(
             member.value, key: "error")
           continue
         }
       case 7:
-        if member.key == "success" {
+        if member.key.hasSameScalars(as: "success") {
           if case .null = member.value { throw ModelDecodingError(null: "success") }
           _success = try Bool.decodeField(
             member.value, key: "success")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
           continue
         }
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 14:
-        if member.key == "ios_session_id" {
+        if member.key.hasSameScalars(as: "ios_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
           _iosSessionId = try String.decodeField(
             member.value, key: "ios_session_id")
@@ -8574,16 +8574,16 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try ReplayedMessage.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -8706,16 +8706,16 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try ReplayedMessageV0_3_0.decodeField(
             member.value, key: "message")
           continue
         }
       case 10:
-        if member.key == "message_id" {
+        if member.key.hasSameScalars(as: "message_id") {
           if case .null = member.value { throw ModelDecodingError(null: "message_id") }
           _messageId = try String.decodeField(
             member.value, key: "message_id")
@@ -8889,9 +8889,9 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 10:
-        if member.key == "components" {
+        if member.key.hasSameScalars(as: "components") {
           if case .null = member.value { throw ModelDecodingError(null: "components") }
           _components = try [CanvasComponent].decodeField(
             member.value, key: "components")
@@ -9003,22 +9003,22 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "type") { continue }
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 8:
-        if member.key == "priority" {
+        if member.key.hasSameScalars(as: "priority") {
           if case .null = member.value { throw ModelDecodingError(null: "priority") }
           _priority = try String.decodeField(
             member.value, key: "priority")
           continue
         }
       case 9:
-        if member.key == "streaming" {
+        if member.key.hasSameScalars(as: "streaming") {
           if case .null = member.value { throw ModelDecodingError(null: "streaming") }
           _streaming = try Bool.decodeField(
             member.value, key: "streaming")
@@ -9154,9 +9154,9 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 6:
-        if member.key == "active" {
+        if member.key.hasSameScalars(as: "active") {
           if case .null = member.value { throw ModelDecodingError(null: "active") }
           _active = try Bool.decodeField(
             member.value, key: "active")
@@ -9258,9 +9258,9 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 27:
-        if member.key == "negotiated_protocol_version" {
+        if member.key.hasSameScalars(as: "negotiated_protocol_version") {
           if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
           _negotiatedProtocolVersion = try String.decodeField(
             member.value, key: "negotiated_protocol_version")
@@ -9366,9 +9366,9 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -9479,16 +9479,16 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" { continue }
+        if member.key.hasSameScalars(as: "type") { continue }
       case 7:
-        if member.key == "message" {
+        if member.key.hasSameScalars(as: "message") {
           if case .null = member.value { throw ModelDecodingError(null: "message") }
           _message = try String.decodeField(
             member.value, key: "message")
           continue
         }
       case 14:
-        if member.key == "retry_after_ms" {
+        if member.key.hasSameScalars(as: "retry_after_ms") {
           if case .null = member.value { throw ModelDecodingError(null: "retry_after_ms") }
           _retryAfterMs = try Int.decodeField(
             member.value, key: "retry_after_ms")

@@ -43,34 +43,34 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try Int.decodeField(
             member.value, key: "last_modified")
           continue
         }
-        if member.key == "message_count" {
+        if member.key.hasSameScalars(as: "message_count") {
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -242,41 +242,41 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { throw ModelDecodingError(null: "provider") }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try Int.decodeField(
             member.value, key: "last_modified")
           continue
         }
-        if member.key == "message_count" {
+        if member.key.hasSameScalars(as: "message_count") {
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -455,21 +455,21 @@ public struct RecentSession: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try String.decodeField(
             member.value, key: "last_modified")
@@ -478,7 +478,7 @@ public struct RecentSession: Sendable, Hashable, JSONModel, JSONPullDecodable {
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -630,28 +630,28 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "name" {
+        if member.key.hasSameScalars(as: "name") {
           if case .null = member.value { throw ModelDecodingError(null: "name") }
           _name = try String.decodeField(
             member.value, key: "name")
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { throw ModelDecodingError(null: "provider") }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
           continue
         }
       case 13:
-        if member.key == "last_modified" {
+        if member.key.hasSameScalars(as: "last_modified") {
           if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
           _lastModified = try String.decodeField(
             member.value, key: "last_modified")
@@ -660,7 +660,7 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
@@ -837,35 +837,35 @@ public struct CommandNode: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 2:
-        if member.key == "id" {
+        if member.key.hasSameScalars(as: "id") {
           if case .null = member.value { throw ModelDecodingError(null: "id") }
           _id = try String.decodeField(
             member.value, key: "id")
           continue
         }
       case 4:
-        if member.key == "type" {
+        if member.key.hasSameScalars(as: "type") {
           if case .null = member.value { throw ModelDecodingError(null: "type") }
           _type = try Kind.decodeField(
             member.value, key: "type")
           continue
         }
       case 5:
-        if member.key == "label" {
+        if member.key.hasSameScalars(as: "label") {
           if case .null = member.value { throw ModelDecodingError(null: "label") }
           _label = try String.decodeField(
             member.value, key: "label")
           continue
         }
       case 8:
-        if member.key == "children" {
+        if member.key.hasSameScalars(as: "children") {
           if case .null = member.value { throw ModelDecodingError(null: "children") }
           _children = try [CommandNode].decodeField(
             member.value, key: "children")
           continue
         }
       case 11:
-        if member.key == "description" {
+        if member.key.hasSameScalars(as: "description") {
           if case .null = member.value { throw ModelDecodingError(null: "description") }
           _description = try String.decodeField(
             member.value, key: "description")
@@ -1042,33 +1042,33 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "uuid" {
+        if member.key.hasSameScalars(as: "uuid") {
           if case .null = member.value { throw ModelDecodingError(null: "uuid") }
           _uuid = try String.decodeField(
             member.value, key: "uuid")
           continue
         }
-        if member.key == "role" {
+        if member.key.hasSameScalars(as: "role") {
           if case .null = member.value { throw ModelDecodingError(null: "role") }
           _role = try Role.decodeField(
             member.value, key: "role")
           continue
         }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { throw ModelDecodingError(null: "provider") }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           hasTimestamp = true
           if case .null = member.value { continue }
           _timestamp = try String.decodeField(
@@ -1254,7 +1254,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 3:
-        if member.key == "seq" {
+        if member.key.hasSameScalars(as: "seq") {
           if case .null = member.value { throw ModelDecodingError(null: "seq") }
           _seq = try Int.decodeField(
             member.value, key: "seq")
@@ -1263,33 +1263,33 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecod
           continue
         }
       case 4:
-        if member.key == "uuid" {
+        if member.key.hasSameScalars(as: "uuid") {
           if case .null = member.value { throw ModelDecodingError(null: "uuid") }
           _uuid = try String.decodeField(
             member.value, key: "uuid")
           continue
         }
-        if member.key == "role" {
+        if member.key.hasSameScalars(as: "role") {
           if case .null = member.value { throw ModelDecodingError(null: "role") }
           _role = try Role.decodeField(
             member.value, key: "role")
           continue
         }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { throw ModelDecodingError(null: "provider") }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           hasTimestamp = true
           if case .null = member.value { continue }
           _timestamp = try String.decodeField(
@@ -1297,7 +1297,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecod
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -1517,26 +1517,26 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "uuid" {
+        if member.key.hasSameScalars(as: "uuid") {
           if case .null = member.value { throw ModelDecodingError(null: "uuid") }
           _uuid = try String.decodeField(
             member.value, key: "uuid")
           continue
         }
-        if member.key == "role" {
+        if member.key.hasSameScalars(as: "role") {
           if case .null = member.value { throw ModelDecodingError(null: "role") }
           _role = try Role.decodeField(
             member.value, key: "role")
           continue
         }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 6:
-        if member.key == "offset" {
+        if member.key.hasSameScalars(as: "offset") {
           if case .null = member.value { throw ModelDecodingError(null: "offset") }
           _offset = try Int.decodeField(
             member.value, key: "offset")
@@ -1545,14 +1545,14 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecod
           continue
         }
       case 8:
-        if member.key == "provider" {
+        if member.key.hasSameScalars(as: "provider") {
           if case .null = member.value { throw ModelDecodingError(null: "provider") }
           _provider = try String.decodeField(
             member.value, key: "provider")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           hasTimestamp = true
           if case .null = member.value { continue }
           _timestamp = try String.decodeField(
@@ -1560,7 +1560,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecod
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -1759,21 +1759,21 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 6:
-        if member.key == "reason" {
+        if member.key.hasSameScalars(as: "reason") {
           if case .null = member.value { throw ModelDecodingError(null: "reason") }
           _reason = try Reason.decodeField(
             member.value, key: "reason")
           continue
         }
       case 17:
-        if member.key == "min_available_seq" {
+        if member.key.hasSameScalars(as: "min_available_seq") {
           if case .null = member.value { throw ModelDecodingError(null: "min_available_seq") }
           _minAvailableSeq = try Int.decodeField(
             member.value, key: "min_available_seq")
           continue
         }
       case 18:
-        if member.key == "requested_last_seq" {
+        if member.key.hasSameScalars(as: "requested_last_seq") {
           if case .null = member.value { throw ModelDecodingError(null: "requested_last_seq") }
           _requestedLastSeq = try Int.decodeField(
             member.value, key: "requested_last_seq")
@@ -1892,14 +1892,14 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "type" {
+        if member.key.hasSameScalars(as: "type") {
           if case .null = member.value { throw ModelDecodingError(null: "type") }
           _type = try String.decodeField(
             member.value, key: "type")
           continue
         }
       case 5:
-        if member.key == "props" {
+        if member.key.hasSameScalars(as: "props") {
           if case .null = member.value { throw ModelDecodingError(null: "props") }
           _props = try JSONValue.decodeField(
             member.value, key: "props")
@@ -2011,28 +2011,28 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, JSONPullDecod
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "step" {
+        if member.key.hasSameScalars(as: "step") {
           if case .null = member.value { throw ModelDecodingError(null: "step") }
           _step = try String.decodeField(
             member.value, key: "step")
           continue
         }
       case 6:
-        if member.key == "stderr" {
+        if member.key.hasSameScalars(as: "stderr") {
           if case .null = member.value { throw ModelDecodingError(null: "stderr") }
           _stderr = try String.decodeField(
             member.value, key: "stderr")
           continue
         }
       case 10:
-        if member.key == "suggestion" {
+        if member.key.hasSameScalars(as: "suggestion") {
           if case .null = member.value { throw ModelDecodingError(null: "suggestion") }
           _suggestion = try String.decodeField(
             member.value, key: "suggestion")
           continue
         }
       case 11:
-        if member.key == "branch_name" {
+        if member.key.hasSameScalars(as: "branch_name") {
           if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
           _branchName = try String.decodeField(
             member.value, key: "branch_name")
@@ -2204,7 +2204,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
     for member in object.members {
       switch member.key.utf8.count {
       case 8:
-        if member.key == "end_time" {
+        if member.key.hasSameScalars(as: "end_time") {
           if case .null = member.value { throw ModelDecodingError(null: "end_time") }
           _endTime = try String.decodeField(
             member.value, key: "end_time")
@@ -2213,7 +2213,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -2221,35 +2221,35 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
             member.value, .string(.dateTime), allowed: nil, key: "timestamp")
           continue
         }
-        if member.key == "exit_code" {
+        if member.key.hasSameScalars(as: "exit_code") {
           if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
           _exitCode = try Int.decodeField(
             member.value, key: "exit_code")
           continue
         }
       case 10:
-        if member.key == "command_id" {
+        if member.key.hasSameScalars(as: "command_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_id") }
           _commandId = try String.decodeField(
             member.value, key: "command_id")
           continue
         }
       case 11:
-        if member.key == "duration_ms" {
+        if member.key.hasSameScalars(as: "duration_ms") {
           if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
           _durationMs = try Int.decodeField(
             member.value, key: "duration_ms")
           continue
         }
       case 13:
-        if member.key == "shell_command" {
+        if member.key.hasSameScalars(as: "shell_command") {
           if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
           _shellCommand = try String.decodeField(
             member.value, key: "shell_command")
           continue
         }
       case 14:
-        if member.key == "output_preview" {
+        if member.key.hasSameScalars(as: "output_preview") {
           hasOutputPreview = true
           if case .null = member.value { continue }
           _outputPreview = try String.decodeField(
@@ -2257,14 +2257,14 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, JSONPullDecoda
           continue
         }
       case 17:
-        if member.key == "working_directory" {
+        if member.key.hasSameScalars(as: "working_directory") {
           if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
           _workingDirectory = try String.decodeField(
             member.value, key: "working_directory")
           continue
         }
       case 18:
-        if member.key == "command_session_id" {
+        if member.key.hasSameScalars(as: "command_session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
           _commandSessionId = try String.decodeField(
             member.value, key: "command_session_id")
@@ -2496,27 +2496,27 @@ public struct Resource: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "path" {
+        if member.key.hasSameScalars(as: "path") {
           if case .null = member.value { throw ModelDecodingError(null: "path") }
           _path = try String.decodeField(
             member.value, key: "path")
           continue
         }
-        if member.key == "size" {
+        if member.key.hasSameScalars(as: "size") {
           if case .null = member.value { throw ModelDecodingError(null: "size") }
           _size = try Int.decodeField(
             member.value, key: "size")
           continue
         }
       case 8:
-        if member.key == "filename" {
+        if member.key.hasSameScalars(as: "filename") {
           if case .null = member.value { throw ModelDecodingError(null: "filename") }
           _filename = try String.decodeField(
             member.value, key: "filename")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -2659,21 +2659,21 @@ public struct Recipe: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 2:
-        if member.key == "id" {
+        if member.key.hasSameScalars(as: "id") {
           if case .null = member.value { throw ModelDecodingError(null: "id") }
           _id = try String.decodeField(
             member.value, key: "id")
           continue
         }
       case 5:
-        if member.key == "label" {
+        if member.key.hasSameScalars(as: "label") {
           if case .null = member.value { throw ModelDecodingError(null: "label") }
           _label = try String.decodeField(
             member.value, key: "label")
           continue
         }
       case 11:
-        if member.key == "description" {
+        if member.key.hasSameScalars(as: "description") {
           if case .null = member.value { throw ModelDecodingError(null: "description") }
           _description = try String.decodeField(
             member.value, key: "description")
@@ -2802,28 +2802,28 @@ public struct Usage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 12:
-        if member.key == "input_tokens" {
+        if member.key.hasSameScalars(as: "input_tokens") {
           if case .null = member.value { throw ModelDecodingError(null: "input_tokens") }
           _inputTokens = try Int.decodeField(
             member.value, key: "input_tokens")
           continue
         }
       case 13:
-        if member.key == "output_tokens" {
+        if member.key.hasSameScalars(as: "output_tokens") {
           if case .null = member.value { throw ModelDecodingError(null: "output_tokens") }
           _outputTokens = try Int.decodeField(
             member.value, key: "output_tokens")
           continue
         }
       case 23:
-        if member.key == "cache_read_input_tokens" {
+        if member.key.hasSameScalars(as: "cache_read_input_tokens") {
           if case .null = member.value { throw ModelDecodingError(null: "cache_read_input_tokens") }
           _cacheReadInputTokens = try Int.decodeField(
             member.value, key: "cache_read_input_tokens")
           continue
         }
       case 27:
-        if member.key == "cache_creation_input_tokens" {
+        if member.key.hasSameScalars(as: "cache_creation_input_tokens") {
           if case .null = member.value { throw ModelDecodingError(null: "cache_creation_input_tokens") }
           _cacheCreationInputTokens = try Int.decodeField(
             member.value, key: "cache_creation_input_tokens")
@@ -2964,20 +2964,20 @@ public struct Cost: Sendable, Hashable, JSONModel, JSONPullDecodable {
     for member in object.members {
       switch member.key.utf8.count {
       case 10:
-        if member.key == "input_cost" {
+        if member.key.hasSameScalars(as: "input_cost") {
           if case .null = member.value { throw ModelDecodingError(null: "input_cost") }
           _inputCost = try Double.decodeField(
             member.value, key: "input_cost")
           continue
         }
-        if member.key == "total_cost" {
+        if member.key.hasSameScalars(as: "total_cost") {
           if case .null = member.value { throw ModelDecodingError(null: "total_cost") }
           _totalCost = try Double.decodeField(
             member.value, key: "total_cost")
           continue
         }
       case 11:
-        if member.key == "output_cost" {
+        if member.key.hasSameScalars(as: "output_cost") {
           if case .null = member.value { throw ModelDecodingError(null: "output_cost") }
           _outputCost = try Double.decodeField(
             member.value, key: "output_cost")
@@ -3113,20 +3113,20 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "role" {
+        if member.key.hasSameScalars(as: "role") {
           if case .null = member.value { throw ModelDecodingError(null: "role") }
           _role = try Role.decodeField(
             member.value, key: "role")
           continue
         }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -3135,7 +3135,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
@@ -3281,20 +3281,20 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     for member in object.members {
       switch member.key.utf8.count {
       case 4:
-        if member.key == "role" {
+        if member.key.hasSameScalars(as: "role") {
           if case .null = member.value { throw ModelDecodingError(null: "role") }
           _role = try String.decodeField(
             member.value, key: "role")
           continue
         }
-        if member.key == "text" {
+        if member.key.hasSameScalars(as: "text") {
           if case .null = member.value { throw ModelDecodingError(null: "text") }
           _text = try String.decodeField(
             member.value, key: "text")
           continue
         }
       case 9:
-        if member.key == "timestamp" {
+        if member.key.hasSameScalars(as: "timestamp") {
           if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
           _timestamp = try String.decodeField(
             member.value, key: "timestamp")
@@ -3303,7 +3303,7 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
           continue
         }
       case 10:
-        if member.key == "session_id" {
+        if member.key.hasSameScalars(as: "session_id") {
           if case .null = member.value { throw ModelDecodingError(null: "session_id") }
           _sessionId = try String.decodeField(
             member.value, key: "session_id")
