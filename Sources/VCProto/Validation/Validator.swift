@@ -1,7 +1,8 @@
 /// Checks frames against a protocol catalog and reports every problem as a ``Finding``.
 ///
-/// The validator and the decoder are one mechanism: ``MessageDecoder`` runs this validator and builds
-/// the typed message only when there is no error finding, so the two can never disagree.
+/// The validator and the decoder apply the same rules, stated once in the library: a frame decodes
+/// with ``MessageDecoder`` exactly when the validator finds no error in it, and a decoding failure
+/// carries the validator's findings.
 public struct Validator: Sendable {
   /// The options in force.
   public var options: ValidationOptions
