@@ -1,4 +1,5 @@
 import Testing
+import VCProtoCodegen
 
 @testable import VCProto
 
@@ -227,5 +228,21 @@ import Testing
     let object = try #require(
       try Self.json(#"{"code":"unsupported_protocol_version","required":null,"received":"0.1.0"}"#).objectValue)
     #expect(error.memberSet(in: object) == [true, false, true])
+  }
+
+  // MARK: - The generated direct path
+
+  /// The generated `init(pulling:)` calls the rules rather than restating them: every value check is a
+  /// `ValueRules.accepts` call and every cross-member check `FieldRule`'s own, never a comparison or a
+  /// format check written out in the generated source.
+  @Test func generatedCodeCallsTheRulesAndNeverRestatesThem() {
+    var calls = 0
+    for file in SwiftModelGenerator().files() {
+      for restated in ["FormatCheck", "v >= ", "v == ", "$0 >= ", "allSatisfy", "FieldCheck.passes"] {
+        #expect(!file.contents.contains(restated), "\(file.name) restates a rule: \(restated)")
+      }
+      calls += file.contents.components(separatedBy: "ValueRules.accepts(").count - 1
+    }
+    #expect(calls > 0)
   }
 }

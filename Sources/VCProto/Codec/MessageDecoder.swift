@@ -67,7 +67,7 @@ public struct MessageDecoder: Sendable {
       defer { stats = parser.finalStats }
       parser.stats.values = 1  // the frame itself; its members and elements count as they are read
       guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
-      do {
+      do throws(DirectPathError) {
         // Handshake messages always take the validator's path, which bounds their lists.
         guard !Validator.handshakeTypes.contains(parser.keyString(type)) else { return nil }
         let message: AnyMessage
@@ -85,6 +85,8 @@ public struct MessageDecoder: Sendable {
         else { return nil }
         return message
       } catch {
+        // A miss or a JSON error (`DirectPathError`): never reported from here. The tree path reads
+        // the frame again and reports exactly what is wrong with it, if anything.
         return nil
       }
     }

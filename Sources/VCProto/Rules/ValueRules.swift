@@ -92,23 +92,9 @@ enum ValueRules {
     }
     for field in fields {
       if sink.isHalted { return }
-      guard let value = lookup(field.name) else {
-        if field.required { sink.record(.missingMember(field.name)) }
-        continue
-      }
-      matched += 1
-      if case .null = value {
-        if !field.nullable { sink.record(.nullMember(field.name)) }
-        continue
-      }
-      let composite = field.type.isComposite
-      sink.enterMember(field.name, composite: composite)
-      if check(value, field.type, secret: field.secret, in: catalog, into: &sink), let allowed = field.allowedValues,
-        !accepts(value, allowed: allowed)
-      {
-        sink.record(.notAllowed(value, allowed: allowed, member: field.name, secret: field.secret))
-      }
-      sink.leaveMember(composite: composite)
+      let value = lookup(field.name)
+      if value != nil { matched += 1 }
+      checkMember(value, field, in: catalog, into: &sink)
     }
     guard sink.wantsWarnings, extra == .warn else { return }
     let expected = matched + (skipping.map { object[$0] != nil } ?? false ? 1 : 0)
@@ -119,6 +105,29 @@ enum ValueRules {
     {
       sink.record(.undeclaredMember(member.key, owner: owner))
     }
+  }
+
+  /// Walks one declared member of an object: its presence (`value` is `nil` when absent), its
+  /// nullability, then its type and closed set of allowed values.
+  static func checkMember<Sink: ValueRuleSink>(
+    _ value: JSONValue?, _ field: FieldSpec, in catalog: ProtocolCatalog?, into sink: inout Sink
+  ) {
+    guard let value else {
+      if field.required { sink.record(.missingMember(field.name)) }
+      return
+    }
+    if case .null = value {
+      if !field.nullable { sink.record(.nullMember(field.name)) }
+      return
+    }
+    let composite = field.type.isComposite
+    sink.enterMember(field.name, composite: composite)
+    if check(value, field.type, secret: field.secret, in: catalog, into: &sink), let allowed = field.allowedValues,
+      !accepts(value, allowed: allowed)
+    {
+      sink.record(.notAllowed(value, allowed: allowed, member: field.name, secret: field.secret))
+    }
+    sink.leaveMember(composite: composite)
   }
 
   /// Reports a value of the wrong JSON type; always `false` (the type did not match).

@@ -1,7 +1,8 @@
 /// Checks frames against a protocol catalog and reports every problem as a ``Finding``.
 ///
-/// The validator and the decoder are one mechanism: ``MessageDecoder`` runs this validator and builds
-/// the typed message only when there is no error finding, so the two can never disagree.
+/// The validator and the decoder apply the same rules, stated once in the library: a frame decodes
+/// with ``MessageDecoder`` exactly when the validator finds no error in it, and a decoding failure
+/// carries the validator's findings.
 public struct Validator: Sendable {
   /// The options in force.
   public var options: ValidationOptions
@@ -112,20 +113,6 @@ public struct Validator: Sendable {
   private func checkRules(_ rules: [FieldRule], _ object: JSONObject, into state: inout ValidationState) {
     for rule in rules {
       if let violation = rule.violation(set: rule.memberSet(in: object)) { state.record(violation) }
-    }
-  }
-}
-
-/// What declares the members being checked: a message type or a named shape.
-enum MemberOwner: Sendable, Hashable {
-  case message(String)
-  case shape(String)
-
-  /// The versions that declare the member `name` here (for a finding about an undeclared member).
-  func versions(ofMember name: String) -> VersionSet {
-    switch self {
-    case .message(let type): return ProtocolCatalog.declaration.versions(ofMember: name, inMessage: type)
-    case .shape(let shape): return ProtocolCatalog.declaration.versions(ofMember: name, inShape: shape)
     }
   }
 }
