@@ -102,7 +102,7 @@ public struct MessageDecoder: Sendable {
     }
     guard spec.isModelled else { return .unknown(object) }
     // Handshake messages always go through the validator, which bounds their lists.
-    guard !Validator.handshakeTypes.contains(type) else { return nil }
+    guard !Validator.handshakeTypes.contains(spec.type) else { return nil }
     if let direction = validator.options.direction, direction != spec.direction { return nil }
     if let negotiated = validator.options.negotiatedCapabilities,
       !spec.unnegotiatedCapabilities(in: object, negotiated: negotiated).isEmpty

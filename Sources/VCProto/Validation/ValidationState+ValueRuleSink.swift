@@ -11,6 +11,9 @@ extension ValidationState: ValueRuleSink {
     case .nullMember(let name):
       add(.error, .nullNotAllowed, key: name, "\"\(name)\" must not be null")
     case .undeclaredMember(let name, let owner):
+      // Counted only, once the findings are full: the cross-version lookup and the message are work
+      // per member that a frame of many undeclared members would otherwise pay for nothing.
+      guard !isFull else { return add(.warning, .unexpectedField, key: name, "") }
       let versions = owner.versions(ofMember: name)
       let message =
         versions.isEmpty
