@@ -82,8 +82,11 @@ extension ValidationState: ValueRuleSink {
 
   mutating func leaveElement() { path.removeLast() }
 
+  /// A trial may keep only the findings this state still has room for (``absorb(_:)`` would suppress
+  /// the rest anyway), so that once the frame's findings are full a trial only counts: no pointer,
+  /// message or lookup is made for findings that can never be shown, however many alternatives run.
   func trial() -> ValidationState {
-    var trial = ValidationState(strict: strict, maxFindings: maxFindings)
+    var trial = ValidationState(strict: strict, maxFindings: maxFindings - findings.count)
     trial.messageType = messageType
     trial.protocolVersion = protocolVersion
     trial.path = path
