@@ -38,7 +38,7 @@ import Testing
     }
     for bug in [
       "pre_auth_send", "pending_request_fails_on_drop", "session_ready_lost", "auth_error_keeps_reconnecting",
-      "signature_growth",
+      "signature_growth", "error_refuses_request",
     ] {
       #expect(ids.contains { $0.contains("bug.\(bug)") }, "no vector for \(bug)")
     }

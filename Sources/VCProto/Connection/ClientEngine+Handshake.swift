@@ -188,7 +188,8 @@ extension ClientEngine {
     out.append(
       .deliver(.connected(version: version.description, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
     if let kb = configuration.maxMessageSizeKB {
-      out.append(.send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)])))
+      // Sent through `send` so that its `ack` is matched to it, not to a `prompt` sent right after.
+      send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)]), requestId: nil, &out)
     }
     // A session created by a prompt whose `session_ready` may have gone to the old connection:
     // subscribe to it, so its messages arrive whether or not `session_ready` ever does.
@@ -200,7 +201,7 @@ extension ClientEngine {
     pendingNewSessions = []
     for id in subscriptionOrder { sendSubscribe(id, &out) }
     arm(.ping, at: now + t.pingIntervalMs, &out)
-    if capabilities.contains(Capability.heartbeat) {
+    if capabilityFlags.contains(.heartbeat) {
       arm(.heartbeatDeadline, at: now + t.heartbeatTimeoutMs, &out)
     }
   }

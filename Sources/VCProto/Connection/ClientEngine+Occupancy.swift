@@ -2,7 +2,7 @@ extension ClientEngine {
   /// How full the engine's bounded tables are (for monitoring, tests and fuzzing). Every figure stays
   /// within its configured bound whatever the server sends.
   public struct Occupancy: Sendable, Hashable {
-    /// Requests waiting for an answer (≤ ``ClientConfiguration/maxPendingRequests``).
+    /// Requests waiting for an answer, tracked or not (≤ ``ClientConfiguration/maxPendingRequests``).
     public var pendingRequests: Int
     /// Sessions subscribed (≤ ``ClientConfiguration/maxSubscriptions``).
     public var subscriptions: Int

@@ -2,7 +2,7 @@
 struct Subscription: Sendable, Hashable {
   /// What the client holds (what the next `subscribe` resumes from).
   var cursor: SubscriptionCursor?
-  /// Positions delivered: `seq` or `offset`, or for 0.2.0/0.3.0 the uuid's hash (a collision could
+  /// Positions delivered: `seq` or `offset`, or for 0.2.0/0.3.0 ``PositionHash`` of the uuid (a collision could
   /// only turn an insert into a replace, which an upserting app applies the same way).
   var delivered: BoundedSet<Int>
   /// The `from_offset`/`last_seq` of the subscribe in flight, for continuation and client-ahead checks.
