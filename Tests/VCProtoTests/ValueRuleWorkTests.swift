@@ -12,6 +12,7 @@ import Testing
     final class Steps { var count = 0 }
     let steps: Steps
     var hasErrors = false
+    var errorCount: Int { hasErrors ? 1 : 0 }
     var isHalted: Bool { false }
     var wantsWarnings: Bool { true }
     mutating func record(_ violation: ValueViolation) {
@@ -77,6 +78,30 @@ import Testing
     let three = Validator(options: ValidationOptions(protocolVersion: "0.3.0", maxFindings: 3)).validate(text)
     #expect(three.findings.count == 4 && !three.isValid)
     #expect(Array(three.findings.prefix(3)) == Array(report.findings.prefix(3)))
+  }
+
+  /// When no alternative fits, the findings are those of the alternative of the value's JSON type
+  /// with the fewest errors (the first of equals): 0.3.0 `session_updated.messages[]` is a `HistoryMessage` (role `user` or `assistant`,
+  /// STANDARDS.md section 6) or a raw record; an object of neither is explained as a `HistoryMessage`.
+  @Test func aFailedAlternativeSaysWhatIsWrongInside() {
+    let message = #"{"uuid":"u","role":"robot","text":"t","timestamp":null,"provider":"claude"}"#
+    let text = #"{"type":"session_updated","session_id":"s","messages":[\#(message),7]}"#
+    let report = Validator(options: ValidationOptions(protocolVersion: "0.3.0")).validate(text)
+    #expect(report.findings.map(\.pointer) == ["/messages/0/role", "/messages/1"])
+    #expect(report.findings.map(\.code) == [.invalidValue, .wrongType])
+    #expect(report.findings.last?.message == "expected object or object, got integer")
+    // Strict: the undeclared member is the error that rules the first alternative out.
+    let extra = #"{"uuid":"u","role":"user","text":"t","timestamp":null,"provider":"claude","extra":1}"#
+    let strict = Validator(options: ValidationOptions(protocolVersion: "0.3.0", strict: true)).validate(
+      #"{"type":"session_updated","session_id":"s","messages":[\#(extra)]}"#)
+    #expect(strict.findings.map(\.pointer) == ["/messages/0/extra"])
+    #expect(strict.findings.map(\.code) == [.unexpectedField])
+    #expect(strict.findings.map(\.severity) == [.error])
+    // A raw record (one error inside it, where a HistoryMessage misses five members): its finding.
+    let record = #"{"type":"user","message":{"content":[null]}}"#
+    let raw = Validator(options: ValidationOptions(protocolVersion: "0.3.0")).validate(
+      #"{"type":"session_updated","session_id":"s","messages":[\#(record)]}"#)
+    #expect(raw.findings.map(\.pointer) == ["/messages/0/message/content/0"])
   }
 
   /// A trial keeps only what the frame still has room for: once the findings are full, trying an
