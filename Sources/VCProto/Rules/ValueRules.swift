@@ -147,6 +147,17 @@ extension FieldType {
     }
   }
 
+  /// `true` when a shape sits under alternatives (`oneOf`, at any depth of arrays): the model keeps
+  /// such a value as plain JSON, so only a deep check (``ValueRules/accepts(_:_:deep:)`` with a
+  /// catalog) sees the shape's members.
+  var hidesShapes: Bool {
+    switch self {
+    case .array(let element): return element.hidesShapes
+    case .oneOf(let alternatives): return alternatives.contains { !$0.shapeNames.isEmpty }
+    default: return false
+    }
+  }
+
   /// The JSON type name(s) a value of this type has.
   package var jsonTypeName: String {
     switch self {
