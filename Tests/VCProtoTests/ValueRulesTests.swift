@@ -16,6 +16,7 @@ import VCProtoCodegen
     var isHalted: Bool { false }
     var wantsWarnings: Bool { true }
     var hasErrors: Bool { found.contains { $0.violation.isError } }
+    var errorCount: Int { found.filter { $0.violation.isError }.count }
     var pointer: String { path.map { "/" + $0 }.joined() }
 
     mutating func record(_ violation: ValueViolation) {
@@ -129,8 +130,10 @@ import VCProtoCodegen
       ])
   }
 
-  /// A `oneOf` type takes the first alternative the value satisfies; a value none satisfies is one
-  /// `wrong_type` naming them all (Claude message content: a string or an array of blocks).
+  /// A `oneOf` type takes the first alternative the value satisfies; a value of none of their JSON
+  /// types is one `wrong_type` naming them all (Claude message content: a string or an array of
+  /// blocks); a value of an alternative's JSON type that breaks its rules gets that alternative's
+  /// findings (of such alternatives, the one with the fewest errors).
   @Test func alternativesTakeTheFirstMatch() throws {
     let type = FieldType.oneOf([.text, .array(.any)])
     #expect(Self.violations(.string("hi"), type).isEmpty)
@@ -138,7 +141,9 @@ import VCProtoCodegen
     #expect(Self.violations(.bool(false), type) == [.wrongType(expected: "string or array", got: "boolean")])
     // An alternative that matches the JSON type but breaks a rule does not count as a match.
     let dated = FieldType.oneOf([.string(.dateTime), .integer(minimum: 0)])
-    #expect(Self.violations(.string("yesterday"), dated) == [.wrongType(expected: "string or integer", got: "string")])
+    #expect(Self.violations(.string("yesterday"), dated) == [.badFormat("yesterday", .dateTime, secret: false)])
+    #expect(Self.violations(try Self.json("-1"), dated) == [.belowMinimum(-1, minimum: 0)])
+    #expect(Self.violations(try Self.json("1.5"), dated) == [.wrongType(expected: "string or integer", got: "number")])
   }
 
   /// Members: a missing required member and a `null` where the table says `null: no` are reported at

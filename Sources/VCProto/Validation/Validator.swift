@@ -153,6 +153,9 @@ struct ValidationState {
   /// `true` when an error was found, kept or suppressed.
   var hasErrors: Bool { errors + suppressedErrors > 0 }
 
+  /// Errors found, kept or suppressed.
+  var errorCount: Int { errors + suppressedErrors }
+
   /// `true` once ``maxFindings`` findings are kept: further ones are only counted.
   var isFull: Bool { findings.count >= maxFindings }
 
