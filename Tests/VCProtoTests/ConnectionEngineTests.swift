@@ -170,6 +170,79 @@ import Testing
     #expect(server.memory.unacknowledged.first?.messageId == "m1")
   }
 
+  /// The replay buffer is bounded by bytes as well as by count (STANDARDS.md section 15 rule 8): a frame
+  /// costs the UTF-8 bytes of its `message_id`, text and `session_id`; the oldest go first, and a frame
+  /// over the whole budget is sent but never kept, so its ack is unknown and it is not replayed.
+  @Test func replayBufferIsBoundedByBytes() throws {
+    var server = ServerEngine(
+      ServerConfiguration(
+        offer: ServerOffer(protocolVersions: ["0.5.0"], capabilities: [Capability.messageAck]), apiKey: Self.key,
+        replayBufferBytes: 100))
+    _ = try server.handle(.transportOpened(challenge: nil), now: 0)
+    var connect = JSONObject.frame("connect", ["api_key": .string(Self.key), "protocol_version": "0.5.0"])
+    connect["capabilities"] = [.string(Capability.messageAck)]
+    _ = try server.handle(.frameReceived(connect), now: 0)
+    func send(_ id: String, textBytes: Int) throws -> (sent: Bool, evicted: [String]) {
+      var sent = false
+      var evicted: [String] = []
+      let frame = JSONObject.frame(
+        "response",
+        ["message_id": .string(id), "success": true, "text": .string(String(repeating: "x", count: textBytes))])
+      for action in try server.handle(.send(frame), now: 0) {
+        if case .send(let out) = action, out == frame { sent = true }
+        if case .deliver(.replayEvicted(let dropped)) = action { evicted.append(dropped) }
+      }
+      return (sent, evicted)
+    }
+    // "a1" + 38 bytes = 40 each: two fit in 100 bytes, a third (120) drops the oldest.
+    #expect(try send("a1", textBytes: 38) == (true, []))
+    #expect(try send("a2", textBytes: 38) == (true, []))
+    #expect(try send("a3", textBytes: 38) == (true, ["a1"]))
+    #expect(server.memory.unacknowledged.map(\.messageId) == ["a2", "a3"])
+    #expect(server.memory.replayBytes == 80)
+    // 2 + 98 = 100 bytes: exactly the budget, so everything older goes, oldest first.
+    #expect(try send("b1", textBytes: 98) == (true, ["a2", "a3"]))
+    #expect(server.memory.replayBytes == 100)
+    // 2 + 99 = 101 bytes, over the whole budget: sent, reported, not kept; what was kept stays.
+    #expect(try send("c1", textBytes: 99) == (true, ["c1"]))
+    #expect(server.memory.unacknowledged.map(\.messageId) == ["b1"])
+    let ack = try server.handle(.frameReceived(.frame("message_ack", ["message_id": "c1"])), now: 0)
+    #expect(ack == [.deliver(.unknownAcknowledgement(messageId: "c1"))])
+    _ = try server.handle(.frameReceived(.frame("message_ack", ["message_id": "b1"])), now: 0)
+    #expect(server.memory.unacknowledged.isEmpty)
+    #expect(server.memory.replayBytes == 0)
+  }
+
+  @Test func replayBufferDefaultsToFourMebibytes() {
+    let configuration = ServerConfiguration(offer: ServerOffer(protocolVersions: ["0.5.0"]), apiKey: Self.key)
+    #expect(configuration.replayBufferBytes == 4_194_304)
+  }
+
+  /// The server engine refuses exactly what the catalog (STANDARDS.md section 7's extension table)
+  /// puts behind a capability: the `heartbeat` and `draining` messages and the `message_id` member of
+  /// `error`; `replay` is a documented message of every version (the `message_ack` extension only gives
+  /// it a meaning), so it is not refused.
+  @Test func serverGatesFramesAsTheCatalogDoes() throws {
+    let gated: [(JSONObject, String)] = [
+      (.frame("heartbeat", ["timestamp": "2026-01-01T00:00:00Z"]), Capability.heartbeat),
+      (.frame("draining", ["retry_after_ms": 1_000, "message": "m"]), Capability.draining),
+      (.frame("error", ["message": "m", "message_id": "6c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"]), Capability.messageAck),
+    ]
+    for (frame, capability) in gated {
+      var without = try readyServer([])
+      #expect(throws: IllegalEvent.self, "\(frame) without \(capability)") { try without.handle(.send(frame), now: 0) }
+      var with = try readyServer([capability])
+      #expect(try with.handle(.send(frame), now: 0).contains(.send(frame)))
+    }
+    var server = try readyServer([])
+    for frame: JSONObject in [
+      .frame("replay", ["message_id": "m1", "message": ["role": "assistant", "text": "t"]]),
+      .frame("error", ["message": "m", "message_id": nil]),
+    ] {
+      #expect(try server.handle(.send(frame), now: 0) == [.send(frame)])
+    }
+  }
+
   @Test func idempotencyWindowIsBounded() throws {
     var server = try readyServer([Capability.idempotentPrompt])
     func prompt(_ key: String) throws -> [ServerAction] {
