@@ -260,6 +260,59 @@ import Testing
     #expect(try prompt(long).contains { if case .deliver(.request) = $0 { return true } else { return false } })
   }
 
+  /// A 0.5.0 client keeps each session's last `file_signature` in fixed size, however long the
+  /// server makes it, and still tells a grown file from a replaced one (STANDARDS.md section 15
+  /// rule 7: the first-record part differs or the length shrank).
+  @Test func fileSignatureIsKeptAsADigest() throws {
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    _ = try engine.handle(.subscribe(sessionId: "s", cursor: nil), now: 0)
+    let first = String(repeating: "a", count: 1 << 20)
+    func history(_ signature: String, next: Int) throws -> SessionUpdate? {
+      let frame = JSONObject.frame(
+        "session_history",
+        [
+          "session_id": "s", "messages": [.object(.frame("m", ["offset": JSONValue(integerLiteral: next - 1)]))],
+          "next_offset": JSONValue(integerLiteral: next), "end_of_file": true, "file_signature": .string(signature),
+        ])
+      for case .deliver(.sessionUpdate(let update)) in try engine.handle(.frameReceived(frame), now: 0) {
+        return update
+      }
+      return nil
+    }
+    let opened = try history("100:" + first, next: 10)
+    #expect(opened?.cursor == .offset(10, signature: "100:" + first))
+    #expect(engine.cursor(for: "s") == .offset(10, signature: nil), "the 1 MiB signature is not kept")
+    // Grown: same first record, longer file. Not a replacement.
+    let grown = try history("200:" + first, next: 20)
+    #expect(grown?.purge == nil && grown?.insert.count == 1)
+    // The first record differs in its last byte: replaced, reload from 0.
+    let replaced = try history("200:" + first.dropLast() + "b", next: 30)
+    #expect(replaced?.purge == .all && replaced?.cursor == .offset(0, signature: "200:" + first.dropLast() + "b"))
+    // Shrunk: replaced as well.
+    _ = try history("200:" + first, next: 10)
+    let shrunk = try history("150:" + first, next: 10)
+    #expect(shrunk?.purge == .all)
+  }
+
+  /// The digest decides exactly as the string comparison does (``FileSignature/isReplacement``).
+  @Test func signatureDigestAgreesWithTheStrings() {
+    let samples = [
+      "48213:1f0e2d3c", "48213:1f0e2d3d", "50000:1f0e2d3c", "100:1f0e2d3c", "x:1f0e2d3c", "no colon", "", ":",
+      "-1:u", "10:", "10:u:v",
+    ]
+    for seen in samples {
+      for current in samples {
+        #expect(
+          SignatureDigest(seen).isReplaced(by: SignatureDigest(current))
+            == FileSignature.isReplacement(seen: seen, current: current), "\(seen) -> \(current)")
+      }
+    }
+  }
+
   @Test func dedupWindowIsBounded() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, dedupWindow: 16))
     _ = try engine.handle(.start, now: 0)
@@ -283,6 +336,8 @@ import Testing
       return
     }
     #expect(update.insert.count == 100 && update.replace.isEmpty)
-    #expect(engine.cursor(for: "s") == .offset(100, signature: "9:u"))
+    // The engine keeps a digest of the signature, not its text; the update carries the frame's own.
+    #expect(engine.cursor(for: "s") == .offset(100, signature: nil))
+    #expect(update.cursor == .offset(100, signature: "9:u"))
   }
 }
