@@ -313,6 +313,33 @@ import Testing
     }
   }
 
+  /// A `hello` list longer than the handshake-list cap (64, STANDARDS.md section 8) is refused before
+  /// it is read: the client closes without sending `connect` and backs off; 64 entries are fine.
+  @Test func overlongHelloListsAreRefused() throws {
+    func answer(_ member: String, _ count: Int) throws -> [ClientAction] {
+      var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+      _ = try engine.handle(.start, now: 0)
+      _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+      var hello = JSONObject.frame(
+        "hello",
+        ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
+      let filler: JSONValue = member == "auth_versions" ? 1 : "0.5.0"
+      hello[member] = .array(Array(repeating: filler, count: count))
+      let actions = try engine.handle(.frameReceived(hello), now: 0)
+      #expect(engine.state == (count > 64 ? .backingOff : .awaitingConnected), "\(member) × \(count)")
+      return actions
+    }
+    for member in ["protocol_versions", "auth_versions", "capabilities"] {
+      let refused = try answer(member, 65)
+      #expect(
+        refused.contains {
+          if case .closeTransport(let reason) = $0 { return reason.code == "protocol_violation" } else { return false }
+        })
+      #expect(!refused.contains { if case .send = $0 { return true } else { return false } }, "no connect")
+      #expect(try answer(member, 64).contains { if case .send = $0 { return true } else { return false } })
+    }
+  }
+
   @Test func dedupWindowIsBounded() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, dedupWindow: 16))
     _ = try engine.handle(.start, now: 0)
