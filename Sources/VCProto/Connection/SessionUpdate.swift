@@ -98,7 +98,7 @@ public struct SessionUpdate: Sendable, Hashable {
       && l.gap == r.gap && l.dropped == r.dropped && l.insert == r.insert && l.replace == r.replace
   }
 
-  /// Hashes what ``==`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(sessionId)
     hasher.combine(purge)
