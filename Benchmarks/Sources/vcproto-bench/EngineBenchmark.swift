@@ -84,20 +84,18 @@ enum EngineBenchmark {
     let decoder = MessageDecoder()
     var delivered = 0
     var actionsOut = 0
-    func client(_ frames: [JSONObject]) throws {
-      for o in frames {
-        try c.handle(.frameReceived(o), now: 1, into: &clientActions)
-        actionsOut += clientActions.count
-        clientActions.removeAll(keepingCapacity: true)
-      }
+    func client(_ o: JSONObject) throws {
+      try c.handle(.frameReceived(o), now: 1, into: &clientActions)
+      actionsOut += clientActions.count
+      clientActions.removeAll(keepingCapacity: true)
     }
-    func server(_ frames: [JSONObject]) throws {
-      for o in frames {
-        try s.handle(.frameReceived(o), now: 1, into: &serverActions)
-        actionsOut += serverActions.count
-        serverActions.removeAll(keepingCapacity: true)
-      }
+    func server(_ o: JSONObject) throws {
+      try s.handle(.frameReceived(o), now: 1, into: &serverActions)
+      actionsOut += serverActions.count
+      serverActions.removeAll(keepingCapacity: true)
     }
+    func client(_ frames: [JSONObject]) throws { for o in frames { try client(o) } }
+    func server(_ frames: [JSONObject]) throws { for o in frames { try server(o) } }
     let contenders: [() throws -> Void] = [
       { for f in frames { _ = try reader.parse(f) } },
       { for f in frames { _ = try decoder.decode(f) } },
@@ -120,13 +118,13 @@ enum EngineBenchmark {
       {
         for f in historyFrames {
           guard case .object(let o) = try reader.parse(f) else { continue }
-          try client([o])
+          try client(o)
         }
       },
       {
         for (i, f) in frames.enumerated() {
           guard case .object(let o) = try reader.parse(f) else { continue }
-          if towardServer[i] { try server([o]) } else { try client([o]) }
+          if towardServer[i] { try server(o) } else { try client(o) }
         }
       },
     ]

@@ -72,8 +72,8 @@ extension ClaudeRecord: JSONPullDecodable {
   private static let layout = PullLayout(shape?.fields ?? [])
 
   /// Raw records stay lossless ``JSONObject``s. The record's members are read one by one and each
-  /// declared member is checked against the catalog's `ClaudeRecord` shape as it is read: the same
-  /// rules as ``decodeField(_:key:)`` (which uses ``FieldCheck/conforms(_:to:in:)``), without looking
+  /// declared member is checked against the catalog's `ClaudeRecord` shape as it is read, by
+  /// ``ValueRules`` as in ``decodeField(_:key:)`` (``FieldCheck/conforms(_:to:in:)``), without looking
   /// each field up again afterwards.
   static func pull(_ p: inout JSONParser) throws(DirectPathError) -> ClaudeRecord {
     let layout = Self.layout
@@ -97,18 +97,14 @@ extension ClaudeRecord: JSONPullDecodable {
       let value = try JSONValue.pull(&p)
       if let index {
         seen |= 1 << index
-        if case .null = value {
-          guard layout.fields[index].nullable else { throw JSONParser.miss(key.start) }
-        } else {
-          guard ValueRules.accepts(value, layout.fields[index].type, deep: .modelled),
-            layout.fields[index].allowedValues.map({ ValueRules.accepts(value, allowed: $0) }) ?? true
-          else { throw JSONParser.miss(key.start) }
+        guard ValueRules.accepts(value, member: layout.fields[index], deep: .modelled) else {
+          throw JSONParser.miss(key.start)
         }
       }
       members.append(JSONObject.Member(key: name, value: value))
     }
-    for i in 0..<layout.fields.count where layout.fields[i].required && seen & (1 << i) == 0 {
-      throw JSONParser.miss(p.pos)
+    for i in 0..<layout.fields.count where seen & (1 << i) == 0 {
+      guard ValueRules.accepts(nil, member: layout.fields[i]) else { throw JSONParser.miss(p.pos) }
     }
     return ClaudeRecord(raw: JSONObject(members))
   }
