@@ -220,6 +220,15 @@ client("client.handshake.timeout",
         advance(30000, [close("handshake_timeout"), ev("disconnected", reason="handshake_timeout"),
                         arm("reconnect", 31000), ev("reconnect_scheduled", attempt=1, at=31000)])])
 
+client("client.handshake.overlong_hello_list",
+       "A hello whose capabilities (or protocol_versions, auth_versions) list has more than 64 entries, the "
+       "handshake-list cap, is refused before it is read: close without connect, then back off.",
+       [step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.5.0", protocol_versions=["0.4.0", "0.5.0"], auth_versions=[1], capabilities=["heartbeat"] * 65),
+              [cancel("handshake_deadline"), close("protocol_violation"), ev("disconnected", reason="protocol_violation"),
+               arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)])])
+
 # --- auth ---
 def v2_steps(caps=(), good=True):
     h = hello("0.5.0", protocol_versions=["0.4.0", "0.5.0"], auth_versions=[1, 2], capabilities=list(caps), challenge=CHALLENGE)
@@ -769,6 +778,24 @@ server("server.message_ack.buffer",
            frame({"type": "message_ack", "message_id": "m1"}, []),
            frame({"type": "message_ack", "message_id": "m1"}, [ev("unknown_ack", message_id="m1")])],
        capabilities=["message_ack"])
+
+def resp(mid, text):
+    return {"type": "response", "message_id": mid, "success": True, "text": text, "session_id": S1}
+# Costs: message_id (2 bytes) + text + session_id; S1 is a 36-byte uuid.
+R1, R2, R3, BIG = resp("m1", "a" * 22), resp("m2", "b" * 22), resp("m3", "c" * 22), resp("m4", "d" * 63)
+server("server.message_ack.byte_budget",
+       "message_ack: the replay buffer is bounded by bytes as well as count (here 100 bytes; a frame costs the UTF-8 bytes "
+       "of message_id, text and session_id, 60 each): the oldest frames are dropped and reported; a frame over the whole "
+       "budget is sent but never kept, so its ack is unknown and it is not replayed.",
+       ready_server(caps=["message_ack"]) + [
+           step("send", [send(R1)], frame=R1),
+           step("send", [send(R2), ev("replay_evicted", message_id="m1")], frame=R2),
+           frame({"type": "message_ack", "message_id": "m1"}, [ev("unknown_ack", message_id="m1")]),
+           step("send", [send(BIG), ev("replay_evicted", message_id="m4")], frame=BIG),
+           frame({"type": "message_ack", "message_id": "m4"}, [ev("unknown_ack", message_id="m4")]),
+           frame({"type": "message_ack", "message_id": "m2"}, []),
+           step("send", [send(R3)], frame=R3)],
+       capabilities=["message_ack"], replay_buffer_bytes=100)
 
 server("server.draining",
        "drain: draining {message, retry_after_ms} when negotiated, then close; nothing after.",

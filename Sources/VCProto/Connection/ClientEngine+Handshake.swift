@@ -39,7 +39,20 @@ extension ClientEngine {
     out.append(.deliver(.reauthRequired(reason)))
   }
 
+  /// The most entries a `hello` list (`protocol_versions`, `auth_versions`, `capabilities`) may have:
+  /// the handshake-list cap the ``Negotiator`` applies to a `connect` (STANDARDS.md section 8).
+  static let maxHelloListItems = ValidationOptions.defaultMaxHandshakeListItems
+
   mutating func onHello(_ hello: JSONObject, now: Int64, _ out: inout [ClientAction]) {
+    // A list over the cap is refused before any entry is read: close without `connect`, back off.
+    for member in ["protocol_versions", "auth_versions", "capabilities"] {
+      if let list = hello[member]?.arrayValue, list.count > Self.maxHelloListItems {
+        connectionLost(
+          .protocolViolation("hello: \(member) has more than \(Self.maxHelloListItems) entries"), now: now, close: true,
+          &out)
+        return
+      }
+    }
     let listed = hello["protocol_versions"]?.arrayValue?.compactMap(\.stringValue)
     let offered = (listed ?? [hello["version"]?.stringValue].compactMap { $0 }).compactMap {
       ProtocolVersion(announced: $0)

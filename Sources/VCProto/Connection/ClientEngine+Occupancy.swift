@@ -24,6 +24,9 @@ extension ClientEngine {
       pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count)
   }
 
-  /// The cursor the engine holds for a subscribed session (what to persist), or `nil`.
+  /// The cursor the engine holds for a subscribed session, or `nil`. A 0.5.0 cursor's `signature` is
+  /// `nil`: the engine keeps only a fixed-size digest of the last `file_signature` (a server's
+  /// signature costs no memory whatever its length); to persist it, take the cursor of the last
+  /// ``SessionUpdate``, which carries the frame's signature.
   public func cursor(for sessionId: String) -> SubscriptionCursor? { subscriptions[sessionId]?.cursor }
 }

@@ -5,7 +5,7 @@ extension ClientEngine {
       subscriptionOrder.append(id)
       subscriptions[id] = Subscription(cursor: cursor, window: configuration.dedupWindow)
     } else if let cursor {
-      subscriptions[id]?.cursor = cursor
+      subscriptions[id]?.resume(from: cursor)
     }
     if state == .ready { sendSubscribe(id, &out) }
   }
@@ -117,18 +117,26 @@ extension ClientEngine {
       update.isComplete = complete && next == .done
     case .offset:
       var held = 0
-      var signature: String?
-      if case .offset(let n, let s)? = sub.cursor { (held, signature) = (n, s) }
+      if case .offset(let n, _)? = sub.cursor { held = n }
+      // Only a digest of the signature is kept (``SignatureDigest``); the update's cursor carries
+      // this frame's own signature text, for the application to persist.
       let received = frame["file_signature"]?.stringValue
-      let replaced =
-        frame["file_replaced"]?.boolValue == true
-        || (signature != nil && received != nil && FileSignature.isReplacement(seen: signature!, current: received!))
+      let receivedDigest = received.map(SignatureDigest.init)
+      let replaced: Bool
+      if frame["file_replaced"]?.boolValue == true {
+        replaced = true
+      } else if let seen = sub.signature, let receivedDigest {
+        replaced = seen.isReplaced(by: receivedDigest)
+      } else {
+        replaced = false
+      }
+      if let receivedDigest { sub.signature = receivedDigest }
       if replaced {
         // Nothing of this frame is delivered: the whole file is fetched again from offset 0.
         update.messages = []
         update.purge = .all
         sub.delivered.removeAll()
-        sub.cursor = .offset(0, signature: received)
+        sub.cursor = .offset(0, signature: nil)
         sub.continuing = true
         update.cursor = .offset(0, signature: received)
         update.isComplete = false
@@ -142,7 +150,7 @@ extension ClientEngine {
       }
       classify(messages, family: family, session: id, into: &update, sub: &sub)
       held = max(held, nextOffset)
-      sub.cursor = .offset(held, signature: received ?? signature)
+      sub.cursor = .offset(held, signature: nil)
       let endOfFile = frame["end_of_file"]?.boolValue ?? true
       sub.continuing = !endOfFile
       if !endOfFile {
@@ -151,6 +159,9 @@ extension ClientEngine {
       update.isComplete = endOfFile
     }
     update.cursor = sub.cursor ?? update.cursor
+    if case .offset(let offset, _) = update.cursor {
+      update.cursor = .offset(offset, signature: frame["file_signature"]?.stringValue)
+    }
     return (update, next)
   }
 

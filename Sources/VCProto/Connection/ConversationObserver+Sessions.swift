@@ -128,11 +128,8 @@ extension ConversationObserver {
           message: "session_history for a session the client has not subscribed to on this connection"))
     }
     guard id.utf8.count <= Self.maxTrackedIDBytes else { return }
-    var frame = message
-    if let signature = message["file_signature"]?.stringValue, signature.utf8.count > Self.maxTrackedIDBytes {
-      frame["file_signature"] = nil  // the engine keeps the last signature per session: only short ones
-    }
-    guard drive(.frameReceived(frame), now: now) != nil else { return }
+    // The engine keeps a fixed-size digest of each session's signature, so any length is followed.
+    guard drive(.frameReceived(message), now: now) != nil else { return }
     continuations[id] = nil
     let replaced = message["file_replaced"]?.boolValue == true
     let continued =

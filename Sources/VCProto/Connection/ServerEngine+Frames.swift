@@ -24,11 +24,7 @@ extension ServerEngine {
       return
     case "message_ack" where capabilityFlags.contains(.messageAck):
       guard let id = frame["message_id"]?.stringValue else { break }
-      if let index = memory.unacknowledged.firstIndex(where: { $0.messageId == id }) {
-        memory.unacknowledged.remove(at: index)
-      } else {
-        out.append(.deliver(.unknownAcknowledgement(messageId: id)))
-      }
+      if !memory.acknowledge(id) { out.append(.deliver(.unknownAcknowledgement(messageId: id))) }
       return
     case "disconnect" where capabilityFlags.contains(.disconnect):
       out.append(.deliver(.clientDisconnecting(reason: frame["reason"]?.stringValue ?? "")))

@@ -147,16 +147,10 @@ public struct ServerEngine: Sendable {
 
   mutating func send(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) throws(IllegalEvent) {
     let type = frame["type"]?.stringValue ?? ""
-    let gate: (name: String, flag: CapabilityFlags)?
-    switch type {
-    case "heartbeat": gate = (Capability.heartbeat, .heartbeat)
-    case "draining": gate = (Capability.draining, .draining)
-    case "replay": gate = (Capability.messageAck, .messageAck)
-    default: gate = nil
-    }
-    if let gate, !capabilityFlags.contains(gate.flag) {
+    if let missing = missingCapability(type, in: frame) {
       throw IllegalEvent(
-        state: state.rawValue, event: "send", reason: "\"\(type)\" needs the \(gate.name) capability, not negotiated")
+        state: state.rawValue, event: "send",
+        reason: "\(missing.what) needs the \(missing.gate.name) capability, not negotiated")
     }
     if family != .messageId, type == "session_history" || type == "session_updated",
       let id = frame["session_id"]?.stringValue, !subscribed.contains(id)
@@ -171,14 +165,15 @@ public struct ServerEngine: Sendable {
         frame["text"]?.stringValue ?? frame["message"]?.stringValue ?? frame["error"]?.stringValue ?? "")
       if let session = frame["session_id"]?.stringValue { message["session_id"] = .string(session) }
       message["timestamp"] = .string(RFC3339.string(millisecondsSince1970: now))
-      memory.unacknowledged.removeAll { $0.messageId == id }
-      memory.unacknowledged.append(ServerMemory.Unacknowledged(messageId: id, message: message))
-      if memory.unacknowledged.count > ServerMemory.replayCapacity {
-        let evicted = memory.unacknowledged.removeFirst()
-        out.append(.send(frame))
-        out.append(.deliver(.replayEvicted(messageId: evicted.messageId)))
-        return
-      }
+      let cost =
+        id.utf8.count + (message["text"]?.stringValue?.utf8.count ?? 0)
+        + (message["session_id"]?.stringValue?.utf8.count ?? 0)
+      let evicted = memory.keep(
+        ServerMemory.Unacknowledged(messageId: id, message: message, cost: cost),
+        budget: configuration.replayBufferBytes)
+      out.append(.send(frame))
+      for dropped in evicted { out.append(.deliver(.replayEvicted(messageId: dropped))) }
+      return
     }
     out.append(.send(frame))
   }

@@ -35,6 +35,8 @@ public struct SessionUpdate: Sendable, Hashable {
   /// Indices in ``messages`` of the messages to overwrite, ascending (frame order). Each names an object.
   public var replaceIndices: [Int]
   /// The cursor after this frame (what to persist for a later ``ClientEvent/subscribe(sessionId:cursor:)``).
+  /// A 0.5.0 cursor's `signature` is this frame's `file_signature` (`nil` when the frame has none:
+  /// keep the previous one then); the engine itself keeps only a digest of it.
   public var cursor: SubscriptionCursor
   /// `false` while the engine is still fetching the rest (a continuation is pending or retrying).
   public var isComplete: Bool
@@ -96,7 +98,7 @@ public struct SessionUpdate: Sendable, Hashable {
       && l.gap == r.gap && l.dropped == r.dropped && l.insert == r.insert && l.replace == r.replace
   }
 
-  /// Hashes what ``==`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(sessionId)
     hasher.combine(purge)

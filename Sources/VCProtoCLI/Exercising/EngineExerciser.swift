@@ -258,7 +258,8 @@ public struct EngineExerciser {
     let offer = ServerOffer(
       protocolVersions: pick([["0.2.0"], ["0.4.0", "0.5.0"], ["0.3.0", "0.4.0", "0.5.0"]]),
       authVersions: pick([[1], [1, 2], [2]]), capabilities: byte() % 2 == 0 ? Capability.all : [])
-    var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2))
+    var engine = ServerEngine(
+      ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2, replayBufferBytes: 256))
     return drive(
       &engine, advances: [0, 1, 1_000, 45_000, 60_000], event: { $0.serverEvent(armed: $1) }, check: Self.checkServer)
   }
@@ -289,7 +290,11 @@ public struct EngineExerciser {
       default: break
       }
     }
-    if engine.memory.unacknowledged.count > ServerMemory.replayCapacity { return "replay buffer overflow" }
+    if engine.memory.unacknowledged.count > ServerMemory.replayCapacity
+      || engine.memory.replayBytes > engine.configuration.replayBufferBytes
+    {
+      return "replay buffer overflow"
+    }
     if engine.memory.idempotencyKeyCount > ServerMemory.idempotencyCapacity { return "idempotency window overflow" }
     if engine.subscribed.count > engine.configuration.maxSubscriptions { return "subscriptions overflow" }
     return nil
