@@ -33,6 +33,7 @@ MAX_SUBSCRIPTIONS = 256
 DEDUP_WINDOW = 2048
 MAX_NEW_SESSIONS = 16
 MAX_DRAIN_WAIT = 3_600_000
+MAX_HANDSHAKE_LIST = 64
 
 
 class Subscription:
@@ -294,6 +295,9 @@ class ClientEngine:
             self.on_ready_frame(frame, kind, now, out)
 
     def on_hello(self, hello, now, out):
+        if any(isinstance(hello.get(k), list) and len(hello[k]) > MAX_HANDSHAKE_LIST
+               for k in ("protocol_versions", "auth_versions", "capabilities")):
+            return self.lost("protocol_violation", now, True, out)  # too long to read (section 3)
         listed = hello.get("protocol_versions")
         offered = [parse_version(v) for v in (listed if isinstance(listed, list) else [hello.get("version")])]
         offered = [v for v in offered if v]

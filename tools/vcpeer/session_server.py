@@ -20,13 +20,16 @@ LEGAL = {
     "authenticated": ALWAYS | {"frame", "malformed_frame", "timer", "send"},
     "closed": ALWAYS | {"frame", "malformed_frame", "timer"},
 }
-# Frames the server may send only when the client negotiated the capability.
-GATED = {"heartbeat": "heartbeat", "draining": "draining", "replay": "message_ack"}
+# What the server may send only when the client negotiated the capability (section 7's table): whole
+# messages, and members when present and not null. `replay` is a message of every version: not gated.
+GATED = {"heartbeat": "heartbeat", "draining": "draining", "disconnect": "disconnect", "message_ack": "message_ack"}
+GATED_MEMBERS = {("error", "message_id"): "message_ack", ("prompt", "idempotency_key"): "idempotent_prompt"}
 SESSION_DATA = {"session_history", "session_updated"}
 
 AUTH_WITHIN = 60_000
 HEARTBEAT_EVERY = 45_000
 REPLAY_CAPACITY = 256
+REPLAY_BYTES = 4_194_304  # default byte budget of the replay buffer
 KEY_CAPACITY = 1024
 MAX_KEY_BYTES = 256
 MAX_SUBSCRIPTIONS = 256
@@ -85,7 +88,8 @@ class ServerEngine:
         self.version = None
         self.caps = []
         self.subscribed = set()
-        self.unacked = []  # [message id, replay message], oldest first
+        self.replay_budget = config.get("replay_buffer_bytes", REPLAY_BYTES)
+        self.unacked = []  # [message id, replay message, cost in bytes], oldest first
         self.keys = BoundedSet(KEY_CAPACITY)  # idempotency keys already run
 
     def handle(self, kind, now, **inp):
@@ -173,18 +177,32 @@ class ServerEngine:
 
     def on_send(self, out, now, frame):
         kind = frame.get("type")
-        if kind in GATED and GATED[kind] not in self.caps:
-            raise IllegalEvent(self.state, "send", "%s needs %s, not negotiated" % (kind, GATED[kind]))
+        needs = GATED.get(kind) or next((cap for (k, member), cap in GATED_MEMBERS.items()
+                                          if k == kind and frame.get(member) is not None), None)
+        if needs is not None and needs not in self.caps:
+            raise IllegalEvent(self.state, "send", "%s needs %s, not negotiated" % (kind, needs))
         if (kind in SESSION_DATA and family(self.version) != "uuid"
                 and isinstance(frame.get("session_id"), str) and frame["session_id"] not in self.subscribed):
             raise IllegalEvent(self.state, "send", "session data for a session the client did not subscribe to")
         out.append(send(frame))
         message_id = frame.get("message_id")
         if "message_ack" in self.caps and isinstance(message_id, str):
-            self.unacked = [e for e in self.unacked if e[0] != message_id]
-            self.unacked.append([message_id, self.replay_message(frame, now)])
-            if len(self.unacked) > REPLAY_CAPACITY:
-                out.append(event("replay_evicted", message_id=self.unacked.pop(0)[0]))
+            for dropped in self.keep(message_id, self.replay_message(frame, now)):
+                out.append(event("replay_evicted", message_id=dropped))
+
+    def keep(self, message_id, message):
+        """Keeps a frame for replay within both bounds (256 frames, the byte budget; a frame costs
+        the UTF-8 bytes of its id, text and session_id); returns the ids dropped, oldest first: a
+        frame over the whole budget is not kept and is reported itself."""
+        self.unacked = [e for e in self.unacked if e[0] != message_id]  # a resend replaces, silently
+        cost = sum(len(s.encode("utf-8")) for s in (message_id, message["text"], message.get("session_id", "")))
+        if cost > self.replay_budget:
+            return [message_id]
+        self.unacked.append([message_id, message, cost])
+        dropped = []
+        while len(self.unacked) > REPLAY_CAPACITY or sum(e[2] for e in self.unacked) > self.replay_budget:
+            dropped.append(self.unacked.pop(0)[0])
+        return dropped
 
     def replay_message(self, frame, now):
         text = next((frame[k] for k in ("text", "message", "error") if isinstance(frame.get(k), str)), "")
@@ -285,7 +303,7 @@ class ServerEngine:
         if "heartbeat" in caps:
             self.arm("heartbeat", now + HEARTBEAT_EVERY, out)
         if "message_ack" in caps:
-            for message_id, message in self.unacked:
+            for message_id, message, _ in self.unacked:
                 out.append(send({"type": "replay", "message_id": message_id, "message": message}))
 
     def answer_holds(self, connect, response, now):
