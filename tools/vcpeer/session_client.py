@@ -457,7 +457,9 @@ class ClientEngine:
             return False
         sub = self.subs[session]
         fam = family(self.version)
-        update = {"purge": None, "insert": [], "replace": [], "gap": None, "dropped": 0}
+        # An offset cursor reported to the application carries this frame's own file_signature.
+        signature = frame.get("file_signature") if isinstance(frame.get("file_signature"), str) else None
+        update = {"purge": None, "insert": [], "replace": [], "gap": None, "dropped": 0, "signature": signature}
         cursor = sub.cursor or {}
         if fam == "uuid":
             self.classify(messages, fam, session, sub, update)
@@ -518,9 +520,11 @@ class ClientEngine:
 
     @staticmethod
     def session_update(session, sub, update, complete):
+        cursor = dict(sub.cursor) if sub.cursor else None
+        if cursor is not None and "signature" in cursor:
+            cursor["signature"] = update["signature"]
         return event("session_update", session_id=session, purge=update["purge"], insert=update["insert"],
-                     replace=update["replace"], cursor=dict(sub.cursor) if sub.cursor else None,
-                     is_complete=complete, gap=update["gap"],
+                     replace=update["replace"], cursor=cursor, is_complete=complete, gap=update["gap"],
                      dropped=update["dropped"])
 
     @staticmethod
