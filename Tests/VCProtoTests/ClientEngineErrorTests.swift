@@ -161,6 +161,22 @@ import Testing
     #expect(try engine.handle(.frameReceived(here), now: 2) == [.deliver(.answered(requestId: "r1", frame: here))])
   }
 
+  /// An `error` that names a session refuses only a request about that session (STANDARDS.md section
+  /// 15, rule 9): the real server echoes the request's session, so a request that named none is not
+  /// what it refuses. Found by tools/crosscheck_sessions.py against the Python engine.
+  @Test func aRefusalNamingASessionNeverEndsASessionlessRequest() throws {
+    var engine = try Self.readyEngine()
+    let request = JSONObject.frame("execute_command", ["command_id": "git.status", "working_directory": "/w"])
+    _ = try engine.handle(.send(request, requestId: "r1"), now: 1)
+    let named = JSONObject.frame(
+      "error", ["message": "command_id required in execute_command message", "session_id": .string(Self.session)])
+    #expect(try engine.handle(.frameReceived(named), now: 2) == [.deliver(.received(named))])
+    #expect(engine.occupancy.pendingRequests == 1)
+    let unnamed = JSONObject.frame("error", ["message": "command_id required in execute_command message"])
+    #expect(
+      try engine.handle(.frameReceived(unnamed), now: 3) == [.deliver(.answered(requestId: "r1", frame: unnamed))])
+  }
+
   /// The engine's own `set_max_message_size` takes its place in the answer order: its `ack` does not
   /// answer a `prompt` sent right after it (both are answered by `ack`).
   @Test func theEnginesOwnRequestKeepsItsPlace() throws {

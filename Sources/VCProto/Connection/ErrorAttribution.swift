@@ -66,7 +66,7 @@ enum ErrorAttribution {
     }
     let session = error["session_id"]?.stringValue
     return pending.firstIndex { request in
-      request.type == refused && (session == nil || request.sessionId == nil || request.sessionId == session)
+      request.type == refused && (session == nil || request.sessionId == session)
     }
   }
 }
