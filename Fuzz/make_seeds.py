@@ -18,7 +18,8 @@ def write(target, data):
 
 
 frames = []
-for path in glob.glob(os.path.join(ROOT, "Vectors", "messages", "*.json")):
+# Vectors/messages/<version>/<type>.json (one directory per protocol version).
+for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "messages", "*", "*.json"))):
     for v in json.load(open(path, encoding="utf-8")):
         frames.append(v["frame"].encode("utf-8"))
 for f in frames:
@@ -70,4 +71,5 @@ _engine_bytes = hashlib.sha256(b"fuzz-engine").digest()
 for i in range(32):
     chunk = b"".join(hashlib.sha256(_engine_bytes + bytes([i, j])).digest() for j in range(8))
     write("fuzz-engine", bytes([i % 2]) + chunk)
+assert frames, "no message vectors found under Vectors/messages/<version>/"
 print("seeded", {t: len(os.listdir(os.path.join(HERE, "corpus", t))) for t in os.listdir(os.path.join(HERE, "corpus"))})

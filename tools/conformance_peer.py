@@ -7,9 +7,10 @@ with Python's jsonschema (from Schema/), zlib and hmac (modules in tools/vcpeer/
 
 `--break GLOB` (repeatable) turns it into a deliberately broken implementation for testing the
 runner: the answer of every test whose id matches GLOB is corrupted (a flipped verdict, a lost
-finding, a changed byte, another outcome), and each corrupted id is appended to the file given by
-`--broken-log`. CI runs the runner on it with that log as the failure list: the run passes only if
-exactly those tests fail.
+finding, a changed byte, another outcome; for `sessions`, the answer of engines with the real
+system's conversation bugs put back, vcpeer/session_broken.py), and each id whose answer changed
+is appended to the file given by `--broken-log`. CI runs the runner on it with that log as the
+failure list: the run passes only if exactly those tests fail.
 """
 import argparse
 import fnmatch
@@ -19,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from vcpeer import auth_bound, envelope, frames, hkdf, messages, negotiation  # noqa: E402
+from vcpeer import auth_bound, envelope, frames, hkdf, messages, negotiation, sessions  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROTOCOL = 1
@@ -34,10 +35,11 @@ def handlers(schema_root):
         "negotiation": negotiation.answer,
         "auth_hkdf": hkdf.answer,
         "auth_frames": frames.answer,
+        "sessions": sessions.answer,
     }
 
 
-def corrupt(kind, result):
+def corrupt(kind, request, result):
     """A wrong answer of the same shape."""
     result = dict(result)
     if kind == "messages":
@@ -55,6 +57,10 @@ def corrupt(kind, result):
         result["okm_hex"] = "00" + result["okm_hex"][2:]
     elif kind == "auth_frames":
         result["messages"] = result["messages"][:-1]
+    elif kind == "sessions":
+        # Not a corrupted answer but buggy engines: the real system's bugs (vcpeer/session_broken.py).
+        # A conversation that never meets them gets the right answer and is not logged.
+        result = sessions.answer(request, broken=True)
     return result
 
 
@@ -86,10 +92,11 @@ def main():
             except Exception as error:  # the runner shows it as this test's failure
                 reply["error"] = "%s: %s" % (type(error).__name__, error)
         if "result" in reply and any(fnmatch.fnmatchcase(reply["id"], g) for g in args.breaks):
-            reply["result"] = corrupt(request["kind"], reply["result"])
-            if args.broken_log:
+            broken = corrupt(request["kind"], request["input"], reply["result"])
+            if args.broken_log and broken != reply["result"]:
                 with open(args.broken_log, "a", encoding="utf-8") as log:
                     log.write(reply["id"] + "\n")
+            reply["result"] = broken
         out.write(json.dumps(reply, ensure_ascii=False) + "\n")
         out.flush()
 

@@ -6,8 +6,9 @@ Python's hmac and hashlib, independently of the Swift code.
     python3 tools/make_auth_vectors.py
 
 Files: handshakes.json, hkdf.json (RFC 5869 test cases 1-3, checked against the RFC's figures),
-frames.json. Vector fields are described in Vectors/README.md. tools/crosscheck_auth.py rebuilds
-every input from the fields with its own copy of the layout and recomputes every MAC and key.
+frames.json. Vector fields are described in Vectors/README.md. The reference conformance peer
+(tools/vcpeer/auth_bound.py, run by `vcproto conformance`) rebuilds every input from the fields with
+its own copy of the layout and recomputes every MAC and key.
 """
 import hashlib
 import hmac

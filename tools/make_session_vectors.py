@@ -220,6 +220,15 @@ client("client.handshake.timeout",
         advance(30000, [close("handshake_timeout"), ev("disconnected", reason="handshake_timeout"),
                         arm("reconnect", 31000), ev("reconnect_scheduled", attempt=1, at=31000)])])
 
+client("client.handshake.overlong_hello_list",
+       "A hello whose capabilities (or protocol_versions, auth_versions) list has more than 64 entries, the "
+       "handshake-list cap, is refused before it is read: close without connect, then back off.",
+       [step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.5.0", protocol_versions=["0.4.0", "0.5.0"], auth_versions=[1], capabilities=["heartbeat"] * 65),
+              [cancel("handshake_deadline"), close("protocol_violation"), ev("disconnected", reason="protocol_violation"),
+               arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)])])
+
 # --- auth ---
 def v2_steps(caps=(), good=True):
     h = hello("0.5.0", protocol_versions=["0.4.0", "0.5.0"], auth_versions=[1, 2], capabilities=list(caps), challenge=CHALLENGE)
@@ -391,6 +400,81 @@ client("client.requests.stop_fails_pending",
            step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
            step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), close("client_disconnect"),
                          ev("disconnected", reason="client_disconnect")], reason="user")])
+
+# An `error` carries no request id. Each request handler of the real server refuses a bad request
+# synchronously with its own messages (the catalog's per-request `errors`), and the server handles one
+# socket's frames in order, so an `error` whose message is one of a request type's refusals ends the
+# oldest pending request of that type, delivered as its answer (STANDARDS.md section 15, rule 9).
+EXEC_NO_DIR = {"type": "execute_command", "command_id": "git.status"}
+NO_DIR = {"type": "error", "message": "working_directory required in execute_command message"}
+NOT_FOUND = {"type": "error", "message": "Command output not found: cmd-1"}
+STARTED = {"type": "command_started", "command_id": "git.status", "command_session_id": "cmd-2",
+           "shell_command": "git status"}
+client("client.bug.error_refuses_request",
+       "Real-system bug (a request refused with error waits until the connection drops): an error whose message is "
+       "one of a request type's refusals in the catalog ends the oldest pending request of that type, as its "
+       "answer; requests of other types keep waiting.",
+       ready_steps() + [
+           step("send", [send(EXEC_NO_DIR)], frame=EXEC_NO_DIR, request_id="r1"),
+           step("send", [send(OUT)], frame=OUT, request_id="r2"),
+           step("send", [send(EXEC)], frame=EXEC, request_id="r3"),
+           frame(NOT_FOUND, [ev("answered", request_id="r2", frame=NOT_FOUND)]),
+           frame(NO_DIR, [ev("answered", request_id="r1", frame=NO_DIR)]),
+           frame(STARTED, [ev("answered", request_id="r3", frame=STARTED)]),
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)],
+                detail="reset")])
+
+HISTORY = {"type": "get_command_history", "limit": 10}
+UNKNOWN = {"type": "error", "message": "Unknown message type: get_command_history"}
+client("client.0.2.0.requests.error_unknown_type",
+       "A server that does not know a request type answers 'Unknown message type: <type>': the oldest pending "
+       "request of that type ends with that error as its answer.",
+       ready_steps(version="0.2.0", hello_frame=hello("0.2.0"), connected_frame=SESSION_LIST)[:-1] + [
+           frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                                arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(HISTORY)], frame=HISTORY, request_id="r2"),
+           frame(UNKNOWN, [ev("answered", request_id="r2", frame=UNKNOWN)]),
+           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), close("client_disconnect"),
+                         ev("disconnected", reason="client_disconnect")], reason="user")],
+       min_version="0.2.0")
+
+PROCESSING = {"type": "error", "message": "Error processing message: class java.lang.String cannot be cast"}
+INVALID_SUB = {"type": "error", "code": "invalid_subscribe", "message": "from_offset must be a non-negative integer"}
+PROMPT_RESUME = {"type": "prompt", "text": "Go on", "resume_session_id": S1}
+NO_CLI_OTHER = {"type": "error", "message": "No AI CLI tools installed. Please install Claude Code or GitHub Copilot CLI.",
+                "session_id": S2}
+DISPATCH = {"type": "error", "message": "Failed to dispatch prompt: tmux exited", "session_id": S1}
+client("client.requests.error_not_attributed",
+       "An error that no request type's refusals match (a handler exception, a coded subscribe error), one naming "
+       "another session, or one the server also sends after answering (prompt dispatch failure) ends no request: "
+       "it is delivered as received and the requests keep waiting (they still fail when the connection ends).",
+       ready_steps() + [
+           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(PROMPT_RESUME)], frame=PROMPT_RESUME, request_id="r2"),
+           frame(PROCESSING, [ev("received", frame=PROCESSING)]),
+           frame(INVALID_SUB, [ev("received", frame=INVALID_SUB)]),
+           frame(NO_CLI_OTHER, [ev("received", frame=NO_CLI_OTHER)]),
+           frame(DISPATCH, [ev("received", frame=DISPATCH)]),
+           step("stop", [ev("request_failed", request_id="r1", reason="stopped"),
+                         ev("request_failed", request_id="r2", reason="stopped"), cancel("ping"),
+                         close("client_disconnect"), ev("disconnected", reason="client_disconnect")], reason="user")])
+
+PROMPT_ACK = {"type": "ack", "message": "Processing prompt..."}
+SIZE_ACK = {"type": "ack", "message": "Max message size set to 200 KB"}
+client("client.requests.untracked_requests_keep_their_place",
+       "Answers and refusals are matched in request order, counting the requests nobody tracks: the ack of the "
+       "engine's own set_max_message_size does not answer a prompt sent right after it, and the refusal of an "
+       "untracked execute_command does not end a tracked one.",
+       ready_steps(size=200) + [
+           step("send", [send(PROMPT_RESUME)], frame=PROMPT_RESUME, request_id="r1"),
+           step("send", [send(EXEC_NO_DIR)], frame=EXEC_NO_DIR),
+           step("send", [send(EXEC_NO_DIR)], frame=EXEC_NO_DIR, request_id="r2"),
+           frame(SIZE_ACK, [ev("received", frame=SIZE_ACK)]),
+           frame(PROMPT_ACK, [ev("answered", request_id="r1", frame=PROMPT_ACK)]),
+           frame(NO_DIR, [ev("received", frame=NO_DIR)]),
+           frame(NO_DIR, [ev("answered", request_id="r2", frame=NO_DIR)])],
+       max_message_size_kb=200)
 
 PROMPT_NEW = {"type": "prompt", "text": "Start", "new_session_id": S2, "working_directory": "/tmp"}
 client("client.bug.session_ready_lost_on_reconnect",
@@ -694,6 +778,24 @@ server("server.message_ack.buffer",
            frame({"type": "message_ack", "message_id": "m1"}, []),
            frame({"type": "message_ack", "message_id": "m1"}, [ev("unknown_ack", message_id="m1")])],
        capabilities=["message_ack"])
+
+def resp(mid, text):
+    return {"type": "response", "message_id": mid, "success": True, "text": text, "session_id": S1}
+# Costs: message_id (2 bytes) + text + session_id; S1 is a 36-byte uuid.
+R1, R2, R3, BIG = resp("m1", "a" * 22), resp("m2", "b" * 22), resp("m3", "c" * 22), resp("m4", "d" * 63)
+server("server.message_ack.byte_budget",
+       "message_ack: the replay buffer is bounded by bytes as well as count (here 100 bytes; a frame costs the UTF-8 bytes "
+       "of message_id, text and session_id, 60 each): the oldest frames are dropped and reported; a frame over the whole "
+       "budget is sent but never kept, so its ack is unknown and it is not replayed.",
+       ready_server(caps=["message_ack"]) + [
+           step("send", [send(R1)], frame=R1),
+           step("send", [send(R2), ev("replay_evicted", message_id="m1")], frame=R2),
+           frame({"type": "message_ack", "message_id": "m1"}, [ev("unknown_ack", message_id="m1")]),
+           step("send", [send(BIG), ev("replay_evicted", message_id="m4")], frame=BIG),
+           frame({"type": "message_ack", "message_id": "m4"}, [ev("unknown_ack", message_id="m4")]),
+           frame({"type": "message_ack", "message_id": "m2"}, []),
+           step("send", [send(R3)], frame=R3)],
+       capabilities=["message_ack"], replay_buffer_bytes=100)
 
 server("server.draining",
        "drain: draining {message, retry_after_ms} when negotiated, then close; nothing after.",

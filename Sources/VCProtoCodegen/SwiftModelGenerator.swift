@@ -201,7 +201,7 @@ package struct SwiftModelGenerator: Sendable {
       s += "    case \(length):\n"
       for m in byLength[length]! {
         let versionArg = isVersioned(m.type) ? ", version: version" : ""
-        s += "      if type == \"\(m.type)\" {\n"
+        s += "      if type.hasSameScalars(as: \"\(m.type)\") {\n"
         s += "        self = .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(json: object\(versionArg)))\n"
         s += "        return\n      }\n"
       }

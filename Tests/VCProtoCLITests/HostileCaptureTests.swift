@@ -201,21 +201,31 @@ import VCProto
     #expect(memory.count == 3)
   }
 
-  /// The conversation checker still reports an ack for an id it has forgotten (beyond the window),
+  /// Capture times become the observer's milliseconds only when 64 bits hold them: a hostile
+  /// `time` (1e300, infinity, NaN) is dropped instead of trapping.
+  @Test func captureTimesOutOfRangeAreDropped() {
+    #expect(CaptureValidation.milliseconds(1.5) == 1_500)
+    #expect(CaptureValidation.milliseconds(-2) == -2_000)
+    #expect(CaptureValidation.milliseconds(1e300) == nil)
+    #expect(CaptureValidation.milliseconds(-.infinity) == nil)
+    #expect(CaptureValidation.milliseconds(.nan) == nil)
+  }
+
+  /// The conversation observer still reports an ack for an id it has forgotten (beyond the window),
   /// and accepts one inside it.
   @Test func ackWindowFollowsEviction() throws {
-    var checker = ConversationChecker()
-    func event(_ direction: MessageDirection, _ json: String) throws -> ConversationChecker.Event {
-      ConversationChecker.Event(direction: direction, message: try #require(JSONReader().parse(json).objectValue))
+    var observer = ConversationObserver()
+    func event(_ direction: MessageDirection, _ json: String) throws -> ConversationObserver.Frame {
+      ConversationObserver.Frame(direction: direction, message: try #require(JSONReader().parse(json).objectValue))
     }
-    _ = checker.receive(try event(.serverToClient, #"{"type":"hello","version":"0.2.0","auth_version":1}"#))
-    _ = checker.receive(try event(.clientToServer, #"{"type":"connect","api_key":"k"}"#))
-    for i in 0...ConversationChecker.rememberedMessageIDs {
-      _ = checker.receive(try event(.serverToClient, #"{"type":"pong","message_id":"id-\#(i)"}"#))
+    _ = observer.observe(try event(.serverToClient, #"{"type":"hello","version":"0.2.0","auth_version":1}"#))
+    _ = observer.observe(try event(.clientToServer, #"{"type":"connect","api_key":"k"}"#))
+    for i in 0...ConversationObserver.rememberedMessageIDs {
+      _ = observer.observe(try event(.serverToClient, #"{"type":"pong","message_id":"id-\#(i)"}"#))
     }
-    let old = checker.receive(try event(.clientToServer, #"{"type":"message_ack","message_id":"id-0"}"#))
+    let old = observer.observe(try event(.clientToServer, #"{"type":"message_ack","message_id":"id-0"}"#))
     #expect(old.map(\.code) == [.unknownMessageID])
-    let recent = checker.receive(try event(.clientToServer, #"{"type":"message_ack","message_id":"id-1"}"#))
+    let recent = observer.observe(try event(.clientToServer, #"{"type":"message_ack","message_id":"id-1"}"#))
     #expect(recent.isEmpty)
   }
 

@@ -38,7 +38,7 @@ import Testing
     }
     for bug in [
       "pre_auth_send", "pending_request_fails_on_drop", "session_ready_lost", "auth_error_keeps_reconnecting",
-      "signature_growth",
+      "signature_growth", "error_refuses_request",
     ] {
       #expect(ids.contains { $0.contains("bug.\(bug)") }, "no vector for \(bug)")
     }
@@ -170,6 +170,79 @@ import Testing
     #expect(server.memory.unacknowledged.first?.messageId == "m1")
   }
 
+  /// The replay buffer is bounded by bytes as well as by count (STANDARDS.md section 15 rule 8): a frame
+  /// costs the UTF-8 bytes of its `message_id`, text and `session_id`; the oldest go first, and a frame
+  /// over the whole budget is sent but never kept, so its ack is unknown and it is not replayed.
+  @Test func replayBufferIsBoundedByBytes() throws {
+    var server = ServerEngine(
+      ServerConfiguration(
+        offer: ServerOffer(protocolVersions: ["0.5.0"], capabilities: [Capability.messageAck]), apiKey: Self.key,
+        replayBufferBytes: 100))
+    _ = try server.handle(.transportOpened(challenge: nil), now: 0)
+    var connect = JSONObject.frame("connect", ["api_key": .string(Self.key), "protocol_version": "0.5.0"])
+    connect["capabilities"] = [.string(Capability.messageAck)]
+    _ = try server.handle(.frameReceived(connect), now: 0)
+    func send(_ id: String, textBytes: Int) throws -> (sent: Bool, evicted: [String]) {
+      var sent = false
+      var evicted: [String] = []
+      let frame = JSONObject.frame(
+        "response",
+        ["message_id": .string(id), "success": true, "text": .string(String(repeating: "x", count: textBytes))])
+      for action in try server.handle(.send(frame), now: 0) {
+        if case .send(let out) = action, out == frame { sent = true }
+        if case .deliver(.replayEvicted(let dropped)) = action { evicted.append(dropped) }
+      }
+      return (sent, evicted)
+    }
+    // "a1" + 38 bytes = 40 each: two fit in 100 bytes, a third (120) drops the oldest.
+    #expect(try send("a1", textBytes: 38) == (true, []))
+    #expect(try send("a2", textBytes: 38) == (true, []))
+    #expect(try send("a3", textBytes: 38) == (true, ["a1"]))
+    #expect(server.memory.unacknowledged.map(\.messageId) == ["a2", "a3"])
+    #expect(server.memory.replayBytes == 80)
+    // 2 + 98 = 100 bytes: exactly the budget, so everything older goes, oldest first.
+    #expect(try send("b1", textBytes: 98) == (true, ["a2", "a3"]))
+    #expect(server.memory.replayBytes == 100)
+    // 2 + 99 = 101 bytes, over the whole budget: sent, reported, not kept; what was kept stays.
+    #expect(try send("c1", textBytes: 99) == (true, ["c1"]))
+    #expect(server.memory.unacknowledged.map(\.messageId) == ["b1"])
+    let ack = try server.handle(.frameReceived(.frame("message_ack", ["message_id": "c1"])), now: 0)
+    #expect(ack == [.deliver(.unknownAcknowledgement(messageId: "c1"))])
+    _ = try server.handle(.frameReceived(.frame("message_ack", ["message_id": "b1"])), now: 0)
+    #expect(server.memory.unacknowledged.isEmpty)
+    #expect(server.memory.replayBytes == 0)
+  }
+
+  @Test func replayBufferDefaultsToFourMebibytes() {
+    let configuration = ServerConfiguration(offer: ServerOffer(protocolVersions: ["0.5.0"]), apiKey: Self.key)
+    #expect(configuration.replayBufferBytes == 4_194_304)
+  }
+
+  /// The server engine refuses exactly what the catalog (STANDARDS.md section 7's extension table)
+  /// puts behind a capability: the `heartbeat` and `draining` messages and the `message_id` member of
+  /// `error`; `replay` is a documented message of every version (the `message_ack` extension only gives
+  /// it a meaning), so it is not refused.
+  @Test func serverGatesFramesAsTheCatalogDoes() throws {
+    let gated: [(JSONObject, String)] = [
+      (.frame("heartbeat", ["timestamp": "2026-01-01T00:00:00Z"]), Capability.heartbeat),
+      (.frame("draining", ["retry_after_ms": 1_000, "message": "m"]), Capability.draining),
+      (.frame("error", ["message": "m", "message_id": "6c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"]), Capability.messageAck),
+    ]
+    for (frame, capability) in gated {
+      var without = try readyServer([])
+      #expect(throws: IllegalEvent.self, "\(frame) without \(capability)") { try without.handle(.send(frame), now: 0) }
+      var with = try readyServer([capability])
+      #expect(try with.handle(.send(frame), now: 0).contains(.send(frame)))
+    }
+    var server = try readyServer([])
+    for frame: JSONObject in [
+      .frame("replay", ["message_id": "m1", "message": ["role": "assistant", "text": "t"]]),
+      .frame("error", ["message": "m", "message_id": nil]),
+    ] {
+      #expect(try server.handle(.send(frame), now: 0) == [.send(frame)])
+    }
+  }
+
   @Test func idempotencyWindowIsBounded() throws {
     var server = try readyServer([Capability.idempotentPrompt])
     func prompt(_ key: String) throws -> [ServerAction] {
@@ -185,6 +258,86 @@ import Testing
     let long = String(repeating: "x", count: ServerMemory.maxKeyBytes + 1)
     _ = try prompt(long)
     #expect(try prompt(long).contains { if case .deliver(.request) = $0 { return true } else { return false } })
+  }
+
+  /// A 0.5.0 client keeps each session's last `file_signature` in fixed size, however long the
+  /// server makes it, and still tells a grown file from a replaced one (STANDARDS.md section 15
+  /// rule 7: the first-record part differs or the length shrank).
+  @Test func fileSignatureIsKeptAsADigest() throws {
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    _ = try engine.handle(.subscribe(sessionId: "s", cursor: nil), now: 0)
+    let first = String(repeating: "a", count: 1 << 20)
+    func history(_ signature: String, next: Int) throws -> SessionUpdate? {
+      let frame = JSONObject.frame(
+        "session_history",
+        [
+          "session_id": "s", "messages": [.object(.frame("m", ["offset": JSONValue(integerLiteral: next - 1)]))],
+          "next_offset": JSONValue(integerLiteral: next), "end_of_file": true, "file_signature": .string(signature),
+        ])
+      for case .deliver(.sessionUpdate(let update)) in try engine.handle(.frameReceived(frame), now: 0) {
+        return update
+      }
+      return nil
+    }
+    let opened = try history("100:" + first, next: 10)
+    #expect(opened?.cursor == .offset(10, signature: "100:" + first))
+    #expect(engine.cursor(for: "s") == .offset(10, signature: nil), "the 1 MiB signature is not kept")
+    // Grown: same first record, longer file. Not a replacement.
+    let grown = try history("200:" + first, next: 20)
+    #expect(grown?.purge == nil && grown?.insert.count == 1)
+    // The first record differs in its last byte: replaced, reload from 0.
+    let replaced = try history("200:" + first.dropLast() + "b", next: 30)
+    #expect(replaced?.purge == .all && replaced?.cursor == .offset(0, signature: "200:" + first.dropLast() + "b"))
+    // Shrunk: replaced as well.
+    _ = try history("200:" + first, next: 10)
+    let shrunk = try history("150:" + first, next: 10)
+    #expect(shrunk?.purge == .all)
+  }
+
+  /// The digest decides exactly as the string comparison does (``FileSignature/isReplacement``).
+  @Test func signatureDigestAgreesWithTheStrings() {
+    let samples = [
+      "48213:1f0e2d3c", "48213:1f0e2d3d", "50000:1f0e2d3c", "100:1f0e2d3c", "x:1f0e2d3c", "no colon", "", ":",
+      "-1:u", "10:", "10:u:v",
+    ]
+    for seen in samples {
+      for current in samples {
+        #expect(
+          SignatureDigest(seen).isReplaced(by: SignatureDigest(current))
+            == FileSignature.isReplacement(seen: seen, current: current), "\(seen) -> \(current)")
+      }
+    }
+  }
+
+  /// A `hello` list longer than the handshake-list cap (64, STANDARDS.md section 8) is refused before
+  /// it is read: the client closes without sending `connect` and backs off; 64 entries are fine.
+  @Test func overlongHelloListsAreRefused() throws {
+    func answer(_ member: String, _ count: Int) throws -> [ClientAction] {
+      var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+      _ = try engine.handle(.start, now: 0)
+      _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+      var hello = JSONObject.frame(
+        "hello",
+        ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
+      let filler: JSONValue = member == "auth_versions" ? 1 : "0.5.0"
+      hello[member] = .array(Array(repeating: filler, count: count))
+      let actions = try engine.handle(.frameReceived(hello), now: 0)
+      #expect(engine.state == (count > 64 ? .backingOff : .awaitingConnected), "\(member) × \(count)")
+      return actions
+    }
+    for member in ["protocol_versions", "auth_versions", "capabilities"] {
+      let refused = try answer(member, 65)
+      #expect(
+        refused.contains {
+          if case .closeTransport(let reason) = $0 { return reason.code == "protocol_violation" } else { return false }
+        })
+      #expect(!refused.contains { if case .send = $0 { return true } else { return false } }, "no connect")
+      #expect(try answer(member, 64).contains { if case .send = $0 { return true } else { return false } })
+    }
   }
 
   @Test func dedupWindowIsBounded() throws {
@@ -210,6 +363,8 @@ import Testing
       return
     }
     #expect(update.insert.count == 100 && update.replace.isEmpty)
-    #expect(engine.cursor(for: "s") == .offset(100, signature: "9:u"))
+    // The engine keeps a digest of the signature, not its text; the update carries the frame's own.
+    #expect(engine.cursor(for: "s") == .offset(100, signature: nil))
+    #expect(update.cursor == .offset(100, signature: "9:u"))
   }
 }

@@ -1,4 +1,5 @@
 import Testing
+import VCProtoCodegen
 
 @testable import VCProto
 
@@ -15,6 +16,7 @@ import Testing
     var isHalted: Bool { false }
     var wantsWarnings: Bool { true }
     var hasErrors: Bool { found.contains { $0.violation.isError } }
+    var errorCount: Int { found.filter { $0.violation.isError }.count }
     var pointer: String { path.map { "/" + $0 }.joined() }
 
     mutating func record(_ violation: ValueViolation) {
@@ -128,8 +130,10 @@ import Testing
       ])
   }
 
-  /// A `oneOf` type takes the first alternative the value satisfies; a value none satisfies is one
-  /// `wrong_type` naming them all (Claude message content: a string or an array of blocks).
+  /// A `oneOf` type takes the first alternative the value satisfies; a value of none of their JSON
+  /// types is one `wrong_type` naming them all (Claude message content: a string or an array of
+  /// blocks); a value of an alternative's JSON type that breaks its rules gets that alternative's
+  /// findings (of such alternatives, the one with the fewest errors).
   @Test func alternativesTakeTheFirstMatch() throws {
     let type = FieldType.oneOf([.text, .array(.any)])
     #expect(Self.violations(.string("hi"), type).isEmpty)
@@ -137,7 +141,9 @@ import Testing
     #expect(Self.violations(.bool(false), type) == [.wrongType(expected: "string or array", got: "boolean")])
     // An alternative that matches the JSON type but breaks a rule does not count as a match.
     let dated = FieldType.oneOf([.string(.dateTime), .integer(minimum: 0)])
-    #expect(Self.violations(.string("yesterday"), dated) == [.wrongType(expected: "string or integer", got: "string")])
+    #expect(Self.violations(.string("yesterday"), dated) == [.badFormat("yesterday", .dateTime, secret: false)])
+    #expect(Self.violations(try Self.json("-1"), dated) == [.belowMinimum(-1, minimum: 0)])
+    #expect(Self.violations(try Self.json("1.5"), dated) == [.wrongType(expected: "string or integer", got: "number")])
   }
 
   /// Members: a missing required member and a `null` where the table says `null: no` are reported at
@@ -227,5 +233,21 @@ import Testing
     let object = try #require(
       try Self.json(#"{"code":"unsupported_protocol_version","required":null,"received":"0.1.0"}"#).objectValue)
     #expect(error.memberSet(in: object) == [true, false, true])
+  }
+
+  // MARK: - The generated direct path
+
+  /// The generated `init(pulling:)` calls the rules rather than restating them: every value check is a
+  /// `ValueRules.accepts` call and every cross-member check `FieldRule`'s own, never a comparison or a
+  /// format check written out in the generated source.
+  @Test func generatedCodeCallsTheRulesAndNeverRestatesThem() {
+    var calls = 0
+    for file in SwiftModelGenerator().files() {
+      for restated in ["FormatCheck", "v >= ", "v == ", "$0 >= ", "allSatisfy", "FieldCheck.passes"] {
+        #expect(!file.contents.contains(restated), "\(file.name) restates a rule: \(restated)")
+      }
+      calls += file.contents.components(separatedBy: "ValueRules.accepts(").count - 1
+    }
+    #expect(calls > 0)
   }
 }

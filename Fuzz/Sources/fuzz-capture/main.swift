@@ -13,7 +13,7 @@ import VCProto
 ///    always ends, yields at most one item per input byte, and the chunking changes nothing (same
 ///    positions, payloads, directions, times, finding codes).
 /// 2. `VCProtoCommand.main(["validate", "--format", "json", "--input", <format>, "-"])` runs the capture
-///    validation, the conversation checker and the reporter (the input as standard input): the exit
+///    validation, the conversation observer and the reporter (the input as standard input): the exit
 ///    status is 0 or 1 and
 ///    agrees with the error count; every output line is a JSON object; every finding has the required
 ///    members, a JSON Pointer and a known severity; the summary's counts add up (frames = valid +

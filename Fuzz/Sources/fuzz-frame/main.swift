@@ -5,20 +5,27 @@ import VCProto
 /// decode succeeds exactly when the validator reports no error, the direct path (straight from bytes)
 /// and the tree path (forced by a logger) give the same result, a decoded message re-encodes to a frame
 /// that decodes to the same message, every pointer is an RFC 6901 pointer, and no finding leaks a key.
+///
+/// Every known protocol version is exercised: the sum of the input's bytes picks it (so a one-byte
+/// mutation can move a frame to another version), since the rules differ per version (0.3.0's
+/// `oneOf` messages, 0.4.0's and 0.5.0's resume members and minimums).
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let data else { return 0 }
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let report = Validator().validate(bytes)
-  checkFindingsCap(bytes, report)
-  checkValueLimit(bytes)
+  let versions = KnownVersion.allCases
+  let version = versions[bytes.reduce(0) { ($0 + Int($1)) % versions.count }].rawValue
+  let options = ValidationOptions(protocolVersion: version)
+  let report = Validator(options: options).validate(bytes)
+  checkFindingsCap(bytes, report, version: version)
+  checkValueLimit(bytes, version: version)
   for finding in report.findings {
     precondition(
       finding.pointer.isEmpty || finding.pointer.unicodeScalars.first == "/", "bad pointer \(finding.pointer)")
     precondition(!"\(finding) \(finding.messageType ?? "")".contains("untethered-0011"), "secret in a finding")
   }
-  let decoder = MessageDecoder()
+  let decoder = MessageDecoder(options: options)
   // A logger makes the decoder take the tree path and the validator; without one it tries the direct path.
-  let treeDecoder = MessageDecoder(logger: ProtocolLogger(minimumLevel: .error) { _ in })
+  let treeDecoder = MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in })
   let direct = Result { () throws(DecodingFailure) in try decoder.decode(bytes) }
   let tree = Result { () throws(DecodingFailure) in try treeDecoder.decode(bytes) }
   switch (direct, tree) {
@@ -40,10 +47,10 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// A frame's findings stay within the cap (``ValidationOptions/maxFindings``, plus the one
 /// `findings_suppressed` summary), at the default and at a cap of 3 the fuzzer reaches easily; the
 /// capped report keeps the verdict and the first findings of the uncapped one.
-func checkFindingsCap(_ bytes: [UInt8], _ report: ValidationReport) {
+func checkFindingsCap(_ bytes: [UInt8], _ report: ValidationReport, version: String) {
   precondition(report.findings.count <= ValidationOptions().maxFindings + 1, "findings over the default cap")
   let cap = 3
-  let capped = Validator(options: ValidationOptions(maxFindings: cap)).validate(bytes)
+  let capped = Validator(options: ValidationOptions(protocolVersion: version, maxFindings: cap)).validate(bytes)
   precondition(capped.findings.count <= cap + 1, "findings over the cap: \(capped.findings.count)")
   precondition(capped.isValid == report.isValid, "the findings cap changed the verdict")
   if report.findings.count <= cap {
@@ -58,8 +65,8 @@ func checkFindingsCap(_ bytes: [UInt8], _ report: ValidationReport) {
 
 /// Under a value limit the fuzzer reaches (``JSONLimits/maxValues`` 24), the direct path and the tree
 /// path still agree: both count the same values.
-func checkValueLimit(_ bytes: [UInt8]) {
-  let options = ValidationOptions(limits: JSONLimits(maxValues: 24))
+func checkValueLimit(_ bytes: [UInt8], version: String) {
+  let options = ValidationOptions(protocolVersion: version, limits: JSONLimits(maxValues: 24))
   let direct = Result { () throws(DecodingFailure) in try MessageDecoder(options: options).decode(bytes) }
   let tree = Result { () throws(DecodingFailure) in
     try MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in }).decode(bytes)

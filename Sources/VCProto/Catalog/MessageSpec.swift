@@ -46,9 +46,9 @@ public struct MessageSpec: Sendable, Hashable {
     statusChanges.filter { $0.key <= version }.max { $0.key < $1.key }?.value ?? status
   }
 
-  /// The field named `name`, if declared.
+  /// The field named `name` (the same Unicode scalars), if declared.
   public func field(_ name: String) -> FieldSpec? {
-    fields.first { $0.name == name }
+    fields.first { $0.name.hasSameScalars(as: name) }
   }
 
   /// `false` for types that never existed (kept in the catalog only to say so).

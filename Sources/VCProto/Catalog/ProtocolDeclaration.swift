@@ -46,23 +46,27 @@ public struct ProtocolDeclaration: Sendable {
     return ProtocolCatalog(version: version.rawValue, messages: projected, shapes: projectedShapes)
   }
 
-  /// The versions in which `type` is a real message type (declared and not `nonexistent`).
+  /// The versions in which `type` is a real message type (declared and not `nonexistent`). Types and
+  /// member names match by their exact Unicode scalars, here and below.
   public func versions(ofType type: String) -> VersionSet {
-    messages.filter { $0.type == type && $0.isModelled }.reduce(.none) { $0.union($1.versions) }
+    messages.filter { $0.type.hasSameScalars(as: type) && $0.isModelled }.reduce(.none) { $0.union($1.versions) }
   }
 
   /// The versions in which the message `type` has a member `name`.
   public func versions(ofMember name: String, inMessage type: String) -> VersionSet {
-    messages.filter { $0.type == type }.reduce(.none) { result, spec in
-      spec.fields.filter { $0.name == name }.reduce(result) { $0.union($1.versions.intersection(spec.versions)) }
+    messages.filter { $0.type.hasSameScalars(as: type) }.reduce(.none) { result, spec in
+      spec.fields.filter { $0.name.hasSameScalars(as: name) }.reduce(result) {
+        $0.union($1.versions.intersection(spec.versions))
+      }
     }
   }
 
   /// The versions in which the shape `shape` has a member `name`.
   public func versions(ofMember name: String, inShape shape: String) -> VersionSet {
-    shapes.filter { $0.name == shape }.flatMap(\.fields).filter { $0.name == name }.reduce(.none) {
-      $0.union($1.versions)
-    }
+    shapes.filter { $0.name.hasSameScalars(as: shape) }.flatMap(\.fields).filter { $0.name.hasSameScalars(as: name) }
+      .reduce(.none) {
+        $0.union($1.versions)
+      }
   }
 }
 

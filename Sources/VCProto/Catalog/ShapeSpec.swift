@@ -31,8 +31,8 @@ public struct ShapeSpec: Sendable, Hashable {
     self.doc = doc
   }
 
-  /// The field named `name`, if declared.
+  /// The field named `name` (the same Unicode scalars), if declared.
   public func field(_ name: String) -> FieldSpec? {
-    fields.first { $0.name == name }
+    fields.first { $0.name.hasSameScalars(as: name) }
   }
 }

@@ -67,7 +67,7 @@ public struct MessageDecoder: Sendable {
       defer { stats = parser.finalStats }
       parser.stats.values = 1  // the frame itself; its members and elements count as they are read
       guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
-      do {
+      do throws(DirectPathError) {
         // Handshake messages always take the validator's path, which bounds their lists.
         for name in Validator.handshakeTypeNames where parser.keyIs(type, name) { return nil }
         let message: AnyMessage
@@ -84,6 +84,8 @@ public struct MessageDecoder: Sendable {
         guard parser.pos == buffer.count, !(clean && parser.sawExtraMember) else { return nil }
         return message
       } catch {
+        // A miss or a JSON error (`DirectPathError`): never reported from here. The tree path reads
+        // the frame again and reports exactly what is wrong with it, if anything.
         return nil
       }
     }
@@ -101,12 +103,20 @@ public struct MessageDecoder: Sendable {
     }
     guard spec.isModelled else { return .unknown(object) }
     // Handshake messages always go through the validator, which bounds their lists.
-    guard !Validator.handshakeTypes.contains(type) else { return nil }
+    guard !Validator.handshakeTypes.contains(spec.type) else { return nil }
     if let direction = validator.options.direction, direction != spec.direction { return nil }
     if let negotiated = validator.options.negotiatedCapabilities,
       !spec.unnegotiatedCapabilities(in: object, negotiated: negotiated).isEmpty
     {
       return nil
+    }
+    // A member whose type nests shapes under alternatives (0.3.0 `session_updated.messages`: each a
+    // HistoryMessage or a raw record) is kept as plain JSON, so no generated struct checks those
+    // shapes' members: check them here, or the tree path would accept what the validator refuses.
+    for field in spec.fields where field.type.hidesShapes {
+      if let value = object[field.name], value != .null, !ValueRules.accepts(value, field.type, deep: catalog) {
+        return nil
+      }
     }
     do {
       switch spec.direction {

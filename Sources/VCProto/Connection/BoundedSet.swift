@@ -13,6 +13,15 @@ struct BoundedSet<Element: Hashable & Sendable>: Sendable, Hashable {
 
   func contains(_ element: Element) -> Bool { members.contains(element) }
 
+  /// Makes room for `additional` more elements (up to the capacity) in one allocation, so a batch of
+  /// inserts does not grow the tables step by step.
+  mutating func reserve(_ additional: Int) {
+    let wanted = min(capacity, members.count + additional)
+    if wanted > members.capacity { members.reserveCapacity(wanted) }
+    let needed = order.count + min(additional, capacity)
+    if needed > order.capacity { order.reserveCapacity(needed) }
+  }
+
   /// Inserts `element`; `true` when it was not there (the oldest element is forgotten when full).
   @discardableResult
   mutating func insert(_ element: Element) -> Bool {

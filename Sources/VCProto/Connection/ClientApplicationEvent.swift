@@ -13,9 +13,12 @@ public enum ClientApplicationEvent: Sendable, Hashable {
   case reauthRequired(CloseReason)
   /// No common protocol version. `required` is the server's minimum when it said so.
   case upgradeRequired(required: String?)
-  /// Messages of a subscribed session to insert, replace or purge.
-  case sessionUpdate(SessionUpdate)
-  /// The answer to a tracked request.
+  /// Messages of a subscribed session to insert, replace or purge. (Stored out of line, so that
+  /// every other action stays small.)
+  indirect case sessionUpdate(SessionUpdate)
+  /// The answer to a tracked request. It may be a refusal: a request-specific error frame
+  /// (`command_error`, `infer_name_error`, ...) or an `error` the engine attributed to this request
+  /// (STANDARDS.md section 15, rule 9); either way the request is over.
   case answered(requestId: String, frame: JSONObject)
   /// A tracked request will never be answered.
   case requestFailed(requestId: String, reason: RequestFailure)

@@ -21,8 +21,9 @@ public struct ClientConfiguration: Sendable {
   public var timing: ClientTiming
   /// Seed of the jitter generator (any value; pass something random in production).
   public var randomSeed: UInt64
-  /// Most requests waiting for an answer at once (further ones fail at once with
-  /// ``RequestFailure/tooManyPending``): 256.
+  /// Most requests waiting for an answer at once, tracked or not: 256. A further tracked request
+  /// fails at once with ``RequestFailure/tooManyPending``; a further untracked one takes the place of
+  /// the oldest untracked one.
   public var maxPendingRequests: Int
   /// Most sessions subscribed at once: 256.
   public var maxSubscriptions: Int

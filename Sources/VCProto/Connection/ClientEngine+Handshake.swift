@@ -39,7 +39,20 @@ extension ClientEngine {
     out.append(.deliver(.reauthRequired(reason)))
   }
 
+  /// The most entries a `hello` list (`protocol_versions`, `auth_versions`, `capabilities`) may have:
+  /// the handshake-list cap the ``Negotiator`` applies to a `connect` (STANDARDS.md section 8).
+  static let maxHelloListItems = ValidationOptions.defaultMaxHandshakeListItems
+
   mutating func onHello(_ hello: JSONObject, now: Int64, _ out: inout [ClientAction]) {
+    // A list over the cap is refused before any entry is read: close without `connect`, back off.
+    for member in ["protocol_versions", "auth_versions", "capabilities"] {
+      if let list = hello[member]?.arrayValue, list.count > Self.maxHelloListItems {
+        connectionLost(
+          .protocolViolation("hello: \(member) has more than \(Self.maxHelloListItems) entries"), now: now, close: true,
+          &out)
+        return
+      }
+    }
     let listed = hello["protocol_versions"]?.arrayValue?.compactMap(\.stringValue)
     let offered = (listed ?? [hello["version"]?.stringValue].compactMap { $0 }).compactMap {
       ProtocolVersion(announced: $0)
@@ -188,7 +201,8 @@ extension ClientEngine {
     out.append(
       .deliver(.connected(version: version.description, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
     if let kb = configuration.maxMessageSizeKB {
-      out.append(.send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)])))
+      // Sent through `send` so that its `ack` is matched to it, not to a `prompt` sent right after.
+      send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)]), requestId: nil, &out)
     }
     // A session created by a prompt whose `session_ready` may have gone to the old connection:
     // subscribe to it, so its messages arrive whether or not `session_ready` ever does.
@@ -200,7 +214,7 @@ extension ClientEngine {
     pendingNewSessions = []
     for id in subscriptionOrder { sendSubscribe(id, &out) }
     arm(.ping, at: now + t.pingIntervalMs, &out)
-    if capabilities.contains(Capability.heartbeat) {
+    if capabilityFlags.contains(.heartbeat) {
       arm(.heartbeatDeadline, at: now + t.heartbeatTimeoutMs, &out)
     }
   }

@@ -2,7 +2,7 @@ extension ClientEngine {
   /// How full the engine's bounded tables are (for monitoring, tests and fuzzing). Every figure stays
   /// within its configured bound whatever the server sends.
   public struct Occupancy: Sendable, Hashable {
-    /// Requests waiting for an answer (≤ ``ClientConfiguration/maxPendingRequests``).
+    /// Requests waiting for an answer, tracked or not (≤ ``ClientConfiguration/maxPendingRequests``).
     public var pendingRequests: Int
     /// Sessions subscribed (≤ ``ClientConfiguration/maxSubscriptions``).
     public var subscriptions: Int
@@ -24,6 +24,9 @@ extension ClientEngine {
       pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count)
   }
 
-  /// The cursor the engine holds for a subscribed session (what to persist), or `nil`.
+  /// The cursor the engine holds for a subscribed session, or `nil`. A 0.5.0 cursor's `signature` is
+  /// `nil`: the engine keeps only a fixed-size digest of the last `file_signature` (a server's
+  /// signature costs no memory whatever its length); to persist it, take the cursor of the last
+  /// ``SessionUpdate``, which carries the frame's signature.
   public func cursor(for sessionId: String) -> SubscriptionCursor? { subscriptions[sessionId]?.cursor }
 }

@@ -9,7 +9,7 @@ extension ClientEngine {
     case "heartbeat":
       return  // liveness only (noted in lastFrameAt); ignored without the capability too
     case "draining":
-      guard capabilities.contains(Capability.draining) else { break }
+      guard capabilityFlags.contains(.draining) else { break }
       let wait = frame["retry_after_ms"]?.int64Value ?? 0
       drainRetryAfterMs = min(max(0, wait), 3_600_000)
       connectionLost(.draining, now: now, close: true, &out)
@@ -27,11 +27,11 @@ extension ClientEngine {
       if let id = frame["session_id"]?.stringValue { pendingNewSessions.removeAll { $0 == id } }
     default: break
     }
-    if capabilities.contains(Capability.messageAck), let id = frame["message_id"]?.stringValue {
+    if capabilityFlags.contains(.messageAck), let id = frame["message_id"]?.stringValue {
       out.append(.send(.frame("message_ack", ["message_id": .string(id)])))
       guard seenMessageIds.insert(id) else { return }  // a `replay` of a frame already delivered
     }
-    if let requestId = resolvePending(frame, type: type) {
+    if let requestId = resolvePending(frame, type: type)?.id {
       out.append(.deliver(.answered(requestId: requestId, frame: frame)))
       return
     }

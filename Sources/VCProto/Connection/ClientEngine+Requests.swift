@@ -1,12 +1,18 @@
-/// A request waiting for its answer.
-struct PendingRequest: Sendable, Hashable {
-  var id: String
+/// A request waiting for its answer: tracked (the application gave a request id) or not (it did not,
+/// or the engine sent it itself), so that answers and refusals, which carry no request id, are matched
+/// to requests in the order the server answers them.
+struct PendingRequest: Sendable {
+  /// The application's request id, or `nil` for a request nobody tracks (its answer is delivered as
+  /// ``ClientApplicationEvent/received(_:)``).
+  var id: String?
+  /// The request's `type`.
+  var type: String
+  /// The session the request is about (`session_id`, `resume_session_id` or `new_session_id`), for
+  /// attributing an `error` that names one.
+  var sessionId: String?
   var answers: [String]
   /// A member the answer must repeat (`session_id` for session-scoped requests), with its value.
   var correlation: (key: String, value: JSONValue)?
-
-  static func == (l: PendingRequest, r: PendingRequest) -> Bool { l.id == r.id }
-  func hash(into h: inout Hasher) { h.combine(id) }
 }
 
 extension ClientEngine {
@@ -32,16 +38,12 @@ extension ClientEngine {
 
   mutating func send(_ frame: JSONObject, requestId: String?, _ out: inout [ClientAction]) {
     let type = frame["type"]?.stringValue ?? ""
-    if let requestId {
-      guard pending.count < configuration.maxPendingRequests else {
+    if let answers = Self.answerTypes[type] {
+      if let requestId, !recordPending(frame, type: type, answers: answers, id: requestId) {
         out.append(.deliver(.requestFailed(requestId: requestId, reason: .tooManyPending)))
         return
       }
-      var request = PendingRequest(id: requestId, answers: Self.answerTypes[type] ?? [])
-      if ["infer_session_name", "compact_session", "kill_session"].contains(type), let id = frame["session_id"] {
-        request.correlation = ("session_id", id)
-      }
-      if !request.answers.isEmpty { pending.append(request) }
+      if requestId == nil { _ = recordPending(frame, type: type, answers: answers, id: nil) }
     }
     if type == "prompt", let id = frame["new_session_id"]?.stringValue, !pendingNewSessions.contains(id) {
       pendingNewSessions.append(id)
@@ -50,20 +52,46 @@ extension ClientEngine {
     out.append(.send(frame))
   }
 
-  /// The id of the oldest pending request `frame` answers, removed from the list; `nil` if none.
-  mutating func resolvePending(_ frame: JSONObject, type: String) -> String? {
+  /// Remembers a request that waits for an answer; `false` when the list is full. A full list makes
+  /// room for a new request by forgetting the oldest untracked one (its answer, if it still comes, is
+  /// then matched like an unsolicited frame); a tracked request never displaces another tracked one.
+  mutating func recordPending(_ frame: JSONObject, type: String, answers: [String], id: String?) -> Bool {
+    if pending.count >= configuration.maxPendingRequests {
+      guard let untracked = pending.firstIndex(where: { $0.id == nil }) else { return false }
+      pending.remove(at: untracked)
+    }
+    let session =
+      frame["session_id"]?.stringValue ?? frame["resume_session_id"]?.stringValue
+      ?? frame["new_session_id"]?.stringValue
+    var request = PendingRequest(id: id, type: type, sessionId: session, answers: answers)
+    if ["infer_session_name", "compact_session", "kill_session"].contains(type), let id = frame["session_id"] {
+      request.correlation = ("session_id", id)
+    }
+    pending.append(request)
+    return true
+  }
+
+  /// The oldest pending request `frame` answers (or, for an `error`, refuses), removed from the list;
+  /// `nil` if none.
+  mutating func resolvePending(_ frame: JSONObject, type: String) -> PendingRequest? {
     guard !pending.isEmpty else { return nil }
+    if type == "error" {
+      return ErrorAttribution.request(refusedBy: frame, among: pending).map { pending.remove(at: $0) }
+    }
     guard
       let index = pending.firstIndex(where: { request in
         request.answers.contains(type)
           && (request.correlation.map { frame[$0.key] == nil || frame[$0.key] == $0.value } ?? true)
       })
     else { return nil }
-    return pending.remove(at: index).id
+    return pending.remove(at: index)
   }
 
+  /// Every pending request is over: the tracked ones fail with `reason`, the others are forgotten.
   mutating func failPending(_ reason: RequestFailure, _ out: inout [ClientAction]) {
-    for request in pending { out.append(.deliver(.requestFailed(requestId: request.id, reason: reason))) }
+    for request in pending {
+      if let id = request.id { out.append(.deliver(.requestFailed(requestId: id, reason: reason))) }
+    }
     pending = []
   }
 }

@@ -5,7 +5,7 @@ extension ClientEngine {
       subscriptionOrder.append(id)
       subscriptions[id] = Subscription(cursor: cursor, window: configuration.dedupWindow)
     } else if let cursor {
-      subscriptions[id]?.cursor = cursor
+      subscriptions[id]?.resume(from: cursor)
     }
     if state == .ready { sendSubscribe(id, &out) }
   }
@@ -47,17 +47,52 @@ extension ClientEngine {
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's
   /// and became a ``SessionUpdate``.
   mutating func onHistory(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) -> Bool {
-    guard let id = frame["session_id"]?.stringValue, subscriptions[id] != nil, negotiatedVersion != nil,
-      let messages = frame["messages"]?.arrayValue
+    guard negotiatedVersion != nil, let id = frame["session_id"]?.stringValue,
+      let index = subscriptions.index(forKey: id), let messages = frame["messages"]?.arrayValue
     else { return false }
-    // Taken out of the dictionary while it changes, so its tables are not copied on write; every path
-    // below puts it back (before any `sendSubscribe`, which reads it).
-    var sub = subscriptions.removeValue(forKey: id)!
-    var update = SessionUpdate(sessionId: id, cursor: sub.cursor ?? .lastSeq(0))
+    // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
+    // the follow-up `subscribe` come after, once that access has ended.
+    let (update, next) = Self.apply(
+      frame, messages: messages, to: &subscriptions.values[index], family: family, sessionId: id)
+    switch next {
+    case .done:
+      out.append(.deliver(.sessionUpdate(update)))
+    case .retryLater:
+      // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
+      arm(.continuation(sessionId: id), at: now + configuration.timing.continuationRetryMs, &out)
+      out.append(.deliver(.sessionUpdate(update)))
+    case .continueNow:
+      out.append(.deliver(.sessionUpdate(update)))
+      sendSubscribe(id, &out)
+    }
+    return true
+  }
+
+  /// What follows a history frame.
+  enum HistoryFollowUp {
+    /// Nothing: the session is complete.
+    case done
+    /// Arm the continuation retry timer (the continuation did not advance).
+    case retryLater
+    /// Ask for the rest now.
+    case continueNow
+  }
+
+  /// The update a history frame makes, and what follows it; `sub` is updated (cursor, delivered
+  /// positions, continuation state).
+  static func apply(
+    _ frame: JSONObject, messages: [JSONValue], to sub: inout Subscription, family: VersionFamily,
+    sessionId id: String
+  ) -> (SessionUpdate, HistoryFollowUp) {
+    var update = SessionUpdate(
+      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: sub.cursor ?? .lastSeq(0))
+    var next = HistoryFollowUp.done
     switch family {
     case .messageId:
       classify(messages, family: family, session: id, into: &update, sub: &sub)
-      let newest = frame["newest_message_id"]?.stringValue ?? update.insert.last?["uuid"]?.stringValue
+      let newest =
+        frame["newest_message_id"]?.stringValue
+        ?? update.insertIndices.last.flatMap { messages[$0]["uuid"]?.stringValue }
       if let newest { sub.cursor = .lastMessageId(newest) }
       update.isComplete = frame["is_complete"]?.boolValue ?? true
     case .seq:
@@ -75,89 +110,78 @@ extension ClientEngine {
       if let l = frame["last_seq"]?.intValue { last = max(last, l) }
       sub.cursor = .lastSeq(last)
       let complete = frame["is_complete"]?.boolValue ?? true
-      sub.continuing = false
+      sub.continuing = !complete
       if !complete {
-        if let asked = sub.requestedFrom, last <= asked {
-          sub.continuing = true
-          arm(.continuation(sessionId: id), at: now + configuration.timing.continuationRetryMs, &out)
-        } else {
-          sub.continuing = true
-          subscriptions[id] = sub
-          update.cursor = .lastSeq(last)
-          update.isComplete = false
-          out.append(.deliver(.sessionUpdate(update)))
-          sendSubscribe(id, &out)
-          return true
-        }
+        if let asked = sub.requestedFrom, last <= asked { next = .retryLater } else { next = .continueNow }
       }
-      update.isComplete = complete
+      update.isComplete = complete && next == .done
     case .offset:
       var held = 0
-      var signature: String?
-      if case .offset(let n, let s)? = sub.cursor { (held, signature) = (n, s) }
+      if case .offset(let n, _)? = sub.cursor { held = n }
+      // Only a digest of the signature is kept (``SignatureDigest``); the update's cursor carries
+      // this frame's own signature text, for the application to persist.
       let received = frame["file_signature"]?.stringValue
-      let replaced =
-        frame["file_replaced"]?.boolValue == true
-        || (signature != nil && received != nil && FileSignature.isReplacement(seen: signature!, current: received!))
+      let receivedDigest = received.map(SignatureDigest.init)
+      let replaced: Bool
+      if frame["file_replaced"]?.boolValue == true {
+        replaced = true
+      } else if let seen = sub.signature, let receivedDigest {
+        replaced = seen.isReplaced(by: receivedDigest)
+      } else {
+        replaced = false
+      }
+      if let receivedDigest { sub.signature = receivedDigest }
       if replaced {
+        // Nothing of this frame is delivered: the whole file is fetched again from offset 0.
+        update.messages = []
         update.purge = .all
         sub.delivered.removeAll()
-        sub.cursor = .offset(0, signature: received)
+        sub.cursor = .offset(0, signature: nil)
         sub.continuing = true
-        subscriptions[id] = sub
         update.cursor = .offset(0, signature: received)
         update.isComplete = false
-        out.append(.deliver(.sessionUpdate(update)))
-        sendSubscribe(id, &out)
-        return true
+        return (update, .continueNow)
       }
-      let next = frame["next_offset"]?.intValue ?? held
-      if next < held {
-        update.purge = .from(next)
-        sub.delivered.removeAll { $0 >= next }
-        held = next
+      let nextOffset = frame["next_offset"]?.intValue ?? held
+      if nextOffset < held {
+        update.purge = .from(nextOffset)
+        sub.delivered.removeAll { $0 >= nextOffset }
+        held = nextOffset
       }
       classify(messages, family: family, session: id, into: &update, sub: &sub)
-      held = max(held, next)
-      sub.cursor = .offset(held, signature: received ?? signature)
+      held = max(held, nextOffset)
+      sub.cursor = .offset(held, signature: nil)
       let endOfFile = frame["end_of_file"]?.boolValue ?? true
       sub.continuing = !endOfFile
       if !endOfFile {
-        if let asked = sub.requestedFrom, next <= asked {
-          // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
-          arm(.continuation(sessionId: id), at: now + configuration.timing.continuationRetryMs, &out)
-        } else {
-          subscriptions[id] = sub
-          update.cursor = sub.cursor!
-          update.isComplete = false
-          out.append(.deliver(.sessionUpdate(update)))
-          sendSubscribe(id, &out)
-          return true
-        }
+        if let asked = sub.requestedFrom, nextOffset <= asked { next = .retryLater } else { next = .continueNow }
       }
       update.isComplete = endOfFile
     }
     update.cursor = sub.cursor ?? update.cursor
-    subscriptions[id] = sub
-    out.append(.deliver(.sessionUpdate(update)))
-    return true
+    if case .offset(let offset, _) = update.cursor {
+      update.cursor = .offset(offset, signature: frame["file_signature"]?.stringValue)
+    }
+    return (update, next)
   }
 
-  /// Sorts `messages` into inserts and replaces by their position; drops those without one or (from
-  /// 0.4.0, where messages carry `session_id`) of another session.
-  func classify(
+  /// Sorts `messages` into inserts and replaces by their position (indices into `messages`); drops
+  /// those without one or (from 0.4.0, where messages carry `session_id`) of another session.
+  static func classify(
     _ messages: [JSONValue], family: VersionFamily, session: String, into update: inout SessionUpdate,
     sub: inout Subscription
   ) {
-    update.insert.reserveCapacity(messages.count)
-    for value in messages {
-      guard let message = value.objectValue else {
+    update.insertIndices.reserveCapacity(messages.count)
+    sub.delivered.reserve(messages.count)
+    for index in messages.indices {
+      guard case .object(let message) = messages[index] else {
         update.dropped += 1
         continue
       }
       let position: Int?
       switch family {
-      case .messageId: position = message["uuid"]?.stringValue?.hashValue
+      case .messageId:
+        if case .string(let uuid)? = message["uuid"] { position = PositionHash.of(uuid) } else { position = nil }
       case .seq: position = message["seq"]?.intValue
       case .offset: position = message["offset"]?.intValue
       }
@@ -170,9 +194,9 @@ extension ClientEngine {
         continue
       }
       if sub.delivered.insert(position) {
-        update.insert.append(message)
+        update.insertIndices.append(index)
       } else {
-        update.replace.append(message)
+        update.replaceIndices.append(index)
       }
     }
   }

@@ -24,7 +24,11 @@ public struct ClientEngine: Sendable {
   /// The version negotiated on the current connection (`nil` when not ready).
   public internal(set) var negotiatedVersion: ProtocolVersion?
   /// The capabilities accepted on the current connection.
-  public internal(set) var capabilities: Set<String> = []
+  public internal(set) var capabilities: Set<String> = [] {
+    didSet { capabilityFlags = CapabilityFlags(capabilities) }
+  }
+  /// ``capabilities`` as bits, for the per-frame checks.
+  var capabilityFlags = CapabilityFlags()
   /// How the negotiated version identifies messages (set with ``negotiatedVersion``).
   var family: VersionFamily = .messageId
 
@@ -60,29 +64,42 @@ public struct ClientEngine: Sendable {
 
   /// Takes one event at time `now` (milliseconds on the host's clock) and returns what to do, in
   /// order. An event the current state does not accept throws ``IllegalEvent`` and changes nothing.
+  /// (``handle(_:now:into:)`` does the same into a buffer the caller reuses, without allocating.)
   public mutating func handle(_ event: ClientEvent, now: Int64) throws(IllegalEvent) -> [ClientAction] {
-    guard let targets = ClientTransitions.targets(from: state, on: event.name) else {
+    var out: [ClientAction] = []
+    try handle(event, now: now, into: &out)
+    return out
+  }
+
+  /// Takes one event at time `now` and appends what to do, in order, to `actions` (which the caller
+  /// owns and may reuse: `actions.removeAll(keepingCapacity: true)` between events avoids an
+  /// allocation per event). An event the current state does not accept throws ``IllegalEvent``,
+  /// changes nothing and appends nothing.
+  public mutating func handle(
+    _ event: ClientEvent, now: Int64, into actions: inout [ClientAction]
+  ) throws(IllegalEvent) {
+    let targets = ClientTransitions.mask(state, event.kind)
+    guard targets != 0 else {
       throw IllegalEvent(state: state.rawValue, event: event.name, reason: "not in the transition table")
     }
-    var out: [ClientAction] = []
     switch event {
-    case .start: start(now: now, out: &out)
-    case .resume: resume(now: now, out: &out)
-    case .stop(let reason): stop(reason: reason, now: now, out: &out)
+    case .start: start(now: now, out: &actions)
+    case .resume: resume(now: now, out: &actions)
+    case .stop(let reason): stop(reason: reason, now: now, out: &actions)
     case .transportOpened(let nonce):
       clientNonce = nonce
       lastFrameAt = now
       state = .awaitingHello
-      arm(.handshakeDeadline, at: now + configuration.timing.handshakeTimeoutMs, &out)
+      arm(.handshakeDeadline, at: now + configuration.timing.handshakeTimeoutMs, &actions)
     case .transportClosed(let detail):
       if state != .backingOff, state != .stopped, state != .reauthRequired, state != .upgradeRequired {
         connectionLost(
-          CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &out)
+          CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &actions)
       }
-    case .frameReceived(let frame): receive(frame, now: now, &out)
-    case .timerFired(let timer): fire(timer, now: now, &out)
-    case .subscribe(let id, let cursor): subscribe(id, cursor: cursor, now: now, &out)
-    case .unsubscribe(let id): unsubscribe(id, &out)
+    case .frameReceived(let frame): receive(frame, now: now, &actions)
+    case .timerFired(let timer): fire(timer, now: now, &actions)
+    case .subscribe(let id, let cursor): subscribe(id, cursor: cursor, now: now, &actions)
+    case .unsubscribe(let id): unsubscribe(id, &actions)
     case .send(let frame, let requestId):
       let type = frame["type"]?.stringValue ?? ""
       if type == "connect" || type == "subscribe" || type == "unsubscribe" || type == "message_ack" {
@@ -90,10 +107,9 @@ public struct ClientEngine: Sendable {
           state: state.rawValue, event: "send",
           reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
       }
-      send(frame, requestId: requestId, &out)
+      send(frame, requestId: requestId, &actions)
     }
-    assert(targets.contains(state), "\(event.name) led to \(state), not in the table")
-    return out
+    assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
   }
 
   // MARK: helpers shared by the extensions
@@ -150,7 +166,7 @@ public struct ClientEngine: Sendable {
       state = .stopped
       return
     }
-    if state == .ready, capabilities.contains(Capability.disconnect) {
+    if state == .ready, capabilityFlags.contains(.disconnect) {
       out.append(.send(.frame("disconnect", ["reason": .string(reason)])))
     }
     failPending(.stopped, &out)

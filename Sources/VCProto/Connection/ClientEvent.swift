@@ -22,9 +22,11 @@ public enum ClientEvent: Sendable, Hashable {
   /// Application: stop following this session.
   case unsubscribe(sessionId: String)
   /// Application: send a frame. A `requestId` makes the engine track the answer: the app gets
-  /// ``ClientApplicationEvent/answered(requestId:frame:)`` or, if the connection drops first,
-  /// ``ClientApplicationEvent/requestFailed(requestId:reason:)``; only types with a known answer
-  /// (``ClientEngine/answerTypes``) are tracked. Only allowed when ready.
+  /// ``ClientApplicationEvent/answered(requestId:frame:)`` (the answer, or an `error` refusing the
+  /// request) or, if the connection drops first, ``ClientApplicationEvent/requestFailed(requestId:reason:)``;
+  /// only types with a known answer (``ClientEngine/answerTypes``) are tracked. Without a `requestId`
+  /// such a request still takes its place in the answer order and its answer is delivered as
+  /// ``ClientApplicationEvent/received(_:)``. Only allowed when ready.
   case send(JSONObject, requestId: String?)
 
   /// The name used in errors and vectors.
@@ -40,6 +42,22 @@ public enum ClientEvent: Sendable, Hashable {
     case .subscribe: return "subscribe"
     case .unsubscribe: return "unsubscribe"
     case .send: return "send"
+    }
+  }
+
+  /// The event's column in ``ClientTransitions/flat`` (its index in ``ClientTransitions/eventNames``).
+  var kind: Int {
+    switch self {
+    case .start: return 0
+    case .resume: return 1
+    case .stop: return 2
+    case .transportOpened: return 3
+    case .transportClosed: return 4
+    case .frameReceived: return 5
+    case .timerFired: return 6
+    case .subscribe: return 7
+    case .unsubscribe: return 8
+    case .send: return 9
     }
   }
 }

@@ -49,4 +49,45 @@ public enum ClientTransitions {
   public static func targets(from state: ClientState, on event: String) -> Set<ClientState>? {
     table[state]?[event]
   }
+
+  /// The event names in ``ClientEvent/kind`` order.
+  static let eventNames = [
+    "start", "resume", "stop", "transport_opened", "transport_closed", "frame", "timer", "subscribe", "unsubscribe",
+    "send",
+  ]
+
+  /// ``table`` as a flat array for the engine's per-event check: entry `state.ordinal * eventNames.count +
+  /// event.kind` is a bit mask of the target states (bit `ordinal`), 0 when the event is illegal. Built
+  /// from ``table``, so the two cannot disagree.
+  static let flat: [UInt16] = {
+    var flat = [UInt16](repeating: 0, count: ClientState.allCases.count * eventNames.count)
+    for state in ClientState.allCases {
+      for (kind, name) in eventNames.enumerated() {
+        guard let targets = table[state]?[name] else { continue }
+        flat[state.ordinal * eventNames.count + kind] = targets.reduce(0) { $0 | 1 << $1.ordinal }
+      }
+    }
+    return flat
+  }()
+
+  /// The target mask of `kind` in `state` (0: illegal).
+  @inline(__always)
+  static func mask(_ state: ClientState, _ kind: Int) -> UInt16 { flat[state.ordinal * eventNames.count + kind] }
+}
+
+extension ClientState {
+  /// The state's index in ``allCases`` (the row of ``ClientTransitions/flat``).
+  var ordinal: Int {
+    switch self {
+    case .idle: return 0
+    case .connecting: return 1
+    case .awaitingHello: return 2
+    case .awaitingConnected: return 3
+    case .ready: return 4
+    case .backingOff: return 5
+    case .reauthRequired: return 6
+    case .upgradeRequired: return 7
+    case .stopped: return 8
+    }
+  }
 }

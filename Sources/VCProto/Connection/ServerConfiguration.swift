@@ -13,16 +13,24 @@ public struct ServerConfiguration: Sendable {
   public var authTimeoutMs: Int64
   /// Most sessions one connection may subscribe to: 1,024 (each costs an entry in the watch set).
   public var maxSubscriptions: Int
+  /// The byte budget of the `message_ack` replay buffer kept per client (``ServerMemory``): 4 MiB
+  /// (``ServerMemory/defaultReplayBufferBytes``). A frame costs the UTF-8 bytes of its `message_id`,
+  /// text and `session_id`; the oldest frames are dropped (and reported) to stay within it, and a
+  /// frame costing more than the whole budget is sent but not kept, so it is never replayed and its
+  /// `message_ack` is reported as unknown. With at most ``ServerMemory/replayCapacity`` frames, this
+  /// bounds what one client holds on the server whatever the frames' size.
+  public var replayBufferBytes: Int
 
   /// Creates a configuration.
   public init(
     offer: ServerOffer, apiKey: String, heartbeatIntervalMs: Int64 = 45_000, authTimeoutMs: Int64 = 60_000,
-    maxSubscriptions: Int = 1_024
+    maxSubscriptions: Int = 1_024, replayBufferBytes: Int = ServerMemory.defaultReplayBufferBytes
   ) {
     self.offer = offer
     self.apiKey = apiKey
     self.heartbeatIntervalMs = heartbeatIntervalMs
     self.authTimeoutMs = authTimeoutMs
     self.maxSubscriptions = maxSubscriptions
+    self.replayBufferBytes = max(0, replayBufferBytes)
   }
 }

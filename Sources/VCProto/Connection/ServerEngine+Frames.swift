@@ -9,7 +9,7 @@ extension ServerEngine {
       onConnect(frame, now: now, &out)
       return
     }
-    guard state == .authenticated, let outcome else {
+    guard state == .authenticated, outcome != nil else {
       // Before authentication only ping and connect: anything else (a frame without `type` too) is refused.
       out.append(.send(.frame("auth_error", ["message": "Authentication failed"])))
       finish(.notAuthenticated, close: true, &out)
@@ -22,19 +22,15 @@ extension ServerEngine {
       subscribed.remove(id)
       out.append(.deliver(.unsubscribe(sessionId: id)))
       return
-    case "message_ack" where outcome.allows(Capability.messageAck):
+    case "message_ack" where capabilityFlags.contains(.messageAck):
       guard let id = frame["message_id"]?.stringValue else { break }
-      if let index = memory.unacknowledged.firstIndex(where: { $0.messageId == id }) {
-        memory.unacknowledged.remove(at: index)
-      } else {
-        out.append(.deliver(.unknownAcknowledgement(messageId: id)))
-      }
+      if !memory.acknowledge(id) { out.append(.deliver(.unknownAcknowledgement(messageId: id))) }
       return
-    case "disconnect" where outcome.allows(Capability.disconnect):
+    case "disconnect" where capabilityFlags.contains(.disconnect):
       out.append(.deliver(.clientDisconnecting(reason: frame["reason"]?.stringValue ?? "")))
       finish(.clientDisconnect, close: true, &out)
       return
-    case "prompt" where outcome.allows(Capability.idempotentPrompt):
+    case "prompt" where capabilityFlags.contains(.idempotentPrompt):
       guard let key = frame["idempotency_key"]?.stringValue, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
       if memory.keys.contains(key) {
         out.append(.send(.frame("ack", ["message": "Processing prompt..."])))
@@ -200,7 +196,8 @@ extension ServerEngine {
       }
       cursor = .offset(from ?? 0, signature: seen)
     }
-    guard subscribed.contains(id) || subscribed.count < configuration.maxSubscriptions else {
+    // The count first: under the bound, no lookup is needed before the insert.
+    guard subscribed.count < configuration.maxSubscriptions || subscribed.contains(id) else {
       return refuse("Too many subscriptions on this connection")
     }
     subscribed.insert(id)

@@ -20,7 +20,11 @@ public struct ServerEngine: Sendable {
   /// The current state.
   public internal(set) var state: ServerState = .idle
   /// The negotiated outcome once authenticated.
-  public internal(set) var outcome: NegotiationOutcome?
+  public internal(set) var outcome: NegotiationOutcome? {
+    didSet { capabilityFlags = CapabilityFlags(outcome?.capabilities ?? []) }
+  }
+  /// The negotiated capabilities as bits, for the per-frame checks.
+  var capabilityFlags = CapabilityFlags()
   /// What survives this connection for the same client (replay buffer, idempotency keys).
   public internal(set) var memory: ServerMemory
   /// The sessions this connection subscribed to.
@@ -41,41 +45,51 @@ public struct ServerEngine: Sendable {
 
   /// Takes one event at time `now` (milliseconds since 1970, the host's clock) and returns what to
   /// do, in order. An event the state does not accept throws ``IllegalEvent`` and changes nothing. A
-  /// closed engine returns no action.
+  /// closed engine returns no action. (``handle(_:now:into:)`` does the same into a reused buffer.)
   public mutating func handle(_ event: ServerEvent, now: Int64) throws(IllegalEvent) -> [ServerAction] {
-    guard let targets = ServerTransitions.targets(from: state, on: event.name) else {
+    var out: [ServerAction] = []
+    try handle(event, now: now, into: &out)
+    return out
+  }
+
+  /// Takes one event at time `now` and appends what to do, in order, to `actions` (which the caller
+  /// owns and may reuse with `removeAll(keepingCapacity: true)`, so no event allocates an array). An
+  /// event the state does not accept throws ``IllegalEvent``, changes nothing and appends nothing.
+  public mutating func handle(
+    _ event: ServerEvent, now: Int64, into actions: inout [ServerAction]
+  ) throws(IllegalEvent) {
+    let targets = ServerTransitions.mask(state, event.kind)
+    guard targets != 0 else {
       throw IllegalEvent(state: state.rawValue, event: event.name, reason: illegalReason(event))
     }
-    if state == .closed { return [] }
-    var out: [ServerAction] = []
+    if state == .closed { return }
     switch event {
     case .transportOpened(let challenge, let connectionId):
       self.connectionId = connectionId
       self.challenge = configuration.offer.authVersions.contains(2) ? challenge : nil
       challengeIssuedAt = now
       state = .awaitingConnect
-      out.append(.send(hello()))
-      arm(.authDeadline, at: now + configuration.authTimeoutMs, &out)
-    case .frameReceived(let frame): receive(frame, now: now, &out)
+      actions.append(.send(hello()))
+      arm(.authDeadline, at: now + configuration.authTimeoutMs, &actions)
+    case .frameReceived(let frame): receive(frame, now: now, &actions)
     case .malformedFrame(let detail):
-      out.append(
+      actions.append(
         .send(.frame("error", ["message": .string("Error processing message: " + String(detail.prefix(200)))])))
-    case .transportClosed: finish(.transportClosed, close: false, &out)
-    case .timerFired(let timer): fire(timer, now: now, &out)
-    case .send(let frame): try send(frame, now: now, &out)
+    case .transportClosed: finish(.transportClosed, close: false, &actions)
+    case .timerFired(let timer): fire(timer, now: now, &actions)
+    case .send(let frame): try send(frame, now: now, &actions)
     case .drain(let retryAfter, let message):
       if state == .authenticated, outcome?.allows(Capability.draining) == true {
-        out.append(
+        actions.append(
           .send(
             .frame(
               "draining",
               ["message": .string(message), "retry_after_ms": JSONValue(integerLiteral: max(0, retryAfter))])))
       }
-      finish(.draining, close: true, &out)
-    case .close: finish(.serverClose, close: true, &out)
+      finish(.draining, close: true, &actions)
+    case .close: finish(.serverClose, close: true, &actions)
     }
-    assert(targets.contains(state), "\(event.name) led to \(state), not in the table")
-    return out
+    assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
   }
 
   func illegalReason(_ event: ServerEvent) -> String {
@@ -133,10 +147,10 @@ public struct ServerEngine: Sendable {
 
   mutating func send(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) throws(IllegalEvent) {
     let type = frame["type"]?.stringValue ?? ""
-    let gated = ["heartbeat": Capability.heartbeat, "draining": Capability.draining, "replay": Capability.messageAck]
-    if let capability = gated[type], outcome?.allows(capability) != true {
+    if let missing = missingCapability(type, in: frame) {
       throw IllegalEvent(
-        state: state.rawValue, event: "send", reason: "\"\(type)\" needs the \(capability) capability, not negotiated")
+        state: state.rawValue, event: "send",
+        reason: "\(missing.what) needs the \(missing.gate.name) capability, not negotiated")
     }
     if family != .messageId, type == "session_history" || type == "session_updated",
       let id = frame["session_id"]?.stringValue, !subscribed.contains(id)
@@ -144,21 +158,22 @@ public struct ServerEngine: Sendable {
       throw IllegalEvent(
         state: state.rawValue, event: "send", reason: "session data for \(id), which this client has not subscribed to")
     }
-    if outcome?.allows(Capability.messageAck) == true, let id = frame["message_id"]?.stringValue {
+    if capabilityFlags.contains(.messageAck), let id = frame["message_id"]?.stringValue {
       var message = JSONObject()
       message["role"] = "assistant"
       message["text"] = .string(
         frame["text"]?.stringValue ?? frame["message"]?.stringValue ?? frame["error"]?.stringValue ?? "")
       if let session = frame["session_id"]?.stringValue { message["session_id"] = .string(session) }
       message["timestamp"] = .string(RFC3339.string(millisecondsSince1970: now))
-      memory.unacknowledged.removeAll { $0.messageId == id }
-      memory.unacknowledged.append(ServerMemory.Unacknowledged(messageId: id, message: message))
-      if memory.unacknowledged.count > ServerMemory.replayCapacity {
-        let evicted = memory.unacknowledged.removeFirst()
-        out.append(.send(frame))
-        out.append(.deliver(.replayEvicted(messageId: evicted.messageId)))
-        return
-      }
+      let cost =
+        id.utf8.count + (message["text"]?.stringValue?.utf8.count ?? 0)
+        + (message["session_id"]?.stringValue?.utf8.count ?? 0)
+      let evicted = memory.keep(
+        ServerMemory.Unacknowledged(messageId: id, message: message, cost: cost),
+        budget: configuration.replayBufferBytes)
+      out.append(.send(frame))
+      for dropped in evicted { out.append(.deliver(.replayEvicted(messageId: dropped))) }
+      return
     }
     out.append(.send(frame))
   }

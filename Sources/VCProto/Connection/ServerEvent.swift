@@ -34,4 +34,18 @@ public enum ServerEvent: Sendable, Hashable {
     case .close: return "close"
     }
   }
+
+  /// The event's column in ``ServerTransitions/flat`` (its index in ``ServerTransitions/eventNames``).
+  var kind: Int {
+    switch self {
+    case .transportOpened: return 0
+    case .frameReceived: return 1
+    case .malformedFrame: return 2
+    case .transportClosed: return 3
+    case .timerFired: return 4
+    case .send: return 5
+    case .drain: return 6
+    case .close: return 7
+    }
+  }
 }

@@ -25,4 +25,38 @@ public enum ServerTransitions {
   public static func targets(from state: ServerState, on event: String) -> Set<ServerState>? {
     table[state]?[event]
   }
+
+  /// The event names in ``ServerEvent/kind`` order.
+  static let eventNames = [
+    "transport_opened", "frame", "malformed_frame", "transport_closed", "timer", "send", "drain", "close",
+  ]
+
+  /// ``table`` as a flat array (see ``ClientTransitions/flat``): entry `state.ordinal * eventNames.count
+  /// + event.kind` is a bit mask of the target states, 0 when the event is illegal.
+  static let flat: [UInt8] = {
+    var flat = [UInt8](repeating: 0, count: ServerState.allCases.count * eventNames.count)
+    for state in ServerState.allCases {
+      for (kind, name) in eventNames.enumerated() {
+        guard let targets = table[state]?[name] else { continue }
+        flat[state.ordinal * eventNames.count + kind] = targets.reduce(0) { $0 | 1 << $1.ordinal }
+      }
+    }
+    return flat
+  }()
+
+  /// The target mask of `kind` in `state` (0: illegal).
+  @inline(__always)
+  static func mask(_ state: ServerState, _ kind: Int) -> UInt8 { flat[state.ordinal * eventNames.count + kind] }
+}
+
+extension ServerState {
+  /// The state's index in ``allCases`` (the row of ``ServerTransitions/flat``).
+  var ordinal: Int {
+    switch self {
+    case .idle: return 0
+    case .awaitingConnect: return 1
+    case .authenticated: return 2
+    case .closed: return 3
+    }
+  }
 }

@@ -7,6 +7,12 @@
 /// push or a chain step): the app overwrites its row (an upsert by `(session_id, position)`). A
 /// message the window (``ClientConfiguration/dedupWindow``) forgot is reported as an insert, which is
 /// still correct for an app that upserts.
+///
+/// Storage: the frame's `messages` array once (``messages``, shared with the frame, not copied) and
+/// the indices of the messages to insert (``insertIndices``) and to replace (``replaceIndices``), in
+/// frame order. ``insert`` and ``replace`` are computed from them (they copy; a host that cares reads
+/// the indices). Two updates are equal when they say the same thing: same ``insert`` and ``replace``
+/// messages and the same other members, however the messages are stored.
 public struct SessionUpdate: Sendable, Hashable {
   /// What to delete first.
   public enum Purge: Sendable, Hashable {
@@ -21,11 +27,16 @@ public struct SessionUpdate: Sendable, Hashable {
   public var sessionId: String
   /// What to delete before inserting, or `nil`.
   public var purge: Purge?
-  /// New messages, in frame order.
-  public var insert: [JSONObject]
-  /// Messages to overwrite, in frame order.
-  public var replace: [JSONObject]
+  /// The messages the indices point into: the frame's `messages` array as received (elements that
+  /// are neither inserted nor replaced were dropped, see ``dropped``).
+  public var messages: [JSONValue]
+  /// Indices in ``messages`` of the new messages, ascending (frame order). Each names an object.
+  public var insertIndices: [Int]
+  /// Indices in ``messages`` of the messages to overwrite, ascending (frame order). Each names an object.
+  public var replaceIndices: [Int]
   /// The cursor after this frame (what to persist for a later ``ClientEvent/subscribe(sessionId:cursor:)``).
+  /// A 0.5.0 cursor's `signature` is this frame's `file_signature` (`nil` when the frame has none:
+  /// keep the previous one then); the engine itself keeps only a digest of it.
   public var cursor: SubscriptionCursor
   /// `false` while the engine is still fetching the rest (a continuation is pending or retrying).
   public var isComplete: Bool
@@ -34,18 +45,68 @@ public struct SessionUpdate: Sendable, Hashable {
   /// Messages dropped: no position, or another session's `session_id`.
   public var dropped: Int
 
-  /// Creates an update.
+  /// New messages, in frame order (computed from ``messages`` and ``insertIndices``; setting it stores
+  /// the given messages in their place).
+  public var insert: [JSONObject] {
+    get { insertIndices.map { messages[$0].objectValue ?? JSONObject() } }
+    set { store(insert: newValue, replace: replace) }
+  }
+
+  /// Messages to overwrite, in frame order (computed from ``messages`` and ``replaceIndices``; setting
+  /// it stores the given messages in their place).
+  public var replace: [JSONObject] {
+    get { replaceIndices.map { messages[$0].objectValue ?? JSONObject() } }
+    set { store(insert: insert, replace: newValue) }
+  }
+
+  /// Creates an update from copies of the messages to insert and to replace.
   public init(
     sessionId: String, purge: Purge? = nil, insert: [JSONObject] = [], replace: [JSONObject] = [],
     cursor: SubscriptionCursor, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
   ) {
+    self.init(
+      sessionId: sessionId, purge: purge, messages: [], insertIndices: [], replaceIndices: [], cursor: cursor,
+      isComplete: isComplete, gap: gap, dropped: dropped)
+    store(insert: insert, replace: replace)
+  }
+
+  /// Creates an update over a frame's `messages` array. Every index must name an object of `messages`.
+  public init(
+    sessionId: String, purge: Purge? = nil, messages: [JSONValue], insertIndices: [Int], replaceIndices: [Int],
+    cursor: SubscriptionCursor, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
+  ) {
     self.sessionId = sessionId
     self.purge = purge
-    self.insert = insert
-    self.replace = replace
+    self.messages = messages
+    self.insertIndices = insertIndices
+    self.replaceIndices = replaceIndices
     self.cursor = cursor
     self.isComplete = isComplete
     self.gap = gap
     self.dropped = dropped
+  }
+
+  private mutating func store(insert: [JSONObject], replace: [JSONObject]) {
+    messages = insert.map(JSONValue.object) + replace.map(JSONValue.object)
+    insertIndices = Array(insert.indices)
+    replaceIndices = Array(insert.count..<(insert.count + replace.count))
+  }
+
+  /// Equal when they say the same thing (see the type's description).
+  public static func == (l: SessionUpdate, r: SessionUpdate) -> Bool {
+    l.sessionId == r.sessionId && l.purge == r.purge && l.cursor == r.cursor && l.isComplete == r.isComplete
+      && l.gap == r.gap && l.dropped == r.dropped && l.insert == r.insert && l.replace == r.replace
+  }
+
+  /// Hashes what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(sessionId)
+    hasher.combine(purge)
+    hasher.combine(cursor)
+    hasher.combine(isComplete)
+    hasher.combine(gap)
+    hasher.combine(dropped)
+    hasher.combine(insert)
+    hasher.combine(replace)
   }
 }

@@ -68,6 +68,13 @@ extension String {
   /// Unlike `==`, canonically equivalent but different sequences are not equal.
   @inline(__always)
   func hasSameScalars(as other: String) -> Bool {
-    utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+    guard utf8.count == other.utf8.count else { return false }
+    // Native and small strings expose their UTF-8 contiguously: compare the two buffers directly
+    // (the generic comparison of two UTF-8 views walks them byte by byte through their indices).
+    let same = utf8.withContiguousStorageIfAvailable { mine in
+      other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+    }
+    if let same = same ?? nil { return same }
+    return utf8.elementsEqual(other.utf8)
   }
 }

@@ -3,13 +3,30 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConve
   /// The three components.
   public var major: Int, minor: Int, patch: Int
 
-  /// Parses `MAJOR.MINOR.PATCH` (three ASCII decimal integers); `nil` for anything else.
+  /// Parses `MAJOR.MINOR.PATCH` (three ASCII decimal integers, each within `Int`); `nil` for anything
+  /// else. One pass over the UTF-8 bytes that stops at the first one that cannot belong to a version,
+  /// with no allocation: a peer's string may be megabytes of dots.
   public init?(_ text: String) {
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-      let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2])
-    else { return nil }
-    (major, minor, patch) = (a, b, c)
+    var parts = (0, 0, 0)
+    var index = 0
+    var digits = 0
+    for c in text.utf8 {
+      if c == UInt8(ascii: ".") {
+        guard digits > 0, index < 2 else { return nil }
+        index += 1
+        digits = 0
+        continue
+      }
+      guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+      let value = index == 0 ? parts.0 : index == 1 ? parts.1 : parts.2
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (next, o2) = times10.addingReportingOverflow(Int(c - UInt8(ascii: "0")))
+      guard !o1, !o2 else { return nil }
+      if index == 0 { parts.0 = next } else if index == 1 { parts.1 = next } else { parts.2 = next }
+      digits += 1
+    }
+    guard index == 2, digits > 0 else { return nil }
+    (major, minor, patch) = parts
   }
 
   /// Creates a version from its components.

@@ -9,6 +9,8 @@ protocol ValueRuleSink {
   var wantsWarnings: Bool { get }
   /// `true` once an error was recorded.
   var hasErrors: Bool { get }
+  /// How many errors were recorded (a sink that halts at the first says 1).
+  var errorCount: Int { get }
   /// Records a violation at the current position.
   mutating func record(_ violation: ValueViolation)
   /// The walk goes into the member `name` of the current object; `composite` when its type nests
@@ -22,7 +24,8 @@ protocol ValueRuleSink {
   mutating func leaveElement()
   /// A fresh sink at the same position, for trying one alternative of a `oneOf` type.
   func trial() -> Self
-  /// Takes over what a trial that found no error recorded (its warnings).
+  /// Takes over what a trial recorded: the warnings of the alternative that matched, or, when none
+  /// did, everything the closest one found.
   mutating func absorb(_ trial: Self)
 }
 
@@ -33,6 +36,7 @@ struct RuleBreak: ValueRuleSink {
 
   var isHalted: Bool { hasErrors }
   var wantsWarnings: Bool { false }
+  var errorCount: Int { hasErrors ? 1 : 0 }
 
   mutating func record(_ violation: ValueViolation) {
     if violation.isError { hasErrors = true }

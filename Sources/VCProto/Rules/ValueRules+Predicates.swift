@@ -47,4 +47,14 @@ extension ValueRules {
     check(value, type, secret: false, in: catalog, into: &verdict)
     return !verdict.hasErrors
   }
+
+  /// A declared member satisfies every rule of its declaration: present when required (`value` is
+  /// `nil` when absent), `null` only when nullable, then its type and closed set (nested shapes
+  /// checked member by member only when `catalog` is given).
+  @inline(__always)
+  static func accepts(_ value: JSONValue?, member field: FieldSpec, deep catalog: ProtocolCatalog? = nil) -> Bool {
+    var verdict = RuleBreak()
+    checkMember(value, field, in: catalog, into: &verdict)
+    return !verdict.hasErrors
+  }
 }

@@ -59,14 +59,22 @@ enum ValueRules {
       }
       return true
     case .oneOf(let alternatives):
-      // The first alternative the value satisfies wins (its warnings are kept).
+      // The first alternative the value satisfies wins (its warnings are kept). When none does, the
+      // findings of the closest alternative of the value's JSON type (fewest errors, the first of
+      // equals) say what is wrong inside it; "expected object or object, got object" would not.
+      var closest: Sink?
       for alternative in alternatives {
         var trial = sink.trial()
-        check(value, alternative, secret: secret, in: catalog, into: &trial)
+        let sameJSONType = check(value, alternative, secret: secret, in: catalog, into: &trial)
         if !trial.hasErrors {
           sink.absorb(trial)
           return true
         }
+        if sameJSONType, trial.errorCount < closest?.errorCount ?? .max { closest = trial }
+      }
+      if let closest {
+        sink.absorb(closest)
+        return true
       }
       return wrongType(alternatives.map(\.jsonTypeName).joined(separator: " or "), value, into: &sink)
     }
@@ -92,23 +100,9 @@ enum ValueRules {
     }
     for field in fields {
       if sink.isHalted { return }
-      guard let value = lookup(field.name) else {
-        if field.required { sink.record(.missingMember(field.name)) }
-        continue
-      }
-      matched += 1
-      if case .null = value {
-        if !field.nullable { sink.record(.nullMember(field.name)) }
-        continue
-      }
-      let composite = field.type.isComposite
-      sink.enterMember(field.name, composite: composite)
-      if check(value, field.type, secret: field.secret, in: catalog, into: &sink), let allowed = field.allowedValues,
-        !accepts(value, allowed: allowed)
-      {
-        sink.record(.notAllowed(value, allowed: allowed, member: field.name, secret: field.secret))
-      }
-      sink.leaveMember(composite: composite)
+      let value = lookup(field.name)
+      if value != nil { matched += 1 }
+      checkMember(value, field, in: catalog, into: &sink)
     }
     guard sink.wantsWarnings, extra == .warn else { return }
     let expected = matched + (skipping.map { object[$0] != nil } ?? false ? 1 : 0)
@@ -119,6 +113,29 @@ enum ValueRules {
     {
       sink.record(.undeclaredMember(member.key, owner: owner))
     }
+  }
+
+  /// Walks one declared member of an object: its presence (`value` is `nil` when absent), its
+  /// nullability, then its type and closed set of allowed values.
+  static func checkMember<Sink: ValueRuleSink>(
+    _ value: JSONValue?, _ field: FieldSpec, in catalog: ProtocolCatalog?, into sink: inout Sink
+  ) {
+    guard let value else {
+      if field.required { sink.record(.missingMember(field.name)) }
+      return
+    }
+    if case .null = value {
+      if !field.nullable { sink.record(.nullMember(field.name)) }
+      return
+    }
+    let composite = field.type.isComposite
+    sink.enterMember(field.name, composite: composite)
+    if check(value, field.type, secret: field.secret, in: catalog, into: &sink), let allowed = field.allowedValues,
+      !accepts(value, allowed: allowed)
+    {
+      sink.record(.notAllowed(value, allowed: allowed, member: field.name, secret: field.secret))
+    }
+    sink.leaveMember(composite: composite)
   }
 
   /// Reports a value of the wrong JSON type; always `false` (the type did not match).
@@ -135,6 +152,17 @@ extension FieldType {
   var isComposite: Bool {
     switch self {
     case .shape, .array, .oneOf, .any: return true
+    default: return false
+    }
+  }
+
+  /// `true` when a shape sits under alternatives (`oneOf`, at any depth of arrays): the model keeps
+  /// such a value as plain JSON, so only a deep check (``ValueRules/accepts(_:_:deep:)`` with a
+  /// catalog) sees the shape's members.
+  var hidesShapes: Bool {
+    switch self {
+    case .array(let element): return element.hidesShapes
+    case .oneOf(let alternatives): return alternatives.contains { !$0.shapeNames.isEmpty }
     default: return false
     }
   }

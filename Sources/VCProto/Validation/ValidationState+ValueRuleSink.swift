@@ -11,6 +11,9 @@ extension ValidationState: ValueRuleSink {
     case .nullMember(let name):
       add(.error, .nullNotAllowed, key: name, "\"\(name)\" must not be null")
     case .undeclaredMember(let name, let owner):
+      // Counted only, once the findings are full: the cross-version lookup and the message are work
+      // per member that a frame of many undeclared members would otherwise pay for nothing.
+      guard !isFull else { return add(.warning, .unexpectedField, key: name, "") }
       let versions = owner.versions(ofMember: name)
       let message =
         versions.isEmpty
@@ -79,8 +82,11 @@ extension ValidationState: ValueRuleSink {
 
   mutating func leaveElement() { path.removeLast() }
 
+  /// A trial may keep only the findings this state still has room for (``absorb(_:)`` would suppress
+  /// the rest anyway), so that once the frame's findings are full a trial only counts: no pointer,
+  /// message or lookup is made for findings that can never be shown, however many alternatives run.
   func trial() -> ValidationState {
-    var trial = ValidationState(strict: strict, maxFindings: maxFindings)
+    var trial = ValidationState(strict: strict, maxFindings: maxFindings - findings.count)
     trial.messageType = messageType
     trial.protocolVersion = protocolVersion
     trial.path = path

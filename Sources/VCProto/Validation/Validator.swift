@@ -1,7 +1,8 @@
 /// Checks frames against a protocol catalog and reports every problem as a ``Finding``.
 ///
-/// The validator and the decoder are one mechanism: ``MessageDecoder`` runs this validator and builds
-/// the typed message only when there is no error finding, so the two can never disagree.
+/// The validator and the decoder apply the same rules, stated once in the library: a frame decodes
+/// with ``MessageDecoder`` exactly when the validator finds no error in it, and a decoding failure
+/// carries the validator's findings.
 public struct Validator: Sendable {
   /// The options in force.
   public var options: ValidationOptions
@@ -116,20 +117,6 @@ public struct Validator: Sendable {
   }
 }
 
-/// What declares the members being checked: a message type or a named shape.
-enum MemberOwner: Sendable, Hashable {
-  case message(String)
-  case shape(String)
-
-  /// The versions that declare the member `name` here (for a finding about an undeclared member).
-  func versions(ofMember name: String) -> VersionSet {
-    switch self {
-    case .message(let type): return ProtocolCatalog.declaration.versions(ofMember: name, inMessage: type)
-    case .shape(let shape): return ProtocolCatalog.declaration.versions(ofMember: name, inShape: shape)
-    }
-  }
-}
-
 /// One step of the path from the frame's root to the value being checked.
 enum PathComponent {
   case key(String)
@@ -165,6 +152,9 @@ struct ValidationState {
 
   /// `true` when an error was found, kept or suppressed.
   var hasErrors: Bool { errors + suppressedErrors > 0 }
+
+  /// Errors found, kept or suppressed.
+  var errorCount: Int { errors + suppressedErrors }
 
   /// `true` once ``maxFindings`` findings are kept: further ones are only counted.
   var isFull: Bool { findings.count >= maxFindings }

@@ -18,25 +18,4 @@ extension FindingCode {
   public static let unexpectedBinaryFrame = FindingCode(rawValue: "unexpected_binary_frame")
   /// An envelope was found but no envelope opener is available.
   public static let envelopeUnsupported = FindingCode(rawValue: "envelope_unsupported")
-  /// The capture announces a protocol version vcproto does not know; checks fall back to `--protocol`.
-  public static let unknownProtocolVersion = FindingCode(rawValue: "unknown_protocol_version")
-  /// The handshake contradicts the real backend's negotiation: `connected` names a version no floor
-  /// gives for the hello's ceiling and the client's announcement, or the server refused a client it
-  /// accepts (or with the wrong `required`/`received`).
-  public static let negotiationMismatch = FindingCode(rawValue: "negotiation_mismatch")
-
-  // Conversation level: only when the capture contains the handshake.
-  /// The client sent something other than `ping`/`connect` before authentication succeeded.
-  public static let beforeAuthentication = FindingCode(rawValue: "before_authentication")
-  /// `message_ack` for a `message_id` this capture never showed from the server (a warning: an ack
-  /// may follow a reconnect, for a frame the previous connection carried).
-  public static let unknownMessageID = FindingCode(rawValue: "unknown_message_id")
-  /// The server sent a frame other than `hello`, `pong`, `auth_error`, `error` to a client that had
-  /// not sent `connect` (or whose `connect` was refused).
-  public static let serverFrameBeforeAuthentication = FindingCode(rawValue: "server_frame_before_authentication")
-  /// After a `session_history` with `end_of_file: false`, the client's next `subscribe` for that
-  /// session did not resume at its `next_offset`.
-  public static let continuationMismatch = FindingCode(rawValue: "continuation_mismatch")
-  /// With `heartbeat` negotiated, the server was silent longer than the heartbeat timeout.
-  public static let heartbeatGap = FindingCode(rawValue: "heartbeat_gap")
 }

@@ -1,11 +1,14 @@
 import VCProto
 
-/// Validates one capture, streaming: reads a frame, checks it on its own and in the conversation,
-/// reports its findings, forgets it. Memory does not grow with the capture.
+/// Validates one capture, streaming: reads a frame, checks it on its own, hands it to a
+/// ``ConversationObserver`` for the conversation's rules, reports the findings, forgets the frame.
+/// Memory does not grow with the capture. The rules are the library's; this type only reads, feeds
+/// and reports.
 ///
-/// Each connection is checked against the version its handshake gives (``ConnectionVersion``); a new
-/// capture connection or a `hello` starts a new one. The frame that changes the version (`hello`,
-/// `connect`, `connected`) is itself checked against the new version.
+/// Each connection is checked against the version its handshake gives
+/// (``ConversationObserver/protocolVersion``); a new capture connection or a `hello` starts a new
+/// one. The frame that changes the version (`hello`, `connect`, `connected`) is itself checked
+/// against the new version.
 struct CaptureValidation {
   /// How each frame is checked on its own.
   var checker: FrameChecker
@@ -18,34 +21,26 @@ struct CaptureValidation {
   func run(
     _ reader: CaptureReader, progress: (Int, Int) -> Void = { _, _ in }, emit: (FrameOutcome) -> Void
   ) throws {
-    var handshake = ConnectionVersion(fallback: defaultVersion, explicit: explicitVersion)
-    var conversation = ConversationChecker(catalog: ProtocolCatalog.version(defaultVersion) ?? .latest)
+    var observer = ConversationObserver(fallbackVersion: defaultVersion, explicitVersion: explicitVersion)
     var connection: Int?
     var frames = 0
     while let frame = try reader.next() {
       if frame.connection != connection {
-        if connection != nil {
-          conversation.reset()
-          handshake.reset()
-          conversation.catalog = ProtocolCatalog.version(handshake.version) ?? conversation.catalog
-        }
+        if connection != nil { observer.startConnection() }
         connection = frame.connection
       }
-      let before = handshake.version
-      var outcome = checker.check(frame, protocolVersion: before, needsMessage: conversation.isActive)
+      let before = observer.protocolVersion
+      var outcome = checker.check(frame, protocolVersion: before, needsMessage: observer.isActive)
       if let message = outcome.message, let direction = outcome.direction {
-        let handshakeFindings = handshake.receive(direction, message)
-        if handshake.version != before, let catalog = ProtocolCatalog.version(handshake.version) {
-          conversation.catalog = catalog
+        let observed = observer.observe(
+          ConversationObserver.Frame(
+            direction: direction, message: message, envelope: outcome.envelope,
+            time: outcome.time.flatMap(Self.milliseconds)))
+        if observer.protocolVersion != before, ProtocolCatalog.version(observer.protocolVersion) != nil {
           // The frame that set the version belongs to it: check it again against that version.
-          outcome = checker.check(frame, protocolVersion: handshake.version, needsMessage: true)
+          outcome = checker.check(frame, protocolVersion: observer.protocolVersion, needsMessage: true)
         }
-        outcome.findings += handshakeFindings
-        if let message = outcome.message, let direction = outcome.direction {
-          let event = ConversationChecker.Event(
-            direction: direction, message: message, envelope: outcome.envelope, time: outcome.time)
-          outcome.findings += conversation.receive(event)
-        }
+        outcome.findings += observed
       }
       if checker.strict {
         outcome.findings = outcome.findings.map { $0.with(severity: .error) }
@@ -54,5 +49,13 @@ struct CaptureValidation {
       emit(outcome)
       progress(reader.bytesRead, frames)
     }
+  }
+
+  /// A capture's time in seconds as the observer's milliseconds; `nil` when it is not finite or
+  /// beyond what 64 bits hold (about 292 million years).
+  static func milliseconds(_ seconds: Double) -> Int64? {
+    let value = (seconds * 1_000).rounded()
+    guard value.isFinite, abs(value) < 9.0e18 else { return nil }
+    return Int64(value)
   }
 }

@@ -34,7 +34,7 @@ struct FrameChecker: Sendable {
   /// How envelopes are opened.
   var opener: EnvelopeOpener
 
-  /// Checks one frame. `needsMessage`: the caller needs the parsed object (the conversation checker is
+  /// Checks one frame. `needsMessage`: the caller needs the parsed object (the conversation observer is
   /// active, or the frame will be printed); otherwise a clean frame is settled by the direct decode
   /// path alone (``MessageDecoder/decodeIfClean(_:)``), and only the rest goes to the validator.
   func check(_ frame: CapturedFrame, protocolVersion: String, needsMessage: Bool = true) -> FrameOutcome {
@@ -65,7 +65,7 @@ struct FrameChecker: Sendable {
     {
       let direction: MessageDirection
       if case .client = message { direction = .clientToServer } else { direction = .serverToClient }
-      if !ConversationChecker.startsConversation(message.type, direction) {
+      if !ConversationObserver.startsConversation(type: message.type, direction: direction) {
         outcome.messageType = message.type
         outcome.direction = direction
         return outcome

@@ -21,8 +21,10 @@ enum ValidateCommand {
       decides; until then the connect's protocol_version and the floor (--protocol, else 0.4.0)
       predict it. A handshake the real server could not produce is a negotiation_mismatch.
       --protocol applies to captures without a handshake.
-      Conversation checks (authentication order, negotiated extensions, message_ack ids, heartbeat
-      gaps) run only when the capture contains the handshake.
+      Conversation checks run only when the capture contains the handshake; they are the connection
+      engines' rules (STANDARDS.md section 15, rule 10): authentication order, negotiated extensions
+      and capabilities, message_ack ids, continuations, session data only to subscribers (0.5.0),
+      answers with no request, heartbeat gaps.
       The summary line starts with OK (no errors), FAIL (errors) or ERROR (a capture could not be
       read; it is named, and counted as "unreadable" in the JSON summary).
       Colour is used only when standard output is a terminal and NO_COLOR is unset or empty; any

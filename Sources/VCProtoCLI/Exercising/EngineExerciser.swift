@@ -4,11 +4,12 @@ import VCProto
 /// a seeded generator's output) and checks their invariants after every event. Used by the fuzz target
 /// `fuzz-engine` and by the tests; not a stable API.
 ///
-/// Invariants: no crash; an illegal event leaves the state unchanged; every state reached is one the
-/// transition table allows; nothing but `connect`/`ping` goes out before authentication (server: only
-/// `hello`, `pong`, `auth_error`, `error`, and `connected` when it authenticates); every bounded table within its bound; a client that is
-/// stopped, refused or told to upgrade, and a closed server, emit nothing (until the application
-/// starts the client again).
+/// Invariants: no crash; an illegal event leaves the state unchanged and appends nothing to the
+/// caller's action buffer (a legal one only appends); every state reached is one the transition table
+/// allows; every tracked request ends at most once, with its own id; nothing but `connect`/`ping` goes
+/// out before authentication (server: only `hello`, `pong`, `auth_error`, `error`, and `connected`
+/// when it authenticates); every bounded table within its bound; a client that is stopped, refused or
+/// told to upgrade, and a closed server, emit nothing (until the application starts the client again).
 public struct EngineExerciser {
   var bytes: [UInt8]
   var index = 0
@@ -37,9 +38,32 @@ public struct EngineExerciser {
       capabilities: byte() % 2 == 0 ? Capability.all : [], allowAuthV1: byte() % 4 != 0, maxMessageSizeKB: 200,
       randomSeed: UInt64(byte()), maxPendingRequests: 4, maxSubscriptions: 2, dedupWindow: 8)
     var engine = ClientEngine(config)
+    var waiting: [String] = []
     return drive(
       &engine, advances: [0, 1, 500, 1_000, 15_000, 30_000, 45_000, 90_000], event: { $0.clientEvent(armed: $1) },
-      check: Self.checkClient)
+      check: { engine, before, event, actions, armed in
+        Self.checkClient(engine, before: before, event: event, actions: actions, armed: &armed)
+          ?? Self.checkRequests(event: event, actions: actions, waiting: &waiting)
+      })
+  }
+
+  /// Every tracked request ends at most once, with its own id: `answered` and `requestFailed` only
+  /// for a request id sent and not yet ended (ids may repeat; each send counts once).
+  static func checkRequests(event: ClientEvent, actions: [ClientAction], waiting: inout [String]) -> String? {
+    if case .send(let frame, let id?) = event, ClientEngine.answerTypes[frame["type"]?.stringValue ?? ""] != nil {
+      waiting.append(id)
+    }
+    for action in actions {
+      let ended: String
+      switch action {
+      case .deliver(.answered(let id, _)): ended = id
+      case .deliver(.requestFailed(let id, _)): ended = id
+      default: continue
+      }
+      guard let index = waiting.firstIndex(of: ended) else { return "request \(ended) ended but was not waiting" }
+      waiting.remove(at: index)
+    }
+    return nil
   }
 
   /// Feeds `engine` events until the bytes run out. Before each event the clock moves on by one of
@@ -53,17 +77,23 @@ public struct EngineExerciser {
   ) -> String? {
     var now: Int64 = 1_768_150_000_000
     var armed: [ConnectionTimer] = []
+    // Actions go into a reused buffer that already holds one action the engine must leave alone.
+    var buffer: [Engine.Action] = []
     while !exhausted {
       now += Int64(pick(advances))
       let next = event(&self, armed)
       let before = engine.state
-      let actions: [Engine.Action]
+      buffer.removeAll(keepingCapacity: true)
+      buffer.append(Engine.sentinel)
       do {
-        actions = try engine.handle(next, now: now)
+        try engine.handle(next, now: now, into: &buffer)
       } catch {
         if engine.state != before { return "illegal \(next.name) changed the state" }
+        if buffer != [Engine.sentinel] { return "illegal \(next.name) appended actions" }
         continue
       }
+      guard buffer.first == Engine.sentinel else { return "\(next.name) changed the caller's actions" }
+      let actions = Array(buffer.dropFirst())
       events += 1
       guard let targets = Engine.targets(from: before, on: next.name), targets.contains(engine.state) else {
         return "\(next.name) led from \(before) to \(engine.state), not in the table"
@@ -200,6 +230,12 @@ public struct EngineExerciser {
       f["type"] = pick(["response", "replay", "error"])
       f["message_id"] = .string("m\(byte() % 16)")
     case 12: f["type"] = pick(["command_error", "session_name_inferred", "command_output_full", "ack"])
+    case 13:
+      f["type"] = "error"
+      f["message"] = pick([
+        "working_directory required in execute_command message", "Unknown message type: get_command_output",
+        "Command output not found: cmd-1", "text required in prompt message", "Error processing message: x",
+      ])
     default: f["type"] = .string(pick(["", "x", "hello", "connected"]))
     }
     if f["session_id"] == nil, byte() % 4 != 0 { f["session_id"] = session }
@@ -222,7 +258,8 @@ public struct EngineExerciser {
     let offer = ServerOffer(
       protocolVersions: pick([["0.2.0"], ["0.4.0", "0.5.0"], ["0.3.0", "0.4.0", "0.5.0"]]),
       authVersions: pick([[1], [1, 2], [2]]), capabilities: byte() % 2 == 0 ? Capability.all : [])
-    var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2))
+    var engine = ServerEngine(
+      ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2, replayBufferBytes: 256))
     return drive(
       &engine, advances: [0, 1, 1_000, 45_000, 60_000], event: { $0.serverEvent(armed: $1) }, check: Self.checkServer)
   }
@@ -253,7 +290,11 @@ public struct EngineExerciser {
       default: break
       }
     }
-    if engine.memory.unacknowledged.count > ServerMemory.replayCapacity { return "replay buffer overflow" }
+    if engine.memory.unacknowledged.count > ServerMemory.replayCapacity
+      || engine.memory.replayBytes > engine.configuration.replayBufferBytes
+    {
+      return "replay buffer overflow"
+    }
     if engine.memory.idempotencyKeyCount > ServerMemory.idempotencyCapacity { return "idempotency window overflow" }
     if engine.subscribed.count > engine.configuration.maxSubscriptions { return "subscriptions overflow" }
     return nil
@@ -314,9 +355,11 @@ public struct EngineExerciser {
 protocol ExercisedEngine {
   associatedtype State: Hashable
   associatedtype Event: NamedEvent
-  associatedtype Action
+  associatedtype Action: Equatable
   var state: State { get }
-  mutating func handle(_ event: Event, now: Int64) throws(IllegalEvent) -> [Action]
+  mutating func handle(_ event: Event, now: Int64, into actions: inout [Action]) throws(IllegalEvent)
+  /// An action the exerciser puts in the buffer before each event, which the engine must leave alone.
+  static var sentinel: Action { get }
   /// The states the transition table allows after `event` in `state` (`nil`: not allowed there).
   static func targets(from state: State, on event: String) -> Set<State>?
 }
@@ -327,12 +370,14 @@ protocol NamedEvent {
 }
 
 extension ClientEngine: ExercisedEngine {
+  static var sentinel: ClientAction { .cancelTimer(.continuation(sessionId: "sentinel")) }
   static func targets(from state: ClientState, on event: String) -> Set<ClientState>? {
     ClientTransitions.targets(from: state, on: event)
   }
 }
 
 extension ServerEngine: ExercisedEngine {
+  static var sentinel: ServerAction { .cancelTimer(.continuation(sessionId: "sentinel")) }
   static func targets(from state: ServerState, on event: String) -> Set<ServerState>? {
     ServerTransitions.targets(from: state, on: event)
   }

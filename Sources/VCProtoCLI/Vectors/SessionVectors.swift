@@ -77,7 +77,8 @@ enum SessionVectors {
         protocolVersions: strings(c["protocol_versions"]) ?? ["0.2.0"],
         authVersions: c["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [1],
         capabilities: strings(c["capabilities"]) ?? [], floor: c["floor"]?.stringValue),
-      apiKey: c["api_key"]?.stringValue ?? "")
+      apiKey: c["api_key"]?.stringValue ?? "",
+      replayBufferBytes: c["replay_buffer_bytes"]?.intValue ?? ServerMemory.defaultReplayBufferBytes)
   }
 
   static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap { ProtocolVersion($0) } }

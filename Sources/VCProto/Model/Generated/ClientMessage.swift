@@ -160,122 +160,122 @@ public enum ClientMessage: Sendable, Hashable {
   init(type: String, object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
     switch type.utf8.count {
     case 4:
-      if type == "ping" {
+      if type.hasSameScalars(as: "ping") {
         self = .ping(try PingMessage(json: object))
         return
       }
     case 6:
-      if type == "prompt" {
+      if type.hasSameScalars(as: "prompt") {
         self = .prompt(try PromptMessage(json: object, version: version))
         return
       }
     case 7:
-      if type == "connect" {
+      if type.hasSameScalars(as: "connect") {
         self = .connect(try ConnectMessage(json: object))
         return
       }
     case 9:
-      if type == "subscribe" {
+      if type.hasSameScalars(as: "subscribe") {
         self = .subscribe(try SubscribeMessage(json: object, version: version))
         return
       }
     case 10:
-      if type == "disconnect" {
+      if type.hasSameScalars(as: "disconnect") {
         self = .disconnect(try DisconnectMessage(json: object))
         return
       }
     case 11:
-      if type == "unsubscribe" {
+      if type.hasSameScalars(as: "unsubscribe") {
         self = .unsubscribe(try UnsubscribeMessage(json: object))
         return
       }
-      if type == "message_ack" {
+      if type.hasSameScalars(as: "message_ack") {
         self = .messageAck(try MessageAckMessage(json: object))
         return
       }
-      if type == "upload_file" {
+      if type.hasSameScalars(as: "upload_file") {
         self = .uploadFile(try UploadFileMessage(json: object))
         return
       }
-      if type == "exit_recipe" {
+      if type.hasSameScalars(as: "exit_recipe") {
         self = .exitRecipe(try ExitRecipeMessage(json: object))
         return
       }
     case 12:
-      if type == "kill_session" {
+      if type.hasSameScalars(as: "kill_session") {
         self = .killSession(try KillSessionMessage(json: object))
         return
       }
-      if type == "start_recipe" {
+      if type.hasSameScalars(as: "start_recipe") {
         self = .startRecipe(try StartRecipeMessage(json: object, version: version))
         return
       }
     case 13:
-      if type == "set_directory" {
+      if type.hasSameScalars(as: "set_directory") {
         self = .setDirectory(try SetDirectoryMessage(json: object))
         return
       }
-      if type == "canvas_action" {
+      if type.hasSameScalars(as: "canvas_action") {
         self = .canvasAction(try CanvasActionMessage(json: object))
         return
       }
     case 14:
-      if type == "list_resources" {
+      if type.hasSameScalars(as: "list_resources") {
         self = .listResources(try ListResourcesMessage(json: object))
         return
       }
     case 15:
-      if type == "session_deleted" {
+      if type.hasSameScalars(as: "session_deleted") {
         self = .sessionDeleted(try SessionDeletedMessage(json: object))
         return
       }
-      if type == "compact_session" {
+      if type.hasSameScalars(as: "compact_session") {
         self = .compactSession(try CompactSessionMessage(json: object))
         return
       }
-      if type == "execute_command" {
+      if type.hasSameScalars(as: "execute_command") {
         self = .executeCommand(try ExecuteCommandMessage(json: object))
         return
       }
-      if type == "delete_resource" {
+      if type.hasSameScalars(as: "delete_resource") {
         self = .deleteResource(try DeleteResourceMessage(json: object))
         return
       }
     case 16:
-      if type == "refresh_sessions" {
+      if type.hasSameScalars(as: "refresh_sessions") {
         self = .refreshSessions(try RefreshSessionsMessage(json: object))
         return
       }
     case 18:
-      if type == "infer_session_name" {
+      if type.hasSameScalars(as: "infer_session_name") {
         self = .inferSessionName(try InferSessionNameMessage(json: object))
         return
       }
-      if type == "get_command_output" {
+      if type.hasSameScalars(as: "get_command_output") {
         self = .getCommandOutput(try GetCommandOutputMessage(json: object))
         return
       }
-      if type == "supervisor_message" {
+      if type.hasSameScalars(as: "supervisor_message") {
         self = .supervisorMessage(try SupervisorMessageMessage(json: object))
         return
       }
     case 19:
-      if type == "get_command_history" {
+      if type.hasSameScalars(as: "get_command_history") {
         self = .getCommandHistory(try GetCommandHistoryMessage(json: object))
         return
       }
     case 20:
-      if type == "set_max_message_size" {
+      if type.hasSameScalars(as: "set_max_message_size") {
         self = .setMaxMessageSize(try SetMaxMessageSizeMessage(json: object))
         return
       }
     case 21:
-      if type == "get_available_recipes" {
+      if type.hasSameScalars(as: "get_available_recipes") {
         self = .getAvailableRecipes(try GetAvailableRecipesMessage(json: object))
         return
       }
     case 23:
-      if type == "create_worktree_session" {
+      if type.hasSameScalars(as: "create_worktree_session") {
         self = .createWorktreeSession(try CreateWorktreeSessionMessage(json: object))
         return
       }

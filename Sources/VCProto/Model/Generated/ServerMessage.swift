@@ -255,201 +255,201 @@ public enum ServerMessage: Sendable, Hashable {
   init(type: String, object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
     switch type.utf8.count {
     case 3:
-      if type == "ack" {
+      if type.hasSameScalars(as: "ack") {
         self = .ack(try AckMessage(json: object))
         return
       }
     case 4:
-      if type == "pong" {
+      if type.hasSameScalars(as: "pong") {
         self = .pong(try PongMessage(json: object))
         return
       }
     case 5:
-      if type == "hello" {
+      if type.hasSameScalars(as: "hello") {
         self = .hello(try HelloMessage(json: object))
         return
       }
-      if type == "error" {
+      if type.hasSameScalars(as: "error") {
         self = .error(try ErrorMessage(json: object))
         return
       }
     case 6:
-      if type == "replay" {
+      if type.hasSameScalars(as: "replay") {
         self = .replay(try ReplayMessage(json: object, version: version))
         return
       }
     case 8:
-      if type == "response" {
+      if type.hasSameScalars(as: "response") {
         self = .response(try ResponseMessage(json: object, version: version))
         return
       }
-      if type == "draining" {
+      if type.hasSameScalars(as: "draining") {
         self = .draining(try DrainingMessage(json: object))
         return
       }
     case 9:
-      if type == "connected" {
+      if type.hasSameScalars(as: "connected") {
         self = .connected(try ConnectedMessage(json: object))
         return
       }
-      if type == "tts_speak" {
+      if type.hasSameScalars(as: "tts_speak") {
         self = .ttsSpeak(try TtsSpeakMessage(json: object))
         return
       }
-      if type == "heartbeat" {
+      if type.hasSameScalars(as: "heartbeat") {
         self = .heartbeat(try HeartbeatMessage(json: object))
         return
       }
     case 10:
-      if type == "auth_error" {
+      if type.hasSameScalars(as: "auth_error") {
         self = .authError(try AuthErrorMessage(json: object))
         return
       }
     case 11:
-      if type == "connect_ack" {
+      if type.hasSameScalars(as: "connect_ack") {
         self = .connectAck(try ConnectAckMessage(json: object))
         return
       }
     case 12:
-      if type == "session_list" {
+      if type.hasSameScalars(as: "session_list") {
         self = .sessionList(try SessionListMessage(json: object, version: version))
         return
       }
     case 13:
-      if type == "session_ready" {
+      if type.hasSameScalars(as: "session_ready") {
         self = .sessionReady(try SessionReadyMessage(json: object))
         return
       }
-      if type == "turn_complete" {
+      if type.hasSameScalars(as: "turn_complete") {
         self = .turnComplete(try TurnCompleteMessage(json: object, version: version))
         return
       }
-      if type == "command_error" {
+      if type.hasSameScalars(as: "command_error") {
         self = .commandError(try CommandErrorMessage(json: object))
         return
       }
-      if type == "file_uploaded" {
+      if type.hasSameScalars(as: "file_uploaded") {
         self = .fileUploaded(try FileUploadedMessage(json: object))
         return
       }
-      if type == "recipe_exited" {
+      if type.hasSameScalars(as: "recipe_exited") {
         self = .recipeExited(try RecipeExitedMessage(json: object))
         return
       }
-      if type == "canvas_update" {
+      if type.hasSameScalars(as: "canvas_update") {
         self = .canvasUpdate(try CanvasUpdateMessage(json: object))
         return
       }
     case 14:
-      if type == "session_locked" {
+      if type.hasSameScalars(as: "session_locked") {
         self = .sessionLocked(try SessionLockedMessage(json: object))
         return
       }
-      if type == "session_killed" {
+      if type.hasSameScalars(as: "session_killed") {
         self = .sessionKilled(try SessionKilledMessage(json: object))
         return
       }
-      if type == "command_output" {
+      if type.hasSameScalars(as: "command_output") {
         self = .commandOutput(try CommandOutputMessage(json: object))
         return
       }
-      if type == "resources_list" {
+      if type.hasSameScalars(as: "resources_list") {
         self = .resourcesList(try ResourcesListMessage(json: object))
         return
       }
-      if type == "recipe_started" {
+      if type.hasSameScalars(as: "recipe_started") {
         self = .recipeStarted(try RecipeStartedMessage(json: object))
         return
       }
     case 15:
-      if type == "recent_sessions" {
+      if type.hasSameScalars(as: "recent_sessions") {
         self = .recentSessions(try RecentSessionsMessage(json: object, version: version))
         return
       }
-      if type == "session_history" {
+      if type.hasSameScalars(as: "session_history") {
         self = .sessionHistory(try SessionHistoryMessage(json: object, version: version))
         return
       }
-      if type == "session_updated" {
+      if type.hasSameScalars(as: "session_updated") {
         self = .sessionUpdated(try SessionUpdatedMessage(json: object, version: version))
         return
       }
-      if type == "session_created" {
+      if type.hasSameScalars(as: "session_created") {
         self = .sessionCreated(try SessionCreatedMessage(json: object, version: version))
         return
       }
-      if type == "command_started" {
+      if type.hasSameScalars(as: "command_started") {
         self = .commandStarted(try CommandStartedMessage(json: object))
         return
       }
-      if type == "command_history" {
+      if type.hasSameScalars(as: "command_history") {
         self = .commandHistory(try CommandHistoryMessage(json: object))
         return
       }
     case 16:
-      if type == "infer_name_error" {
+      if type.hasSameScalars(as: "infer_name_error") {
         self = .inferNameError(try InferNameErrorMessage(json: object))
         return
       }
-      if type == "compaction_error" {
+      if type.hasSameScalars(as: "compaction_error") {
         self = .compactionError(try CompactionErrorMessage(json: object))
         return
       }
-      if type == "command_complete" {
+      if type.hasSameScalars(as: "command_complete") {
         self = .commandComplete(try CommandCompleteMessage(json: object))
         return
       }
-      if type == "resource_deleted" {
+      if type.hasSameScalars(as: "resource_deleted") {
         self = .resourceDeleted(try ResourceDeletedMessage(json: object))
         return
       }
     case 17:
-      if type == "available_recipes" {
+      if type.hasSameScalars(as: "available_recipes") {
         self = .availableRecipes(try AvailableRecipesMessage(json: object))
         return
       }
     case 18:
-      if type == "available_commands" {
+      if type.hasSameScalars(as: "available_commands") {
         self = .availableCommands(try AvailableCommandsMessage(json: object))
         return
       }
     case 19:
-      if type == "compaction_complete" {
+      if type.hasSameScalars(as: "compaction_complete") {
         self = .compactionComplete(try CompactionCompleteMessage(json: object))
         return
       }
-      if type == "command_output_full" {
+      if type.hasSameScalars(as: "command_output_full") {
         self = .commandOutputFull(try CommandOutputFullMessage(json: object))
         return
       }
-      if type == "recipe_step_started" {
+      if type.hasSameScalars(as: "recipe_step_started") {
         self = .recipeStepStarted(try RecipeStepStartedMessage(json: object))
         return
       }
-      if type == "orchestration_retry" {
+      if type.hasSameScalars(as: "orchestration_retry") {
         self = .orchestrationRetry(try OrchestrationRetryMessage(json: object))
         return
       }
-      if type == "supervisor_thinking" {
+      if type.hasSameScalars(as: "supervisor_thinking") {
         self = .supervisorThinking(try SupervisorThinkingMessage(json: object))
         return
       }
     case 21:
-      if type == "session_name_inferred" {
+      if type.hasSameScalars(as: "session_name_inferred") {
         self = .sessionNameInferred(try SessionNameInferredMessage(json: object))
         return
       }
     case 22:
-      if type == "worktree_session_error" {
+      if type.hasSameScalars(as: "worktree_session_error") {
         self = .worktreeSessionError(try WorktreeSessionErrorMessage(json: object))
         return
       }
-      if type == "recipe_step_transition" {
+      if type.hasSameScalars(as: "recipe_step_transition") {
         self = .recipeStepTransition(try RecipeStepTransitionMessage(json: object))
         return
       }
     case 24:
-      if type == "worktree_session_created" {
+      if type.hasSameScalars(as: "worktree_session_created") {
         self = .worktreeSessionCreated(try WorktreeSessionCreatedMessage(json: object))
         return
       }

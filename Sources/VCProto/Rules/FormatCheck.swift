@@ -52,8 +52,8 @@ enum FormatCheck {
 
   /// `8-4-4-4-12` hexadecimal digits, either case.
   static func isUUID(_ s: String) -> Bool {
+    guard s.utf8.count == 36 else { return false }  // before copying: the string may be megabytes long
     let b = Array(s.utf8)
-    guard b.count == 36 else { return false }
     for (i, c) in b.enumerated() {
       if i == 8 || i == 13 || i == 18 || i == 23 {
         if c != 0x2D { return false }
@@ -69,10 +69,23 @@ enum FormatCheck {
     s.utf8.count % 2 == 0 && s.utf8.allSatisfy { isHexDigit($0, allowUpper: false) }
   }
 
-  /// `MAJOR.MINOR.PATCH`, each one or more decimal digits.
+  /// `MAJOR.MINOR.PATCH`, each one or more decimal digits. One pass over the bytes, stopping at the
+  /// first that cannot belong to a version, and no allocation (splitting first would make an array of
+  /// as many parts as the string has dots: 16 MiB of dots, half a gigabyte of slices).
   static func isVersion(_ s: String) -> Bool {
-    let parts = s.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    return parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { digit($0) != nil } }
+    var dots = 0
+    var partLength = 0
+    for c in s.utf8 {
+      if c == UInt8(ascii: ".") {
+        guard partLength > 0, dots < 2 else { return false }
+        dots += 1
+        partLength = 0
+      } else {
+        guard digit(c) != nil else { return false }
+        partLength += 1
+      }
+    }
+    return dots == 2 && partLength > 0
   }
 
   private static func isHexDigit(_ c: UInt8, allowUpper: Bool) -> Bool {

@@ -1,4 +1,5 @@
-/// The server `message_id`s a conversation has seen, in bounded memory: each id is kept as a 64-bit
+/// Strings a conversation has seen (the server's `message_id`s, the sessions a client subscribed to),
+/// in bounded memory: each id is kept as a 64-bit
 /// keyed hash (Swift's `Hasher`, SipHash with a key drawn at random per process), never as its text,
 /// so an id of any length costs 8 bytes (plus the set's overhead), and at most ``capacity`` are kept.
 ///
@@ -6,37 +7,40 @@
 /// oldest. A `message_ack` for a forgotten id is then reported as unknown. Two distinct ids collide
 /// with probability about 2⁻⁶⁴ per pair, and a capture cannot aim for a collision because the key is
 /// secret and fresh each run; a collision would only hide an `unknown_message_id` finding.
-struct MessageIDMemory: Sendable {
+package struct MessageIDMemory: Sendable {
   /// Most ids remembered.
-  let capacity: Int
+  package let capacity: Int
   private var hashes: Set<Int> = []
   /// The remembered hashes in insertion order, used as a ring once full.
   private var ring: [Int] = []
   private var next = 0
+  /// Whether an id was ever forgotten to make room (a lookup's `false` is then not certain).
+  package private(set) var hasForgotten = false
 
   /// Creates an empty memory for at most `capacity` ids.
-  init(capacity: Int) {
+  package init(capacity: Int) {
     self.capacity = max(1, capacity)
   }
 
   /// How many ids are remembered.
-  var count: Int { hashes.count }
+  package var count: Int { hashes.count }
 
   /// Remembers `id` (nothing happens when it is already remembered).
-  mutating func insert(_ id: String) {
+  package mutating func insert(_ id: String) {
     let hash = Self.hash(id)
     guard hashes.insert(hash).inserted else { return }
     if ring.count < capacity {
       ring.append(hash)
       return
     }
+    hasForgotten = true
     hashes.remove(ring[next])
     ring[next] = hash
     next = (next + 1) % capacity
   }
 
   /// Whether `id` is remembered.
-  func contains(_ id: String) -> Bool {
+  package func contains(_ id: String) -> Bool {
     hashes.contains(Self.hash(id))
   }
 

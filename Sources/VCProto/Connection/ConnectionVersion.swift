@@ -1,14 +1,14 @@
-import VCProto
-
-/// The protocol version one connection of a capture speaks, read from its handshake the way the real
-/// backend decides it (STANDARDS.md section 8), and the handshake's own faults.
+/// The protocol version one connection of an observed conversation speaks, read from its handshake
+/// the way the real backend decides it (``Negotiator/decideVersion(_:announced:)``, STANDARDS.md
+/// section 8), and the handshake's own faults. Part of ``ConversationObserver``.
 ///
-/// - Before any `hello`, and on a connection whose `hello` the capture lacks: the fallback
-///   (`--protocol`, default 0.2.0); such a capture has no handshake.
+/// - Before any `hello`, and on a connection whose `hello` was not seen: the fallback (the caller's
+///   choice, `vcproto validate --protocol`; default 0.2.0); such a conversation has no handshake.
 /// - `hello` starts a new connection. Its `version` is the server's ceiling: `"0.2.0"` and `"0.3.0"`
 ///   are servers that negotiate nothing (every frame is that version); `"0.4.0"` and `"0.5.0"` are
-///   negotiating servers, whose frames are checked against the assumed floor (`--protocol` when it
-///   is 0.3.0, 0.4.0 or 0.5.0, else the default floor 0.4.0) until the handshake says more.
+///   negotiating servers, whose frames are checked against the assumed floor (the fallback when the
+///   caller chose it and it is 0.3.0, 0.4.0 or 0.5.0, else the default floor 0.4.0) until the
+///   handshake says more.
 /// - `connect` on a negotiating server: its `protocol_version` gives the version the algorithm
 ///   predicts for the assumed floor (used when the capture has no `connected`). A client the server
 ///   will refuse as too old is checked against its own version (e.g. 0.3.0) until the refusal, which
@@ -18,15 +18,15 @@ import VCProto
 /// - `error{code:"unsupported_protocol_version"}` is the server's refusal. It is
 ///   `negotiation_mismatch` when the announcement was not a parseable version below 0.4.0, or when
 ///   `required` is not `"0.4.0"` or `received` not the announced string.
-struct ConnectionVersion: Sendable {
+package struct ConnectionVersion: Sendable {
   /// The version frames are checked against when the capture has no handshake.
-  let fallback: String
+  package let fallback: String
   /// Whether `--protocol` was given (it is then the assumed floor of a negotiating server).
-  let explicit: Bool
+  package let explicit: Bool
   /// The version the current frame is checked against.
-  private(set) var version: String
+  package private(set) var version: String
   /// The ceiling the connection's `hello` advertised, for a negotiating server.
-  private(set) var ceiling: ServerVersions.Ceiling?
+  package private(set) var ceiling: ServerVersions.Ceiling?
   /// Whether this connection's `hello` is in the capture: without it there is no handshake, and
   /// the fallback stays.
   private var helloSeen = false
@@ -37,19 +37,19 @@ struct ConnectionVersion: Sendable {
   private var unknownReported: String?
 
   /// A tracker whose version before any handshake is `fallback`.
-  init(fallback: String, explicit: Bool) {
+  package init(fallback: String, explicit: Bool) {
     self.fallback = fallback
     self.explicit = explicit
     self.version = fallback
   }
 
   /// Forgets the connection (a new capture connection begins).
-  mutating func reset() {
+  package mutating func reset() {
     self = ConnectionVersion(fallback: fallback, explicit: explicit)
   }
 
   /// Takes the next frame; returns the findings the handshake causes.
-  mutating func receive(_ direction: MessageDirection, _ message: JSONObject) -> [Finding] {
+  package mutating func receive(_ direction: MessageDirection, _ message: JSONObject) -> [Finding] {
     let type = message["type"]?.stringValue ?? ""
     switch (direction, type) {
     case (.serverToClient, "hello"):

@@ -1,0 +1,38 @@
+/// The dedup position of a 0.2.0/0.3.0 message: a 64-bit hash of its `uuid`'s UTF-8 bytes.
+///
+/// Not `String.hashValue`, which runs SipHash over the string (and a normalization check) and is
+/// then hashed again by the set of delivered positions: this is a few multiply-xor rounds over 8-byte
+/// words (a uuid is 36 bytes: 5 rounds). It needs no secret seed: the positions go into a `Set<Int>`,
+/// which hashes them again with its own per-process seed, so colliding values cost a peer nothing but
+/// what a duplicate costs. A collision (crafted or not) can only make an insert a replace, which an
+/// app that upserts by `(session, uuid)` applies the same way.
+enum PositionHash {
+  /// The hash of `text`'s UTF-8 bytes.
+  static func of(_ text: String) -> Int {
+    var text = text
+    return text.withUTF8 { bytes in Int(truncatingIfNeeded: hash(UnsafeRawBufferPointer(bytes))) }
+  }
+
+  /// 64-bit multiply-xor hash over 8-byte little-endian words, then the tail, then the length.
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count)
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      h = (h ^ word) &* multiplier
+      h ^= h >> 29
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count {
+      tail |= UInt64(bytes[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    h = (h ^ tail) &* multiplier
+    h ^= h >> 32
+    return h
+  }
+}

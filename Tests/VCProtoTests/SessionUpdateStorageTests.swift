@@ -1,0 +1,69 @@
+import Testing
+
+@testable import VCProto
+
+/// `SessionUpdate` keeps the frame's messages once with indices; the copying accessors and the
+/// initializer of copies still say the same thing.
+@Suite struct SessionUpdateStorageTests {
+  static let a = JSONObject.frame("m", ["offset": 1])
+  static let b = JSONObject.frame("m", ["offset": 2])
+  static let c = JSONObject.frame("m", ["offset": 3])
+
+  @Test func indicesNameTheInsertedAndReplacedMessages() {
+    let update = SessionUpdate(
+      sessionId: "s", messages: [.object(Self.a), "junk", .object(Self.b), .object(Self.c)], insertIndices: [0, 3],
+      replaceIndices: [2], cursor: .offset(4, signature: nil))
+    #expect(update.insert == [Self.a, Self.c])
+    #expect(update.replace == [Self.b])
+  }
+
+  @Test func equalityIsAboutWhatTheUpdateSaysNotHowItIsStored() {
+    let indexed = SessionUpdate(
+      sessionId: "s", messages: [.object(Self.a), "junk", .object(Self.b)], insertIndices: [0], replaceIndices: [2],
+      cursor: .lastSeq(2), dropped: 1)
+    let copied = SessionUpdate(sessionId: "s", insert: [Self.a], replace: [Self.b], cursor: .lastSeq(2), dropped: 1)
+    #expect(indexed == copied)
+    #expect(indexed.hashValue == copied.hashValue)
+    let swapped = SessionUpdate(sessionId: "s", insert: [Self.b], replace: [Self.a], cursor: .lastSeq(2), dropped: 1)
+    #expect(indexed != swapped)
+  }
+
+  @Test func settingTheCopiesReplacesWhatIsStored() {
+    var update = SessionUpdate(sessionId: "s", insert: [Self.a], cursor: .lastSeq(1))
+    update.replace = [Self.b, Self.c]
+    #expect(update.insert == [Self.a] && update.replace == [Self.b, Self.c])
+    update.insert = []
+    #expect(update.insert.isEmpty && update.replace == [Self.b, Self.c])
+    #expect(update.messages.count == 2)
+  }
+
+  /// `handle(_:now:into:)` appends exactly what `handle(_:now:)` returns, after what the buffer held.
+  @Test func bufferTakingHandleAppendsTheSameActions() throws {
+    let events: [ClientEvent] = [
+      .start, .transportOpened(clientNonce: "00"),
+      .frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])),
+      .frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])),
+      .subscribe(sessionId: "s", cursor: nil),
+      .frameReceived(
+        .frame(
+          "session_history",
+          ["session_id": "s", "messages": [.object(Self.a), .object(Self.b)], "next_offset": 3, "end_of_file": true])),
+    ]
+    var returning = ClientEngine(ClientConfiguration(apiKey: "k"))
+    var appending = ClientEngine(ClientConfiguration(apiKey: "k"))
+    var buffer: [ClientAction] = [.openTransport]
+    for event in events {
+      let returned = try returning.handle(event, now: 5)
+      buffer.removeAll(keepingCapacity: true)
+      buffer.append(.openTransport)
+      try appending.handle(event, now: 5, into: &buffer)
+      #expect(buffer == [.openTransport] + returned, "\(event.name)")
+    }
+    #expect(appending.state == .ready)
+    buffer = [.openTransport]
+    #expect(throws: IllegalEvent.self) {
+      try appending.handle(.transportOpened(clientNonce: "00"), now: 6, into: &buffer)
+    }
+    #expect(buffer == [.openTransport])
+  }
+}

@@ -1,0 +1,543 @@
+"""The client side of a conversation as a pure state machine (STANDARDS.md section 15): inputs and the
+current time in, actions out (dicts in the vectors' `expect` form, times absolute); no socket, no
+clock, no randomness but the seeded SplitMix64.
+
+States: idle, connecting, awaiting_hello, awaiting_connected, ready, backing_off, reauth_required,
+upgrade_required, stopped. `LEGAL` says which inputs each accepts; anything else raises IllegalEvent.
+"""
+import hmac
+
+from . import auth_bound
+from .session_requests import ANSWERS, Requests
+from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, close, event,
+                             family, is_int, parse_version, send, show_version)
+
+LIVE = ("connecting", "awaiting_hello", "awaiting_connected", "ready")
+PARKED = ("backing_off", "reauth_required", "upgrade_required", "stopped")
+ALL = ("idle",) + LIVE + PARKED
+
+# Which inputs each state accepts (section 15's transition table). `timer` stands for `advance`.
+LEGAL = {state: {"start", "resume", "stop", "subscribe", "unsubscribe", "timer"} for state in ALL}
+for _state in LIVE + PARKED:
+    LEGAL[_state].add("transport_closed")
+for _state in ("awaiting_hello", "awaiting_connected", "ready") + PARKED:
+    LEGAL[_state].add("frame")  # a frame before the socket opened cannot happen: illegal
+LEGAL["connecting"].add("transport_opened")
+LEGAL["ready"].add("send")
+
+# Frames only the engine writes: the application asks with start/subscribe/unsubscribe instead.
+ENGINE_FRAMES = {"connect", "subscribe", "unsubscribe", "message_ack"}
+
+MAX_PENDING = 256
+MAX_SUBSCRIPTIONS = 256
+DEDUP_WINDOW = 2048
+MAX_NEW_SESSIONS = 16
+MAX_DRAIN_WAIT = 3_600_000
+MAX_HANDSHAKE_LIST = 64
+
+
+class Subscription:
+    """The client's view of one followed session."""
+
+    def __init__(self, cursor):
+        self.cursor = cursor  # None or {last_message_id} / {last_seq} / {offset, signature}
+        # (family, position): a session followed on 0.2.0 and later on 0.5.0 keeps the two apart.
+        self.delivered = BoundedSet(DEDUP_WINDOW)
+        self.asked_from = None  # the position the subscribe in flight resumes from
+
+
+def signature_replaced(seen, current):
+    """`<bytes>:<first record>`: a different first record or a shorter file is another file; a file
+    that only grew is the same one (the real server's equality test reloads on every append)."""
+    def split(sig):
+        length, colon, first = sig.partition(":")
+        return (int(length), first) if colon and length.isdigit() else None
+    a, b = split(seen), split(current)
+    if a is None or b is None:
+        return seen != current
+    return b[1] != a[1] or b[0] < a[0]
+
+
+class ClientEngine:
+    """The client side, built from a session vector's client `config`; it lives across connections."""
+
+    is_new_file = staticmethod(signature_replaced)
+
+    def __init__(self, config):
+        c = config
+        self.api_key = c.get("api_key", "")
+        self.min_version = parse_version(c.get("min_version")) or (0, 2, 0)
+        self.max_version = parse_version(c.get("max_version")) or (0, 5, 0)
+        self.wanted = list(c.get("capabilities") or [])
+        self.allow_v1 = c.get("allow_auth_v1", True)
+        self.session_id = c.get("session_id")
+        self.recent_limit = c.get("recent_sessions_limit")
+        self.max_kb = c.get("max_message_size_kb")
+        self.jitter = c.get("jitter", 0.25)
+        self.max_attempts = c.get("max_reconnect_attempts")
+        self.ping_every = c.get("ping_interval_ms", 30_000)
+        self.pong_within = c.get("pong_timeout_ms", 15_000)
+        self.heartbeat_within = c.get("heartbeat_timeout_ms", 90_000)
+        self.handshake_within = 30_000
+        self.rng = SplitMix64(c.get("random_seed", 0))
+
+        self.state = "idle"
+        self.timers = {}
+        self.attempts = 0  # reconnect attempts since the last authenticated connection
+        self.auth_failures = 0  # auth_error in a row
+        self.subs = {}  # session id -> Subscription, in subscription order
+        self.new_sessions = []  # prompt-created sessions whose session_ready may be lost
+        self.requests = Requests(MAX_PENDING)  # tracked and untracked, oldest first
+        self.seen_ids = BoundedSet(DEDUP_WINDOW)
+        self.forget_connection()
+
+    def forget_connection(self):
+        self.version = None
+        self.caps = []
+        self.nonce = None
+        self.hello = None
+        self.response = None
+        self.auth_version = 1
+        self.implicit = None
+        self.last_frame_at = 0
+        self.ping_at = None
+        self.drain_ms = None
+        for sub in self.subs.values():
+            sub.asked_from = None
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def handle(self, kind, now, **inp):
+        """One input at absolute time `now`; returns the actions."""
+        if kind not in LEGAL[self.state]:
+            raise IllegalEvent(self.state, kind)
+        if kind == "send" and (inp["frame"].get("type") in ENGINE_FRAMES):
+            raise IllegalEvent(self.state, kind, "the engine writes %s itself" % inp["frame"].get("type"))
+        out = []
+        getattr(self, "on_" + kind)(out, now, **inp)
+        return out
+
+    def on_start(self, out, now):
+        if self.state in LIVE:
+            return
+        self.cancel("reconnect", out)
+        if self.state != "backing_off":
+            self.attempts = 0
+        self.auth_failures = 0
+        self.open(out)
+
+    def on_resume(self, out, now):
+        if self.state in ("backing_off", "stopped"):
+            self.attempts = 0
+            self.cancel("reconnect", out)
+            self.open(out)
+
+    def open(self, out):
+        self.state = "connecting"
+        out.append({"action": "open_transport"})
+
+    def on_stop(self, out, now, reason="user"):
+        if self.state not in LIVE:
+            self.cancel("reconnect", out)
+            self.state = "stopped"
+            return
+        if self.state == "ready" and "disconnect" in self.caps:
+            out.append(send({"type": "disconnect", "reason": reason}))
+        self.fail_pending("stopped", out)
+        self.cancel_connection_timers(out)
+        out.append(close("client_disconnect"))
+        self.forget_connection()
+        self.state = "stopped"
+        out.append(event("disconnected", reason="client_disconnect"))
+
+    def on_transport_opened(self, out, now, client_nonce=None):
+        self.nonce = client_nonce
+        self.last_frame_at = now
+        self.state = "awaiting_hello"
+        self.arm("handshake_deadline", now + self.handshake_within, out)
+
+    def on_transport_closed(self, out, now, detail=""):
+        if self.state in LIVE:
+            self.lost("transport_closed", now, False, out)
+
+    def on_subscribe(self, out, now, session_id, cursor=None):
+        if session_id not in self.subs:
+            if len(self.subs) >= MAX_SUBSCRIPTIONS:
+                return
+            self.subs[session_id] = Subscription(cursor)
+        elif cursor is not None:
+            self.subs[session_id].cursor = cursor
+        if self.state == "ready":
+            self.send_subscribe(session_id, out)
+
+    def on_unsubscribe(self, out, now, session_id):
+        if self.subs.pop(session_id, None) is None:
+            return
+        self.cancel("continuation:" + session_id, out)
+        if self.state == "ready":
+            out.append(send({"type": "unsubscribe", "session_id": session_id}))
+
+    def on_send(self, out, now, frame, request_id=None):
+        kind = frame.get("type")
+        if kind in ANSWERS and not self.requests.add(kind, frame, request_id) and request_id is not None:
+            out.append(event("request_failed", request_id=request_id, reason="too_many_pending"))
+            return  # refused, not sent (an untracked one that finds no room is sent unrecorded)
+        created = frame.get("new_session_id") if kind == "prompt" else None
+        if isinstance(created, str) and created not in self.new_sessions:
+            self.new_sessions = (self.new_sessions + [created])[-MAX_NEW_SESSIONS:]
+        out.append(send(frame))
+
+    # -- timers ---------------------------------------------------------------------------------
+
+    def arm(self, name, at, out):
+        self.timers[name] = at
+        out.append({"action": "arm_timer", "timer": name, "at": at})
+
+    def cancel(self, name, out):
+        if self.timers.pop(name, None) is not None:
+            out.append({"action": "cancel_timer", "timer": name})
+
+    def cancel_connection_timers(self, out):
+        for name in sorted(self.timers):
+            if name != "reconnect":
+                self.cancel(name, out)
+
+    def on_timer(self, out, now, name):
+        at = self.timers.get(name)
+        if at is None or at > now:
+            return  # cancelled, moved or early: stale
+        del self.timers[name]
+        if name == "reconnect":
+            if self.state == "backing_off":
+                self.open(out)
+        elif name == "handshake_deadline":
+            if self.state in ("awaiting_hello", "awaiting_connected"):
+                self.lost("handshake_timeout", now, True, out)
+        elif self.state != "ready":
+            return
+        elif name == "ping":
+            out.append(send({"type": "ping"}))
+            self.ping_at = now
+            self.arm("pong_deadline", now + self.pong_within, out)
+            self.arm("ping", now + self.ping_every, out)
+        elif name == "pong_deadline":
+            if self.ping_at is not None and self.last_frame_at <= self.ping_at:
+                self.lost("pong_timeout", now, True, out)
+        elif name == "heartbeat_deadline":
+            due = self.last_frame_at + self.heartbeat_within
+            if due > now:
+                self.arm("heartbeat_deadline", due, out)
+            else:
+                self.lost("heartbeat_timeout", now, True, out)
+        elif name.startswith("continuation:"):
+            if name[len("continuation:"):] in self.subs:
+                self.send_subscribe(name[len("continuation:"):], out)
+
+    # -- losing the connection --------------------------------------------------------------------
+
+    def fail_pending(self, reason, out):
+        for waiting in self.requests.drain():
+            if waiting.request_id is not None:
+                out.append(event("request_failed", request_id=waiting.request_id, reason=reason))
+
+    def lost(self, reason, now, close_it, out):
+        """The connection is gone: fail waiting requests, stop keepalive, back off (or give up)."""
+        self.fail_pending("connection_lost", out)
+        self.cancel_connection_timers(out)
+        if close_it:
+            out.append(close(reason))
+        drain = self.drain_ms
+        self.forget_connection()
+        out.append(event("disconnected", reason=reason))
+        if drain is not None:  # a planned restart, not a failure: the count stays
+            extra = int(drain * self.jitter * self.rng.unit())
+            return self.schedule(now + drain + extra, self.attempts + 1, out)
+        if self.max_attempts is not None and self.attempts >= self.max_attempts:
+            self.state = "stopped"
+            out.append(event("gave_up", attempts=self.attempts))
+            return
+        raw = min(1000 * 2 ** min(self.attempts, 30), 30_000)
+        delay = max(1000, int(raw * (1 + self.jitter * (2 * self.rng.unit() - 1))))
+        self.attempts += 1
+        self.schedule(now + delay, self.attempts, out)
+
+    def schedule(self, at, attempt, out):
+        self.state = "backing_off"
+        self.arm("reconnect", at, out)
+        out.append(event("reconnect_scheduled", attempt=attempt, at=at))
+
+    def park(self, state, why, out, **members):
+        """Close and wait for the application: reauth_required or upgrade_required."""
+        self.fail_pending("connection_lost", out)
+        self.cancel_connection_timers(out)
+        out.append(close(why))
+        self.forget_connection()
+        self.state = state
+        out.append(event(state, **members))
+
+    # -- frames ---------------------------------------------------------------------------------
+
+    def on_frame(self, out, now, frame):
+        if self.state not in ("awaiting_hello", "awaiting_connected", "ready"):
+            return  # still in flight after the socket went: ignored
+        self.last_frame_at = now
+        kind = frame.get("type")
+        if kind == "error" and frame.get("code") == "unsupported_protocol_version":
+            required = frame.get("required")
+            return self.park("upgrade_required", "unsupported_protocol_version", out,
+                             required=required if isinstance(required, str) else None)
+        if self.state == "awaiting_hello":
+            if kind == "hello":  # anything before hello is ignored
+                self.on_hello(frame, now, out)
+        elif self.state == "awaiting_connected":
+            self.on_verdict(frame, kind, now, out)
+        else:
+            self.on_ready_frame(frame, kind, now, out)
+
+    def on_hello(self, hello, now, out):
+        if any(isinstance(hello.get(k), list) and len(hello[k]) > MAX_HANDSHAKE_LIST
+               for k in ("protocol_versions", "auth_versions", "capabilities")):
+            return self.lost("protocol_violation", now, True, out)  # too long to read (section 3)
+        listed = hello.get("protocol_versions")
+        offered = [parse_version(v) for v in (listed if isinstance(listed, list) else [hello.get("version")])]
+        offered = [v for v in offered if v]
+        if not offered or max(offered) < self.min_version:
+            return self.park("upgrade_required", "unsupported_protocol_version", out, required=None)
+        server_max = max(offered)
+        auth_versions = hello.get("auth_versions")
+        if not isinstance(auth_versions, list):
+            auth_versions = [hello.get("auth_version", 1)]
+        challenge = hello.get("challenge") if 2 in auth_versions else None
+        v2 = isinstance(challenge, str) and self.nonce is not None
+        if not v2 and not self.allow_v1:
+            return self.park("reauth_required", "downgrade_refused", out, reason="downgrade_refused")
+        connect = {"type": "connect"}
+        if not v2:
+            connect["api_key"] = self.api_key
+        if self.session_id is not None:
+            connect["session_id"] = self.session_id
+        if self.recent_limit is not None:
+            connect["recent_sessions_limit"] = self.recent_limit
+        connect["protocol_version"] = show_version(self.max_version)
+        if isinstance(listed, list):
+            mine = [v for v in KNOWN_VERSIONS if self.min_version <= v <= self.max_version] or [self.max_version]
+            connect["protocol_versions"] = [show_version(v) for v in mine]
+        if "capabilities" in hello and self.wanted:
+            connect["capabilities"] = list(self.wanted)
+        self.auth_version = 1
+        if v2:
+            # The answer binds this connect and the hello as received (section 8's client input).
+            self.auth_version = connect["auth_version"] = 2
+            members = auth_bound.client_members(challenge, self.nonce, connect, hello)
+            self.response = auth_bound.mac(self.api_key, auth_bound.build("vcproto/auth/v2/client", members,
+                                                                          auth_bound.CLIENT))
+            connect.update(client_nonce=self.nonce, auth_response=self.response)
+        self.hello = hello
+        if not isinstance(listed, list) and not v2 and server_max < SEQ_FROM:
+            # A server from before `connected`: its first frame that is not auth_error means success.
+            self.implicit = min(server_max, self.max_version)
+        self.state = "awaiting_connected"
+        out.append(send(connect))
+
+    def on_verdict(self, frame, kind, now, out):
+        if kind == "auth_error":
+            self.auth_failures += 1
+            if self.auth_failures >= 3:
+                return self.park("reauth_required", "auth_failed", out, reason="auth_failed")
+            return self.lost("auth_failed", now, True, out)
+        if kind == "connected":
+            return self.on_connected(frame, now, out)
+        if kind in ("pong", "hello", "error") or self.implicit is None:
+            return  # not a verdict: nothing is acted on before authentication
+        self.become_ready(self.implicit, [], now, out)
+        self.on_ready_frame(frame, kind, now, out)
+
+    def on_connected(self, frame, now, out):
+        if self.auth_version == 2 and not self.proof_holds(frame):
+            return self.park("reauth_required", "server_proof_invalid", out, reason="server_proof_invalid")
+        text = frame.get("negotiated_protocol_version")
+        if text is not None:
+            version = parse_version(text)
+            if version is None or not self.min_version <= version <= self.max_version:
+                return self.lost("protocol_violation", now, True, out)
+        else:
+            version = self.implicit or min(self.max_version, SEQ_FROM)
+        caps = frame.get("capabilities")
+        caps = [c for c in caps if isinstance(c, str)] if isinstance(caps, list) else []
+        if any(c not in self.wanted for c in caps):
+            return self.lost("protocol_violation", now, True, out)
+        self.become_ready(version, caps, now, out)
+
+    def proof_holds(self, connected):
+        proof = connected.get("server_proof")
+        if not isinstance(proof, str) or self.hello is None:
+            return False
+        members = {k: connected[k] for k in ("message", "session_id", "negotiated_protocol_version", "capabilities",
+                                              "auth_version") if k in connected}
+        members.update(challenge=self.hello.get("challenge"), client_nonce=self.nonce, auth_response=self.response)
+        data = auth_bound.build("vcproto/auth/v2/server", members, auth_bound.SERVER)
+        return hmac.compare_digest(auth_bound.mac(self.api_key, data).encode(), proof.encode())
+
+    def become_ready(self, version, caps, now, out):
+        self.state = "ready"
+        self.version = version
+        self.caps = caps
+        self.attempts = 0
+        self.auth_failures = 0
+        self.implicit = None
+        self.cancel("handshake_deadline", out)
+        out.append(event("connected", version=show_version(version), capabilities=sorted(caps),
+                         auth_version=self.auth_version))
+        if self.max_kb is not None:
+            frame = {"type": "set_max_message_size", "size_kb": self.max_kb}
+            self.requests.add("set_max_message_size", frame, None)  # its ack must not answer a later prompt
+            out.append(send(frame))
+        # session_ready goes only to the connection that sent the prompt: follow the session instead.
+        for session in self.new_sessions:
+            if session not in self.subs and len(self.subs) < MAX_SUBSCRIPTIONS:
+                self.subs[session] = Subscription(None)
+        self.new_sessions = []
+        for session in list(self.subs):
+            self.send_subscribe(session, out)
+        self.arm("ping", now + self.ping_every, out)
+        if "heartbeat" in caps:
+            self.arm("heartbeat_deadline", now + self.heartbeat_within, out)
+
+    def on_ready_frame(self, frame, kind, now, out):
+        if kind == "pong":
+            self.ping_at = None
+            return self.cancel("pong_deadline", out)
+        if kind == "heartbeat":
+            return  # liveness only, negotiated or not
+        if kind == "draining" and "draining" in self.caps:
+            wait = frame.get("retry_after_ms")
+            self.drain_ms = min(max(0, wait), MAX_DRAIN_WAIT) if is_int(wait) else 0
+            return self.lost("draining", now, True, out)
+        if kind == "auth_error":
+            self.auth_failures += 1
+            return self.lost("auth_failed", now, True, out)
+        if kind == "session_history" or (kind == "session_updated" and family(self.version) == "uuid"):
+            if self.on_history(frame, now, out):
+                return
+        if kind in ("session_ready", "session_created", "turn_complete"):
+            self.new_sessions = [s for s in self.new_sessions if s != frame.get("session_id")]
+        message_id = frame.get("message_id")
+        if "message_ack" in self.caps and isinstance(message_id, str):
+            out.append(send({"type": "message_ack", "message_id": message_id}))
+            if not self.seen_ids.add(message_id):
+                return  # a replay of a frame already delivered
+        ended = self.requests.resolve(frame)
+        if ended is not None and ended.request_id is not None:
+            return out.append(event("answered", request_id=ended.request_id, frame=frame))
+        out.append(event("received", frame=frame))
+
+    # -- subscriptions ------------------------------------------------------------------------------
+
+    def send_subscribe(self, session, out):
+        sub = self.subs[session]
+        frame = {"type": "subscribe", "session_id": session}
+        cursor = sub.cursor or {}
+        fam = family(self.version)
+        if fam == "uuid":
+            if isinstance(cursor.get("last_message_id"), str):
+                frame["last_message_id"] = cursor["last_message_id"]
+            sub.asked_from = None
+        elif fam == "seq":
+            sub.asked_from = frame["last_seq"] = cursor.get("last_seq", 0) if is_int(cursor.get("last_seq")) else 0
+        else:
+            sub.asked_from = frame["from_offset"] = cursor.get("offset", 0) if is_int(cursor.get("offset")) else 0
+        self.cancel("continuation:" + session, out)
+        out.append(send(frame))
+
+    def on_history(self, frame, now, out):
+        """A subscribed session's history or live push becomes one session_update; False otherwise."""
+        session = frame.get("session_id")
+        messages = frame.get("messages")
+        if not isinstance(session, str) or session not in self.subs or not isinstance(messages, list):
+            return False
+        sub = self.subs[session]
+        fam = family(self.version)
+        # An offset cursor reported to the application carries this frame's own file_signature.
+        signature = frame.get("file_signature") if isinstance(frame.get("file_signature"), str) else None
+        update = {"purge": None, "insert": [], "replace": [], "gap": None, "dropped": 0, "signature": signature}
+        cursor = sub.cursor or {}
+        if fam == "uuid":
+            self.classify(messages, fam, session, sub, update)
+            newest = frame.get("newest_message_id")
+            if not isinstance(newest, str) and update["insert"]:
+                newest = update["insert"][-1].get("uuid")
+            if isinstance(newest, str):
+                sub.cursor = {"last_message_id": newest}
+            # 0.2.0/0.3.0 `is_complete: false` says older messages exist; nothing newer to fetch.
+            out.append(self.session_update(session, sub, update, frame.get("is_complete") is not False))
+            return True
+        if fam == "seq":
+            held = cursor.get("last_seq", 0) if is_int(cursor.get("last_seq")) else 0
+            gap = frame.get("gap")
+            if isinstance(gap, dict):
+                update["gap"] = gap
+                next_seq = frame.get("next_seq")
+                if gap.get("reason") == "client_ahead" and is_int(next_seq):
+                    update["purge"] = {"from": next_seq}
+                    sub.delivered.discard_where(lambda p: p[0] == "seq" and p[1] >= next_seq)
+                    held = next_seq - 1
+            self.classify(messages, fam, session, sub, update)
+            if is_int(frame.get("last_seq")):
+                held = max(held, frame["last_seq"])
+            sub.cursor = {"last_seq": held}
+            return self.deliver(session, sub, update, frame.get("is_complete") is not False, held, now, out)
+        held = cursor.get("offset", 0) if is_int(cursor.get("offset")) else 0
+        seen = cursor.get("signature")
+        current = frame.get("file_signature") if isinstance(frame.get("file_signature"), str) else None
+        if frame.get("file_replaced") is True or (
+                isinstance(seen, str) and current is not None and self.is_new_file(seen, current)):
+            update["purge"] = "all"
+            sub.delivered.clear()
+            sub.cursor = {"offset": 0, "signature": current}
+            out.append(self.session_update(session, sub, update, False))
+            self.send_subscribe(session, out)
+            return True
+        next_offset = frame.get("next_offset") if is_int(frame.get("next_offset")) else held
+        if next_offset < held:  # the client is ahead of the file
+            update["purge"] = {"from": next_offset}
+            sub.delivered.discard_where(lambda p: p[0] == "offset" and p[1] >= next_offset)
+            held = next_offset
+        self.classify(messages, fam, session, sub, update)
+        sub.cursor = {"offset": max(held, next_offset), "signature": current if current is not None else seen}
+        return self.deliver(session, sub, update, frame.get("end_of_file") is not False, next_offset, now, out)
+
+    def deliver(self, session, sub, update, complete, reached, now, out):
+        """The update; an incomplete one continues at once, or after 1 s when it did not advance."""
+        if complete:
+            out.append(self.session_update(session, sub, update, True))
+        elif sub.asked_from is not None and reached <= sub.asked_from:
+            self.arm("continuation:" + session, now + 1000, out)
+            out.append(self.session_update(session, sub, update, False))
+        else:
+            out.append(self.session_update(session, sub, update, False))
+            self.send_subscribe(session, out)
+        return True
+
+    @staticmethod
+    def session_update(session, sub, update, complete):
+        cursor = dict(sub.cursor) if sub.cursor else None
+        if cursor is not None and "signature" in cursor:
+            cursor["signature"] = update["signature"]
+        return event("session_update", session_id=session, purge=update["purge"], insert=update["insert"],
+                     replace=update["replace"], cursor=cursor, is_complete=complete, gap=update["gap"],
+                     dropped=update["dropped"])
+
+    @staticmethod
+    def classify(messages, fam, session, sub, update):
+        """Inserts and replaces by position (uuid, seq or offset); the rest is dropped and counted."""
+        key = {"uuid": "uuid", "seq": "seq", "offset": "offset"}[fam]
+        for message in messages:
+            position = message.get(key) if isinstance(message, dict) else None
+            valid = isinstance(position, str) if fam == "uuid" else is_int(position)
+            owner = message.get("session_id") if isinstance(message, dict) else None
+            if not valid or (fam != "uuid" and isinstance(owner, str) and owner != session):
+                update["dropped"] += 1
+            elif sub.delivered.add((fam, position)):
+                update["insert"].append(message)
+            else:
+                update["replace"].append(message)

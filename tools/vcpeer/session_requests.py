@@ -1,0 +1,134 @@
+"""Requests waiting for their answer (STANDARDS.md section 15, rule 9): which frame types answer which
+request, which `error` messages refuse which request (from section 5's table of the real server's
+texts), and the waiting list itself.
+
+Answers carry no request id. The real server answers one socket's frames in order, so a frame of an
+answer type ends the oldest waiting request it can answer; every request of an answerable type waits,
+whether the application tracks it (gave a request id) or not, so that order is kept.
+"""
+import re
+
+ANSWERS = {
+    "execute_command": ["command_started", "command_error"],
+    "get_command_output": ["command_output_full"],
+    "get_command_history": ["command_history"],
+    "infer_session_name": ["session_name_inferred", "infer_name_error"],
+    "compact_session": ["compaction_complete", "compaction_error"],
+    "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
+    "kill_session": ["session_killed"],
+    "refresh_sessions": ["session_list"],
+    "list_resources": ["resources_list"],
+    "delete_resource": ["resource_deleted"],
+    "upload_file": ["file_uploaded"],
+    "get_available_recipes": ["available_recipes"],
+    "start_recipe": ["recipe_started"],
+    "exit_recipe": ["recipe_exited"],
+    "set_max_message_size": ["ack"],
+    "prompt": ["ack"],
+}
+# Session-scoped requests: an answer naming another session does not answer them.
+SESSION_SCOPED = {"infer_session_name", "compact_session", "kill_session"}
+
+# The synchronous refusals of each request handler (section 5; `<...>` stands for any text). Left
+# out on purpose (rule 9): what the server may also send after it answered (a prompt's dispatch
+# failure, "Compaction in progress ...", a recipe's tmux dispatch failure), and what any handler
+# sends ("Internal error: ...", "Error processing message: ...").
+REFUSALS = {
+    "execute_command": ["command_id required in execute_command message",
+                        "working_directory required in execute_command message"],
+    "get_command_output": ["command_session_id required in get_command_output message",
+                           "Command output not found: <command_session_id>"],
+    "compact_session": ["session_id required in compact_session message"],
+    "kill_session": ["session_id required in kill_session message", "Failed to kill session: <error>"],
+    "upload_file": ["filename, content, and storage_location required in upload_file message",
+                    "Failed to upload file: <reason>"],
+    "list_resources": ["storage_location required in list_resources message", "Failed to list resources: <reason>"],
+    "delete_resource": ["filename and storage_location required in delete_resource message",
+                        "Failed to delete resource: <reason>"],
+    "start_recipe": ["session_id required in start_recipe message", "recipe_id required in start_recipe message",
+                     "working_directory required for new session", "Recipe not found: <recipe-id>"],
+    "exit_recipe": ["session_id required in exit_recipe message"],
+    "set_max_message_size": ["size_kb (positive integer) required in set_max_message_size message"],
+    "prompt": ["Must send connect message first", "text required in prompt message",
+               "Cannot specify both new_session_id and resume_session_id",
+               "Invalid provider: '<p>'. Valid providers: <list>",
+               "No AI CLI tools installed. Please install Claude Code or GitHub Copilot CLI.",
+               "<provider> CLI not installed. Please install the <cli> CLI to use <provider> sessions."],
+}
+UNKNOWN_TYPE = "Unknown message type: "
+
+
+def _pattern(template):
+    """The template as a regular expression: literal text, each `<...>` any text."""
+    return re.compile(".*".join(re.escape(part) for part in re.split(r"<[^>]*>", template)), re.DOTALL)
+
+
+PATTERNS = [(kind, _pattern(t)) for kind, templates in REFUSALS.items() for t in templates]
+
+
+def refused_type(error):
+    """The request type an `error` frame refuses, or None."""
+    message = error.get("message")
+    if not isinstance(message, str) or "code" in error:
+        return None
+    if message.startswith(UNKNOWN_TYPE):
+        return message[len(UNKNOWN_TYPE):]
+    return next((kind for kind, pattern in PATTERNS if pattern.fullmatch(message)), None)
+
+
+class Waiting:
+    """One request waiting: its type, the application's id (None: untracked), its session."""
+
+    def __init__(self, kind, frame, request_id):
+        self.kind = kind
+        self.request_id = request_id
+        self.answers = ANSWERS[kind]
+        self.session = next((frame[k] for k in ("session_id", "resume_session_id", "new_session_id")
+                             if isinstance(frame.get(k), str)), None)
+        self.scope = frame.get("session_id") if kind in SESSION_SCOPED and "session_id" in frame else None
+
+    def answered_by(self, frame):
+        kind = frame.get("type")
+        if kind == "error":
+            return False
+        return kind in self.answers and (self.scope is None or frame.get("session_id") in (None, self.scope))
+
+    def refused_by(self, error, refused):
+        session = error.get("session_id")
+        return self.kind == refused and (not isinstance(session, str) or self.session == session)
+
+
+class Requests:
+    """The waiting list, oldest first, at most `capacity` long."""
+
+    def __init__(self, capacity):
+        self.capacity = capacity
+        self.waiting = []
+
+    def add(self, kind, frame, request_id):
+        """False when the list is full of tracked requests (the new one is then not recorded)."""
+        if len(self.waiting) >= self.capacity:
+            untracked = next((w for w in self.waiting if w.request_id is None), None)
+            if untracked is None:
+                return False
+            self.waiting.remove(untracked)  # the oldest untracked one makes room
+        self.waiting.append(Waiting(kind, frame, request_id))
+        return True
+
+    def resolve(self, frame):
+        """The oldest waiting request `frame` ends (removed), or None."""
+        if frame.get("type") == "error":
+            refused = refused_type(frame)
+            if refused is None:
+                return None
+            found = next((w for w in self.waiting if w.refused_by(frame, refused)), None)
+        else:
+            found = next((w for w in self.waiting if w.answered_by(frame)), None)
+        if found is not None:
+            self.waiting.remove(found)
+        return found
+
+    def drain(self):
+        """Every waiting request, oldest first; the list is then empty."""
+        waiting, self.waiting = self.waiting, []
+        return waiting

@@ -1,0 +1,364 @@
+"""The server side of one connection as a pure state machine (STANDARDS.md section 15): inputs and the
+current time in, actions out (dicts in the vectors' `expect` form, times absolute).
+
+States: idle, awaiting_connect, authenticated, closed. `LEGAL` says which inputs each accepts. The
+version decision is the real backend's (section 8, `negotiation.decide`); auth v1 compares the key
+and auth v2 checks the answer to this connection's challenge, both in constant time.
+"""
+import datetime
+import hmac
+import re
+
+from . import auth_bound, negotiation
+from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, close, event, family, is_int, parse_version, send,
+                             show_version)
+
+ALWAYS = {"close", "drain", "transport_closed"}
+LEGAL = {
+    "idle": {"transport_opened", "close", "transport_closed"},
+    "awaiting_connect": ALWAYS | {"frame", "malformed_frame", "timer"},
+    "authenticated": ALWAYS | {"frame", "malformed_frame", "timer", "send"},
+    "closed": ALWAYS | {"frame", "malformed_frame", "timer"},
+}
+# What the server may send only when the client negotiated the capability (section 7's table): whole
+# messages, and members when present and not null. `replay` is a message of every version: not gated.
+GATED = {"heartbeat": "heartbeat", "draining": "draining", "disconnect": "disconnect", "message_ack": "message_ack"}
+GATED_MEMBERS = {("error", "message_id"): "message_ack", ("prompt", "idempotency_key"): "idempotent_prompt"}
+SESSION_DATA = {"session_history", "session_updated"}
+
+AUTH_WITHIN = 60_000
+HEARTBEAT_EVERY = 45_000
+REPLAY_CAPACITY = 256
+REPLAY_BYTES = 4_194_304  # default byte budget of the replay buffer
+KEY_CAPACITY = 1024
+MAX_KEY_BYTES = 256
+MAX_SUBSCRIPTIONS = 256
+MAX_HANDSHAKE_LIST = 64  # entries in a connect's protocol_versions or capabilities (section 3)
+HELLO_TEXT = {"message": "Welcome to voice-code backend", "instructions": "Send connect message with api_key"}
+
+
+def rfc3339(ms):
+    """Milliseconds since 1970 as an RFC 3339 UTC time in whole seconds (`2026-01-11T16:47:25Z`)."""
+    return datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+CONNECT_KINDS = {"protocol_version": str, "session_id": str, "api_key": str, "recent_sessions_limit": int,
+                 "auth_version": int, "protocol_versions": list, "capabilities": list}
+
+
+def readable(connect):
+    """An auth v2 `connect` is read as a typed frame before its answer is checked: each member the
+    MAC covers has its declared JSON type, and `protocol_versions` lists versions (`0.5.0`)."""
+    for name, kind in CONNECT_KINDS.items():
+        value = connect.get(name)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            return False
+    for name in ("protocol_versions", "capabilities"):
+        if not all(isinstance(e, str) for e in connect.get(name) or []):
+            return False
+    return all(re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", v) for v in connect.get("protocol_versions") or [])
+
+
+def offer_bounds(versions, floor):
+    """The backend's floor and ceiling from a list of versions (Vectors/README.md, `auth/`), or None
+    for a 0.2.0 server."""
+    listed = {v for v in (parse_version(t) for t in versions) if v}
+    if not listed or max(listed) <= (0, 2, 0):
+        return None
+    ceiling = (0, 5, 0) if (0, 5, 0) in listed else (0, 4, 0)
+    mapped = sorted(v for v in listed if v in negotiation.MAPPED)
+    low = parse_version(floor) if floor else None
+    return (low if low in negotiation.MAPPED else (mapped[0] if mapped else (0, 4, 0))), ceiling
+
+
+class ServerEngine:
+    """One connection's server side, built from a session vector's server `config`."""
+
+    def __init__(self, config):
+        self.api_key = config.get("api_key", "")
+        self.bounds = offer_bounds(config.get("protocol_versions") or ["0.2.0"], config.get("floor"))
+        self.auth_versions = list(config.get("auth_versions") or [1])
+        self.offered = list(config.get("capabilities") or [])
+        self.state = "idle"
+        self.timers = {}
+        self.challenge = None
+        self.challenge_at = 0
+        self.challenge_used = False
+        self.connection_id = None
+        self.version = None
+        self.caps = []
+        self.subscribed = set()
+        self.replay_budget = config.get("replay_buffer_bytes", REPLAY_BYTES)
+        self.unacked = []  # [message id, replay message, cost in bytes], oldest first
+        self.keys = BoundedSet(KEY_CAPACITY)  # idempotency keys already run
+
+    def handle(self, kind, now, **inp):
+        if kind not in LEGAL[self.state]:
+            raise IllegalEvent(self.state, kind)
+        if self.state == "closed":
+            return []
+        out = []
+        getattr(self, "on_" + kind)(out, now, **inp)
+        return out
+
+    # -- timers and closing -----------------------------------------------------------------------
+
+    def arm(self, name, at, out):
+        self.timers[name] = at
+        out.append({"action": "arm_timer", "timer": name, "at": at})
+
+    def finish(self, reason, out, close_it=True):
+        for name in sorted(self.timers):
+            out.append({"action": "cancel_timer", "timer": name})
+        self.timers = {}
+        if close_it:
+            out.append(close(reason))
+        self.state = "closed"
+        out.append(event("closed", reason=reason))
+
+    def on_timer(self, out, now, name):
+        at = self.timers.get(name)
+        if at is None or at > now:
+            return
+        del self.timers[name]
+        if name == "auth_deadline" and self.state == "awaiting_connect":
+            self.finish("auth_timeout", out)
+        elif name == "heartbeat" and self.state == "authenticated":
+            out.append(send({"type": "heartbeat", "timestamp": rfc3339(now)}))
+            self.arm("heartbeat", now + HEARTBEAT_EVERY, out)
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def on_transport_opened(self, out, now, challenge=None, connection_id=None):
+        self.connection_id = connection_id
+        self.challenge = challenge if 2 in self.auth_versions else None
+        self.challenge_at = now
+        self.state = "awaiting_connect"
+        out.append(send(self.hello()))
+        self.arm("auth_deadline", now + AUTH_WITHIN, out)
+
+    def decide(self, announced):
+        """The backend's decision for an announced `protocol_version` (None: absent)."""
+        if self.bounds is None:
+            return negotiation.decide({"legacy": True}, {})
+        floor, ceiling = self.bounds
+        return negotiation.decide({"floor": show_version(floor), "ceiling": show_version(ceiling)},
+                                  {"protocol_version": announced} if announced is not None else {})
+
+    def reachable(self):
+        """Every version some client can get: the decision for every known version and for none."""
+        outcomes = {self.decide(a).get("negotiated_protocol_version") for a in [None] + list(map(show_version,
+                                                                                               KNOWN_VERSIONS))}
+        return sorted((v for v in outcomes if v), key=parse_version)
+
+    def hello(self):
+        ceiling = self.bounds[1] if self.bounds else (0, 2, 0)
+        frame = {"type": "hello", "message": HELLO_TEXT["message"], "version": show_version(ceiling),
+                 "auth_version": 1 if 1 in self.auth_versions else max(self.auth_versions),
+                 "instructions": HELLO_TEXT["instructions"], "protocol_versions": self.reachable(),
+                 "auth_versions": self.auth_versions, "capabilities": self.offered}
+        if self.challenge is not None:
+            frame["challenge"] = self.challenge
+        return frame
+
+    def on_transport_closed(self, out, now):
+        self.finish("transport_closed", out, close_it=False)
+
+    def on_close(self, out, now):
+        self.finish("server_close", out)
+
+    def on_drain(self, out, now, retry_after_ms=0, message=""):
+        if self.state == "authenticated" and "draining" in self.caps:
+            out.append(send({"type": "draining", "message": message, "retry_after_ms": max(0, retry_after_ms)}))
+        self.finish("draining", out)
+
+    def on_malformed_frame(self, out, now, detail=""):
+        out.append(send({"type": "error", "message": "Error processing message: " + detail[:200]}))
+
+    def on_send(self, out, now, frame):
+        kind = frame.get("type")
+        needs = GATED.get(kind) or next((cap for (k, member), cap in GATED_MEMBERS.items()
+                                          if k == kind and frame.get(member) is not None), None)
+        if needs is not None and needs not in self.caps:
+            raise IllegalEvent(self.state, "send", "%s needs %s, not negotiated" % (kind, needs))
+        if (kind in SESSION_DATA and family(self.version) != "uuid"
+                and isinstance(frame.get("session_id"), str) and frame["session_id"] not in self.subscribed):
+            raise IllegalEvent(self.state, "send", "session data for a session the client did not subscribe to")
+        out.append(send(frame))
+        message_id = frame.get("message_id")
+        if "message_ack" in self.caps and isinstance(message_id, str):
+            for dropped in self.keep(message_id, self.replay_message(frame, now)):
+                out.append(event("replay_evicted", message_id=dropped))
+
+    def keep(self, message_id, message):
+        """Keeps a frame for replay within both bounds (256 frames, the byte budget; a frame costs
+        the UTF-8 bytes of its id, text and session_id); returns the ids dropped, oldest first: a
+        frame over the whole budget is not kept and is reported itself."""
+        self.unacked = [e for e in self.unacked if e[0] != message_id]  # a resend replaces, silently
+        cost = sum(len(s.encode("utf-8")) for s in (message_id, message["text"], message.get("session_id", "")))
+        if cost > self.replay_budget:
+            return [message_id]
+        self.unacked.append([message_id, message, cost])
+        dropped = []
+        while len(self.unacked) > REPLAY_CAPACITY or sum(e[2] for e in self.unacked) > self.replay_budget:
+            dropped.append(self.unacked.pop(0)[0])
+        return dropped
+
+    def replay_message(self, frame, now):
+        text = next((frame[k] for k in ("text", "message", "error") if isinstance(frame.get(k), str)), "")
+        message = {"role": "assistant", "text": text}
+        if isinstance(frame.get("session_id"), str):
+            message["session_id"] = frame["session_id"]
+        message["timestamp"] = rfc3339(now)
+        return message
+
+    def on_frame(self, out, now, frame):
+        kind = frame.get("type")
+        if kind == "ping":
+            return out.append(send({"type": "pong"}))
+        if kind == "connect":
+            return self.on_connect(frame, now, out)
+        if self.state != "authenticated":
+            # Before authentication only ping and connect (a frame without a type too).
+            out.append(send({"type": "auth_error", "message": "Authentication failed"}))
+            return self.finish("not_authenticated", out)
+        if kind == "subscribe":
+            return self.on_subscribe(frame, out)
+        if kind == "unsubscribe" and isinstance(frame.get("session_id"), str):
+            self.subscribed.discard(frame["session_id"])
+            return out.append(event("unsubscribe", session_id=frame["session_id"]))
+        if kind == "message_ack" and "message_ack" in self.caps and isinstance(frame.get("message_id"), str):
+            held = [e for e in self.unacked if e[0] == frame["message_id"]]
+            if not held:
+                return out.append(event("unknown_ack", message_id=frame["message_id"]))
+            self.unacked.remove(held[0])
+            return
+        if kind == "disconnect" and "disconnect" in self.caps:
+            reason = frame.get("reason")
+            out.append(event("client_disconnecting", reason=reason if isinstance(reason, str) else ""))
+            return self.finish("client_disconnect", out)
+        key = frame.get("idempotency_key")
+        if (kind == "prompt" and "idempotent_prompt" in self.caps and isinstance(key, str)
+                and len(key.encode("utf-8")) <= MAX_KEY_BYTES):
+            if key in self.keys:
+                out.append(send({"type": "ack", "message": "Processing prompt..."}))
+                return out.append(event("duplicate_prompt", idempotency_key=key))
+            self.keys.add(key)
+        out.append(event("request", frame=frame))
+
+    def refuse(self, out):
+        out.append(send({"type": "auth_error", "message": "Authentication failed"}))
+        self.finish("auth_failed", out)
+
+    def on_connect(self, connect, now, out):
+        for name in ("protocol_versions", "capabilities"):
+            listed = connect.get(name)
+            if isinstance(listed, list) and sum(isinstance(e, str) for e in listed) > MAX_HANDSHAKE_LIST:
+                return self.refuse(out)  # too long to look at: refused like a failed authentication
+        announced = connect.get("protocol_version")
+        response = connect.get("auth_response")
+        auth_version = connect.get("auth_version", 2 if response is not None else 1)
+        decision = self.decide(announced)
+        if "refusal" in decision:  # too old: refused before any credential is looked at
+            out.append(send(decision["refusal"]))
+            return self.finish("unsupported_protocol_version", out)
+        if response is not None:
+            if not self.answer_holds(connect, response, now):
+                return self.refuse(out)
+            auth_version = 2
+        else:
+            key = connect.get("api_key")
+            if 1 not in self.auth_versions or not isinstance(key, str) or not hmac.compare_digest(
+                    key.encode("utf-8"), self.api_key.encode("utf-8")):
+                return self.refuse(out)
+            auth_version = 1
+        wanted = connect.get("capabilities") if isinstance(connect.get("capabilities"), list) else []
+        caps = sorted(c for c in set(self.offered) & set(wanted)
+                      if c != "authenticated_frames" or auth_version == 2)
+        self.version = parse_version(decision["negotiated_protocol_version"])
+        self.caps = caps
+        self.state = "authenticated"
+        self.subscribed = set()
+        if self.timers.pop("auth_deadline", None) is not None:
+            out.append({"action": "cancel_timer", "timer": "auth_deadline"})
+        session = connect.get("session_id") if isinstance(connect.get("session_id"), str) else None
+        # `connected` goes to a client that negotiated anything, and on every 0.4.0+ connection (the
+        # real server sends it from 0.4.0 on); a silent client on 0.2.0/0.3.0 gets none (section 4).
+        client_announced = any(k in connect for k in ("protocol_version", "protocol_versions", "capabilities"))
+        if client_announced or auth_version == 2 or family(self.version) != "uuid":
+            connected = {"type": "connected", "message": "Session registered",
+                         "session_id": session if session is not None else self.connection_id,
+                         "negotiated_protocol_version": show_version(self.version), "capabilities": caps,
+                         "auth_version": auth_version}
+            if auth_version == 2:
+                members = {k: v for k, v in connected.items() if k != "type"}
+                members.update(challenge=self.challenge, client_nonce=connect["client_nonce"], auth_response=response)
+                connected["server_proof"] = auth_bound.mac(
+                    self.api_key, auth_bound.build("vcproto/auth/v2/server", members, auth_bound.SERVER))
+            out.append(send(connected))
+        limit = connect.get("recent_sessions_limit")
+        out.append(event("authenticated", version=show_version(self.version), capabilities=caps,
+                         auth_version=auth_version, session_id=session,
+                         recent_sessions_limit=min(max(limit, 1), 50) if is_int(limit) else 5))
+        if "heartbeat" in caps:
+            self.arm("heartbeat", now + HEARTBEAT_EVERY, out)
+        if "message_ack" in caps:
+            for message_id, message, _ in self.unacked:
+                out.append(send({"type": "replay", "message_id": message_id, "message": message}))
+
+    def answer_holds(self, connect, response, now):
+        """Auth v2: a fresh, unused challenge, a well-formed nonce, and the MAC over this connection's
+        hello and the connect as received (section 8), compared in constant time."""
+        fresh = self.challenge is not None and not self.challenge_used and now - self.challenge_at < AUTH_WITHIN
+        self.challenge_used = True  # the first answer consumes it, right or wrong
+        nonce = connect.get("client_nonce")
+        if not fresh or not isinstance(nonce, str) or not re.fullmatch(r"[0-9a-f]{32,128}", nonce):
+            return False
+        if connect.get("auth_version") not in (None, 2) or not isinstance(response, str) or not readable(connect):
+            return False
+        members = auth_bound.client_members(self.challenge, nonce, connect, self.hello())
+        expected = auth_bound.mac(self.api_key, auth_bound.build("vcproto/auth/v2/client", members, auth_bound.CLIENT))
+        return hmac.compare_digest(expected.encode(), response.encode())
+
+    def on_subscribe(self, frame, out):
+        def refuse(message, code=None):
+            error = {"type": "error"}
+            if code:
+                error["code"] = code
+            error["message"] = message
+            out.append(send(error))
+
+        session = frame.get("session_id")
+        if not isinstance(session, str):
+            return refuse("session_id required in subscribe message")
+
+        def count(name):  # (ok, value): null is absent
+            value = frame.get(name)
+            if value is None:
+                return True, None
+            return (True, value) if is_int(value) and value >= 0 else (False, None)
+
+        fam = family(self.version)
+        if fam == "uuid":
+            last = frame.get("last_message_id")
+            cursor = {"last_message_id": last} if isinstance(last, str) else None
+        elif fam == "seq":
+            if frame.get("last_message_id") is not None:
+                return refuse("last_message_id is not supported in protocol v0.4.0; use last_seq instead",
+                              "unsupported_subscribe_field")
+            ok, last_seq = count("last_seq")
+            if not ok:
+                return refuse("last_seq must be a non-negative integer", "invalid_subscribe")
+            cursor = {"last_seq": last_seq or 0}
+        else:
+            ok, offset = count("from_offset")
+            if not ok:
+                return refuse("from_offset must be a non-negative integer", "invalid_subscribe")
+            seen = frame.get("file_signature_seen")
+            if seen is not None and not isinstance(seen, str):
+                return refuse("file_signature_seen must be a string when provided", "invalid_subscribe")
+            cursor = {"offset": offset or 0, "signature": seen}
+        if session not in self.subscribed and len(self.subscribed) >= MAX_SUBSCRIPTIONS:
+            return refuse("Too many subscriptions on this connection")
+        self.subscribed.add(session)
+        out.append(event("subscribe", session_id=session, cursor=cursor))
