@@ -201,6 +201,24 @@ import VCProtoCodegen
     #expect(FieldCheck.conforms(extra, to: shape, in: .v0_2_0))
   }
 
+  /// A prepared member (what the raw-record direct path checks with) applies the declaration's rules:
+  /// the catalog's `ClaudeRecord.message` is an optional, non-nullable `ClaudeMessage` whose `role` is
+  /// a string (catalog declaration); without a catalog only the JSON type of the shape is checked.
+  @Test func aPreparedMemberKeepsTheDeclarationsRules() throws {
+    let catalog = ProtocolCatalog.v0_2_0
+    let message = try #require(catalog.shapes["ClaudeRecord"]?.fields.first { $0.name == "message" })
+    let prepared = ValueRules.PreparedMember(message, in: catalog)
+    #expect(prepared.shape?.name == "ClaudeMessage")
+    #expect(ValueRules.accepts(nil, member: prepared))
+    #expect(!ValueRules.accepts(.null, member: prepared))
+    #expect(ValueRules.accepts(try Self.json(#"{"role":"user","content":"hi"}"#), member: prepared))
+    #expect(!ValueRules.accepts(try Self.json(#"{"role":7}"#), member: prepared))
+    #expect(!ValueRules.accepts(try Self.json(#""text""#), member: prepared))
+    let shallow = ValueRules.PreparedMember(message, in: nil)
+    #expect(shallow.shape == nil)
+    #expect(ValueRules.accepts(try Self.json(#"{"role":7}"#), member: shallow))
+  }
+
   // MARK: - Cross-member rules
 
   /// STANDARDS.md section 12, `connect`: exactly one of `api_key`, `auth_response` must be set, and

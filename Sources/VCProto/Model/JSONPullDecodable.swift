@@ -41,18 +41,20 @@ extension Array: JSONPullDecodable where Element: JSONPullDecodable {
 
 extension ClaudeRecord: JSONPullDecodable {
   /// The catalog's `ClaudeRecord` shape laid out for matching keys in the frame without copying specs:
-  /// every field name's bytes in one buffer, and each field's slice of it.
+  /// every field name's bytes in one buffer, each field's slice of it, and each field prepared once for
+  /// ``ValueRules`` in the modelled catalog (a nested shape's declaration looked up here, not per record).
   private struct PullLayout: Sendable {
     var names: [UInt8] = []
     var ranges: [(start: Int, count: Int)] = []
-    var fields: [FieldSpec] = []
+    var fields: [ValueRules.PreparedMember] = []
 
     init(_ fields: [FieldSpec]) {
+      let catalog = ProtocolCatalog.modelled
       for f in fields {
         ranges.append((names.count, f.name.utf8.count))
         names.append(contentsOf: f.name.utf8)
+        self.fields.append(ValueRules.PreparedMember(f, in: catalog))
       }
-      self.fields = fields
     }
 
     /// The index of the declared field whose name is `key`, if any.
@@ -97,7 +99,7 @@ extension ClaudeRecord: JSONPullDecodable {
       let value = try JSONValue.pull(&p)
       if let index {
         seen |= 1 << index
-        guard ValueRules.accepts(value, member: layout.fields[index], deep: .modelled) else {
+        guard ValueRules.accepts(value, member: layout.fields[index]) else {
           throw JSONParser.miss(key.start)
         }
       }

@@ -11,10 +11,12 @@ enum ValueRules {
   /// `true` when the value has the declared JSON type (so that its closed set of allowed values applies).
   ///
   /// A nested shape is checked member by member when `catalog` declares it; with no catalog only its
-  /// JSON type is checked (the shape's own generated model checks the rest).
+  /// JSON type is checked (the shape's own generated model checks the rest). `resolved`, when given, is
+  /// `catalog`'s declaration of the shape `type` names (``PreparedMember`` looks it up once).
   @discardableResult
   static func check<Sink: ValueRuleSink>(
-    _ value: JSONValue, _ type: FieldType, secret: Bool, in catalog: ProtocolCatalog?, into sink: inout Sink
+    _ value: JSONValue, _ type: FieldType, secret: Bool, in catalog: ProtocolCatalog?,
+    shape resolved: ShapeSpec? = nil, into sink: inout Sink
   ) -> Bool {
     switch type {
     case .any:
@@ -40,7 +42,7 @@ enum ValueRules {
       return true
     case .shape(let name):
       guard case .object(let object) = value else { return wrongType("object", value, into: &sink) }
-      guard let catalog, let shape = catalog.shapes[name] else { return true }
+      guard let catalog, let shape = resolved ?? catalog.shapes[name] else { return true }
       checkMembers(
         object, fields: shape.fields, extra: shape.extraMembers, owner: .shape(name), skipping: nil, in: catalog,
         into: &sink)
@@ -116,9 +118,11 @@ enum ValueRules {
   }
 
   /// Walks one declared member of an object: its presence (`value` is `nil` when absent), its
-  /// nullability, then its type and closed set of allowed values.
+  /// nullability, then its type and closed set of allowed values. `resolved` as in
+  /// ``check(_:_:secret:in:shape:into:)``.
   static func checkMember<Sink: ValueRuleSink>(
-    _ value: JSONValue?, _ field: FieldSpec, in catalog: ProtocolCatalog?, into sink: inout Sink
+    _ value: JSONValue?, _ field: FieldSpec, in catalog: ProtocolCatalog?, shape resolved: ShapeSpec? = nil,
+    into sink: inout Sink
   ) {
     guard let value else {
       if field.required { sink.record(.missingMember(field.name)) }
@@ -130,7 +134,8 @@ enum ValueRules {
     }
     let composite = field.type.isComposite
     sink.enterMember(field.name, composite: composite)
-    if check(value, field.type, secret: field.secret, in: catalog, into: &sink), let allowed = field.allowedValues,
+    if check(value, field.type, secret: field.secret, in: catalog, shape: resolved, into: &sink),
+      let allowed = field.allowedValues,
       !accepts(value, allowed: allowed)
     {
       sink.record(.notAllowed(value, allowed: allowed, member: field.name, secret: field.secret))
