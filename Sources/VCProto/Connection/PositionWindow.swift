@@ -9,7 +9,9 @@
 /// that), so a window that sees few messages stays small.
 ///
 /// Hashing mixes the position with a per-process random seed (taken from `Hasher`), so a peer that
-/// chooses `seq`/`offset` values cannot aim them at one probe run without knowing the seed.
+/// chooses `seq`/`offset` values cannot aim them at one probe run without the seed. The mix is a
+/// multiply-fold, not a keyed hash like SipHash; at worst a probe walks the table, whose size the
+/// window bounds.
 struct PositionWindow: Sendable {
   let capacity: Int
   /// Hash slots; `PositionWindow.empty` marks a free slot (the position `Int.min` itself is kept in
