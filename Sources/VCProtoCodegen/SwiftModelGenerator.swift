@@ -208,7 +208,7 @@ package struct SwiftModelGenerator: Sendable {
     }
     s += "    default: break\n    }\n    self = .unknown(object)\n  }\n\n"
     s += "  /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct\n"
-    s += "  /// decode path); `nil` when this enum does not model the type.\n"
+    s += "  /// decode path); `nil` when this enum does not model the type or `version` does not have it.\n"
     s +=
       "  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(DirectPathError)\n"
     s += "    -> \(name)?\n  {\n"
@@ -218,6 +218,11 @@ package struct SwiftModelGenerator: Sendable {
       for m in byLength[length]! {
         let versionArg = isVersioned(m.type) ? ", version: version" : ""
         s += "      if p.keyIs(type, \"\(m.type)\") {\n"
+        let versions = ProtocolCatalog.declaration.versions(ofType: m.type)
+        if !versions.isAll {
+          let test = versions.versions.map { "version == .\(ModelPlan.caseName($0))" }.joined(separator: " || ")
+          s += "        guard \(test) else { return nil }\n"
+        }
         let payload = "try \(Self.payloadName(m.type))(pulling: &p, typeConsumed: true\(versionArg))"
         s += "        return .\(Self.identifier(m.type))(\(payload))\n"
         s += "      }\n"

@@ -44,25 +44,39 @@ if arguments.first == "corpus" {
   exit(0)
 }
 
-// `vcproto-bench profile --frames N --min-bytes A --max-bytes B --rounds R [--contender jsondecoder]`:
-// decode only, for `valgrind --tool=callgrind` (instruction counts do not depend on the machine's load).
+// `vcproto-bench profile --frames N --min-bytes A --max-bytes B --rounds R [--contender C]`: one
+// contender only (vcproto's decode by default; jsondecoder, vcproto-encode, jsonencoder), for
+// `valgrind --tool=callgrind` (instruction counts do not depend on the machine's load).
 if arguments.first == "profile" {
   let count = Int(option("--frames") ?? "4000") ?? 4000
   let maxBytes = Int(option("--max-bytes") ?? "1023") ?? 1023
   let rounds = Int(option("--rounds") ?? "5") ?? 5
   let minBytes = Int(option("--min-bytes") ?? "0") ?? 0
-  let frames = Corpus.generate(count: count, protocolVersion: protocolVersion).frames.filter { $0.count <= maxBytes && $0.count >= minBytes }
-  let decoder = MessageDecoder(options: options)
-  var decoded = 0
-  if option("--contender") == "jsondecoder" {
-    let datas = frames.map { Data($0) }
-    let jsonDecoder = JSONDecoder()
-    jsonDecoder.userInfo[.protocolVersion] = protocolVersion
-    for _ in 0..<rounds { for d in datas { if (try? jsonDecoder.decode(CBFrame.self, from: d)) != nil { decoded += 1 } } }
-  } else {
-    for _ in 0..<rounds { for f in frames { if (try? decoder.decode(f)) != nil { decoded += 1 } } }
+  let frames = Corpus.generate(count: count, protocolVersion: protocolVersion).frames.filter {
+    $0.count <= maxBytes && $0.count >= minBytes
   }
-  print("decoded \(decoded) of \(frames.count * rounds)")
+  let decoder = MessageDecoder(options: options)
+  var processed = 0
+  let jsonDecoder = JSONDecoder()
+  jsonDecoder.userInfo[.protocolVersion] = protocolVersion
+  switch option("--contender") {
+  case "jsondecoder":
+    let datas = frames.map { Data($0) }
+    for _ in 0..<rounds {
+      for d in datas { if (try? jsonDecoder.decode(CBFrame.self, from: d)) != nil { processed += 1 } }
+    }
+  case "vcproto-encode":
+    let encoder = MessageEncoder()
+    let messages = try frames.map { try decoder.decode($0) }
+    for _ in 0..<rounds { for m in messages { processed += encoder.encode(m).isEmpty ? 0 : 1 } }
+  case "jsonencoder":
+    let jsonEncoder = JSONEncoder()
+    let messages = try frames.map { try jsonDecoder.decode(CBFrame.self, from: Data($0)) }
+    for _ in 0..<rounds { for m in messages { if (try? jsonEncoder.encode(m)) != nil { processed += 1 } } }
+  default:
+    for _ in 0..<rounds { for f in frames { if (try? decoder.decode(f)) != nil { processed += 1 } } }
+  }
+  print("processed \(processed) of \(frames.count * rounds)")
   exit(0)
 }
 
@@ -81,16 +95,18 @@ let repetitions = Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7
 
 let corpus = Corpus.generate(count: count, protocolVersion: protocolVersion)
 let sizes = corpus.frames.map(\.count).sorted()
-print("corpus (protocol \(protocolVersion)): \(corpus.frames.count) frames, \(corpus.bytes) bytes; median \(sizes[sizes.count / 2]) B, "
-  + "\(sizes.filter { $0 > 11_000 }.count * 100 / sizes.count) % over 11 KB, "
-  + "\(corpus.frames.filter { $0.contains { $0 >= 0x80 } }.count * 100 / corpus.frames.count) % non-ASCII")
+print(
+  "corpus (protocol \(protocolVersion)): \(corpus.frames.count) frames, \(corpus.bytes) bytes; median \(sizes[sizes.count / 2]) B, "
+    + "\(sizes.filter { $0 > 11_000 }.count * 100 / sizes.count) % over 11 KB, "
+    + "\(corpus.frames.filter { $0.contains { $0 >= 0x80 } }.count * 100 / corpus.frames.count) % non-ASCII")
 
 // Every generated frame must be valid, or the comparison would measure error paths.
 let validator = Validator(options: options)
 for frame in corpus.frames {
   let report = validator.validate(frame)
   guard report.isValid else {
-    fatalError("generated an invalid frame: \(report.findings) in \(String(decoding: frame, as: UTF8.self).prefix(300))")
+    fatalError(
+      "generated an invalid frame: \(report.findings) in \(String(decoding: frame, as: UTF8.self).prefix(300))")
   }
 }
 
@@ -112,7 +128,9 @@ for frame in corpus.frames {
   let codable = try jsonEncoder.encode(try jsonDecoder.decode(CBFrame.self, from: Data(frame)))
   let a = normalized(try JSONSerialization.jsonObject(with: Data(typed))) as! NSObject
   let b = normalized(try JSONSerialization.jsonObject(with: Data(codable))) as! NSObject
-  guard a.isEqual(b) else { fatalError("vcproto and JSONDecoder disagree on \(String(decoding: frame, as: UTF8.self).prefix(200))") }
+  guard a.isEqual(b) else {
+    fatalError("vcproto and JSONDecoder disagree on \(String(decoding: frame, as: UTF8.self).prefix(200))")
+  }
   compared += 1
 }
 print("correctness: vcproto and JSONDecoder agree on all \(compared) frames")
@@ -126,7 +144,9 @@ struct Row {
   var perSecond: Double { Double(messages) / seconds }
 }
 
-func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+func pad(_ s: String, _ width: Int) -> String {
+  s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+}
 
 func report(_ title: String, _ rows: [Row], baselines: [String]) {
   print("\n## \(title)")
@@ -135,7 +155,9 @@ func report(_ title: String, _ rows: [Row], baselines: [String]) {
     var line = pad(row.name, 34)
     line += String(format: "%7.1f  %9.0f   ", row.mbps, row.perSecond)
     for b in baselines {
-      if let base = rows.first(where: { $0.name == b }) { line += String(format: "%6.2fx   ", base.seconds / row.seconds) }
+      if let base = rows.first(where: { $0.name == b }) {
+        line += String(format: "%6.2fx   ", base.seconds / row.seconds)
+      }
     }
     print(line)
   }

@@ -28,8 +28,16 @@ public enum KnownVersion: String, Sendable, Hashable, CaseIterable, Comparable, 
   /// Orders versions oldest first.
   public static func < (a: KnownVersion, b: KnownVersion) -> Bool { a.ordinal < b.ordinal }
 
-  /// The position in ``allCases``.
-  var ordinal: Int { Self.allCases.firstIndex(of: self)! }
+  /// The position in ``allCases`` (a switch: hot paths ask for it on every frame, and `allCases` is an
+  /// array built on each access).
+  var ordinal: Int {
+    switch self {
+    case .v0_2_0: return 0
+    case .v0_3_0: return 1
+    case .v0_4_0: return 2
+    case .v0_5_0: return 3
+    }
+  }
 
   /// Every version string, oldest first.
   public static let allStrings: [String] = allCases.map(\.rawValue)

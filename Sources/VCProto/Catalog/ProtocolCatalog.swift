@@ -19,6 +19,10 @@ public struct ProtocolCatalog: Sendable {
   /// scalars (U+0340 for U+0300) find a message it does not name.
   private let index: [ExactName: Int]
 
+  /// The version as a ``KnownVersion`` (`nil` only for a catalog a test built by hand); worked out once,
+  /// since the decoder asks for it on every frame.
+  public let knownVersion: KnownVersion?
+
   /// Creates a catalog (a projection of the declaration, or a test's own).
   package init(version: String, messages: [MessageSpec], shapes: [ShapeSpec]) {
     self.version = version
@@ -28,10 +32,8 @@ public struct ProtocolCatalog: Sendable {
     var index: [ExactName: Int] = [:]
     for (i, m) in messages.enumerated() { index[ExactName(m.type)] = i }
     self.index = index
+    self.knownVersion = KnownVersion(rawValue: version)
   }
-
-  /// The version as a ``KnownVersion`` (`nil` only for a catalog a test built by hand).
-  public var knownVersion: KnownVersion? { KnownVersion(rawValue: version) }
 
   /// The spec of a message type, or `nil` when the version does not define it. Types match only when
   /// they are the same sequence of Unicode scalars (as member names do, STANDARDS.md section 2), never

@@ -54,9 +54,9 @@ public struct MessageDecoder: Sendable {
 
   /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
-    guard validator.options.negotiatedCapabilities == nil, let catalog = validator.catalog,
-      let version = catalog.knownVersion
-    else { return nil }
+    guard validator.options.negotiatedCapabilities == nil, let version = validator.catalog?.knownVersion else {
+      return nil
+    }
     let limits = validator.options.limits
     let direction = validator.options.direction
     return bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
@@ -69,7 +69,7 @@ public struct MessageDecoder: Sendable {
       guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
       do throws(DirectPathError) {
         // Handshake messages always take the validator's path, which bounds their lists.
-        guard !Validator.handshakeTypes.contains(parser.keyString(type)) else { return nil }
+        for name in Validator.handshakeTypeNames where parser.keyIs(type, name) { return nil }
         let message: AnyMessage
         if direction != .serverToClient, let m = try ClientMessage.pull(type: type, version: version, &parser) {
           message = .client(m)
@@ -79,10 +79,9 @@ public struct MessageDecoder: Sendable {
           return nil
         }
         parser.skipWhitespace()
-        // A type the model has but this version lacks is the validator's (not_in_version).
-        guard parser.pos == buffer.count, !(clean && parser.sawExtraMember),
-          catalog.message(message.type)?.isModelled == true
-        else { return nil }
+        // A type the model has but this version lacks is the validator's (not_in_version): `pull`
+        // returns nil for it.
+        guard parser.pos == buffer.count, !(clean && parser.sawExtraMember) else { return nil }
         return message
       } catch {
         // A miss or a JSON error (`DirectPathError`): never reported from here. The tree path reads

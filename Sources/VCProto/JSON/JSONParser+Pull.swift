@@ -93,6 +93,15 @@ extension JSONParser {
     return memcmpBytes(base + key.start, other, key.count)
   }
 
+  /// `true` when `key` is exactly the UTF-8 of `name` (a String with contiguous storage, such as a
+  /// literal or a raw value; any other String is compared through a copy).
+  @inline(__always)
+  func keyIs(_ key: Key, _ name: String) -> Bool {
+    guard key.count == name.utf8.count else { return false }
+    if let equal = name.utf8.withContiguousStorageIfAvailable({ keyIs(key, $0) }) { return equal }
+    return Array(name.utf8).withUnsafeBufferPointer { keyIs(key, $0) }
+  }
+
   /// The key as a String (its bytes are plain ASCII: ``pullKey(_:)`` admits nothing else).
   @inline(__always)
   func keyString(_ key: Key) -> String {

@@ -55,16 +55,42 @@ public struct JSONWriter: Sendable {
   }
 
   /// Writes a string literal with the minimal escaping described above.
+  ///
+  /// Bytes that need no escaping are copied in runs; the scan steps over eight of them at a time (a
+  /// word holds a `"`, a `\` or a control character only if one of the classic "has zero byte" tests
+  /// fires, and the lowest test that fires marks the first such byte).
   public mutating func write(_ string: String) {
     bytes.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in
+      guard let base = utf8.baseAddress else { return }
+      let count = utf8.count
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
       var runStart = 0
-      for i in 0..<utf8.count {
-        let b = utf8[i]
-        if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+      var i = 0
+      while i < count {
+        while i &+ 8 <= count {
+          let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+          let quote = w ^ (ones &* 0x22)
+          let backslash = w ^ (ones &* 0x5C)
+          let special =
+            (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)) & highs
+          if special != 0 {
+            i &+= special.trailingZeroBitCount >> 3
+            break
+          }
+          i &+= 8
+        }
+        guard i < count else { break }
+        let b = base[i]
+        if b >= 0x20 && b != 0x22 && b != 0x5C {
+          i &+= 1
+          continue
+        }
         if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-        runStart = i + 1
+        i &+= 1
+        runStart = i
         bytes.append(UInt8(ascii: "\\"))
         switch b {
         case 0x22: bytes.append(0x22)
@@ -79,7 +105,7 @@ public struct JSONWriter: Sendable {
           bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
         }
       }
-      if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+      if runStart < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
     }
     bytes.append(UInt8(ascii: "\""))
   }
@@ -95,7 +121,18 @@ public struct JSONWriter: Sendable {
 
   /// Writes an integer.
   public mutating func write(_ value: Int) {
-    bytes.append(contentsOf: String(value).utf8)
+    // The digits straight into the output, without making a String.
+    var magnitude = value.magnitude
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var i = digits.count
+      repeat {
+        i -= 1
+        digits[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      if value < 0 { bytes.append(UInt8(ascii: "-")) }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+    }
   }
 
   /// Writes a boolean.

@@ -21,9 +21,16 @@ extension JSONStringEnum {
 
   /// Reads a JSON string that is one of the raw values (the direct decode path's ``JSONPullDecodable``
   /// witness); anything else gives up with ``DirectPathError/miss(at:)``, as ``decodeField(_:key:)`` would throw.
+  ///
+  /// A plain ASCII value (the usual case) is matched byte for byte against the raw values, making no
+  /// `String`; a value with escapes or other characters is unescaped first and looked up by raw value.
   @inline(__always)
   static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self {
     let start = p.pos
+    if let value = p.plainStringValue() {
+      for candidate in allCases where p.keyIs(value, candidate.rawValue) { return candidate }
+      throw JSONParser.miss(start)
+    }
     guard let v = Self(rawValue: try p.pullString()) else { throw JSONParser.miss(start) }
     return v
   }

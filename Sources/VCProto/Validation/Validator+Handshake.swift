@@ -2,7 +2,11 @@
 extension Validator {
   /// The messages of the handshake (STANDARDS.md sections 4 and 8): a server reads `connect` before it
   /// knows whether the peer holds the key, and a client reads `hello` from whoever answers.
-  package static let handshakeTypes: Set<String> = ["hello", "connect", "connected", "auth_error"]
+  package static let handshakeTypes: Set<String> = Set(handshakeTypeNames.map(\.description))
+
+  /// ``handshakeTypes`` as static strings, for the decoder's direct path, which matches a frame's `type`
+  /// against them byte for byte instead of making and hashing a `String` for every frame.
+  package static let handshakeTypeNames: [StaticString] = ["hello", "connect", "connected", "auth_error"]
 
   /// Reports every list member of a handshake message longer than
   /// ``ValidationOptions/maxHandshakeListItems`` (`handshake_list_too_long`), so that negotiation never
@@ -28,9 +32,9 @@ extension Validator {
   /// - from 0.4.0 on, a `connect.protocol_version` that parses and is below 0.4.0 is refused by the
   ///   server (`unsupported_protocol_version`) before it checks the key.
   func checkHandshakeVersions(_ object: JSONObject, _ spec: MessageSpec, into state: inout ValidationState) {
-    guard let connection = KnownVersion(rawValue: options.protocolVersion),
-      let version = ProtocolVersion(connection.rawValue)
-    else { return }
+    // Every validated frame comes here: parse the connection's version only for the two types checked.
+    guard spec.type == "hello" || spec.type == "connect", let connection = catalog?.knownVersion else { return }
+    let version = connection.protocolVersion
     switch spec.type {
     case "hello" where connection > .v0_2_0:
       guard case .string(let text)? = object["version"], let ceiling = ProtocolVersion(text), ceiling < version

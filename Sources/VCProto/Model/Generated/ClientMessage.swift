@@ -285,7 +285,7 @@ public enum ClientMessage: Sendable, Hashable {
   }
 
   /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct
-  /// decode path); `nil` when this enum does not model the type.
+  /// decode path); `nil` when this enum does not model the type or `version` does not have it.
   static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(DirectPathError)
     -> ClientMessage?
   {
@@ -332,9 +332,11 @@ public enum ClientMessage: Sendable, Hashable {
       }
     case 13:
       if p.keyIs(type, "set_directory") {
+        guard version == .v0_2_0 else { return nil }
         return .setDirectory(try SetDirectoryMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "canvas_action") {
+        guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
         return .canvasAction(try CanvasActionMessage(pulling: &p, typeConsumed: true))
       }
     case 14:
@@ -366,6 +368,7 @@ public enum ClientMessage: Sendable, Hashable {
         return .getCommandOutput(try GetCommandOutputMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "supervisor_message") {
+        guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
         return .supervisorMessage(try SupervisorMessageMessage(pulling: &p, typeConsumed: true))
       }
     case 19:

@@ -459,7 +459,7 @@ public enum ServerMessage: Sendable, Hashable {
   }
 
   /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct
-  /// decode path); `nil` when this enum does not model the type.
+  /// decode path); `nil` when this enum does not model the type or `version` does not have it.
   static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(DirectPathError)
     -> ServerMessage?
   {
@@ -495,6 +495,7 @@ public enum ServerMessage: Sendable, Hashable {
         return .connected(try ConnectedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "tts_speak") {
+        guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
         return .ttsSpeak(try TtsSpeakMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "heartbeat") {
@@ -506,6 +507,7 @@ public enum ServerMessage: Sendable, Hashable {
       }
     case 11:
       if p.keyIs(type, "connect_ack") {
+        guard version == .v0_4_0 || version == .v0_5_0 else { return nil }
         return .connectAck(try ConnectAckMessage(pulling: &p, typeConsumed: true))
       }
     case 12:
@@ -529,10 +531,12 @@ public enum ServerMessage: Sendable, Hashable {
         return .recipeExited(try RecipeExitedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "canvas_update") {
+        guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
         return .canvasUpdate(try CanvasUpdateMessage(pulling: &p, typeConsumed: true))
       }
     case 14:
       if p.keyIs(type, "session_locked") {
+        guard version == .v0_2_0 else { return nil }
         return .sessionLocked(try SessionLockedMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "session_killed") {
@@ -601,6 +605,7 @@ public enum ServerMessage: Sendable, Hashable {
         return .orchestrationRetry(try OrchestrationRetryMessage(pulling: &p, typeConsumed: true))
       }
       if p.keyIs(type, "supervisor_thinking") {
+        guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
         return .supervisorThinking(try SupervisorThinkingMessage(pulling: &p, typeConsumed: true))
       }
     case 21:
