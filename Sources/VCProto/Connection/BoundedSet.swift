@@ -1,6 +1,8 @@
 /// A set that remembers at most `capacity` elements, forgetting the oldest insertion first. Used for
-/// every window an engine keeps (delivered message positions, replayed message ids, idempotency keys),
-/// so memory stays bounded whatever the peer sends.
+/// the windows an engine keeps of strings (replayed message ids, idempotency keys),
+/// so memory stays bounded whatever the peer sends. Insert-only (nothing leaves but by eviction), so
+/// `order` stays within about twice the capacity; the windows of subscriptions, whose positions are
+/// purged, are ``PositionWindow``s.
 struct BoundedSet<Element: Hashable & Sendable>: Sendable, Hashable {
   let capacity: Int
   private(set) var members: Set<Element> = []
@@ -37,17 +39,5 @@ struct BoundedSet<Element: Hashable & Sendable>: Sendable, Hashable {
       head = 0
     }
     return true
-  }
-
-  mutating func remove(_ element: Element) { members.remove(element) }
-
-  mutating func removeAll(where predicate: (Element) -> Bool) {
-    members = members.filter { !predicate($0) }
-  }
-
-  mutating func removeAll() {
-    members = []
-    order = []
-    head = 0
   }
 }

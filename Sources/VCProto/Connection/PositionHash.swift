@@ -2,8 +2,8 @@
 ///
 /// Not `String.hashValue`, which runs SipHash over the string (and a normalization check) and is
 /// then hashed again by the set of delivered positions: this is a few multiply-xor rounds over 8-byte
-/// words (a uuid is 36 bytes: 5 rounds). It needs no secret seed: the positions go into a `Set<Int>`,
-/// which hashes them again with its own per-process seed, so colliding values cost a peer nothing but
+/// words (a uuid is 36 bytes: 5 rounds). It needs no secret seed: the positions go into a ``PositionWindow``,
+/// which mixes them again with its own per-process seed, so colliding values cost a peer nothing but
 /// what a duplicate costs. A collision (crafted or not) can only make an insert a replace, which an
 /// app that upserts by `(session, uuid)` applies the same way.
 enum PositionHash {
