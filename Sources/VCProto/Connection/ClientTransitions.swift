@@ -59,16 +59,7 @@ public enum ClientTransitions {
   /// ``table`` as a flat array for the engine's per-event check: entry `state.ordinal * eventNames.count +
   /// event.kind` is a bit mask of the target states (bit `ordinal`), 0 when the event is illegal. Built
   /// from ``table``, so the two cannot disagree.
-  static let flat: [UInt16] = {
-    var flat = [UInt16](repeating: 0, count: ClientState.allCases.count * eventNames.count)
-    for state in ClientState.allCases {
-      for (kind, name) in eventNames.enumerated() {
-        guard let targets = table[state]?[name] else { continue }
-        flat[state.ordinal * eventNames.count + kind] = targets.reduce(0) { $0 | 1 << $1.ordinal }
-      }
-    }
-    return flat
-  }()
+  static let flat = FlatTransitionTable.build(table, eventNames: eventNames, ordinal: \.ordinal, as: UInt16.self)
 
   /// The target mask of `kind` in `state` (0: illegal).
   @inline(__always)

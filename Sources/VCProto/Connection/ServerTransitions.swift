@@ -33,16 +33,7 @@ public enum ServerTransitions {
 
   /// ``table`` as a flat array (see ``ClientTransitions/flat``): entry `state.ordinal * eventNames.count
   /// + event.kind` is a bit mask of the target states, 0 when the event is illegal.
-  static let flat: [UInt8] = {
-    var flat = [UInt8](repeating: 0, count: ServerState.allCases.count * eventNames.count)
-    for state in ServerState.allCases {
-      for (kind, name) in eventNames.enumerated() {
-        guard let targets = table[state]?[name] else { continue }
-        flat[state.ordinal * eventNames.count + kind] = targets.reduce(0) { $0 | 1 << $1.ordinal }
-      }
-    }
-    return flat
-  }()
+  static let flat = FlatTransitionTable.build(table, eventNames: eventNames, ordinal: \.ordinal, as: UInt8.self)
 
   /// The target mask of `kind` in `state` (0: illegal).
   @inline(__always)
