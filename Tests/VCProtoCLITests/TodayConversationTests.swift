@@ -135,6 +135,37 @@ import VCProto
     < {"type":"connected","message":"Session registered","session_id":null,"negotiated_protocol_version":"0.5.0"}
     """#
 
+  /// A conversation with a real 0.3.0 server (commits 84cf90e3..cf1d34fc: hello says 0.3.0, no
+  /// `connected`, `last_message_id` cursor, canonical messages, providers, the supervisor frames,
+  /// `aborted`), ending with a `set_directory` that 0.3.0 no longer has.
+  static let threeZero = #"""
+    < {"type":"hello","message":"Welcome to voice-code backend","version":"0.3.0","auth_version":1,"instructions":"Send connect message with api_key"}
+    > {"type":"connect","api_key":"untethered-00112233445566778899aabbccddeeff","session_id":"6f1c2d4e-8a3b-4c5d-9e7f-0a1b2c3d4e5f"}
+    < {"type":"session_list","sessions":[{"session_id":"0b4e1a2c-5d6f-4a7b-9c8d-1e2f3a4b5c6d","name":"Flaky upload test","working_directory":"/home/ana/src/app","last_modified":1747400000000,"message_count":9}],"total_count":1}
+    < {"type":"recent_sessions","sessions":[{"session_id":"0b4e1a2c-5d6f-4a7b-9c8d-1e2f3a4b5c6d","name":"Flaky upload test","working_directory":"/home/ana/src/app","last_modified":"2026-04-20T13:33:20Z","provider":"claude"}],"limit":5}
+    < {"type":"available_commands","working_directory":null,"project_commands":[],"general_commands":[{"id":"git.status","label":"Git Status","description":"Show git working tree status","type":"command"}]}
+    > {"type":"subscribe","session_id":"0b4e1a2c-5d6f-4a7b-9c8d-1e2f3a4b5c6d","last_message_id":"7a1e0002-0000-4000-8000-000000000002"}
+    < {"type":"session_history","session_id":"0b4e1a2c-5d6f-4a7b-9c8d-1e2f3a4b5c6d","messages":[{"uuid":"7a1e0003-0000-4000-8000-000000000003","role":"user","text":"Pin the clock then.","timestamp":"2026-04-20T13:31:00.000Z","provider":"claude"}],"total_count":1,"oldest_message_id":"7a1e0003-0000-4000-8000-000000000003","newest_message_id":"7a1e0003-0000-4000-8000-000000000003","is_complete":true}
+    > {"type":"prompt","text":"Add a retry","new_session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f","working_directory":"/home/ana/src/app","provider":"cursor"}
+    < {"type":"available_commands","working_directory":"/home/ana/src/app","project_commands":[],"general_commands":[]}
+    < {"type":"session_ready","session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f","message":"Session is ready for subscription"}
+    < {"type":"session_created","session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f","name":"Add a retry","working_directory":"/home/ana/src/app","last_modified":1747402000000,"message_count":0,"preview":"","provider":"cursor"}
+    > {"type":"subscribe","session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f"}
+    < {"type":"session_history","session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f","messages":[],"total_count":0,"oldest_message_id":null,"newest_message_id":null,"is_complete":true}
+    < {"type":"session_updated","session_id":"0b4e1a2c-5d6f-4a7b-9c8d-1e2f3a4b5c6d","messages":[{"uuid":"7a1e0006-0000-4000-8000-000000000006","role":"assistant","text":"All tests pass.","timestamp":"2026-04-20T13:34:02.000Z","provider":"claude"}]}
+    < {"type":"turn_complete","session_id":"0b4e1a2c-5d6f-4a7b-9c8d-1e2f3a4b5c6d"}
+    > {"type":"supervisor_message","text":"what is the status"}
+    < {"type":"supervisor_thinking","active":true}
+    < {"type":"tts_speak","text":"All clear.","priority":"notification"}
+    < {"type":"canvas_update","components":[{"type":"text_block","props":{"text":"Status"}}]}
+    > {"type":"canvas_action","callback_id":"cb-1","action":"confirm"}
+    > {"type":"kill_session","session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f"}
+    < {"type":"session_killed","session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f","message":"Session window killed"}
+    < {"type":"turn_complete","session_id":"5c3d2e1f-0a9b-4c8d-8e7f-6a5b4c3d2e1f","aborted":true}
+    > {"type":"set_directory","path":"/home/ana"}
+    < {"type":"error","message":"Unknown message type: set_directory"}
+    """#
+
   /// The capture as JSON Lines records (`direction` and the frame as `data`).
   static func capture(_ script: String, dropHandshakes: Bool = false) -> String {
     script.split(separator: "\n").compactMap { line -> String? in
@@ -239,5 +270,13 @@ import VCProto
     ]
     #expect(r.findings.subtracting(expected).isEmpty, "unexpected: \(r.findings.subtracting(expected).sorted())")
     #expect(expected.subtracting(r.findings).isEmpty, "missing: \(expected.subtracting(r.findings).sorted())")
+  }
+
+  @Test func aThreeZeroConversationIsCheckedAsThreeZero() throws {
+    let r = try validate(Self.capture(Self.threeZero))
+    #expect(r.status == 1)
+    // Everything is 0.3.0's but the last frame: set_directory left in 0.3.0 (versions.md 2.1).
+    #expect(r.findings == ["24 /type not_in_version error"], "\(r.findings.sorted())")
+    #expect(r.summary?["frames"]?.intValue == Self.threeZero.split(separator: "\n").count)
   }
 }
