@@ -4,7 +4,7 @@ import Testing
 
 /// What a hostile peer can make an engine keep. The engines bound their tables by count; these
 /// tests hold them to a bound in bytes as well, since a peer chooses each string's length (up to the
-/// 16 MiB frame limit). Both are known issues, recorded here for the engines' owner:
+X
 /// - `ClientEngine.seenMessageIds` (`message_ack`'s replay deduplication) keeps each `message_id`'s
 ///   text: 2,048 ids of a server's choosing, 32 GiB at the frame limit. `MessageIDMemory` (8 bytes
 ///   an id) is the bounded form the observer already uses.
@@ -92,5 +92,39 @@ import Testing
     withKnownIssue("a 0.2.0/0.3.0 subscription keeps the server's newest uuid whatever its length") {
       #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 cursors")
     }
+  }
+
+  /// `vcproto validate` follows subscriptions with a client engine: on 0.2.0/0.3.0 it must not let
+  /// the capture's long message ids become the engine's cursors (memory grew about 4 MB per session
+  /// subscribed with a 4 MB `newest_message_id`; it stays flat now).
+  @Test func observerFollowsNoLongCursor() throws {
+    var observer = ConversationObserver()
+    func feed(_ direction: MessageDirection, _ text: String) throws -> [String] {
+      observer.observe(.init(direction: direction, message: try Self.object(text))).map(\.code.rawValue)
+    }
+    _ = try feed(
+      .serverToClient, #"{"type":"hello","message":"m","version":"0.3.0","auth_version":1,"instructions":"i"}"#)
+    _ = try feed(.clientToServer, #"{"type":"connect","api_key":"k"}"#)
+    _ = try feed(.serverToClient, #"{"type":"session_list","sessions":[],"total_count":0}"#)
+    var kept = 0
+    for i in 0..<16 {
+      let session = "s\(i)"
+      let uuid = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
+      #expect(try feed(.clientToServer, #"{"type":"subscribe","session_id":"\#(session)"}"#).isEmpty)
+      let codes = try feed(
+        .serverToClient,
+        #"{"type":"session_history","session_id":"\#(session)","messages":[{"uuid":"\#(uuid)","role":"user","text":"t","timestamp":null,"provider":"claude"}],"total_count":1,"oldest_message_id":"\#(uuid)","newest_message_id":"\#(uuid)","is_complete":true}"#
+      )
+      #expect(codes.isEmpty)
+      if case .lastMessageId(let last)? = observer.sessions?.cursor(for: session) { kept += last.utf8.count }
+    }
+    #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 cursors")
+    // Short ids are still followed.
+    _ = try feed(.clientToServer, #"{"type":"subscribe","session_id":"short"}"#)
+    _ = try feed(
+      .serverToClient,
+      #"{"type":"session_history","session_id":"short","messages":[{"uuid":"u-1","role":"user","text":"t","timestamp":null,"provider":"claude"}],"total_count":1,"oldest_message_id":"u-1","newest_message_id":"u-1","is_complete":true}"#
+    )
+    #expect(observer.sessions?.cursor(for: "short") == .lastMessageId("u-1"))
   }
 }
