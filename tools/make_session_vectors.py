@@ -576,6 +576,21 @@ client("client.0.2.0.subscribe.last_message_id",
               [update(insert=[msg2("c")], replace=[msg2("b")], cursor={"last_message_id": "c"})])],
        min_version="0.2.0")
 
+client("client.0.2.0.subscribe.no_position_yet",
+       "0.2.0: a push before the client holds any message id (no uuid, no newest_message_id) reports no cursor "
+       "(null: keep what you had), never a position of another version; the next uuid gives the first cursor.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.2.0"), [send(connect_v1())]),
+        frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                             arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+        step("subscribe", [send({"type": "subscribe", "session_id": S1})], session_id=S1, cursor=None),
+        frame({"type": "session_updated", "session_id": S1, "messages": []}, [update(cursor=None)]),
+        frame({"type": "session_updated", "session_id": S1, "messages": [{"type": "summary", "summary": "x"}]},
+              [update(cursor=None, dropped=1)]),
+        frame({"type": "session_updated", "session_id": S1, "messages": [msg2("a")]},
+              [update(insert=[msg2("a")], cursor={"last_message_id": "a"})])],
+       min_version="0.2.0")
+
 client("client.0.3.0.subscribe.last_message_id",
        "0.3.0 (hello says 0.3.0, no connected): the same message-id resume as 0.2.0.",
        [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
@@ -596,6 +611,21 @@ client("client.subscriptions.survive_reconnect",
            advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
            frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
                                       send(SUB5(3)), arm("ping", 31000)])])
+
+client("client.subscriptions.family_change_forgets_positions",
+       "A reconnect that negotiates another version family (0.4.0 seq, then 0.5.0 offset) forgets the positions "
+       "delivered on the old one: offset 3 is a new message, not the seq 3 already delivered (an insert, not a "
+       "replace); the seq cursor means nothing to 0.5.0, so the subscribe asks from offset 0. Within the new family "
+       "a repeated offset is a replace again.",
+       ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
+           step("subscribe", [send(SUB4(0))], session_id=S1, cursor=None),
+           frame(hist4([msg4(3)], 3, 4), [update(insert=[msg4(3)], cursor={"last_seq": 3})]),
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
+           frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                      send(SUB5(0)), arm("ping", 31000)]),
+           frame(hist5([msg5(3)], 4, sig="90:u-3"), [update(insert=[msg5(3)], cursor=off(4, "90:u-3"))]),
+           frame(hist5([msg5(3)], 4, sig="90:u-3"), [update(replace=[msg5(3)], cursor=off(4, "90:u-3"))])])
 
 client("client.illegal.transport_opened_when_idle",
        "An event the state does not accept is an error value naming the state and the event.",

@@ -41,7 +41,7 @@ class Subscription:
 
     def __init__(self, cursor):
         self.cursor = cursor  # None or {last_message_id} / {last_seq} / {offset, signature}
-        # (family, position): a session followed on 0.2.0 and later on 0.5.0 keeps the two apart.
+        # (family, position); emptied when a connection negotiates another family than the last one.
         self.delivered = BoundedSet(DEDUP_WINDOW)
         self.asked_from = None  # the position the subscribe in flight resumes from
 
@@ -89,6 +89,7 @@ class ClientEngine:
         self.new_sessions = []  # prompt-created sessions whose session_ready may be lost
         self.requests = Requests(MAX_PENDING)  # tracked and untracked, oldest first
         self.seen_ids = BoundedSet(DEDUP_WINDOW)
+        self.delivered_family = None  # the family of the positions the subscriptions remember
         self.forget_connection()
 
     def forget_connection(self):
@@ -381,6 +382,11 @@ class ClientEngine:
     def become_ready(self, version, caps, now, out):
         self.state = "ready"
         self.version = version
+        if self.delivered_family not in (None, family(version)):
+            # A seq and an offset with the same number are different messages: forget the old family's.
+            for sub in self.subs.values():
+                sub.delivered.clear()
+        self.delivered_family = family(version)
         self.caps = caps
         self.attempts = 0
         self.auth_failures = 0

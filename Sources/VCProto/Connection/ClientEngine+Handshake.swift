@@ -193,6 +193,10 @@ extension ClientEngine {
     state = .ready
     negotiatedVersion = version
     family = VersionFamily(version)
+    if let previous = deliveredFamily, previous != family {
+      for id in subscriptionOrder { subscriptions[id]?.delivered.removeAll() }
+    }
+    deliveredFamily = family
     capabilities = Set(caps)
     attempts = 0
     authFailures = 0

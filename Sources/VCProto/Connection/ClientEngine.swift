@@ -31,6 +31,10 @@ public struct ClientEngine: Sendable {
   var capabilityFlags = CapabilityFlags()
   /// How the negotiated version identifies messages (set with ``negotiatedVersion``).
   var family: VersionFamily = .messageId
+  /// The family of the positions the subscriptions remember as delivered (`nil` before the first
+  /// connection): a connection on another family forgets them, since a `seq` and an `offset` (or a
+  /// uuid's hash) with the same number are different messages.
+  var deliveredFamily: VersionFamily?
 
   var rng: SplitMix64
   /// Reconnect attempts since the last authenticated connection.
