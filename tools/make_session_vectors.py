@@ -640,16 +640,24 @@ def server_config(**kw):
 def server(id, desc, steps, **cfg):
     SERVER.append({"id": id, "description": desc, "role": "server", "config": server_config(**cfg), "steps": steps})
 def shello(versions=("0.4.0", "0.5.0"), auth=(1,), caps=(), challenge=None):
-    h = hello(versions[-1], protocol_versions=list(versions), auth_versions=list(auth), capabilities=list(caps))
+    # STANDARDS.md section 8: a server with nothing to negotiate (no capability, no auth v2) sends the
+    # real backend's four members only; otherwise the negotiation members follow.
+    h = hello(versions[-1])
     h["auth_version"] = 1 if 1 in auth else max(auth)
+    if not caps and 2 not in auth:
+        return h
+    h.update(protocol_versions=list(versions), auth_versions=list(auth), capabilities=list(caps))
     if challenge: h["challenge"] = challenge
     return h
 def opened(connection_id=None, **kw):
     extra = {"connection_id": connection_id} if connection_id else {}
     return step("transport_opened", [send(shello(**kw)), arm("auth_deadline", 60000)], challenge=kw.get("challenge"), **extra)
 def sconnected(version, caps=(), auth=1, session=None, **extra):
-    k = {"type": "connected", "message": "Session registered", "session_id": session, "negotiated_protocol_version": version,
-         "capabilities": list(caps), "auth_version": auth}
+    # The real backend's members; capabilities and auth_version only when something was negotiated
+    # (a capability accepted, or auth v2), so a client that asked for nothing sees the backend's frame.
+    k = {"type": "connected", "message": "Session registered", "session_id": session, "negotiated_protocol_version": version}
+    if caps or auth == 2:
+        k.update(capabilities=list(caps), auth_version=auth)
     k.update(extra); return k
 def authenticated(version, caps=(), auth=1, session=None, limit=5):
     return ev("authenticated", version=version, capabilities=sorted(caps), auth_version=auth, session_id=session,
@@ -665,7 +673,8 @@ def ready_server(version="0.5.0", caps=(), **kw):
     return [opened(caps=kw.get("offer_caps", caps)), frame(c, after)]
 
 server("server.0.5.0.handshake",
-       "hello (ceiling in version, negotiation members), connect from iOS (protocol_version 0.5.0) -> connected with "
+       "A server with nothing to negotiate: hello is the real backend's four members (the ceiling in version), connect "
+       "from iOS (protocol_version 0.5.0) -> connected with only message, session_id (null: connect had none) and "
        "negotiated_protocol_version; ping answered before and after authentication.",
        [opened(), frame(PING, [send(PONG)]),
         frame(connect_v1(recent_sessions_limit=10),
@@ -686,11 +695,27 @@ server("server.0.2.0.handshake.legacy",
 
 server("server.0.3.0.handshake.announced",
        "A 0.3.0/0.4.0 server with floor 0.3.0: a client announcing 0.3.0 gets 0.3.0 and a connected frame (it negotiated); "
-       "connect carries no session_id, so connected names the host's connection id (0.3.0 needs a string there).",
+       "connect carries no session_id, so connected says null, as the real server (0.3.0 made the member nullable), "
+       "whatever the host's connection id.",
        [opened(versions=("0.3.0", "0.4.0"), connection_id="conn-7"),
-        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0", session="conn-7")), authenticated("0.3.0")]),
+        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0")), authenticated("0.3.0")]),
         frame({"type": "subscribe", "session_id": S1}, [ev("subscribe", session_id=S1, cursor=None)])],
        protocol_versions=["0.3.0", "0.4.0"], floor="0.3.0")
+
+server("server.0.2.0.handshake.announced",
+       "A 0.2.0 server and a client that announces a version: it gets 0.2.0 and a connected frame; 0.2.0's connected "
+       "needs a string session_id, so without one in connect it names the host's connection id.",
+       [opened(versions=("0.2.0",), connection_id="conn-7"),
+        frame(connect_v1("0.5.0"), [cancel("auth_deadline"), send(sconnected("0.2.0", session="conn-7")), authenticated("0.2.0")])],
+       protocol_versions=["0.2.0"], floor=None)
+
+server("server.handshake.nothing_negotiated",
+       "A server that offers a capability sends the negotiation members in hello; a client that asks for none (every "
+       "real client) gets the real backend's connected, without capabilities or auth_version, and no heartbeat.",
+       [opened(caps=("heartbeat",)),
+        frame(connect_v1("0.5.0", session_id=S1),
+              [cancel("auth_deadline"), send(sconnected("0.5.0", session=S1)), authenticated("0.5.0", session=S1)])],
+       capabilities=["heartbeat"])
 
 server("server.handshake.too_old",
        "The too-old refusal: protocol_version 0.3.0 against 0.4.0/0.5.0, checked before the key; error with code, then close.",
