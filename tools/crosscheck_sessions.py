@@ -132,6 +132,7 @@ def client_frame(r, eng):
                  "shell_command": "git status"},
         lambda: {"type": "session_name_inferred", "session_id": r.choice([S1, S2]), "name": "x"},
         lambda: {"type": "ack", "message": "Processing prompt..."},
+        lambda: {"type": "compaction_complete", "session_id": r.choice([S1, S2])},
         lambda: {"type": "session_ready", "session_id": S2},
         lambda: {"type": "response", "message_id": r.choice(["m1", "m2"]), "success": True, "text": "Done",
                  "session_id": S1},
@@ -182,7 +183,8 @@ def client_input(r, eng):
     k = r.choice(["advance"] * 4 + ["subscribe"] * 2 + ["send"] * 3
                  + ["transport_closed", "unsubscribe", "stop", "resume", "start", "frame", "transport_opened"])
     if k == "advance":
-        return {"kind": "advance", "ms": r.choice([1, 999, 1000, 5000, 15000, 30000, 45000, 90000, 120000])}
+        return {"kind": "advance", "ms": r.choice([1, 999, 1000, 5000, 15000, 30000, 45000, 90000, 120000,
+                                                   3720000])}
     if k == "subscribe":
         return {"kind": "subscribe", "session_id": r.choice([S1, S2]), "cursor": cursor(r)}
     if k == "unsubscribe":
@@ -199,6 +201,7 @@ def client_input(r, eng):
             {"type": "get_command_history"},
             {"type": "list_resources", "storage_location": "/tmp"},
             {"type": "set_max_message_size", "size_kb": 100},
+            {"type": "compact_session", "session_id": r.choice([S1, S2])},
             {"type": "prompt", "text": "go", "resume_session_id": S2, "provider": "x"},
         ])
         inp = {"kind": "send", "frame": f}
@@ -227,6 +230,7 @@ def client_config(r):
     if r.random() < 0.2: c["max_message_size_kb"] = 200
     if r.random() < 0.2: c["session_id"] = S1
     if r.random() < 0.2: c["recent_sessions_limit"] = 10
+    if r.random() < 0.3: c["ping_interval_ms"] = 10**7  # keepalive out of the way: requests can time out
     return c
 
 

@@ -107,6 +107,10 @@ def update(insert=(), replace=(), purge=None, cursor=None, complete=True, gap=No
               cursor=cursor, is_complete=complete, gap=gap, dropped=dropped)
 def off(n, sig): return {"offset": n, "signature": sig}
 
+# Rule 9: a request waits for its answer 120 s (compact_session and create_worktree_session: 1 h 2 min);
+# one timer, request_deadline, is armed at the earliest deadline of the requests waiting.
+RQ, SLOW_RQ = 120000, 3720000
+
 def client_config(**kw):
     c = {"api_key": KEY, "min_version": "0.4.0", "max_version": "0.5.0", "capabilities": [], "jitter": 0,
          "clock_start_ms": T0}
@@ -122,7 +126,8 @@ def ready_steps(version="0.5.0", caps=(), hello_frame=None, connect_frame=None, 
     connect_frame = connect_frame or connect_v1()
     connected_frame = connected_frame or connected(version)
     after = [cancel("handshake_deadline"), ev("connected", version=version, capabilities=sorted(caps), auth_version=1)]
-    if size: after.append(send({"type": "set_max_message_size", "size_kb": size}))
+    if size:  # a request like any other: it waits for its ack, 120 s at most (rule 9)
+        after += [send({"type": "set_max_message_size", "size_kb": size}), arm("request_deadline", RQ)]
     after += [send(s) for s in subs]
     after.append(arm("ping", ping_at))
     if heartbeat_at: after.append(arm("heartbeat_deadline", heartbeat_at))
@@ -188,7 +193,7 @@ client("client.bug.pre_auth_send_refused",
                 frame={"type": "prompt", "text": "hello", "resume_session_id": S1}),
            frame(connected("0.5.0"), [cancel("handshake_deadline"),
                                                    ev("connected", version="0.5.0", capabilities=[], auth_version=1), arm("ping", 30000)]),
-           step("send", [send({"type": "prompt", "text": "hello", "resume_session_id": S1})],
+           step("send", [send({"type": "prompt", "text": "hello", "resume_session_id": S1}), arm("request_deadline", RQ)],
                 frame={"type": "prompt", "text": "hello", "resume_session_id": S1}),
        ])
 
@@ -318,6 +323,7 @@ client("client.heartbeat.not_negotiated_ignored",
 
 # --- reconnect ---
 DROP = [cancel("ping"), ev("disconnected", reason="transport_closed")]
+DROP_RQ = [cancel("ping"), cancel("request_deadline"), ev("disconnected", reason="transport_closed")]
 steps = ready_steps() + [step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset")]
 t, wait = 1000, 1000
 for n, delay in enumerate([2000, 4000, 8000, 16000, 30000, 30000], start=2):
@@ -386,19 +392,20 @@ client("client.bug.pending_request_fails_on_drop",
        "Real-system bug (executeCommand hangs after a drop): every request still waiting fails with connection_lost "
        "when the socket drops; an answered one is delivered as answered.",
        ready_steps() + [
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
            step("send", [send(OUT)], frame=OUT, request_id="r2"),
            step("send", [send(INFER)], frame=INFER, request_id="r3"),
            frame(INFERRED, [ev("answered", request_id="r3", frame=INFERRED)]),
            step("transport_closed", [ev("request_failed", request_id="r1", reason="connection_lost"),
-                                     ev("request_failed", request_id="r2", reason="connection_lost")] + DROP +
+                                     ev("request_failed", request_id="r2", reason="connection_lost")] + DROP_RQ +
                 [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset")])
 
 client("client.requests.stop_fails_pending",
        "An explicit stop fails waiting requests with stopped.",
        ready_steps() + [
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
-           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), close("client_disconnect"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
+           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), cancel("request_deadline"),
+                         close("client_disconnect"),
                          ev("disconnected", reason="client_disconnect")], reason="user")])
 
 # An `error` carries no request id. Each request handler of the real server refuses a bad request
@@ -415,13 +422,13 @@ client("client.bug.error_refuses_request",
        "one of a request type's refusals in the catalog ends the oldest pending request of that type, as its "
        "answer; requests of other types keep waiting.",
        ready_steps() + [
-           step("send", [send(EXEC_NO_DIR)], frame=EXEC_NO_DIR, request_id="r1"),
+           step("send", [send(EXEC_NO_DIR), arm("request_deadline", RQ)], frame=EXEC_NO_DIR, request_id="r1"),
            step("send", [send(OUT)], frame=OUT, request_id="r2"),
            step("send", [send(EXEC)], frame=EXEC, request_id="r3"),
            frame(NOT_FOUND, [ev("answered", request_id="r2", frame=NOT_FOUND)]),
            frame(NO_DIR, [ev("answered", request_id="r1", frame=NO_DIR)]),
            frame(STARTED, [ev("answered", request_id="r3", frame=STARTED)]),
-           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)],
+           step("transport_closed", DROP_RQ + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)],
                 detail="reset")])
 
 HISTORY = {"type": "get_command_history", "limit": 10}
@@ -432,10 +439,11 @@ client("client.0.2.0.requests.error_unknown_type",
        ready_steps(version="0.2.0", hello_frame=hello("0.2.0"), connected_frame=SESSION_LIST)[:-1] + [
            frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
                                 arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
            step("send", [send(HISTORY)], frame=HISTORY, request_id="r2"),
            frame(UNKNOWN, [ev("answered", request_id="r2", frame=UNKNOWN)]),
-           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), close("client_disconnect"),
+           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), cancel("request_deadline"),
+                         close("client_disconnect"),
                          ev("disconnected", reason="client_disconnect")], reason="user")],
        min_version="0.2.0")
 
@@ -450,7 +458,7 @@ client("client.requests.error_not_attributed",
        "another session, or one the server also sends after answering (prompt dispatch failure) ends no request: "
        "it is delivered as received and the requests keep waiting (they still fail when the connection ends).",
        ready_steps() + [
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
            step("send", [send(PROMPT_RESUME)], frame=PROMPT_RESUME, request_id="r2"),
            frame(PROCESSING, [ev("received", frame=PROCESSING)]),
            frame(INVALID_SUB, [ev("received", frame=INVALID_SUB)]),
@@ -458,7 +466,7 @@ client("client.requests.error_not_attributed",
            frame(DISPATCH, [ev("received", frame=DISPATCH)]),
            step("stop", [ev("request_failed", request_id="r1", reason="stopped"),
                          ev("request_failed", request_id="r2", reason="stopped"), cancel("ping"),
-                         close("client_disconnect"), ev("disconnected", reason="client_disconnect")], reason="user")])
+                         cancel("request_deadline"), close("client_disconnect"), ev("disconnected", reason="client_disconnect")], reason="user")])
 
 PROMPT_ACK = {"type": "ack", "message": "Processing prompt..."}
 SIZE_ACK = {"type": "ack", "message": "Max message size set to 200 KB"}
@@ -476,13 +484,38 @@ client("client.requests.untracked_requests_keep_their_place",
            frame(NO_DIR, [ev("answered", request_id="r2", frame=NO_DIR)])],
        max_message_size_kb=200)
 
+COMPACT = {"type": "compact_session", "session_id": S1}
+COMPACTED = {"type": "compaction_complete", "session_id": S1}
+FAR = 10000000  # keepalive far away, so that only the request deadline acts
+client("client.requests.timeout",
+       "A request whose answer never comes (here r1, left waiting by an error no request type's refusals match) "
+       "fails with timeout 120 s after it was sent, instead of waiting for the connection to drop. One timer, at the "
+       "earliest deadline; answers do not move it. An untracked request expires silently, so its stale entry does "
+       "not take the answer of a later request of its type; compact_session waits 1 h 2 min. A late answer is "
+       "received like any other frame.",
+       ready_steps(ping_at=FAR) + [
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
+           step("send", [send(PROMPT_RESUME)], frame=PROMPT_RESUME),
+           advance(10000, []),
+           step("send", [send(INFER)], frame=INFER, request_id="r2"),
+           step("send", [send(COMPACT)], frame=COMPACT, request_id="r3"),
+           frame(PROCESSING, [ev("received", frame=PROCESSING)]),
+           advance(110000, [ev("request_failed", request_id="r1", reason="timeout"), arm("request_deadline", 10000 + RQ)]),
+           advance(10000, [ev("request_failed", request_id="r2", reason="timeout"), arm("request_deadline", 10000 + SLOW_RQ)]),
+           step("send", [send(PROMPT_RESUME), arm("request_deadline", 130000 + RQ)], frame=PROMPT_RESUME, request_id="r4"),
+           frame(PROMPT_ACK, [ev("answered", request_id="r4", frame=PROMPT_ACK)]),
+           frame(INFERRED, [ev("received", frame=INFERRED)]),
+           frame(COMPACTED, [ev("answered", request_id="r3", frame=COMPACTED)]),
+           advance(RQ, [])],
+       ping_interval_ms=FAR)
+
 PROMPT_NEW = {"type": "prompt", "text": "Start", "new_session_id": S2, "working_directory": "/tmp"}
 client("client.bug.session_ready_lost_on_reconnect",
        "Real-system bug (session_ready lost on reconnect): session_ready goes to the connection that sent the prompt. "
        "After a drop the engine subscribes to the new session itself, so its messages arrive without session_ready.",
        ready_steps() + [
-           step("send", [send(PROMPT_NEW)], frame=PROMPT_NEW),
-           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           step("send", [send(PROMPT_NEW), arm("request_deadline", RQ)], frame=PROMPT_NEW),
+           step("transport_closed", DROP_RQ + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
            advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
            frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
                                       send({"type": "subscribe", "session_id": S2, "from_offset": 0}), arm("ping", 31000)])])

@@ -13,6 +13,8 @@ struct PendingRequest: Sendable {
   var answers: [String]
   /// A member the answer must repeat (`session_id` for session-scoped requests), with its value.
   var correlation: (key: String, value: JSONValue)?
+  /// When the request stops waiting and fails with ``RequestFailure/timeout`` (host milliseconds).
+  var deadline: Int64
 }
 
 extension ClientEngine {
@@ -36,26 +38,41 @@ extension ClientEngine {
     "prompt": ["ack"],
   ]
 
-  mutating func send(_ frame: JSONObject, requestId: String?, _ out: inout [ClientAction]) {
+  /// The request types whose answer comes after long work, and so wait
+  /// ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
+  public static let slowRequestTypes: Set<String> = ["compact_session", "create_worktree_session"]
+
+  mutating func send(_ frame: JSONObject, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
     let type = frame["type"]?.stringValue ?? ""
+    var deadline: Int64?
     if let answers = Self.answerTypes[type] {
-      if let requestId, !recordPending(frame, type: type, answers: answers, id: requestId) {
+      let timing = configuration.timing
+      let due = now + (Self.slowRequestTypes.contains(type) ? timing.slowRequestTimeoutMs : timing.requestTimeoutMs)
+      if let requestId, !recordPending(frame, type: type, answers: answers, id: requestId, deadline: due) {
         out.append(.deliver(.requestFailed(requestId: requestId, reason: .tooManyPending)))
         return
       }
-      if requestId == nil { _ = recordPending(frame, type: type, answers: answers, id: nil) }
+      if requestId == nil { _ = recordPending(frame, type: type, answers: answers, id: nil, deadline: due) }
+      deadline = due
     }
     if type == "prompt", let id = frame["new_session_id"]?.stringValue, !pendingNewSessions.contains(id) {
       pendingNewSessions.append(id)
       if pendingNewSessions.count > 16 { pendingNewSessions.removeFirst() }
     }
     out.append(.send(frame))
+    // One timer for every waiting request, at the earliest deadline; answers leave it alone (a fire
+    // that finds nothing due only moves it on).
+    if let deadline, armed[.requestDeadline].map({ deadline < $0 }) ?? true {
+      arm(.requestDeadline, at: deadline, &out)
+    }
   }
 
   /// Remembers a request that waits for an answer; `false` when the list is full. A full list makes
   /// room for a new request by forgetting the oldest untracked one (its answer, if it still comes, is
   /// then matched like an unsolicited frame); a tracked request never displaces another tracked one.
-  mutating func recordPending(_ frame: JSONObject, type: String, answers: [String], id: String?) -> Bool {
+  mutating func recordPending(
+    _ frame: JSONObject, type: String, answers: [String], id: String?, deadline: Int64
+  ) -> Bool {
     if pending.count >= configuration.maxPendingRequests {
       guard let untracked = pending.firstIndex(where: { $0.id == nil }) else { return false }
       pending.remove(at: untracked)
@@ -63,7 +80,7 @@ extension ClientEngine {
     let session =
       frame["session_id"]?.stringValue ?? frame["resume_session_id"]?.stringValue
       ?? frame["new_session_id"]?.stringValue
-    var request = PendingRequest(id: id, type: type, sessionId: session, answers: answers)
+    var request = PendingRequest(id: id, type: type, sessionId: session, answers: answers, deadline: deadline)
     if ["infer_session_name", "compact_session", "kill_session"].contains(type), let id = frame["session_id"] {
       request.correlation = ("session_id", id)
     }
@@ -85,6 +102,22 @@ extension ClientEngine {
       })
     else { return nil }
     return pending.remove(at: index)
+  }
+
+  /// The request deadline passed: every request due by `now` ends, oldest first (the tracked ones
+  /// fail with ``RequestFailure/timeout``, the others are forgotten), and the timer moves to the
+  /// earliest deadline still ahead, if any request still waits.
+  mutating func expirePending(now: Int64, _ out: inout [ClientAction]) {
+    var next: Int64?
+    pending.removeAll { request in
+      guard request.deadline <= now else {
+        next = min(next ?? request.deadline, request.deadline)
+        return false
+      }
+      if let id = request.id { out.append(.deliver(.requestFailed(requestId: id, reason: .timeout))) }
+      return true
+    }
+    if let next { arm(.requestDeadline, at: next, &out) }
   }
 
   /// Every pending request is over: the tracked ones fail with `reason`, the others are forgotten.

@@ -111,7 +111,7 @@ public struct ClientEngine: Sendable {
           state: state.rawValue, event: "send",
           reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
       }
-      send(frame, requestId: requestId, &actions)
+      send(frame, requestId: requestId, now: now, &actions)
     }
     assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
   }
@@ -259,6 +259,9 @@ public struct ClientEngine: Sendable {
     case .continuation(let id):
       guard state == .ready, subscriptions[id] != nil else { return }
       sendSubscribe(id, &out)
+    case .requestDeadline:
+      guard state == .ready else { return }
+      expirePending(now: now, &out)
     case .heartbeat, .authDeadline: return  // server timers
     }
   }
