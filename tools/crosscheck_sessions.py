@@ -133,6 +133,8 @@ def client_frame(r, eng):
         lambda: {"type": "session_name_inferred", "session_id": r.choice([S1, S2]), "name": "x"},
         lambda: {"type": "ack", "message": "Processing prompt..."},
         lambda: {"type": "compaction_complete", "session_id": r.choice([S1, S2])},
+        lambda: {"type": "session_locked", "message": "Session is currently processing a prompt. Please wait.",
+                 "session_id": r.choice([S1, S2])},
         lambda: {"type": "session_ready", "session_id": S2},
         lambda: {"type": "response", "message_id": r.choice(["m1", "m2"]), "success": True, "text": "Done",
                  "session_id": S1},
@@ -202,6 +204,8 @@ def client_input(r, eng):
             {"type": "list_resources", "storage_location": "/tmp"},
             {"type": "set_max_message_size", "size_kb": 100},
             {"type": "compact_session", "session_id": r.choice([S1, S2])},
+            {"type": "start_recipe", "session_id": r.choice([S1, S2]), "recipe_id": "review"},
+            {"type": "prompt", "text": "go"},
             {"type": "prompt", "text": "go", "resume_session_id": S2, "provider": "x"},
         ])
         inp = {"kind": "send", "frame": f}

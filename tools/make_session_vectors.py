@@ -447,6 +447,27 @@ client("client.0.2.0.requests.error_unknown_type",
                          ev("disconnected", reason="client_disconnect")], reason="user")],
        min_version="0.2.0")
 
+def locked(session): return {"type": "session_locked", "message": "Session is currently processing a prompt. Please wait.",
+                             "session_id": session}
+P2 = {"type": "prompt", "text": "Go on", "resume_session_id": S1}
+C2 = {"type": "compact_session", "session_id": S2}
+R2 = {"type": "start_recipe", "session_id": S1, "recipe_id": "review"}
+client("client.0.2.0.requests.session_locked",
+       "0.2.0's per-session lock: the real 0.2.0 server refuses a prompt, compact_session or start_recipe of a locked "
+       "session with session_locked {session_id} instead of the answer (catalog 0.2.0). It ends the oldest waiting "
+       "request of those types about the session it names, and only one; with none left it is received.",
+       ready_steps(version="0.2.0", hello_frame=hello("0.2.0"), connected_frame=SESSION_LIST)[:-1] + [
+           frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                                arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+           step("send", [send(P2), arm("request_deadline", RQ)], frame=P2, request_id="r1"),
+           step("send", [send(C2)], frame=C2, request_id="r2"),
+           step("send", [send(R2)], frame=R2, request_id="r3"),
+           frame(locked(S2), [ev("answered", request_id="r2", frame=locked(S2))]),
+           frame(locked(S1), [ev("answered", request_id="r1", frame=locked(S1))]),
+           frame(locked(S1), [ev("answered", request_id="r3", frame=locked(S1))]),
+           frame(locked(S1), [ev("received", frame=locked(S1))])],
+       min_version="0.2.0")
+
 PROCESSING = {"type": "error", "message": "Error processing message: class java.lang.String cannot be cast"}
 INVALID_SUB = {"type": "error", "code": "invalid_subscribe", "message": "from_offset must be a non-negative integer"}
 PROMPT_RESUME = {"type": "prompt", "text": "Go on", "resume_session_id": S1}

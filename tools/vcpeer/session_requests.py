@@ -13,7 +13,7 @@ ANSWERS = {
     "get_command_output": ["command_output_full"],
     "get_command_history": ["command_history"],
     "infer_session_name": ["session_name_inferred", "infer_name_error"],
-    "compact_session": ["compaction_complete", "compaction_error"],
+    "compact_session": ["compaction_complete", "compaction_error", "session_locked"],
     "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
     "kill_session": ["session_killed"],
     "refresh_sessions": ["session_list"],
@@ -21,11 +21,13 @@ ANSWERS = {
     "delete_resource": ["resource_deleted"],
     "upload_file": ["file_uploaded"],
     "get_available_recipes": ["available_recipes"],
-    "start_recipe": ["recipe_started"],
+    "start_recipe": ["recipe_started", "session_locked"],
     "exit_recipe": ["recipe_exited"],
     "set_max_message_size": ["ack"],
-    "prompt": ["ack"],
+    "prompt": ["ack", "session_locked"],
 }
+# 0.2.0's session_locked refuses a prompt, compact_session or start_recipe of the session it names.
+SESSION_BOUND_ANSWERS = {"session_locked"}
 # Session-scoped requests: an answer naming another session does not answer them.
 SESSION_SCOPED = {"infer_session_name", "compact_session", "kill_session"}
 # How long a request waits for its answer (rule 9): 120 s, or 1 h 2 min for the two whose answer
@@ -96,6 +98,8 @@ class Waiting:
     def answered_by(self, frame):
         kind = frame.get("type")
         if kind == "error":
+            return False
+        if kind in SESSION_BOUND_ANSWERS and (self.session is None or frame.get("session_id") != self.session):
             return False
         return kind in self.answers and (self.scope is None or frame.get("session_id") in (None, self.scope))
 

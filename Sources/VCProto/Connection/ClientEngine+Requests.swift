@@ -19,12 +19,14 @@ struct PendingRequest: Sendable {
 
 extension ClientEngine {
   /// For each request type, the frame types that answer it (first match wins, oldest request first).
+  /// 0.2.0's `session_locked` (the per-session lock, gone in 0.3.0) refuses a `prompt`,
+  /// `compact_session` or `start_recipe` of the session it names, instead of the answer.
   public static let answerTypes: [String: [String]] = [
     "execute_command": ["command_started", "command_error"],
     "get_command_output": ["command_output_full"],
     "get_command_history": ["command_history"],
     "infer_session_name": ["session_name_inferred", "infer_name_error"],
-    "compact_session": ["compaction_complete", "compaction_error"],
+    "compact_session": ["compaction_complete", "compaction_error", "session_locked"],
     "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
     "kill_session": ["session_killed"],
     "refresh_sessions": ["session_list"],
@@ -32,11 +34,14 @@ extension ClientEngine {
     "delete_resource": ["resource_deleted"],
     "upload_file": ["file_uploaded"],
     "get_available_recipes": ["available_recipes"],
-    "start_recipe": ["recipe_started"],
+    "start_recipe": ["recipe_started", "session_locked"],
     "exit_recipe": ["recipe_exited"],
     "set_max_message_size": ["ack"],
-    "prompt": ["ack"],
+    "prompt": ["ack", "session_locked"],
   ]
+
+  /// Answers that end only a request about the session they name (`session_id`).
+  static let sessionBoundAnswers: Set<String> = ["session_locked"]
 
   /// The request types whose answer comes after long work, and so wait
   /// ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
@@ -95,10 +100,12 @@ extension ClientEngine {
     if type == "error" {
       return ErrorAttribution.request(refusedBy: frame, among: pending).map { pending.remove(at: $0) }
     }
+    let sessionBound = Self.sessionBoundAnswers.contains(type)
     guard
       let index = pending.firstIndex(where: { request in
         request.answers.contains(type)
           && (request.correlation.map { frame[$0.key] == nil || frame[$0.key] == $0.value } ?? true)
+          && (!sessionBound || (request.sessionId != nil && frame["session_id"]?.stringValue == request.sessionId))
       })
     else { return nil }
     return pending.remove(at: index)
