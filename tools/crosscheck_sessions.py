@@ -148,9 +148,8 @@ def client_frame(r, eng):
 
 
 def error(r):
-    """An `error` that refuses a request, or one that must end none (rule 9). Only refusals of
-    session-bound requests carry a `session_id`: the Swift engine also ends a request that names no
-    session with an error that names one, which rule 9 does not (reported, not exercised here)."""
+    """An `error` that refuses a request, or one that must end none (rule 9); any of them may name a
+    session, which then limits it to requests about that session (a request that names none too)."""
     sessionless = ["Command output not found: cmd-1", "command_id required in execute_command message",
                    "size_kb (positive integer) required in set_max_message_size message",
                    "Failed to list resources: disk", "Unknown message type: get_command_history"]
@@ -160,7 +159,7 @@ def error(r):
                      "Compaction in progress for this session; retry once it completes"]
     message = r.choice(sessionless + session_bound)
     e = {"type": "error", "message": message}
-    if message in session_bound and r.random() < 0.4:
+    if r.random() < 0.4:
         e["session_id"] = r.choice([S1, S2])
     if r.random() < 0.1:
         e["code"] = "invalid_subscribe"
