@@ -698,7 +698,7 @@ def shello(versions=("0.4.0", "0.5.0"), auth=(1,), caps=(), challenge=None):
     # real backend's four members only; otherwise the negotiation members follow.
     h = hello(versions[-1])
     h["auth_version"] = 1 if 1 in auth else max(auth)
-    if not caps and 2 not in auth:
+    if not caps and tuple(auth) == (1,):
         return h
     h.update(protocol_versions=list(versions), auth_versions=list(auth), capabilities=list(caps))
     if challenge: h["challenge"] = challenge

@@ -156,7 +156,7 @@ class ServerEngine:
         frame = {"type": "hello", "message": HELLO_TEXT["message"], "version": show_version(ceiling),
                  "auth_version": 1 if 1 in self.auth_versions else max(self.auth_versions),
                  "instructions": HELLO_TEXT["instructions"]}
-        if not self.offered and 2 not in self.auth_versions:
+        if not self.offered and self.auth_versions == [1]:
             return frame  # nothing to negotiate: the real backend's four members, nothing more
         frame.update(protocol_versions=self.reachable(), auth_versions=self.auth_versions, capabilities=self.offered)
         if self.challenge is not None:

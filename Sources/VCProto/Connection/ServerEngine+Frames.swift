@@ -129,8 +129,7 @@ extension ServerEngine {
         ])
       // vcproto's members only for a client that negotiated something (STANDARDS.md section 8):
       // one that asked for nothing gets the real backend's `connected` exactly.
-      let negotiatedSomething = !accepted.capabilities.isEmpty || authVersion == 2
-      if negotiatedSomething {
+      if accepted.confirmsExtensions {
         connected["capabilities"] = .array(accepted.capabilities.map { .string($0) })
         connected["auth_version"] = JSONValue(integerLiteral: authVersion)
       }

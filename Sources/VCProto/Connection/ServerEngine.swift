@@ -101,8 +101,9 @@ public struct ServerEngine: Sendable {
   }
 
   /// The `hello` for this offer: the real server's four members, then vcproto's negotiation members
-  /// only when the offer has something to negotiate (a capability or auth v2), so that a plain
-  /// server's `hello` is the real backend's exactly (STANDARDS.md section 8).
+  /// only when the offer has something to negotiate (``ServerOffer/offersExtensions``, the rule of
+  /// ``ServerOffer/hello(challenge:)``), so that a plain server's `hello` is the real backend's
+  /// exactly (STANDARDS.md section 8).
   func hello() -> JSONObject {
     let offer = configuration.offer
     var hello = JSONObject.frame(
@@ -113,17 +114,12 @@ public struct ServerEngine: Sendable {
         "auth_version": JSONValue(integerLiteral: offer.authVersions.contains(1) ? 1 : (offer.authVersions.max() ?? 1)),
         "instructions": "Send connect message with api_key",
       ])
-    guard Self.offersExtensions(offer) else { return hello }
+    guard offer.offersExtensions else { return hello }
     hello["protocol_versions"] = .array(offer.versions.reachable.map { .string($0.description) })
     hello["auth_versions"] = .array(offer.authVersions.map { JSONValue(integerLiteral: $0) })
     hello["capabilities"] = .array(offer.capabilities.map { .string($0) })
     if let challenge { hello["challenge"] = .string(challenge) }
     return hello
-  }
-
-  /// Whether `offer` has anything beyond the real backend's handshake: a capability, or auth v2.
-  static func offersExtensions(_ offer: ServerOffer) -> Bool {
-    !offer.capabilities.isEmpty || offer.authVersions.contains(2)
   }
 
   mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ServerAction]) {
