@@ -41,6 +41,23 @@ import Testing
     #expect(engine.occupancy.pendingRequests == 0)
   }
 
+  /// An untracked request that finds the list full of tracked ones is sent unrecorded: it has no
+  /// deadline, so it does not move the timer.
+  @Test func anUnrecordedRequestArmsNothing() throws {
+    var timing = ClientTiming()
+    timing.requestTimeoutMs = 5_000
+    timing.slowRequestTimeoutMs = 50_000
+    var engine = try ClientEngineErrorTests.readyEngine(
+      ClientConfiguration(apiKey: ClientEngineErrorTests.key, timing: timing, maxPendingRequests: 1))
+    let compact = JSONObject.frame("compact_session", ["session_id": "s"])
+    #expect(
+      try engine.handle(.send(compact, requestId: "r1"), now: 0)
+        == [.send(compact), .armTimer(.requestDeadline, at: 50_000)])
+    let exec = JSONObject.frame("execute_command", ["command_id": "git.status"])
+    #expect(try engine.handle(.send(exec, requestId: nil), now: 1) == [.send(exec)])
+    #expect(engine.occupancy.pendingRequests == 1)
+  }
+
   @Test func anAnsweredRequestDoesNotTimeOut() throws {
     var engine = try Self.engine(timeout: 5_000, slow: 50_000)
     _ = try engine.handle(.send(.frame("get_command_history"), requestId: "r1"), now: 0)

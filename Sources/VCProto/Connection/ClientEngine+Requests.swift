@@ -53,12 +53,13 @@ extension ClientEngine {
     if let answers = Self.answerTypes[type] {
       let timing = configuration.timing
       let due = now + (Self.slowRequestTypes.contains(type) ? timing.slowRequestTimeoutMs : timing.requestTimeoutMs)
-      if let requestId, !recordPending(frame, type: type, answers: answers, id: requestId, deadline: due) {
+      let recorded = recordPending(frame, type: type, answers: answers, id: requestId, deadline: due)
+      if let requestId, !recorded {
         out.append(.deliver(.requestFailed(requestId: requestId, reason: .tooManyPending)))
         return
       }
-      if requestId == nil { _ = recordPending(frame, type: type, answers: answers, id: nil, deadline: due) }
-      deadline = due
+      // An untracked request that found no room is sent unrecorded: nothing waits, no deadline.
+      if recorded { deadline = due }
     }
     if type == "prompt", let id = frame["new_session_id"]?.stringValue, !pendingNewSessions.contains(id) {
       pendingNewSessions.append(id)
