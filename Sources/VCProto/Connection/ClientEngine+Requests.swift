@@ -40,8 +40,8 @@ extension ClientEngine {
     "prompt": ["ack", "session_locked"],
   ]
 
-  /// Answers that end only a request about the session they name (`session_id`).
-  static let sessionBoundAnswers: Set<String> = ["session_locked"]
+  /// The answer that ends only a request about the session it names (`session_id`): 0.2.0's lock refusal.
+  static let sessionBoundAnswer = "session_locked"
 
   /// The request types whose answer comes after long work, and so wait
   /// ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
@@ -101,7 +101,7 @@ extension ClientEngine {
     if type == "error" {
       return ErrorAttribution.request(refusedBy: frame, among: pending).map { pending.remove(at: $0) }
     }
-    let sessionBound = Self.sessionBoundAnswers.contains(type)
+    let sessionBound = type == Self.sessionBoundAnswer
     guard
       let index = pending.firstIndex(where: { request in
         request.answers.contains(type)
