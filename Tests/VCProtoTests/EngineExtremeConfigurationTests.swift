@@ -128,7 +128,8 @@ import Testing
     for (_, field) in fields { off[keyPath: field] = .max }
     off.jitter = 1
     try Self.runClient(off, label: "all Int64.max")
-    for jitter in [Double.nan, .infinity, -.infinity, -1, 0, 1, 2, .greatestFiniteMagnitude, -.greatestFiniteMagnitude] {
+    for jitter in [Double.nan, .infinity, -.infinity, -1, 0, 1, 2, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+    {
       for cap in [Int64(30_000), .max] {
         var timing = ClientTiming()
         timing.jitter = jitter
@@ -201,7 +202,8 @@ import Testing
       try step(
         .frameReceived(
           try object(
-            #"{"type":"connect","api_key":"k","protocol_version":"0.5.0","capabilities":["heartbeat","message_ack"]}"#)))
+            #"{"type":"connect","api_key":"k","protocol_version":"0.5.0","capabilities":["heartbeat","message_ack"]}"#))
+      )
       #expect(engine.state == .authenticated, "\(label)")
       if let at = armed.removeValue(forKey: .heartbeat) {
         now = max(now, at)

@@ -82,7 +82,8 @@ import Testing
       let id = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
       let actions = try engine.handle(
         .frameReceived(try Self.object(#"{"type":"subscribe","session_id":"\#(id)","from_offset":0}"#)), now: 1)
-      #expect(actions == [.send(refusal)])
+      let refused = actions == [.send(refusal)]  // not in #expect: a failure would print the 1 MiB id
+      #expect(refused, "subscribe \(i) was not refused")
     }
     #expect(engine.subscribed.isEmpty)
     let kept = Self.retainedStringBytes(engine) - before
@@ -92,7 +93,9 @@ import Testing
     for (id, accepted) in [(longest, true), (longest + "x", false)] {
       let actions = try engine.handle(
         .frameReceived(try Self.object(#"{"type":"subscribe","session_id":"\#(id)","from_offset":0}"#)), now: 1)
-      #expect(actions == (accepted ? [.deliver(.subscribe(sessionId: id, cursor: .offset(0, signature: nil)))] : [.send(refusal)]))
+      #expect(
+        actions
+          == (accepted ? [.deliver(.subscribe(sessionId: id, cursor: .offset(0, signature: nil)))] : [.send(refusal)]))
     }
     #expect(engine.subscribed == [longest])
   }
@@ -123,8 +126,9 @@ import Testing
       _ = try engine.handle(.subscribe(sessionId: session, cursor: nil), now: 1)
       let uuid = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
       let update = try #require(try history(session, uuid))
-      #expect(update.insertIndices == [0] && update.cursor == nil)
-      #expect(engine.cursor(for: session) == nil)
+      // Compared outside #expect: a failure would print the 1 MiB id.
+      let dropped = update.insertIndices == [0] && update.cursor == nil && engine.cursor(for: session) == nil
+      #expect(dropped, "session \(i) kept a 1 MiB cursor")
     }
     let kept = Self.retainedStringBytes(engine) - before
     #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 cursors")

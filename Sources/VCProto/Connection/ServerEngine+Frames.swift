@@ -148,7 +148,9 @@ extension ServerEngine {
     }
     let limit = frame["recent_sessions_limit"]?.intValue.map { min(max($0, 1), 50) } ?? 5
     out.append(.deliver(.authenticated(accepted, sessionId: sessionId, recentSessionsLimit: limit)))
-    if accepted.allows(Capability.heartbeat) { arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out) }
+    if accepted.allows(Capability.heartbeat) {
+      arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out)
+    }
     if accepted.allows(Capability.messageAck) {
       for entry in memory.unacknowledged {
         out.append(
