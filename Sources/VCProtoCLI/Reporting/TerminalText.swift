@@ -40,6 +40,23 @@ enum TerminalText {
     return String(out)
   }
 
+  /// `text` cut like ``escaped(_:limit:)`` (at most `limit` Unicode scalars, then `…` when something
+  /// was left off) but not escaped: for JSON output, which escapes by itself. Costs at most `limit`
+  /// scalars whatever the text's length.
+  static func cut(_ text: String, limit: Int) -> String {
+    var out = String.UnicodeScalarView()
+    var length = 0
+    for scalar in text.unicodeScalars {
+      if length >= limit {
+        out.append("…")
+        return String(out)
+      }
+      out.append(scalar)
+      length += 1
+    }
+    return String(out)
+  }
+
   /// JSON text with every character ``needsEscape(_:)`` flags written as a `\uXXXX` escape (a
   /// surrogate pair beyond U+FFFF). The JSON value is unchanged (the output stays exact); only the
   /// raw DEL, C1, format and separator characters the writer leaves as UTF-8 no longer reach a
