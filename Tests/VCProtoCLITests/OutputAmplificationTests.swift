@@ -136,6 +136,19 @@ import VCProto
     #expect(text.out.utf8.count < 2_000)
   }
 
+  /// A duplicated 100,000-character key: the parser's message quotes 60 characters of it.
+  @Test func longDuplicateKeyIsQuotedShort() throws {
+    let key = String(repeating: "k", count: 100_000)
+    let capture = #"{"type":"ping","\#(key)":1,"\#(key)":2}"# + "\n"
+    let json = Self.validate(capture, ["--format", "json"])
+    #expect(json.status == 1)
+    let finding = try JSONReader().parse(String(json.out.split(separator: "\n")[0]))
+    #expect(finding["code"]?.stringValue == "duplicate_key")
+    #expect(
+      finding["message"]?.stringValue?.hasPrefix("duplicate key \"\(String(repeating: "k", count: 60))…\"") == true)
+    #expect(json.out.utf8.count < 2_000)
+  }
+
   /// A 100,000-character type is cut in JSON's `type` (64 characters) and in the message (60).
   @Test func longTypeIsCutInJSON() throws {
     let type = String(repeating: "T", count: 100_000)

@@ -11,9 +11,9 @@ enum ValidateCommand {
       the N-th frame of a HAR or single-frame input; `(root)` for the whole frame), followed by a
       summary per type and per code (every catalog type, at most 64 others, then one
       "(N other types)" row). Text output shows control, bidi and format characters from the
-      capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400; JSON
-      output is exact. The input is streamed and every table is bounded, so memory stays flat
-      whatever the capture's size or content. Secrets are never printed.
+      capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400. The
+      input is streamed and every table is bounded, so memory stays flat whatever the capture's
+      size or content. Secrets are never printed.
       Direction comes from the capture (send = client_to_server), else from the message type.
       Each connection (each hello starts one) is checked against the version its handshake gives:
       hello.version is the server's ceiling ("0.2.0" and "0.3.0" servers negotiate nothing),

@@ -4,7 +4,8 @@
 /// write to the clipboard (OSC 52), move the cursor, erase lines or reorder what is shown (bidi
 /// overrides), and so forge a clean summary. Text output therefore shows every such character as a
 /// visible escape instead of sending it to the terminal, and shortens long names. JSON output needs
-/// none of this: its strings are JSON-escaped, and it stays exact.
+/// no escaping (its strings are JSON-escaped, see ``jsonSafe(_:)``); it cuts only a finding's type
+/// and message (``cut(_:limit:)``) and keeps pointers exact.
 enum TerminalText {
   /// Most characters of a message type or member name shown in text output (after escaping); longer
   /// ones end in `…`.
