@@ -1,0 +1,123 @@
+import Testing
+
+@testable import VCProto
+
+/// A member of alternative types (0.3.0 `session_updated.messages[]`: a `HistoryMessage` or a raw
+/// Claude record, STANDARDS.md section 12) is typed as an enum with one case per alternative, and the
+/// case is the first alternative, in the order the catalog lists them, that the element satisfies
+/// completely (STANDARDS.md section 12, introduction).
+@Suite struct AlternativesModelTests {
+  static let options = ValidationOptions(protocolVersion: "0.3.0")
+  /// Decoders on each path: direct first (bytes straight into structs), then the tree path (a logger
+  /// makes the decoder ask the validator first).
+  static let decoders = [
+    MessageDecoder(options: options),
+    MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in }),
+  ]
+
+  static func frame(_ elements: [String]) -> String {
+    #"{"type":"session_updated","session_id":"s","messages":["# + elements.joined(separator: ",") + "]}"
+  }
+
+  static func object(_ text: String) throws -> JSONObject {
+    guard case .object(let object) = try JSONReader().parse(text) else { throw ModelDecodingError(missing: "") }
+    return object
+  }
+
+  /// The four ways an element can go: canonical message, raw record, both (the first wins), and a
+  /// message-like object whose `role` is outside HistoryMessage's closed set but which is a valid raw
+  /// record (it has the record's required `type`, and its `timestamp` is a string: a record's may not
+  /// be null).
+  static let canonical = #"{"uuid":"u1","role":"user","text":"hi","timestamp":null,"provider":"claude"}"#
+  static let record = #"{"type":"assistant","uuid":"r1","message":{"role":"assistant","content":"yo"}}"#
+  static let both = #"{"uuid":"u2","role":"assistant","text":"t","timestamp":"x","provider":"copilot","type":"user"}"#
+  static let recordOnly = #"{"uuid":"u3","role":"robot","text":"t","timestamp":"x","provider":"claude","type":"user"}"#
+
+  @Test func eachElementTakesTheFirstAlternativeItSatisfies() throws {
+    let text = Self.frame([Self.canonical, Self.record, Self.both, Self.recordOnly])
+    #expect(Validator(options: Self.options).validate(text).isValid)
+    let expected: [HistoryMessageOrClaudeRecord] = [
+      .historyMessage(HistoryMessage(uuid: "u1", role: .user, text: "hi", timestamp: nil, provider: "claude")),
+      .claudeRecord(ClaudeRecord(raw: try Self.object(Self.record))),
+      .historyMessage(
+        HistoryMessage(
+          uuid: "u2", role: .assistant, text: "t", timestamp: "x", provider: "copilot",
+          additionalMembers: JSONObject([JSONObject.Member(key: "type", value: .string("user"))]))),
+      .claudeRecord(ClaudeRecord(raw: try Self.object(Self.recordOnly))),
+    ]
+    for decoder in Self.decoders {
+      let message = try decoder.decode(text)
+      guard case .server(.sessionUpdated(.v0_3_0(let updated))) = message else {
+        Issue.record("decoded as \(message)")
+        continue
+      }
+      #expect(updated.messages == expected)
+    }
+    // The direct path really decodes it (no detour through the tree).
+    #expect(Self.decoders[0].directBuild(Array(text.utf8)) != nil)
+  }
+
+  /// Decode then encode gives back the frame's bytes: canonical messages in catalog order, records
+  /// exactly as received (their members in wire order), additional members after the declared ones.
+  @Test func encodeRoundTripsByteForByte() throws {
+    let text = Self.frame([Self.canonical, Self.record, Self.both, #"{"message":{"content":[1]},"type":"user"}"#])
+    for decoder in Self.decoders {
+      let message = try decoder.decode(text)
+      #expect(MessageEncoder().encodeText(message) == text)
+    }
+  }
+
+  /// The choice against an oracle built from each alternative alone: the generated `HistoryMessage`
+  /// decodes the element (validator-equivalent, its own tests), else a 0.2.0 `session_updated`, whose
+  /// elements are raw records only, is valid with it; else the 0.3.0 frame is refused.
+  @Test(arguments: [
+    canonical, record, both, recordOnly,
+    #"{"uuid":"u","role":"user","text":"t","timestamp":null,"provider":"claude","extra":[1]}"#,
+    #"{"uuid":"u","role":"user","text":"t","timestamp":null}"#,
+    #"{"uuid":"u","role":"user","text":"t","timestamp":null,"type":"user"}"#,
+    #"{"type":"user","message":null}"#,
+    #"{"type":"user","message":{"content":[null]}}"#,
+    #"{"type":7}"#,
+    #"{}"#,
+    #"[]"#,
+    #""text""#,
+    #"null"#,
+  ])
+  func theChoiceMatchesEachAlternativeAlone(_ element: String) throws {
+    let value = try JSONReader().parse(element)
+    var expected: HistoryMessageOrClaudeRecord?
+    if case .object(let object) = value, let message = try? HistoryMessage(json: object) {
+      expected = .historyMessage(message)
+    } else if case .object(let object) = value,
+      Validator(options: ValidationOptions(protocolVersion: "0.2.0")).validate(
+        #"{"type":"session_updated","session_id":"s","messages":[\#(element)]}"#
+      ).isValid
+    {
+      expected = .claudeRecord(ClaudeRecord(raw: object))
+    }
+    let text = Self.frame([element])
+    #expect(Validator(options: Self.options).validate(text).isValid == (expected != nil))
+    for decoder in Self.decoders {
+      let decoded = Result { () throws(DecodingFailure) in try decoder.decode(text) }
+      switch decoded {
+      case .success(.server(.sessionUpdated(.v0_3_0(let updated)))):
+        #expect(updated.messages == expected.map { [$0] }, "\(element)")
+      case .failure:
+        #expect(expected == nil, "\(element) was refused")
+      case .success(let other):
+        Issue.record("\(element) decoded as \(other)")
+      }
+    }
+  }
+
+  /// Built from a tree, an element of neither alternative is an error at its own pointer.
+  @Test func aRefusedElementIsNamed() throws {
+    let object = try Self.object(Self.frame([Self.canonical, #"{"uuid":"u"}"#]))
+    do {
+      let built = try SessionUpdatedMessageV0_3_0(json: object)
+      Issue.record("built \(built)")
+    } catch {
+      #expect(error.pointer == "/messages/1")
+    }
+  }
+}
