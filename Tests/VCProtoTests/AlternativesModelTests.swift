@@ -1,4 +1,5 @@
 import Testing
+import VCProtoCodegen
 
 @testable import VCProto
 
@@ -119,5 +120,19 @@ import Testing
     } catch {
       #expect(error.pointer == "/messages/1")
     }
+  }
+
+  /// Which alternatives the generator types as an enum: each needs a Swift type of its own, distinct
+  /// from the others' (the case is then unambiguous); otherwise the member stays `JSONValue` and must be
+  /// listed in TheTypedModel.md (UntypedMemberTests).
+  @Test func whichAlternativesAreTyped() {
+    #expect(SwiftModelGenerator.typesAlternatives([.shape("HistoryMessage"), .shape("ClaudeRecord")]))
+    #expect(SwiftModelGenerator.typesAlternatives([.text, .int, .array(.shape("CommandNode"))]))
+    #expect(!SwiftModelGenerator.typesAlternatives([.text, .string(.uuid)]), "two strings: one Swift type")
+    #expect(!SwiftModelGenerator.typesAlternatives([.text, .array(.any)]), "any has no Swift type of its own")
+    let generated = SwiftModelGenerator().alternativeEnums
+    #expect(generated.map(\.name) == ["HistoryMessageOrClaudeRecord"])
+    #expect(generated.first?.alternatives.map(\.caseName) == ["historyMessage", "claudeRecord"])
+    #expect(generated.first?.versions == [.v0_3_0])
   }
 }
