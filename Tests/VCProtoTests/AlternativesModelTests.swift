@@ -135,4 +135,25 @@ import VCProtoCodegen
     #expect(generated.first?.alternatives.map(\.caseName) == ["historyMessage", "claudeRecord"])
     #expect(generated.first?.versions == [.v0_3_0])
   }
+
+  /// Strict mode (TheTypedModel.md): the undeclared `type` rules the canonical alternative out for the
+  /// strict validator, which accepts the element as a raw record; the decoder accepts the frame too,
+  /// and the model's choice stays the default rules' one, the member kept.
+  @Test func strictModeKeepsTheVerdictAndTheDefaultChoice() throws {
+    let strict = ValidationOptions(protocolVersion: "0.3.0", strict: true)
+    let text = Self.frame([Self.both])
+    #expect(Validator(options: strict).validate(text).findings.isEmpty)
+    let message = try MessageDecoder(options: strict).decode(text)
+    guard case .server(.sessionUpdated(.v0_3_0(let updated))) = message,
+      case .historyMessage(let canonical)? = updated.messages.first
+    else {
+      Issue.record("decoded as \(message)")
+      return
+    }
+    #expect(canonical.additionalMembers["type"] == .string("user"))
+    // An element neither alternative accepts under strict rules is refused by both.
+    let neither = Self.frame([#"{"uuid":"u","role":"user","text":"t","timestamp":null,"provider":"claude","x":1}"#])
+    #expect(!Validator(options: strict).validate(neither).isValid)
+    #expect(throws: DecodingFailure.self) { try MessageDecoder(options: strict).decode(neither) }
+  }
 }
