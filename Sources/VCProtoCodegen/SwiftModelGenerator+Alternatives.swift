@@ -20,13 +20,19 @@ extension SwiftModelGenerator {
   package struct AlternativeEnum: Sendable, Hashable {
     /// One case: the catalog type, the Swift type of its value and the case name.
     package struct Alternative: Sendable, Hashable {
+      /// The alternative as the catalog declares it.
       package var type: FieldType
+      /// The Swift type of the case's value (`HistoryMessage`, `[CommandNode]`).
       package var swiftType: String
+      /// The case name (`historyMessage`).
       package var caseName: String
     }
 
+    /// The enum's Swift name (`HistoryMessageOrClaudeRecord`).
     package var name: String
+    /// The cases, in the catalog's order of alternatives.
     package var alternatives: [Alternative]
+    /// The protocol versions of the generated structs that use the enum.
     package var versions: Set<KnownVersion>
   }
 

@@ -5,7 +5,9 @@ extension SwiftModelGenerator {
   /// catalog's names: `owner` is a message type or a shape, `member` is `nil` for a whole shape whose
   /// model is a hand-written lossless wrapper.
   package struct UntypedMember: Sendable, Hashable, CustomStringConvertible {
+    /// The message type or shape that declares the member.
     package var owner: String
+    /// The member's JSON name; `nil` for a whole hand-written shape.
     package var member: String?
 
     /// `owner.member`, or `owner` for a whole shape.
