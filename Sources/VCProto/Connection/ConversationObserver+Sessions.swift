@@ -7,9 +7,10 @@ extension ConversationObserver {
 
   /// Answers that are not findings without a request: `session_list` follows every `connect`; `ack`
   /// also answers `start_recipe`; recipe, command, naming, compaction, worktree and upload results
-  /// may come from work the server (its recipe runner or supervisor) or the HTTP upload started.
+  /// may come from work the server (its recipe runner or supervisor) or the HTTP upload started, and
+  /// so may 0.2.0's `session_locked` (a recipe's later prompts meet the same lock).
   public static let answersSentUnprompted: Set<String> = [
-    "session_list", "ack", "available_recipes", "recipe_started", "recipe_exited", "command_started",
+    "session_list", "ack", "session_locked", "available_recipes", "recipe_started", "recipe_exited", "command_started",
     "command_error", "session_name_inferred", "infer_name_error", "compaction_complete", "compaction_error",
     "worktree_session_created", "worktree_session_error", "file_uploaded",
   ]
