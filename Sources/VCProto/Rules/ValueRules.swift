@@ -71,6 +71,7 @@ enum ValueRules {
   /// object or object, got object" would not); `sameJSONType` is `false` when no alternative has the
   /// value's JSON type. The typed model's alternative enums take the case this chooses
   /// (``alternative(of:among:in:)``), so model and validator cannot pick differently.
+  @inline(__always)  // the walk's own `oneOf` case, as before it was shared with the model
   static func checkAlternatives<Sink: ValueRuleSink>(
     _ value: JSONValue, _ alternatives: [FieldType], secret: Bool, in catalog: ProtocolCatalog?,
     into sink: inout Sink
