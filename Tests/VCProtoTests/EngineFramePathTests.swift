@@ -104,6 +104,8 @@ import Testing
     for text in Self.samples {
       #expect(PositionHash.of(text) == Int(truncatingIfNeeded: bytewise(text)), "\(text)")
     }
-    #expect(PositionHash.of("3f2a9c1e-0000-4000-8000-000000000001") != PositionHash.of("3f2a9c1e-0000-4000-8000-000000000002"))
+    #expect(
+      PositionHash.of("3f2a9c1e-0000-4000-8000-000000000001") != PositionHash.of("3f2a9c1e-0000-4000-8000-000000000002")
+    )
   }
 }

@@ -94,12 +94,16 @@ enum UTF8Bytes {
     let rb = UnsafeRawPointer(pb)
     var offset = 0
     while offset + 8 <= count {
-      guard ra.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == rb.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      guard
+        ra.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          == rb.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
       else { return false }
       offset += 8
     }
     if offset + 4 <= count {
-      guard ra.loadUnaligned(fromByteOffset: offset, as: UInt32.self) == rb.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+      guard
+        ra.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+          == rb.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
       else { return false }
       offset += 4
     }
