@@ -171,28 +171,18 @@ extension ClientEngine {
     _ messages: [JSONValue], family: VersionFamily, session: String, into update: inout SessionUpdate,
     sub: inout Subscription
   ) {
-    // Two passes. The first only reads: every message's position, in place, into a buffer. With no
-    // write in the loop the messages need no reference counting, and each message's loads do not
-    // wait for the previous one's (on a frame that is no longer in the cache they overlap). The
-    // second pass updates the window and the update.
-    let positions = [Int?](unsafeUninitializedCapacity: messages.count) { buffer, initialized in
-      for index in messages.indices {
-        if case .object(let message) = messages[index] {
-          buffer[index] = message.position(in: family)
-        } else {
-          buffer[index] = nil
-        }
-      }
-      initialized = messages.count
-    }
     update.insertIndices.reserveCapacity(messages.count)
     sub.delivered.reserve(messages.count)
-    for index in positions.indices {
-      guard let position = positions[index] else {
+    for index in messages.indices {
+      guard case .object(let message) = messages[index] else {
         update.dropped += 1
         continue
       }
-      if family != .messageId, let owner = messages[index].objectValue?["session_id"]?.stringValue, owner != session {
+      guard let position = message.position(in: family) else {
+        update.dropped += 1
+        continue
+      }
+      if family != .messageId, let owner = message["session_id"]?.stringValue, owner != session {
         update.dropped += 1
         continue
       }
