@@ -2,19 +2,31 @@ import Foundation
 import VCProto
 
 /// `vcproto-bench engine [--frames N] [--repetitions R] [--smoke]`: the connection engines' cost per
-/// frame against decoding alone, on the benchmark corpus. Server-to-client frames go to a client
-/// engine (ready, 0.2.0, every session of the corpus subscribed so `session_history` frames take the
-/// dedup path), client-to-server frames to an authenticated server engine. Contenders, interleaved,
-/// fastest of R rounds of thread CPU time:
+/// frame against decoding alone, on the benchmark corpus (0.2.0). Server-to-client frames go to a
+/// client engine (ready, every session of the corpus subscribed, so `session_history` frames take the
+/// dedup path), client-to-server frames to an authenticated server engine; each engine appends its
+/// actions to one reused buffer (`handle(_:now:into:)`), as a host that cares about cost does.
 ///
-/// - parse: the frames into `JSONValue` (what a host does before feeding the engine);
-/// - decode: `MessageDecoder` into typed messages (the decoding the target is stated against);
-/// - engine: the engines on the already parsed frames (built afresh before each round's clock starts;
-///   actions appended to one reused buffer with `handle(_:now:into:)`).
+/// Two measurements, each against `MessageDecoder` (the decoding the target is stated against):
 ///
-/// The ratio reported is engine / parse and engine / decode: the cost the engine adds on top of
-/// decoding (target under 10 %).
+/// - **host pipeline** (the figure the target is judged on): what a host does per received frame.
+///   It parses the bytes into `JSONValue` (`JSONReader`) and hands the frame to its engine at once;
+///   the engines' cost is that minus parsing alone. The corpus is cut into blocks of
+///   ``blockFrames`` frames; in every block the three contenders (parse, parse + engine, decode) run
+///   one after another, their order rotating from block to block, each block timed on its own. A
+///   round sums the blocks, so each round gives the three totals measured within milliseconds of one
+///   another: the load of the machine moves all three together and cancels out of the difference.
+/// - **cache-cold**: the engines alone on frames parsed long before (the whole corpus, 67 MB, is
+///   parsed first), so every message they read comes from memory. No host does this; it bounds the
+///   cost of the memory traffic the engines cause.
+///
+/// Every ratio is computed per round; the report gives the median over the rounds with the lowest and
+/// highest, and the ratio of the fastest rounds. Times are thread CPU time.
 enum EngineBenchmark {
+  /// Frames per interleaved block: about 1-2 ms of work per contender, long enough for the clock and
+  /// short enough that a change of load hits the three contenders alike.
+  static let blockFrames = 128
+
   static func cpu() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
@@ -47,135 +59,242 @@ enum EngineBenchmark {
     return engine
   }
 
-  static func run(count: Int, repetitions: Int, smoke: Bool) throws {
+  /// The frames of one run, with what routes each to its engine.
+  struct Workload {
+    var frames: [[UInt8]]
+    /// `true` for a client-to-server frame (it goes to the server engine).
+    var towardServer: [Bool]
+    /// Every session id of the corpus (the client engine subscribes to all of them).
+    var sessions: [String]
+    var bytes: Int { frames.reduce(0) { $0 + $1.count } }
+
+    func subset(_ keep: (Int) -> Bool) -> Workload {
+      let kept = frames.indices.filter(keep)
+      return Workload(frames: kept.map { frames[$0] }, towardServer: kept.map { towardServer[$0] }, sessions: sessions)
+    }
+  }
+
+  /// The workload of the first `count` corpus frames, and which of them are `session_history`.
+  static func workload(count: Int) throws -> (Workload, isHistory: [Bool]) {
     let frames = Corpus.generate(count: count).frames
     let reader = JSONReader(limits: .default)
-    let parsed = try frames.map { bytes -> JSONObject in
-      guard case .object(let o) = try reader.parse(bytes) else { fatalError("not an object") }
-      return o
-    }
     let catalog = ProtocolCatalog.latest
-    var toClient: [JSONObject] = []
-    var toServer: [JSONObject] = []
+    var towardServer: [Bool] = []
+    var isHistory: [Bool] = []
     var sessions = Set<String>()
-    for o in parsed {
+    for bytes in frames {
+      guard case .object(let o) = try reader.parse(bytes) else { fatalError("not an object") }
       let type = o["type"]?.stringValue ?? ""
-      if catalog.message(type)?.direction == .clientToServer { toServer.append(o) } else { toClient.append(o) }
+      towardServer.append(catalog.message(type)?.direction == .clientToServer)
+      isHistory.append(type == "session_history")
       if let id = o["session_id"]?.stringValue { sessions.insert(id) }
     }
-    // The same comparison split: session_history frames (where the client engine deduplicates every
-    // message) and all other frames.
-    let isHistory = parsed.map { $0["type"]?.stringValue == "session_history" }
-    let towardServer = parsed.map { catalog.message($0["type"]?.stringValue ?? "")?.direction == .clientToServer }
-    let historyFrames = frames.indices.filter { isHistory[$0] }.map { frames[$0] }
-    let otherFrames = frames.indices.filter { !isHistory[$0] }.map { frames[$0] }
-    let historyParsed = toClient.filter { $0["type"]?.stringValue == "session_history" }
-    let otherToClient = toClient.filter { $0["type"]?.stringValue != "session_history" }
-    // Every engine contender starts each round from freshly built engines (made before its clock
-    // starts), so no round pays for copying the previous round's engine, and the engines append their
-    // actions to one reused buffer (`handle(_:now:into:)`), as a host that cares about cost does.
-    let sessionIds = sessions.sorted()
-    var c = try readyClient(sessions: sessionIds)
-    var s = try readyServer()
+    return (Workload(frames: frames, towardServer: towardServer, sessions: sessions.sorted()), isHistory)
+  }
+
+  /// Both engines, ready, with their reused action buffers.
+  struct Engines {
+    var client: ClientEngine
+    var server: ServerEngine
     var clientActions: [ClientAction] = []
     var serverActions: [ServerAction] = []
-    clientActions.reserveCapacity(64)
-    serverActions.reserveCapacity(64)
-    let decoder = MessageDecoder()
-    var delivered = 0
-    var actionsOut = 0
-    func client(_ o: JSONObject) throws {
-      try c.handle(.frameReceived(o), now: 1, into: &clientActions)
-      actionsOut += clientActions.count
-      clientActions.removeAll(keepingCapacity: true)
+    /// Actions the engines produced (checked, so that no work can be optimised away).
+    var actions = 0
+
+    init(sessions: [String]) throws {
+      client = try readyClient(sessions: sessions)
+      server = try readyServer()
+      clientActions.reserveCapacity(64)
+      serverActions.reserveCapacity(64)
     }
-    func server(_ o: JSONObject) throws {
-      try s.handle(.frameReceived(o), now: 1, into: &serverActions)
-      actionsOut += serverActions.count
-      serverActions.removeAll(keepingCapacity: true)
-    }
-    func client(_ frames: [JSONObject]) throws { for o in frames { try client(o) } }
-    func server(_ frames: [JSONObject]) throws { for o in frames { try server(o) } }
-    let contenders: [() throws -> Void] = [
-      { for f in frames { _ = try reader.parse(f) } },
-      { for f in frames { _ = try decoder.decode(f) } },
-      {
-        try client(toClient)
-        try server(toServer)
-        delivered += 1
-      },
-      { for f in historyFrames { _ = try decoder.decode(f) } },
-      { try client(historyParsed) },
-      { for f in otherFrames { _ = try decoder.decode(f) } },
-      {
-        try client(otherToClient)
-        try server(toServer)
-      },
-      // A host's pipeline: each frame parsed and handed to its engine at once (the frame is still in
-      // the cache). Its cost minus the parse-only contender's is what the engines add to a host that
-      // parses; the contenders above feed frames parsed long before (67 MB earlier: cache-cold).
-      { for f in historyFrames { _ = try reader.parse(f) } },
-      {
-        for f in historyFrames {
-          guard case .object(let o) = try reader.parse(f) else { continue }
-          try client(o)
-        }
-      },
-      {
-        for (i, f) in frames.enumerated() {
-          guard case .object(let o) = try reader.parse(f) else { continue }
-          if towardServer[i] { try server(o) } else { try client(o) }
-        }
-      },
-    ]
-    let usesEngines: Set<Int> = [2, 4, 6, 8, 9]
-    var best = [Double](repeating: .infinity, count: contenders.count)
-    for _ in 0..<repetitions {
-      for (i, body) in contenders.enumerated() {
-        if usesEngines.contains(i) {
-          c = try readyClient(sessions: sessionIds)
-          s = try readyServer()
-        }
-        let start = cpu()
-        try body()
-        best[i] = min(best[i], cpu() - start)
+
+    /// Hands one parsed frame to its engine, as a host does.
+    @inline(__always)
+    mutating func feed(_ frame: JSONObject, towardServer: Bool) throws {
+      if towardServer {
+        try server.handle(.frameReceived(frame), now: 1, into: &serverActions)
+        actions += serverActions.count
+        serverActions.removeAll(keepingCapacity: true)
+      } else {
+        try client.handle(.frameReceived(frame), now: 1, into: &clientActions)
+        actions += clientActions.count
+        clientActions.removeAll(keepingCapacity: true)
       }
     }
-    let bytes = frames.reduce(0) { $0 + $1.count }
-    let perFrame = best.map { $0 / Double(frames.count) * 1e9 }
-    print(
-      "\n## connection engines, \(frames.count) frames (\(toClient.count) to a client engine, \(toServer.count) to a server engine), \(bytes) bytes"
-    )
-    print("CPU time, fastest of \(repetitions) interleaved rounds")
-    print(
-      String(format: "parse (JSONReader)        %8.0f ns/frame  %7.1f MB/s", perFrame[0], Double(bytes) / best[0] / 1e6)
-    )
-    print(
-      String(format: "decode (MessageDecoder)   %8.0f ns/frame  %7.1f MB/s", perFrame[1], Double(bytes) / best[1] / 1e6)
-    )
-    print(String(format: "engines (frames parsed beforehand, cache-cold) %8.0f ns/frame", perFrame[2]))
+  }
+
+  // MARK: contenders (each a function of its own, so that callgrind can count exactly its work)
+
+  @inline(never)
+  static func measuredParse(_ w: Workload, _ range: Range<Int>, _ reader: JSONReader) throws -> Int {
+    var members = 0
+    for i in range {
+      guard case .object(let o) = try reader.parse(w.frames[i]) else { continue }
+      members += o.count
+    }
+    return members
+  }
+
+  @inline(never)
+  static func measuredPipeline(_ w: Workload, _ range: Range<Int>, _ reader: JSONReader, _ e: inout Engines) throws
+    -> Int
+  {
+    var members = 0
+    for i in range {
+      guard case .object(let o) = try reader.parse(w.frames[i]) else { continue }
+      members += o.count
+      try e.feed(o, towardServer: w.towardServer[i])
+    }
+    return members
+  }
+
+  @inline(never)
+  static func measuredDecode(_ w: Workload, _ range: Range<Int>, _ decoder: MessageDecoder) throws -> Int {
+    var decoded = 0
+    for i in range {
+      _ = try decoder.decode(w.frames[i])
+      decoded += 1
+    }
+    return decoded
+  }
+
+  @inline(never)
+  static func measuredCold(_ parsed: [JSONObject], _ w: Workload, _ e: inout Engines) throws {
+    for i in parsed.indices { try e.feed(parsed[i], towardServer: w.towardServer[i]) }
+  }
+
+  /// Per-round figures of one workload: seconds per contender in each round.
+  struct Rounds {
+    var parse: [Double] = []
+    var pipeline: [Double] = []
+    var decode: [Double] = []
+    var cold: [Double] = []
+  }
+
+  /// One round of the host pipeline on `w`: the block-interleaved parse, parse + engine and decode,
+  /// then the cold engines on `parsed` (fresh engines for each, built before any clock starts).
+  static func oneRound(_ w: Workload, parsed: [JSONObject], number: Int, into r: inout Rounds) throws {
+    let reader = JSONReader(limits: .default)
+    let decoder = MessageDecoder()
+    var engines = try Engines(sessions: w.sessions)
+    var totals = [0.0, 0.0, 0.0]
+    var sink = 0
+    var block = 0
+    var start = 0
+    while start < w.frames.count {
+      let range = start..<min(w.frames.count, start + blockFrames)
+      for step in 0..<3 {
+        let contender = (step + block + number) % 3
+        let t0 = cpu()
+        switch contender {
+        case 0: sink &+= try measuredParse(w, range, reader)
+        case 1: sink &+= try measuredPipeline(w, range, reader, &engines)
+        default: sink &+= try measuredDecode(w, range, decoder)
+        }
+        totals[contender] += cpu() - t0
+      }
+      block += 1
+      start = range.upperBound
+    }
+    precondition(sink != 0 && engines.actions >= w.frames.count / 2, "the contenders did no work")
+    r.parse.append(totals[0])
+    r.pipeline.append(totals[1])
+    r.decode.append(totals[2])
+    var cold = try Engines(sessions: w.sessions)
+    let t0 = cpu()
+    try measuredCold(parsed, w, &cold)
+    r.cold.append(cpu() - t0)
+    precondition(cold.actions >= w.frames.count / 2, "the cold engines did no work")
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+  }
+
+  /// `median % (min-max %)` of a per-round ratio, and the ratio of the fastest rounds.
+  static func spread(_ ratios: [Double], fastest: Double) -> String {
+    String(
+      format: "%5.1f %% (rounds %.1f-%.1f %%; fastest rounds %.1f %%)", median(ratios) * 100,
+      (ratios.min() ?? 0) * 100, (ratios.max() ?? 0) * 100, fastest * 100)
+  }
+
+  static func report(_ name: String, _ w: Workload, _ r: Rounds) {
+    let n = Double(max(1, w.frames.count))
+    let engine = zip(r.pipeline, r.parse).map { $0 - $1 }
+    let pipelineShare = zip(engine, r.decode).map { $0 / $1 }
+    let parseShare = zip(engine, r.parse).map { $0 / $1 }
+    let coldShare = zip(r.cold, r.decode).map { $0 / $1 }
+    let fastestEngine = (r.pipeline.min() ?? 0) - (r.parse.min() ?? 0)
+    print("\n\(name): \(w.frames.count) frames, \(w.bytes) bytes (median of \(r.decode.count) rounds, ns/frame)")
     print(
       String(
-        format: "engine cost on top of parse: %.1f %%; on top of decode: %.1f %% (target < 10 %%)",
-        best[2] / best[0] * 100, best[2] / best[1] * 100))
+        format: "  decode %.0f, parse %.0f, parse + engines %.0f; engines in the pipeline %.0f, cache-cold %.0f",
+        median(r.decode) / n * 1e9, median(r.parse) / n * 1e9, median(r.pipeline) / n * 1e9, median(engine) / n * 1e9,
+        median(r.cold) / n * 1e9))
     print(
-      String(
-        format: "session_history frames (%d): engine %.0f ns/frame, %.1f %% of their decode; other frames (%d): "
-          + "engines %.0f ns/frame, %.1f %% of their decode",
-        historyFrames.count, best[4] / Double(max(1, historyFrames.count)) * 1e9, best[4] / best[3] * 100,
-        otherFrames.count, best[6] / Double(max(1, otherFrames.count)) * 1e9, best[6] / best[5] * 100))
-    let warm = best[9] - best[0]
-    let warmHistory = best[8] - best[7]
+      "  host pipeline, engines / decode: "
+        + spread(pipelineShare, fastest: fastestEngine / (r.decode.min() ?? 1)) + "   (target < 10 %)")
     print(
-      String(
-        format: "pipeline (parse, then engine, frame still in cache): parse+engines %.0f ns/frame; engines %.0f "
-          + "ns/frame = %.1f %% of parse, %.1f %% of decode (target < 10 %%)",
-        perFrame[9], warm / Double(frames.count) * 1e9, warm / best[0] * 100, warm / best[1] * 100))
+      "  host pipeline, engines / parse:  "
+        + spread(parseShare, fastest: fastestEngine / (r.parse.min() ?? 1)))
     print(
-      String(
-        format: "pipeline, session_history frames: engine %.0f ns/frame, %.1f %% of their decode",
-        warmHistory / Double(max(1, historyFrames.count)) * 1e9, warmHistory / best[3] * 100))
-    precondition(actionsOut >= toClient.count, "the client engine delivered fewer events than frames")
+      "  cache-cold, engines / decode:    "
+        + spread(coldShare, fastest: (r.cold.min() ?? 0) / (r.decode.min() ?? 1)))
+  }
+
+  static func run(count: Int, repetitions: Int, smoke: Bool) throws {
+    let (all, isHistory) = try workload(count: count)
+    let workloads = [
+      ("whole corpus", all), ("session_history frames", all.subset { isHistory[$0] }),
+      ("all other frames", all.subset { !isHistory[$0] }),
+    ]
+    let reader = JSONReader(limits: .default)
+    // Parsed once, long before the cold contender reads them (the subsets share the whole corpus's trees).
+    let parsedAll = try all.frames.map { obj(try reader.parse($0)) }
+    let parsed = [
+      parsedAll, parsedAll.indices.filter { isHistory[$0] }.map { parsedAll[$0] },
+      parsedAll.indices.filter { !isHistory[$0] }.map { parsedAll[$0] },
+    ]
+    var rounds = [Rounds](repeating: Rounds(), count: workloads.count)
+    for number in 0..<repetitions {
+      for (i, (_, w)) in workloads.enumerated() { try oneRound(w, parsed: parsed[i], number: number, into: &rounds[i]) }
+    }
+    print(
+      "\n## connection engines, \(all.frames.count) frames (\(all.towardServer.filter { !$0 }.count) to a client "
+        + "engine, \(all.towardServer.filter { $0 }.count) to a server engine), \(all.bytes) bytes")
+    print(
+      "thread CPU time; host pipeline: parse, parse + engines and decode interleaved in blocks of \(blockFrames) "
+        + "frames; \(repetitions) rounds")
+    for (i, (name, w)) in workloads.enumerated() { report(name, w, rounds[i]) }
     if smoke { print("\nsmoke: engine 1 passed, 0 failed") }
+  }
+
+  /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold [--frames N] [--only history|other]`:
+  /// one contender once over the workload, for `valgrind --tool=callgrind --toggle-collect='*measured*'`
+  /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus,
+  /// the parsing done beforehand or the engines' setup.
+  static func profile(count: Int, contender: String, only: String?) throws {
+    let (all, isHistory) = try workload(count: count)
+    let w: Workload
+    switch only {
+    case "history": w = all.subset { isHistory[$0] }
+    case "other": w = all.subset { !isHistory[$0] }
+    default: w = all
+    }
+    let reader = JSONReader(limits: .default)
+    var engines = try Engines(sessions: w.sessions)
+    var sink = 0
+    switch contender {
+    case "parse": sink = try measuredParse(w, w.frames.indices, reader)
+    case "pipeline": sink = try measuredPipeline(w, w.frames.indices, reader, &engines)
+    case "decode": sink = try measuredDecode(w, w.frames.indices, MessageDecoder())
+    case "cold":
+      let parsed = try w.frames.map { obj(try reader.parse($0)) }
+      try measuredCold(parsed, w, &engines)
+      sink = engines.actions
+    default: fatalError("--contender must be parse, pipeline, decode or cold")
+    }
+    print("frames \(w.frames.count) work \(sink) actions \(engines.actions)")
   }
 }

@@ -80,6 +80,15 @@ if arguments.first == "profile" {
   exit(0)
 }
 
+// `vcproto-bench engine-profile --contender C [--frames N] [--only history|other]`: one engine-benchmark
+// contender, for callgrind (`Benchmarks/instructions.sh --engine`).
+if arguments.first == "engine-profile" {
+  try EngineBenchmark.profile(
+    count: Int(option("--frames") ?? "3000") ?? 3000, contender: option("--contender") ?? "pipeline",
+    only: option("--only"))
+  exit(0)
+}
+
 // `vcproto-bench engine [--frames N] [--repetitions R] [--smoke]`: the connection engines' cost per frame.
 if arguments.first == "engine" {
   let smoke = arguments.contains("--smoke")

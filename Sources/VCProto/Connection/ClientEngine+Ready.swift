@@ -1,29 +1,29 @@
 extension ClientEngine {
   /// A frame on an authenticated connection.
   mutating func onReady(_ frame: JSONObject, type: String, now: Int64, _ out: inout [ClientAction]) {
-    switch type {
-    case "pong":
+    switch FrameType(type) {
+    case .pong:
       pingSentAt = nil
       cancel(.pongDeadline, &out)
       return
-    case "heartbeat":
+    case .heartbeat:
       return  // liveness only (noted in lastFrameAt); ignored without the capability too
-    case "draining":
+    case .draining:
       guard capabilityFlags.contains(.draining) else { break }
       let wait = frame["retry_after_ms"]?.int64Value ?? 0
       drainRetryAfterMs = min(max(0, wait), 3_600_000)
       connectionLost(.draining, now: now, close: true, &out)
       return
-    case "auth_error":
+    case .authError:
       // An authenticated connection never gets one from a correct server; treat it as a refusal.
       authFailures += 1
       connectionLost(.authFailed, now: now, close: true, &out)
       return
-    case "session_history":
+    case .sessionHistory:
       if onHistory(frame, now: now, &out) { return }
-    case "session_updated":
+    case .sessionUpdated:
       if family == .messageId, onHistory(frame, now: now, &out) { return }
-    case "session_ready", "session_created", "turn_complete":
+    case .sessionReady, .sessionCreated, .turnComplete:
       if let id = frame["session_id"]?.stringValue { pendingNewSessions.removeAll { $0 == id } }
     default: break
     }

@@ -179,14 +179,7 @@ extension ClientEngine {
         update.dropped += 1
         continue
       }
-      let position: Int?
-      switch family {
-      case .messageId:
-        if case .string(let uuid)? = message["uuid"] { position = PositionHash.of(uuid) } else { position = nil }
-      case .seq: position = message["seq"]?.intValue
-      case .offset: position = message["offset"]?.intValue
-      }
-      guard let position else {
+      guard let position = message.position(in: family) else {
         update.dropped += 1
         continue
       }

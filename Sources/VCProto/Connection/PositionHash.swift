@@ -9,6 +9,10 @@
 enum PositionHash {
   /// The hash of `text`'s UTF-8 bytes.
   static func of(_ text: String) -> Int {
+    // Native and small strings expose their bytes without a copy; only a bridged string is made native.
+    if let h = text.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) {
+      return Int(truncatingIfNeeded: h)
+    }
     var text = text
     return text.withUTF8 { bytes in Int(truncatingIfNeeded: hash(UnsafeRawBufferPointer(bytes))) }
   }
@@ -26,6 +30,11 @@ enum PositionHash {
     }
     var tail: UInt64 = 0
     var shift: UInt64 = 0
+    if offset + 4 <= bytes.count {
+      tail = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+      shift = 32
+      offset += 4
+    }
     while offset < bytes.count {
       tail |= UInt64(bytes[offset]) << shift
       shift += 8

@@ -62,7 +62,9 @@ struct PositionWindow: Sendable {
       head = head + 1 == capacity ? 0 : head + 1
       removeFromTable(oldest)
     } else {
-      ring[(head + count) % ring.count] = position
+      // `head` and `count` are both below `ring.count` here: one subtraction wraps (no division).
+      let end = head + count
+      ring[end < ring.count ? end : end - ring.count] = position
       count += 1
     }
     return true

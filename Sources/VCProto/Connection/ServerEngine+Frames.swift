@@ -1,11 +1,11 @@
 extension ServerEngine {
   mutating func receive(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) {
-    let type = frame["type"]?.stringValue ?? ""
-    if type == "ping" {
+    let type = FrameType(frame["type"]?.stringValue ?? "")
+    if type == .ping {
       out.append(.send(.frame("pong")))
       return
     }
-    if type == "connect" {
+    if type == .connect {
       onConnect(frame, now: now, &out)
       return
     }
@@ -16,21 +16,21 @@ extension ServerEngine {
       return
     }
     switch type {
-    case "subscribe": onSubscribe(frame, &out)
-    case "unsubscribe":
+    case .subscribe: onSubscribe(frame, &out)
+    case .unsubscribe:
       guard let id = frame["session_id"]?.stringValue else { break }
       subscribed.remove(id)
       out.append(.deliver(.unsubscribe(sessionId: id)))
       return
-    case "message_ack" where capabilityFlags.contains(.messageAck):
+    case .messageAck where capabilityFlags.contains(.messageAck):
       guard let id = frame["message_id"]?.stringValue else { break }
       if !memory.acknowledge(id) { out.append(.deliver(.unknownAcknowledgement(messageId: id))) }
       return
-    case "disconnect" where capabilityFlags.contains(.disconnect):
+    case .disconnect where capabilityFlags.contains(.disconnect):
       out.append(.deliver(.clientDisconnecting(reason: frame["reason"]?.stringValue ?? "")))
       finish(.clientDisconnect, close: true, &out)
       return
-    case "prompt" where capabilityFlags.contains(.idempotentPrompt):
+    case .prompt where capabilityFlags.contains(.idempotentPrompt):
       guard let key = frame["idempotency_key"]?.stringValue, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
       if memory.keys.contains(key) {
         out.append(.send(.frame("ack", ["message": "Processing prompt..."])))
@@ -40,7 +40,7 @@ extension ServerEngine {
       memory.keys.insert(key)
     default: break
     }
-    if type != "subscribe" { out.append(.deliver(.request(frame))) }
+    if type != .subscribe { out.append(.deliver(.request(frame))) }
   }
 
   mutating func onConnect(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) {
