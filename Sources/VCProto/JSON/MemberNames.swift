@@ -26,9 +26,12 @@ struct MemberNames {
   @inline(__always)
   mutating func isNew(_ name: String, among earlier: ArraySlice<JSONObject.Member>, checks: inout Int) -> Bool {
     if earlier.count < Self.linearLimit {
-      for m in earlier {
-        checks += 1
-        if m.key.hasSameScalars(as: name) { return false }
+      // Most names differ in length: compare the (stored) lengths first, the bytes only when equal.
+      // Indexing (not `for m in earlier`) reads each key in place instead of copying the member.
+      let length = name.utf8.count
+      checks += earlier.count
+      for i in earlier.indices where earlier[i].key.utf8.count == length {
+        if earlier[i].key.hasSameScalars(as: name) { return false }
       }
       return true
     }
@@ -68,13 +71,35 @@ extension String {
   /// Unlike `==`, canonically equivalent but different sequences are not equal.
   @inline(__always)
   func hasSameScalars(as other: String) -> Bool {
-    guard utf8.count == other.utf8.count else { return false }
-    // Native and small strings expose their UTF-8 contiguously: compare the two buffers directly
-    // (the generic comparison of two UTF-8 views walks them byte by byte through their indices).
+    let count = utf8.count
+    guard count == other.utf8.count else { return false }
+    // Native and small strings expose their UTF-8 contiguously: compare the two buffers directly,
+    // eight bytes at a time (the generic comparison of two UTF-8 views walks them byte by byte
+    // through their indices).
     let same = utf8.withContiguousStorageIfAvailable { mine in
-      other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+      other.utf8.withContiguousStorageIfAvailable { theirs in
+        guard let a = mine.baseAddress, let b = theirs.baseAddress else { return true }
+        return sameBytes(a, b, count)
+      }
     }
     if let same = same ?? nil { return same }
     return utf8.elementsEqual(other.utf8)
   }
+}
+
+/// `true` when the `count` bytes at `a` and at `b` are equal: a word at a time, then the rest.
+@inline(__always)
+func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+  var i = 0
+  while i &+ 8 <= count {
+    let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+    let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+    if x != y { return false }
+    i &+= 8
+  }
+  while i < count {
+    if a[i] != b[i] { return false }
+    i &+= 1
+  }
+  return true
 }
