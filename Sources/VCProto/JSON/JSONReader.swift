@@ -78,6 +78,7 @@ struct JSONParser {
   let limits: JSONLimits
   var pos = 0
   var depth = 0
+  var scratch: [UInt8] = []
   /// Set by the direct decode path when it keeps an undeclared member (the validator would warn).
   var sawExtraMember = false
   /// What the parse has cost so far.
@@ -454,14 +455,11 @@ struct JSONParser {
     pos += need + 1
   }
 
-  /// Parses the rest of a string that has escapes: `pos` is at its first backslash, `start` just
-  /// after its opening quote. Two passes: the first checks every byte and escape exactly as before
-  /// and counts the bytes they decode to (the limit applies to those, checked as they grow); the
-  /// second writes the decoded bytes straight into a String of exactly that size, with no buffer
-  /// in between.
   private mutating func parseEscapedString(open: Int, start: Int) throws(JSONReadError) -> String {
-    var decoded = pos - start
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
     while pos < bytes.count {
+      // Copy the longest run that needs no unescaping in one go.
       let runStart = pos
       while pos < bytes.count {
         skipPlainASCII()
@@ -470,16 +468,15 @@ struct JSONParser {
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
         if b < 0x80 { pos += 1 } else { try skipUTF8Sequence() }
       }
-      decoded += pos - runStart
-      if decoded > limits.maxStringBytes { throw stringTooLong(open) }
+      if runStart < pos { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos])) }
+      if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }
       guard pos < bytes.count else { break }
       let b = bytes[pos]
       if b == UInt8(ascii: "\"") {
-        let end = pos
         pos += 1
-        return decodeEscaped(start..<end, count: decoded)
+        return String(decoding: scratch, as: UTF8.self)
       } else if b == UInt8(ascii: "\\") {
-        decoded += try readEscape().utf8.count
+        try appendEscape()
       } else {
         throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
       }
@@ -487,91 +484,7 @@ struct JSONParser {
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
   }
 
-  /// The string whose raw bytes (between the quotes) are `range`, already checked by
-  /// ``parseEscapedString(open:start:)``, which found that they decode to `count` bytes.
-  private func decodeEscaped(_ range: Range<Int>, count: Int) -> String {
-    String(unsafeUninitializedCapacity: count) { out in
-      guard let base = bytes.baseAddress, let to = out.baseAddress else { return 0 }
-      var i = range.lowerBound
-      var o = 0
-      while i < range.upperBound {
-        let next = nextBackslash(from: i, before: range.upperBound)
-        guard o + (next - i) <= out.count else { break }
-        (to + o).initialize(from: base + i, count: next - i)
-        o += next - i
-        i = next
-        guard i < range.upperBound else { break }
-        let (scalar, length) = Self.escapedScalar(base + i)
-        for unit in scalar.utf8 where o < out.count {
-          to[o] = unit
-          o += 1
-        }
-        i += length
-      }
-      return o
-    }
-  }
-
-  /// The offset of the first backslash in `start ..< end` (`end` if none), eight bytes at a time: the
-  /// lowest byte the "has zero byte" test flags is the first backslash (a false alarm can only sit
-  /// above a real one).
-  @inline(__always)
-  private func nextBackslash(from start: Int, before end: Int) -> Int {
-    guard let base = bytes.baseAddress else { return end }
-    var i = start
-    #if _endian(little)
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      while i &+ 8 <= end {
-        let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ (ones &* 0x5C)
-        let found = (w &- ones) & ~w & (ones &* 0x80)
-        if found != 0 { return i &+ (found.trailingZeroBitCount &>> 3) }
-        i &+= 8
-      }
-    #endif
-    while i < end, base[i] != UInt8(ascii: "\\") { i &+= 1 }
-    return i
-  }
-
-  /// The scalar an escape at `p` (a backslash) stands for, and the escape's length in bytes. Only for
-  /// escapes ``readEscape()`` accepted: it does not check them again.
-  private static func escapedScalar(_ p: UnsafePointer<UInt8>) -> (Unicode.Scalar, Int) {
-    switch p[1] {
-    case UInt8(ascii: "u"):
-      let unit = hex4(p + 2)
-      if unit >= 0xD800 && unit <= 0xDBFF {
-        let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(hex4(p + 8)) - 0xDC00)
-        return (Unicode.Scalar(value) ?? "\u{FFFD}", 12)
-      }
-      return (Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}", 6)
-    default: return (simpleEscape(p[1]), 2)
-    }
-  }
-
-  /// The scalar of the one-letter escape `\c` (one of `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`).
-  private static func simpleEscape(_ c: UInt8) -> Unicode.Scalar {
-    switch c {
-    case UInt8(ascii: "b"): return "\u{08}"
-    case UInt8(ascii: "f"): return "\u{0C}"
-    case UInt8(ascii: "n"): return "\n"
-    case UInt8(ascii: "r"): return "\r"
-    case UInt8(ascii: "t"): return "\t"
-    default: return Unicode.Scalar(c)
-    }
-  }
-
-  /// The value of four hex digits at `p` (already checked by ``readHex4(_:)``).
-  private static func hex4(_ p: UnsafePointer<UInt8>) -> UInt16 {
-    var v: UInt16 = 0
-    for k in 0..<4 {
-      let h = p[k]
-      let d = h <= UInt8(ascii: "9") ? h &- UInt8(ascii: "0") : (h | 0x20) &- UInt8(ascii: "a") &+ 10
-      v = v << 4 | UInt16(d)
-    }
-    return v
-  }
-
-  /// Checks the escape at `pos` (a backslash), steps over it and returns the scalar it stands for.
-  private mutating func readEscape() throws(JSONReadError) -> Unicode.Scalar {
+  private mutating func appendEscape() throws(JSONReadError) {
     let escapeStart = pos
     pos += 1
     guard pos < bytes.count else {
@@ -580,9 +493,14 @@ struct JSONParser {
     let c = bytes[pos]
     pos += 1
     switch c {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-      return Self.simpleEscape(c)
+    case UInt8(ascii: "\""): scratch.append(0x22)
+    case UInt8(ascii: "\\"): scratch.append(0x5C)
+    case UInt8(ascii: "/"): scratch.append(0x2F)
+    case UInt8(ascii: "b"): scratch.append(0x08)
+    case UInt8(ascii: "f"): scratch.append(0x0C)
+    case UInt8(ascii: "n"): scratch.append(0x0A)
+    case UInt8(ascii: "r"): scratch.append(0x0D)
+    case UInt8(ascii: "t"): scratch.append(0x09)
     case UInt8(ascii: "u"):
       let unit = try readHex4(escapeStart)
       var scalarValue = UInt32(unit)
@@ -603,7 +521,7 @@ struct JSONParser {
       guard let scalar = Unicode.Scalar(scalarValue) else {
         throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid Unicode escape")
       }
-      return scalar
+      if let encoded = UTF8.encode(scalar) { scratch.append(contentsOf: encoded) }
     default:
       throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid escape sequence")
     }
