@@ -52,6 +52,39 @@ import Testing
     #expect(v == .array([.string("a\"b\\c/dA\n"), .string("😀")]))
   }
 
+  /// Escapes at every position relative to the eight-byte words the reader steps over, next to
+  /// multi-byte characters: each string decodes to the text it was built from (the oracle is the
+  /// table below, one escape and the character RFC 8259 section 7 says it stands for).
+  @Test func unescapesAtEveryOffset() throws {
+    let pieces: [(raw: String, text: String)] = [
+      (#"\n"#, "\n"), (#"\""#, "\""), (#"\\"#, "\\"), (#"\u00e9"#, "\u{E9}"), (#"\ud83d\ude00"#, "\u{1F600}"),
+      (#"\/"#, "/"), (#"\t"#, "\t"), (#"\b\f\r"#, "\u{8}\u{C}\r"), ("é", "é"), ("€", "€"),
+    ]
+    for offset in 0..<17 {
+      for (i, first) in pieces.enumerated() {
+        let second = pieces[(i + 1) % pieces.count]
+        let lead = String(repeating: "x", count: offset)
+        let gap = String(repeating: "y", count: (offset * 3) % 11)
+        let raw = "\"" + lead + first.raw + gap + second.raw + "z\""
+        let text = lead + first.text + gap + second.text + "z"
+        #expect(try reader.parse(raw) == .string(text), "\(raw)")
+      }
+    }
+  }
+
+  /// The string limit applies to the decoded bytes: four escapes of one byte each fit a limit of
+  /// four bytes (eight bytes on the wire), five do not.
+  @Test func escapedStringsCountDecodedBytes() throws {
+    let reader = JSONReader(limits: JSONLimits(maxStringBytes: 4))
+    #expect(try reader.parse(#""\n\n\n\n""#) == .string("\n\n\n\n"))
+    #expect(throws: JSONReadError.self) { try reader.parse(#""\n\n\n\n\n""#) }
+    do {
+      _ = try reader.parse(#""\n\n\n\n\n""#)
+    } catch {
+      #expect(error.kind == .stringTooLong)
+    }
+  }
+
   @Test func keepsNumberLiteralsAndMemberOrder() throws {
     let v = try reader.parse("{\"z\":1.50,\"a\":-0,\"m\":12345678901234567890}")
     guard case .object(let o) = v else {

@@ -208,7 +208,8 @@ import VCProtoCodegen
     let catalog = ProtocolCatalog.v0_2_0
     let message = try #require(catalog.shapes["ClaudeRecord"]?.fields.first { $0.name == "message" })
     let prepared = ValueRules.PreparedMember(message, in: catalog)
-    #expect(prepared.shape?.name == "ClaudeMessage")
+    #expect(prepared.shape?.spec.name == "ClaudeMessage")
+    #expect(prepared.shape?.members.map(\.field.name) == ["role", "content"])
     #expect(ValueRules.accepts(nil, member: prepared))
     #expect(!ValueRules.accepts(.null, member: prepared))
     #expect(ValueRules.accepts(try Self.json(#"{"role":"user","content":"hi"}"#), member: prepared))
@@ -217,6 +218,14 @@ import VCProtoCodegen
     let shallow = ValueRules.PreparedMember(message, in: nil)
     #expect(shallow.shape == nil)
     #expect(ValueRules.accepts(try Self.json(#"{"role":7}"#), member: shallow))
+    // Not prepared below the first level (how a shape that contains itself stops): the nested shape
+    // is looked up by name as it is met, with the same verdicts.
+    let unprepared = ValueRules.PreparedMember(message, in: catalog, levels: 0)
+    #expect(unprepared.shape == nil)
+    #expect(ValueRules.accepts(try Self.json(#"{"role":"user","content":["x", 1]}"#), member: unprepared))
+    #expect(!ValueRules.accepts(try Self.json(#"{"role":7}"#), member: unprepared))
+    #expect(!ValueRules.accepts(try Self.json(#"{"content":[null]}"#), member: unprepared))
+    #expect(!ValueRules.accepts(try Self.json(#"{"content":[null]}"#), member: prepared))
   }
 
   // MARK: - Cross-member rules

@@ -26,9 +26,12 @@ struct MemberNames {
   @inline(__always)
   mutating func isNew(_ name: String, among earlier: ArraySlice<JSONObject.Member>, checks: inout Int) -> Bool {
     if earlier.count < Self.linearLimit {
-      for m in earlier {
-        checks += 1
-        if m.key.hasSameScalars(as: name) { return false }
+      // Most names differ in length: compare the (stored) lengths first, the bytes only when equal.
+      // Indexing (not `for m in earlier`) reads each key in place instead of copying the member.
+      let length = name.utf8.count
+      checks += earlier.count
+      for i in earlier.indices where earlier[i].key.utf8.count == length {
+        if earlier[i].key.hasSameScalars(as: name) { return false }
       }
       return true
     }
@@ -68,9 +71,11 @@ extension String {
   /// Unlike `==`, canonically equivalent but different sequences are not equal.
   @inline(__always)
   func hasSameScalars(as other: String) -> Bool {
-    guard utf8.count == other.utf8.count else { return false }
-    // Native and small strings expose their UTF-8 contiguously: compare the two buffers directly
-    // (the generic comparison of two UTF-8 views walks them byte by byte through their indices).
+    let count = utf8.count
+    guard count == other.utf8.count else { return false }
+    // Native and small strings expose their UTF-8 contiguously: compare the two buffers directly,
+    // eight bytes at a time (the generic comparison of two UTF-8 views walks them byte by byte
+    // through their indices).
     let same = utf8.withContiguousStorageIfAvailable { mine in
       other.utf8.withContiguousStorageIfAvailable { theirs in UTF8Bytes.equal(mine, theirs) }
     }

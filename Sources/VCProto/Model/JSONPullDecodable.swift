@@ -91,11 +91,18 @@ extension ClaudeRecord: JSONPullDecodable {
     var count = 0
     var seen: UInt64 = 0
     while let key = try p.pullKey(&count) {
-      let name = p.keyString(key)
-      guard names.isNew(name, among: members[...], checks: &p.stats.keyChecks) else {
-        throw JSONParser.miss(key.start)
-      }
       let index = layout.field(key, in: p)
+      // A declared name's String is its declaration's; only an undeclared one is looked up or made.
+      let name = index.map { layout.fields[$0].field.name } ?? p.keyString(key)
+      // A repeated declared name is the same bytes as the declaration (keys here are plain ASCII):
+      // its bit is already set. An undeclared name can only repeat an earlier undeclared one.
+      if let index {
+        guard seen & (1 << index) == 0 else { throw JSONParser.miss(key.start) }
+      } else {
+        guard names.isNew(name, among: members[...], checks: &p.stats.keyChecks) else {
+          throw JSONParser.miss(key.start)
+        }
+      }
       let value = try JSONValue.pull(&p)
       if let index {
         seen |= 1 << index

@@ -1,22 +1,46 @@
 extension ValueRules {
   /// A declared member made ready for checking many values against it: the catalog it is checked in
-  /// and, when its type is a shape the catalog declares, that shape's declaration, each looked up once
-  /// instead of for every value. The rules themselves stay in ``ValueRules/checkMember(_:_:in:shape:into:)``;
-  /// this only saves the look-ups and the copies of the ``FieldSpec`` (a class, so a hot loop passes a
-  /// reference).
+  /// and, when its type is a shape the catalog declares, that shape's members prepared the same way,
+  /// each looked up once instead of for every value. The rules themselves stay in
+  /// ``ValueRules/checkMember(_:_:in:shape:into:)``; this only saves the look-ups and the copies of the
+  /// ``FieldSpec`` (a class, so a hot loop passes a reference).
   final class PreparedMember: Sendable {
+    /// How many levels of directly nested shapes are prepared; deeper ones (a shape that contains
+    /// itself) are looked up by name as they are met, exactly as without preparation.
+    static let nestingPrepared = 4
+
     /// The member's declaration.
     let field: FieldSpec
     /// The catalog nested shapes are checked in (`nil`: only their JSON type is checked).
     let catalog: ProtocolCatalog?
-    /// `catalog`'s declaration of the shape the member's type names, when it is a declared shape.
-    let shape: ShapeSpec?
+    /// `catalog`'s declaration of the shape the member's type names, with its members prepared, when
+    /// it is a declared shape.
+    let shape: PreparedShape?
 
-    /// Prepares `field` for checks in `catalog`.
-    init(_ field: FieldSpec, in catalog: ProtocolCatalog?) {
+    /// Prepares `field` for checks in `catalog`, with nested shapes prepared `levels` deep.
+    init(_ field: FieldSpec, in catalog: ProtocolCatalog?, levels: Int = nestingPrepared) {
       self.field = field
       self.catalog = catalog
-      if case .shape(let name) = field.type { shape = catalog?.shapes[name] } else { shape = nil }
+      if levels > 0, case .shape(let name) = field.type, let catalog, let spec = catalog.shapes[name] {
+        shape = PreparedShape(spec, in: catalog, levels: levels - 1)
+      } else {
+        shape = nil
+      }
+    }
+  }
+
+  /// A shape's declaration with each of its members prepared (``PreparedMember``), for the walk of a
+  /// nested object without copying each member's ``FieldSpec``.
+  final class PreparedShape: Sendable {
+    /// The shape's declaration.
+    let spec: ShapeSpec
+    /// `spec.fields`, prepared, in declaration order.
+    let members: [PreparedMember]
+
+    /// Prepares `spec`'s members for checks in `catalog`, nested shapes `levels` deep.
+    init(_ spec: ShapeSpec, in catalog: ProtocolCatalog, levels: Int) {
+      self.spec = spec
+      self.members = spec.fields.map { PreparedMember($0, in: catalog, levels: levels) }
     }
   }
 
@@ -27,5 +51,32 @@ extension ValueRules {
     var verdict = RuleBreak()
     checkMember(value, prepared.field, in: prepared.catalog, shape: prepared.shape, into: &verdict)
     return !verdict.hasErrors
+  }
+}
+
+/// A member declaration ``ValueRules/checkMembers(_:fields:extra:owner:skipping:in:into:)`` walks: a
+/// plain ``FieldSpec`` or one prepared once for many checks (``ValueRules/PreparedMember``). Both lead
+/// to the same ``ValueRules/checkMember(_:_:in:shape:into:)``.
+protocol MemberDeclaration {
+  /// The member name.
+  var name: String { get }
+  /// Walks one value (`nil`: the member is absent) of this declaration.
+  func check<Sink: ValueRuleSink>(_ value: JSONValue?, in catalog: ProtocolCatalog?, into sink: inout Sink)
+}
+
+extension FieldSpec: MemberDeclaration {
+  @inline(__always)
+  func check<Sink: ValueRuleSink>(_ value: JSONValue?, in catalog: ProtocolCatalog?, into sink: inout Sink) {
+    ValueRules.checkMember(value, self, in: catalog, into: &sink)
+  }
+}
+
+extension ValueRules.PreparedMember: MemberDeclaration {
+  var name: String { field.name }
+
+  /// Checks in the catalog the member was prepared for (the walk's `catalog` is the same one).
+  @inline(__always)
+  func check<Sink: ValueRuleSink>(_ value: JSONValue?, in _: ProtocolCatalog?, into sink: inout Sink) {
+    ValueRules.checkMember(value, field, in: catalog, shape: shape, into: &sink)
   }
 }

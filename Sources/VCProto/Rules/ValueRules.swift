@@ -12,11 +12,12 @@ enum ValueRules {
   ///
   /// A nested shape is checked member by member when `catalog` declares it; with no catalog only its
   /// JSON type is checked (the shape's own generated model checks the rest). `resolved`, when given, is
-  /// `catalog`'s declaration of the shape `type` names (``PreparedMember`` looks it up once).
+  /// `catalog`'s declaration of the shape `type` names with its members prepared (``PreparedMember``
+  /// looks it up once).
   @discardableResult
   static func check<Sink: ValueRuleSink>(
     _ value: JSONValue, _ type: FieldType, secret: Bool, in catalog: ProtocolCatalog?,
-    shape resolved: ShapeSpec? = nil, into sink: inout Sink
+    shape resolved: PreparedShape? = nil, into sink: inout Sink
   ) -> Bool {
     switch type {
     case .any:
@@ -42,7 +43,14 @@ enum ValueRules {
       return true
     case .shape(let name):
       guard case .object(let object) = value else { return wrongType("object", value, into: &sink) }
-      guard let catalog, let shape = resolved ?? catalog.shapes[name] else { return true }
+      guard let catalog else { return true }
+      if let resolved {
+        checkMembers(
+          object, fields: resolved.members, extra: resolved.spec.extraMembers, owner: .shape(name), skipping: nil,
+          in: catalog, into: &sink)
+        return true
+      }
+      guard let shape = catalog.shapes[name] else { return true }
       checkMembers(
         object, fields: shape.fields, extra: shape.extraMembers, owner: .shape(name), skipping: nil, in: catalog,
         into: &sink)
@@ -96,10 +104,11 @@ enum ValueRules {
   /// Walks the members of an object declared by `fields`: presence, nullability, type and closed set
   /// of each, then (when the sink wants warnings and `extra` is ``ShapeSpec/ExtraMembers/warn``) each
   /// member the declaration lacks. `skipping` names a member checked elsewhere (a message's `type`).
-  static func checkMembers<Sink: ValueRuleSink>(
-    _ object: JSONObject, fields: [FieldSpec], extra: ShapeSpec.ExtraMembers, owner: MemberOwner,
+  /// `fields` are plain ``FieldSpec``s or the same declarations prepared (``PreparedMember``).
+  static func checkMembers<Sink: ValueRuleSink, Fields: Collection>(
+    _ object: JSONObject, fields: Fields, extra: ShapeSpec.ExtraMembers, owner: MemberOwner,
     skipping: String?, in catalog: ProtocolCatalog?, into sink: inout Sink
-  ) {
+  ) where Fields.Element: MemberDeclaration {
     var matched = 0
     // Canonical frames list members in catalog order (after `type`): look at the member after the last
     // one found before searching the whole object.
@@ -115,7 +124,7 @@ enum ValueRules {
       if sink.isHalted { return }
       let value = lookup(field.name)
       if value != nil { matched += 1 }
-      checkMember(value, field, in: catalog, into: &sink)
+      field.check(value, in: catalog, into: &sink)
     }
     guard sink.wantsWarnings, extra == .warn else { return }
     let expected = matched + (skipping.map { object[$0] != nil } ?? false ? 1 : 0)
@@ -132,7 +141,7 @@ enum ValueRules {
   /// nullability, then its type and closed set of allowed values. `resolved` as in
   /// ``check(_:_:secret:in:shape:into:)``.
   static func checkMember<Sink: ValueRuleSink>(
-    _ value: JSONValue?, _ field: FieldSpec, in catalog: ProtocolCatalog?, shape resolved: ShapeSpec? = nil,
+    _ value: JSONValue?, _ field: FieldSpec, in catalog: ProtocolCatalog?, shape resolved: PreparedShape? = nil,
     into sink: inout Sink
   ) {
     guard let value else {
