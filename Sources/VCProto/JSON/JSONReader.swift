@@ -362,8 +362,103 @@ struct JSONParser {
     return try parseString()
   }
 
-  /// Parses a string starting at the opening quote. Fast path: no escapes, one copy into the String.
+  /// Parses a string starting at the opening quote.
+  ///
+  /// One scan finds the closing quote, stepping over every byte but `"`, `\` and control characters
+  /// (``skipStringBytes(high:)``, eight at a time); escapes are unescaped into ``scratch``. Then one
+  /// String is made from the bytes, and their UTF-8 is validated once, there: plain ASCII needs no
+  /// validation, anything else goes through `String(validating:as:)`, the standard library's RFC 3629
+  /// validation (no overlong forms, no surrogates, nothing above U+10FFFF). Whenever that refuses the
+  /// bytes, or the string is broken or too long, ``parseStringChecked()`` reads it again byte by byte
+  /// and reports the first problem at its offset, so errors are exactly what they always were.
   mutating func parseString() throws(JSONReadError) -> String {
+    let open = pos
+    pos += 1
+    let start = pos
+    var high: UInt64 = 0
+    skipStringBytes(high: &high)
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "\""), pos - start <= limits.maxStringBytes {
+      let body = UnsafeBufferPointer(rebasing: bytes[start..<pos])
+      if high == 0 {  // plain ASCII: valid UTF-8, so decoding repairs nothing
+        pos += 1
+        return String(decoding: body, as: UTF8.self)
+      }
+      if let string = String(validating: body, as: UTF8.self) {
+        pos += 1
+        return string
+      }
+    } else if pos < bytes.count, bytes[pos] == UInt8(ascii: "\\"), let string = unescapedRest(start, high: high) {
+      return string
+    }
+    pos = open
+    return try parseStringChecked()
+  }
+
+  /// The rest of a string from its first backslash, unescaped (`start`: its first byte; `high`: the
+  /// high bits of its bytes so far); `nil` when anything is wrong (the caller reads it again).
+  private mutating func unescapedRest(_ start: Int, high: UInt64) -> String? {
+    var high = high
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") {
+        guard scratch.count <= limits.maxStringBytes else { return nil }
+        pos += 1
+        // Escapes append valid UTF-8 only (surrogates are paired or refused): the raw bytes decide.
+        return high == 0 ? String(decoding: scratch, as: UTF8.self) : String(validating: scratch, as: UTF8.self)
+      }
+      guard b == UInt8(ascii: "\\") else { return nil }
+      do { try appendEscape() } catch { return nil }
+      let runStart = pos
+      skipStringBytes(high: &high)
+      if runStart < pos { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos])) }
+      if scratch.count > limits.maxStringBytes { return nil }
+    }
+    return nil
+  }
+
+  /// Advances to the next `"`, `\` or control character inside a string (or the end of the frame),
+  /// eight bytes at a time, OR-ing the high bits of the bytes stepped over into `high` (zero: all ASCII).
+  /// A word holds such a byte only if one of the classic "has zero byte" / "has byte less than" tests
+  /// fires; bytes of 0x80 and above never fire them.
+  @inline(__always)
+  mutating func skipStringBytes(high: inout UInt64) {
+    if let base = bytes.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while pos &+ 8 <= bytes.count {
+        let w = UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self)
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let found =
+          (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)) & highs
+        if found != 0 {
+          // The lowest flagged byte is a real one (a false alarm can only sit above a real one).
+          #if _endian(little)
+            let before = found.trailingZeroBitCount &>> 3
+            high |= w & highs & ((1 &<< (UInt64(before) &* 8)) &- 1)
+            pos &+= before
+            return
+          #else
+            break
+          #endif
+        }
+        high |= w & highs
+        pos &+= 8
+      }
+    }
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { return }
+      high |= UInt64(b & 0x80)
+      pos += 1
+    }
+  }
+
+  /// ``parseString()`` byte by byte: validates each UTF-8 sequence as it goes and throws the first
+  /// problem at its offset. Fast path: no escapes, one copy into the String.
+  mutating func parseStringChecked() throws(JSONReadError) -> String {
     let open = pos
     pos += 1
     let start = pos
