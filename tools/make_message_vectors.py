@@ -659,6 +659,23 @@ def generate(version):
                 vs.append(vector("%s.wrong_type.%s" % (type_, name), "%s has the wrong JSON type" % name, direction,
                                  make_frame(type_, members, schemas),
                                  [("/" + name, "wrong_type")] + rule_findings(type_, members)))
+        # Every optional member a valid frame carries may be left out: absence is valid (or breaks only
+        # a cross-member rule, which the findings then name). The members that differ between versions
+        # (from_offset, last_seq, provider, aborted, file_replaced, ...) are optional ones.
+        for name in props:
+            if name == "type" or name in schema["required"]:
+                continue
+            carrier = next((m for m in carriers if name in m), None)
+            if carrier is None:
+                continue
+            members = {k: v for k, v in carrier.items() if k != name}
+            frame = make_frame(type_, members, schemas)
+            if any(v["frame"] == frame for v in vs):
+                continue
+            findings = rule_findings(type_, members)
+            description = ("optional member %s is left out" % name if not findings else
+                           "optional member %s is left out, which breaks a rule between members" % name)
+            vs.append(vector("%s.absent.%s" % (type_, name), description, direction, frame, findings))
         files[type_] = vs
 
     def add(type_, suffix, description, frame, findings=None, warnings=None):

@@ -107,6 +107,10 @@ def update(insert=(), replace=(), purge=None, cursor=None, complete=True, gap=No
               cursor=cursor, is_complete=complete, gap=gap, dropped=dropped)
 def off(n, sig): return {"offset": n, "signature": sig}
 
+# Rule 9: a request waits for its answer 120 s (compact_session and create_worktree_session: 1 h 2 min);
+# one timer, request_deadline, is armed at the earliest deadline of the requests waiting.
+RQ, SLOW_RQ = 120000, 3720000
+
 def client_config(**kw):
     c = {"api_key": KEY, "min_version": "0.4.0", "max_version": "0.5.0", "capabilities": [], "jitter": 0,
          "clock_start_ms": T0}
@@ -122,7 +126,8 @@ def ready_steps(version="0.5.0", caps=(), hello_frame=None, connect_frame=None, 
     connect_frame = connect_frame or connect_v1()
     connected_frame = connected_frame or connected(version)
     after = [cancel("handshake_deadline"), ev("connected", version=version, capabilities=sorted(caps), auth_version=1)]
-    if size: after.append(send({"type": "set_max_message_size", "size_kb": size}))
+    if size:  # a request like any other: it waits for its ack, 120 s at most (rule 9)
+        after += [send({"type": "set_max_message_size", "size_kb": size}), arm("request_deadline", RQ)]
     after += [send(s) for s in subs]
     after.append(arm("ping", ping_at))
     if heartbeat_at: after.append(arm("heartbeat_deadline", heartbeat_at))
@@ -188,7 +193,7 @@ client("client.bug.pre_auth_send_refused",
                 frame={"type": "prompt", "text": "hello", "resume_session_id": S1}),
            frame(connected("0.5.0"), [cancel("handshake_deadline"),
                                                    ev("connected", version="0.5.0", capabilities=[], auth_version=1), arm("ping", 30000)]),
-           step("send", [send({"type": "prompt", "text": "hello", "resume_session_id": S1})],
+           step("send", [send({"type": "prompt", "text": "hello", "resume_session_id": S1}), arm("request_deadline", RQ)],
                 frame={"type": "prompt", "text": "hello", "resume_session_id": S1}),
        ])
 
@@ -318,6 +323,7 @@ client("client.heartbeat.not_negotiated_ignored",
 
 # --- reconnect ---
 DROP = [cancel("ping"), ev("disconnected", reason="transport_closed")]
+DROP_RQ = [cancel("ping"), cancel("request_deadline"), ev("disconnected", reason="transport_closed")]
 steps = ready_steps() + [step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset")]
 t, wait = 1000, 1000
 for n, delay in enumerate([2000, 4000, 8000, 16000, 30000, 30000], start=2):
@@ -386,19 +392,20 @@ client("client.bug.pending_request_fails_on_drop",
        "Real-system bug (executeCommand hangs after a drop): every request still waiting fails with connection_lost "
        "when the socket drops; an answered one is delivered as answered.",
        ready_steps() + [
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
            step("send", [send(OUT)], frame=OUT, request_id="r2"),
            step("send", [send(INFER)], frame=INFER, request_id="r3"),
            frame(INFERRED, [ev("answered", request_id="r3", frame=INFERRED)]),
            step("transport_closed", [ev("request_failed", request_id="r1", reason="connection_lost"),
-                                     ev("request_failed", request_id="r2", reason="connection_lost")] + DROP +
+                                     ev("request_failed", request_id="r2", reason="connection_lost")] + DROP_RQ +
                 [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset")])
 
 client("client.requests.stop_fails_pending",
        "An explicit stop fails waiting requests with stopped.",
        ready_steps() + [
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
-           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), close("client_disconnect"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
+           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), cancel("request_deadline"),
+                         close("client_disconnect"),
                          ev("disconnected", reason="client_disconnect")], reason="user")])
 
 # An `error` carries no request id. Each request handler of the real server refuses a bad request
@@ -415,13 +422,13 @@ client("client.bug.error_refuses_request",
        "one of a request type's refusals in the catalog ends the oldest pending request of that type, as its "
        "answer; requests of other types keep waiting.",
        ready_steps() + [
-           step("send", [send(EXEC_NO_DIR)], frame=EXEC_NO_DIR, request_id="r1"),
+           step("send", [send(EXEC_NO_DIR), arm("request_deadline", RQ)], frame=EXEC_NO_DIR, request_id="r1"),
            step("send", [send(OUT)], frame=OUT, request_id="r2"),
            step("send", [send(EXEC)], frame=EXEC, request_id="r3"),
            frame(NOT_FOUND, [ev("answered", request_id="r2", frame=NOT_FOUND)]),
            frame(NO_DIR, [ev("answered", request_id="r1", frame=NO_DIR)]),
            frame(STARTED, [ev("answered", request_id="r3", frame=STARTED)]),
-           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)],
+           step("transport_closed", DROP_RQ + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)],
                 detail="reset")])
 
 HISTORY = {"type": "get_command_history", "limit": 10}
@@ -432,11 +439,33 @@ client("client.0.2.0.requests.error_unknown_type",
        ready_steps(version="0.2.0", hello_frame=hello("0.2.0"), connected_frame=SESSION_LIST)[:-1] + [
            frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
                                 arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
            step("send", [send(HISTORY)], frame=HISTORY, request_id="r2"),
            frame(UNKNOWN, [ev("answered", request_id="r2", frame=UNKNOWN)]),
-           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), close("client_disconnect"),
+           step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), cancel("request_deadline"),
+                         close("client_disconnect"),
                          ev("disconnected", reason="client_disconnect")], reason="user")],
+       min_version="0.2.0")
+
+def locked(session): return {"type": "session_locked", "message": "Session is currently processing a prompt. Please wait.",
+                             "session_id": session}
+P2 = {"type": "prompt", "text": "Go on", "resume_session_id": S1}
+C2 = {"type": "compact_session", "session_id": S2}
+R2 = {"type": "start_recipe", "session_id": S1, "recipe_id": "review"}
+client("client.0.2.0.requests.session_locked",
+       "0.2.0's per-session lock: the real 0.2.0 server refuses a prompt, compact_session or start_recipe of a locked "
+       "session with session_locked {session_id} instead of the answer (catalog 0.2.0). It ends the oldest waiting "
+       "request of those types about the session it names, and only one; with none left it is received.",
+       ready_steps(version="0.2.0", hello_frame=hello("0.2.0"), connected_frame=SESSION_LIST)[:-1] + [
+           frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                                arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+           step("send", [send(P2), arm("request_deadline", RQ)], frame=P2, request_id="r1"),
+           step("send", [send(C2)], frame=C2, request_id="r2"),
+           step("send", [send(R2)], frame=R2, request_id="r3"),
+           frame(locked(S2), [ev("answered", request_id="r2", frame=locked(S2))]),
+           frame(locked(S1), [ev("answered", request_id="r1", frame=locked(S1))]),
+           frame(locked(S1), [ev("answered", request_id="r3", frame=locked(S1))]),
+           frame(locked(S1), [ev("received", frame=locked(S1))])],
        min_version="0.2.0")
 
 PROCESSING = {"type": "error", "message": "Error processing message: class java.lang.String cannot be cast"}
@@ -450,7 +479,7 @@ client("client.requests.error_not_attributed",
        "another session, or one the server also sends after answering (prompt dispatch failure) ends no request: "
        "it is delivered as received and the requests keep waiting (they still fail when the connection ends).",
        ready_steps() + [
-           step("send", [send(EXEC)], frame=EXEC, request_id="r1"),
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
            step("send", [send(PROMPT_RESUME)], frame=PROMPT_RESUME, request_id="r2"),
            frame(PROCESSING, [ev("received", frame=PROCESSING)]),
            frame(INVALID_SUB, [ev("received", frame=INVALID_SUB)]),
@@ -458,7 +487,7 @@ client("client.requests.error_not_attributed",
            frame(DISPATCH, [ev("received", frame=DISPATCH)]),
            step("stop", [ev("request_failed", request_id="r1", reason="stopped"),
                          ev("request_failed", request_id="r2", reason="stopped"), cancel("ping"),
-                         close("client_disconnect"), ev("disconnected", reason="client_disconnect")], reason="user")])
+                         cancel("request_deadline"), close("client_disconnect"), ev("disconnected", reason="client_disconnect")], reason="user")])
 
 PROMPT_ACK = {"type": "ack", "message": "Processing prompt..."}
 SIZE_ACK = {"type": "ack", "message": "Max message size set to 200 KB"}
@@ -476,13 +505,38 @@ client("client.requests.untracked_requests_keep_their_place",
            frame(NO_DIR, [ev("answered", request_id="r2", frame=NO_DIR)])],
        max_message_size_kb=200)
 
+COMPACT = {"type": "compact_session", "session_id": S1}
+COMPACTED = {"type": "compaction_complete", "session_id": S1}
+FAR = 10000000  # keepalive far away, so that only the request deadline acts
+client("client.requests.timeout",
+       "A request whose answer never comes (here r1, left waiting by an error no request type's refusals match) "
+       "fails with timeout 120 s after it was sent, instead of waiting for the connection to drop. One timer, at the "
+       "earliest deadline; answers do not move it. An untracked request expires silently, so its stale entry does "
+       "not take the answer of a later request of its type; compact_session waits 1 h 2 min. A late answer is "
+       "received like any other frame.",
+       ready_steps(ping_at=FAR) + [
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
+           step("send", [send(PROMPT_RESUME)], frame=PROMPT_RESUME),
+           advance(10000, []),
+           step("send", [send(INFER)], frame=INFER, request_id="r2"),
+           step("send", [send(COMPACT)], frame=COMPACT, request_id="r3"),
+           frame(PROCESSING, [ev("received", frame=PROCESSING)]),
+           advance(110000, [ev("request_failed", request_id="r1", reason="timeout"), arm("request_deadline", 10000 + RQ)]),
+           advance(10000, [ev("request_failed", request_id="r2", reason="timeout"), arm("request_deadline", 10000 + SLOW_RQ)]),
+           step("send", [send(PROMPT_RESUME), arm("request_deadline", 130000 + RQ)], frame=PROMPT_RESUME, request_id="r4"),
+           frame(PROMPT_ACK, [ev("answered", request_id="r4", frame=PROMPT_ACK)]),
+           frame(INFERRED, [ev("received", frame=INFERRED)]),
+           frame(COMPACTED, [ev("answered", request_id="r3", frame=COMPACTED)]),
+           advance(RQ, [])],
+       ping_interval_ms=FAR)
+
 PROMPT_NEW = {"type": "prompt", "text": "Start", "new_session_id": S2, "working_directory": "/tmp"}
 client("client.bug.session_ready_lost_on_reconnect",
        "Real-system bug (session_ready lost on reconnect): session_ready goes to the connection that sent the prompt. "
        "After a drop the engine subscribes to the new session itself, so its messages arrive without session_ready.",
        ready_steps() + [
-           step("send", [send(PROMPT_NEW)], frame=PROMPT_NEW),
-           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           step("send", [send(PROMPT_NEW), arm("request_deadline", RQ)], frame=PROMPT_NEW),
+           step("transport_closed", DROP_RQ + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
            advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
            frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
                                       send({"type": "subscribe", "session_id": S2, "from_offset": 0}), arm("ping", 31000)])])
@@ -576,6 +630,21 @@ client("client.0.2.0.subscribe.last_message_id",
               [update(insert=[msg2("c")], replace=[msg2("b")], cursor={"last_message_id": "c"})])],
        min_version="0.2.0")
 
+client("client.0.2.0.subscribe.no_position_yet",
+       "0.2.0: a push before the client holds any message id (no uuid, no newest_message_id) reports no cursor "
+       "(null: keep what you had), never a position of another version; the next uuid gives the first cursor.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.2.0"), [send(connect_v1())]),
+        frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                             arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+        step("subscribe", [send({"type": "subscribe", "session_id": S1})], session_id=S1, cursor=None),
+        frame({"type": "session_updated", "session_id": S1, "messages": []}, [update(cursor=None)]),
+        frame({"type": "session_updated", "session_id": S1, "messages": [{"type": "summary", "summary": "x"}]},
+              [update(cursor=None, dropped=1)]),
+        frame({"type": "session_updated", "session_id": S1, "messages": [msg2("a")]},
+              [update(insert=[msg2("a")], cursor={"last_message_id": "a"})])],
+       min_version="0.2.0")
+
 client("client.0.3.0.subscribe.last_message_id",
        "0.3.0 (hello says 0.3.0, no connected): the same message-id resume as 0.2.0.",
        [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
@@ -597,6 +666,21 @@ client("client.subscriptions.survive_reconnect",
            frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
                                       send(SUB5(3)), arm("ping", 31000)])])
 
+client("client.subscriptions.family_change_forgets_positions",
+       "A reconnect that negotiates another version family (0.4.0 seq, then 0.5.0 offset) forgets the positions "
+       "delivered on the old one: offset 3 is a new message, not the seq 3 already delivered (an insert, not a "
+       "replace); the seq cursor means nothing to 0.5.0, so the subscribe asks from offset 0. Within the new family "
+       "a repeated offset is a replace again.",
+       ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
+           step("subscribe", [send(SUB4(0))], session_id=S1, cursor=None),
+           frame(hist4([msg4(3)], 3, 4), [update(insert=[msg4(3)], cursor={"last_seq": 3})]),
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
+           frame(connected("0.5.0"), [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                      send(SUB5(0)), arm("ping", 31000)]),
+           frame(hist5([msg5(3)], 4, sig="90:u-3"), [update(insert=[msg5(3)], cursor=off(4, "90:u-3"))]),
+           frame(hist5([msg5(3)], 4, sig="90:u-3"), [update(replace=[msg5(3)], cursor=off(4, "90:u-3"))])])
+
 client("client.illegal.transport_opened_when_idle",
        "An event the state does not accept is an error value naming the state and the event.",
        [step("transport_opened", error={"state": "idle", "event": "transport_opened"}, client_nonce=NONCE)])
@@ -610,16 +694,24 @@ def server_config(**kw):
 def server(id, desc, steps, **cfg):
     SERVER.append({"id": id, "description": desc, "role": "server", "config": server_config(**cfg), "steps": steps})
 def shello(versions=("0.4.0", "0.5.0"), auth=(1,), caps=(), challenge=None):
-    h = hello(versions[-1], protocol_versions=list(versions), auth_versions=list(auth), capabilities=list(caps))
+    # STANDARDS.md section 8: a server with nothing to negotiate (no capability, no auth v2) sends the
+    # real backend's four members only; otherwise the negotiation members follow.
+    h = hello(versions[-1])
     h["auth_version"] = 1 if 1 in auth else max(auth)
+    if not caps and tuple(auth) == (1,):
+        return h
+    h.update(protocol_versions=list(versions), auth_versions=list(auth), capabilities=list(caps))
     if challenge: h["challenge"] = challenge
     return h
 def opened(connection_id=None, **kw):
     extra = {"connection_id": connection_id} if connection_id else {}
     return step("transport_opened", [send(shello(**kw)), arm("auth_deadline", 60000)], challenge=kw.get("challenge"), **extra)
 def sconnected(version, caps=(), auth=1, session=None, **extra):
-    k = {"type": "connected", "message": "Session registered", "session_id": session, "negotiated_protocol_version": version,
-         "capabilities": list(caps), "auth_version": auth}
+    # The real backend's members; capabilities and auth_version only when something was negotiated
+    # (a capability accepted, or auth v2), so a client that asked for nothing sees the backend's frame.
+    k = {"type": "connected", "message": "Session registered", "session_id": session, "negotiated_protocol_version": version}
+    if caps or auth == 2:
+        k.update(capabilities=list(caps), auth_version=auth)
     k.update(extra); return k
 def authenticated(version, caps=(), auth=1, session=None, limit=5):
     return ev("authenticated", version=version, capabilities=sorted(caps), auth_version=auth, session_id=session,
@@ -635,7 +727,8 @@ def ready_server(version="0.5.0", caps=(), **kw):
     return [opened(caps=kw.get("offer_caps", caps)), frame(c, after)]
 
 server("server.0.5.0.handshake",
-       "hello (ceiling in version, negotiation members), connect from iOS (protocol_version 0.5.0) -> connected with "
+       "A server with nothing to negotiate: hello is the real backend's four members (the ceiling in version), connect "
+       "from iOS (protocol_version 0.5.0) -> connected with only message, session_id (null: connect had none) and "
        "negotiated_protocol_version; ping answered before and after authentication.",
        [opened(), frame(PING, [send(PONG)]),
         frame(connect_v1(recent_sessions_limit=10),
@@ -656,11 +749,27 @@ server("server.0.2.0.handshake.legacy",
 
 server("server.0.3.0.handshake.announced",
        "A 0.3.0/0.4.0 server with floor 0.3.0: a client announcing 0.3.0 gets 0.3.0 and a connected frame (it negotiated); "
-       "connect carries no session_id, so connected names the host's connection id (0.3.0 needs a string there).",
+       "connect carries no session_id, so connected says null, as the real server (0.3.0 made the member nullable), "
+       "whatever the host's connection id.",
        [opened(versions=("0.3.0", "0.4.0"), connection_id="conn-7"),
-        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0", session="conn-7")), authenticated("0.3.0")]),
+        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0")), authenticated("0.3.0")]),
         frame({"type": "subscribe", "session_id": S1}, [ev("subscribe", session_id=S1, cursor=None)])],
        protocol_versions=["0.3.0", "0.4.0"], floor="0.3.0")
+
+server("server.0.2.0.handshake.announced",
+       "A 0.2.0 server and a client that announces a version: it gets 0.2.0 and a connected frame; 0.2.0's connected "
+       "needs a string session_id, so without one in connect it names the host's connection id.",
+       [opened(versions=("0.2.0",), connection_id="conn-7"),
+        frame(connect_v1("0.5.0"), [cancel("auth_deadline"), send(sconnected("0.2.0", session="conn-7")), authenticated("0.2.0")])],
+       protocol_versions=["0.2.0"], floor=None)
+
+server("server.handshake.nothing_negotiated",
+       "A server that offers a capability sends the negotiation members in hello; a client that asks for none (every "
+       "real client) gets the real backend's connected, without capabilities or auth_version, and no heartbeat.",
+       [opened(caps=("heartbeat",)),
+        frame(connect_v1("0.5.0", session_id=S1),
+              [cancel("auth_deadline"), send(sconnected("0.5.0", session=S1)), authenticated("0.5.0", session=S1)])],
+       capabilities=["heartbeat"])
 
 server("server.handshake.too_old",
        "The too-old refusal: protocol_version 0.3.0 against 0.4.0/0.5.0, checked before the key; error with code, then close.",

@@ -120,7 +120,9 @@ package struct SpecGenerator: Sendable {
       "| member | versions | JSON type | required | null | values | notes |\n|---|---|---|---|---|---|---|\n"
     for f in fields {
       var values = ""
-      if let allowed = f.allowedValues {
+      if let allowed = f.allowedValues, allowed.isEmpty {
+        values = f.nullable ? "only `null`" : "no value"  // as `vcproto catalog --diff` says it
+      } else if let allowed = f.allowedValues {
         values = "one of " + allowed.map { "`\($0.jsonText)`" }.joined(separator: ", ")
       } else if !f.knownValues.isEmpty {
         values = "e.g. " + f.knownValues.prefix(4).map { "`\($0)`" }.joined(separator: ", ")

@@ -69,6 +69,29 @@ import VCProto
     #expect(empty.err.contains("no vectors in"))
   }
 
+  /// A vectors file that is not JSON says why, where (the reader's reason and byte offset), for
+  /// `vectors` and for `conformance`'s discovery alike; one that is JSON but no array says so.
+  @Test func malformedVectorFilesSayWhy() throws {
+    let root = try folder()
+    try write(#"[{"id":"x",}]"#, to: root, "messages/0.5.0/trailing.json")
+    try write(#"{"id":"x"}"#, to: root, "messages/0.5.0/object.json")
+    let r = runCommand(["vectors", root.path])
+    #expect(r.status == 1)
+    #expect(
+      r.out == """
+        FAIL messages/0.5.0/object.json: not a JSON array of vectors
+        FAIL messages/0.5.0/trailing.json: not a JSON array of vectors: trailing comma in an object at byte 11
+        0 passed, 2 failed
+
+        """)
+    let found = ConformanceTestCase.discover(root: root.path)
+    #expect(
+      found.problems.sorted() == [
+        "messages/0.5.0/object.json: not a JSON array of vectors",
+        "messages/0.5.0/trailing.json: not a JSON array of vectors: trailing comma in an object at byte 11",
+      ])
+  }
+
   /// Each kind's runner fails a vector whose expectation was tampered with, saying what differed:
   /// the runners really compare, they do not just load the files.
   @Test func tamperedVectorsOfEveryKindFail() throws {

@@ -92,6 +92,25 @@ import Testing
     }
   }
 
+  /// The refusals vcproto's catalog declares (``MessageSpec/refusals``, the engine's one source) are
+  /// the real server's: each matches a message the Reference catalogs list under the same request
+  /// type (placeholders filled), and the engine's table is exactly the declared one.
+  @Test func declaredRefusalsComeFromTheReferenceCatalogs() throws {
+    let reference = try Self.catalogRefusals()
+    var declared: [String: [String]] = [:]
+    for spec in ProtocolCatalog.declaration.messages where !spec.refusals.isEmpty {
+      declared[spec.type, default: []] += spec.refusals
+      for template in spec.refusals {
+        let pattern = MessagePattern(template)
+        #expect(
+          reference.contains { $0.type == spec.type && pattern.matches(Array(Self.filled($0.template).utf8)) },
+          "\(spec.type): \"\(template)\" is in no Reference catalog")
+      }
+    }
+    #expect(declared.count >= 10)
+    #expect(ErrorAttribution.refusals == declared)
+  }
+
   /// A refusal of one type never ends a request of another type: every catalog refusal, sent while a
   /// request of every other tracked type waits, is delivered as received.
   @Test func aRefusalNeverEndsAnotherTypesRequest() throws {

@@ -31,7 +31,8 @@ import Testing
     mutating func wire(_ frame: JSONObject, direction: MessageDirection) -> JSONObject {
       let text = JSONValue.object(frame).jsonText
       sent.append(text)
-      let version = client.negotiatedVersion?.description ?? "0.2.0"
+      // The server knows the version first (its `connected` goes out before the client reads it).
+      let version = server.outcome?.version ?? client.negotiatedVersion?.description ?? "0.2.0"
       if ProtocolCatalog.version(version) != nil {
         let options = ValidationOptions(
           direction: direction, protocolVersion: version, negotiatedCapabilities: client.capabilities)

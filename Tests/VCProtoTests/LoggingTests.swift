@@ -116,6 +116,35 @@ final class RecordingSink: @unchecked Sendable {
     }
   }
 
+  /// The excerpt is a window of the redacted text: at most `limit` scalars, centred on the byte
+  /// offset, never splitting a multi-byte character, filled from the other side at either end.
+  @Test func excerptIsAWindowAroundTheOffset() {
+    // 3-byte characters, with one ASCII marker in the middle.
+    let half = String(repeating: "€", count: 5_000)
+    let frame = Array("\(half)MARK\(half)".utf8)
+    let markOffset = half.utf8.count
+    let excerpt = Redaction.excerpt(of: frame, around: markOffset + 1, limit: 40)
+    #expect(excerpt.unicodeScalars.count == 40)
+    #expect(excerpt.contains("MARK"))
+    #expect(excerpt.hasPrefix(String(repeating: "€", count: 19)))
+    // An offset inside a character (its second byte) still yields whole characters.
+    let inside = Redaction.excerpt(of: frame, around: 7, limit: 10)
+    #expect(inside == String(repeating: "€", count: 10))
+    // At the end the window is filled from before; past the end it is clamped.
+    let atEnd = Redaction.excerpt(of: frame, around: frame.count + 99, limit: 10)
+    #expect(atEnd == String(repeating: "€", count: 10))
+    // A frame shorter than the limit comes back whole.
+    #expect(Redaction.excerpt(of: Array("{,}".utf8), around: 1, limit: 10) == "{,}")
+    #expect(Redaction.excerpt(of: frame, around: 0, limit: 0) == "")
+  }
+
+  @Test func truncationKeepsAPrefixAndMarksTheCut() {
+    #expect(Redaction.truncated("short", limit: 60) == "short")
+    let long = String(repeating: "é", count: 1_000)
+    #expect(Redaction.truncated(long, limit: 5) == "ééééé…")
+    #expect(Redaction.truncated(String(repeating: "x", count: 5), limit: 5) == "xxxxx")
+  }
+
   @Test func unknownTypesAreLoggedOncePerType() {
     let sink = RecordingSink()
     let validator = Validator(logger: sink.logger(.info))

@@ -41,7 +41,7 @@ class Subscription:
 
     def __init__(self, cursor):
         self.cursor = cursor  # None or {last_message_id} / {last_seq} / {offset, signature}
-        # (family, position): a session followed on 0.2.0 and later on 0.5.0 keeps the two apart.
+        # (family, position); emptied when a connection negotiates another family than the last one.
         self.delivered = BoundedSet(DEDUP_WINDOW)
         self.asked_from = None  # the position the subscribe in flight resumes from
 
@@ -89,6 +89,7 @@ class ClientEngine:
         self.new_sessions = []  # prompt-created sessions whose session_ready may be lost
         self.requests = Requests(MAX_PENDING)  # tracked and untracked, oldest first
         self.seen_ids = BoundedSet(DEDUP_WINDOW)
+        self.delivered_family = None  # the family of the positions the subscriptions remember
         self.forget_connection()
 
     def forget_connection(self):
@@ -179,13 +180,21 @@ class ClientEngine:
 
     def on_send(self, out, now, frame, request_id=None):
         kind = frame.get("type")
-        if kind in ANSWERS and not self.requests.add(kind, frame, request_id) and request_id is not None:
+        deadline = self.requests.add(kind, frame, request_id, now) if kind in ANSWERS else None
+        if kind in ANSWERS and deadline is None and request_id is not None:
             out.append(event("request_failed", request_id=request_id, reason="too_many_pending"))
             return  # refused, not sent (an untracked one that finds no room is sent unrecorded)
         created = frame.get("new_session_id") if kind == "prompt" else None
         if isinstance(created, str) and created not in self.new_sessions:
             self.new_sessions = (self.new_sessions + [created])[-MAX_NEW_SESSIONS:]
         out.append(send(frame))
+        self.arm_request_deadline(deadline, out)
+
+    def arm_request_deadline(self, deadline, out):
+        """One timer for all waiting requests, at the earliest deadline; answers do not move it."""
+        armed = self.timers.get("request_deadline")
+        if deadline is not None and (armed is None or deadline < armed):
+            self.arm("request_deadline", deadline, out)
 
     # -- timers ---------------------------------------------------------------------------------
 
@@ -229,6 +238,13 @@ class ClientEngine:
                 self.arm("heartbeat_deadline", due, out)
             else:
                 self.lost("heartbeat_timeout", now, True, out)
+        elif name == "request_deadline":
+            due, next_deadline = self.requests.expire(now)
+            for waiting in due:
+                if waiting.request_id is not None:
+                    out.append(event("request_failed", request_id=waiting.request_id, reason="timeout"))
+            if next_deadline is not None:
+                self.arm("request_deadline", next_deadline, out)
         elif name.startswith("continuation:"):
             if name[len("continuation:"):] in self.subs:
                 self.send_subscribe(name[len("continuation:"):], out)
@@ -381,6 +397,11 @@ class ClientEngine:
     def become_ready(self, version, caps, now, out):
         self.state = "ready"
         self.version = version
+        if self.delivered_family not in (None, family(version)):
+            # A seq and an offset with the same number are different messages: forget the old family's.
+            for sub in self.subs.values():
+                sub.delivered.clear()
+        self.delivered_family = family(version)
         self.caps = caps
         self.attempts = 0
         self.auth_failures = 0
@@ -390,8 +411,10 @@ class ClientEngine:
                          auth_version=self.auth_version))
         if self.max_kb is not None:
             frame = {"type": "set_max_message_size", "size_kb": self.max_kb}
-            self.requests.add("set_max_message_size", frame, None)  # its ack must not answer a later prompt
+            # Recorded so that its ack does not answer a later prompt.
+            deadline = self.requests.add("set_max_message_size", frame, None, now)
             out.append(send(frame))
+            self.arm_request_deadline(deadline, out)
         # session_ready goes only to the connection that sent the prompt: follow the session instead.
         for session in self.new_sessions:
             if session not in self.subs and len(self.subs) < MAX_SUBSCRIPTIONS:

@@ -13,7 +13,7 @@ ANSWERS = {
     "get_command_output": ["command_output_full"],
     "get_command_history": ["command_history"],
     "infer_session_name": ["session_name_inferred", "infer_name_error"],
-    "compact_session": ["compaction_complete", "compaction_error"],
+    "compact_session": ["compaction_complete", "compaction_error", "session_locked"],
     "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
     "kill_session": ["session_killed"],
     "refresh_sessions": ["session_list"],
@@ -21,13 +21,20 @@ ANSWERS = {
     "delete_resource": ["resource_deleted"],
     "upload_file": ["file_uploaded"],
     "get_available_recipes": ["available_recipes"],
-    "start_recipe": ["recipe_started"],
+    "start_recipe": ["recipe_started", "session_locked"],
     "exit_recipe": ["recipe_exited"],
     "set_max_message_size": ["ack"],
-    "prompt": ["ack"],
+    "prompt": ["ack", "session_locked"],
 }
+# 0.2.0's session_locked refuses a prompt, compact_session or start_recipe of the session it names.
+SESSION_BOUND_ANSWERS = {"session_locked"}
 # Session-scoped requests: an answer naming another session does not answer them.
 SESSION_SCOPED = {"infer_session_name", "compact_session", "kill_session"}
+# How long a request waits for its answer (rule 9): 120 s, or 1 h 2 min for the two whose answer
+# comes after work the real server bounds at an hour.
+REQUEST_TIMEOUT_MS = 120_000
+SLOW_REQUEST_TIMEOUT_MS = 3_720_000
+SLOW = {"compact_session", "create_worktree_session"}
 
 # The synchronous refusals of each request handler (section 5; `<...>` stands for any text). Left
 # out on purpose (rule 9): what the server may also send after it answered (a prompt's dispatch
@@ -79,9 +86,10 @@ def refused_type(error):
 class Waiting:
     """One request waiting: its type, the application's id (None: untracked), its session."""
 
-    def __init__(self, kind, frame, request_id):
+    def __init__(self, kind, frame, request_id, deadline):
         self.kind = kind
         self.request_id = request_id
+        self.deadline = deadline
         self.answers = ANSWERS[kind]
         self.session = next((frame[k] for k in ("session_id", "resume_session_id", "new_session_id")
                              if isinstance(frame.get(k), str)), None)
@@ -90,6 +98,8 @@ class Waiting:
     def answered_by(self, frame):
         kind = frame.get("type")
         if kind == "error":
+            return False
+        if kind in SESSION_BOUND_ANSWERS and (self.session is None or frame.get("session_id") != self.session):
             return False
         return kind in self.answers and (self.scope is None or frame.get("session_id") in (None, self.scope))
 
@@ -105,15 +115,23 @@ class Requests:
         self.capacity = capacity
         self.waiting = []
 
-    def add(self, kind, frame, request_id):
-        """False when the list is full of tracked requests (the new one is then not recorded)."""
+    def add(self, kind, frame, request_id, now):
+        """The new request's deadline, or None when the list is full of tracked requests (the new
+        one is then not recorded)."""
         if len(self.waiting) >= self.capacity:
             untracked = next((w for w in self.waiting if w.request_id is None), None)
             if untracked is None:
-                return False
+                return None
             self.waiting.remove(untracked)  # the oldest untracked one makes room
-        self.waiting.append(Waiting(kind, frame, request_id))
-        return True
+        deadline = now + (SLOW_REQUEST_TIMEOUT_MS if kind in SLOW else REQUEST_TIMEOUT_MS)
+        self.waiting.append(Waiting(kind, frame, request_id, deadline))
+        return deadline
+
+    def expire(self, now):
+        """The requests due by `now`, oldest first (removed), and the earliest deadline left or None."""
+        due = [w for w in self.waiting if w.deadline <= now]
+        self.waiting = [w for w in self.waiting if w.deadline > now]
+        return due, min((w.deadline for w in self.waiting), default=None)
 
     def resolve(self, frame):
         """The oldest waiting request `frame` ends (removed), or None."""

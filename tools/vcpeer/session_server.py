@@ -155,8 +155,10 @@ class ServerEngine:
         ceiling = self.bounds[1] if self.bounds else (0, 2, 0)
         frame = {"type": "hello", "message": HELLO_TEXT["message"], "version": show_version(ceiling),
                  "auth_version": 1 if 1 in self.auth_versions else max(self.auth_versions),
-                 "instructions": HELLO_TEXT["instructions"], "protocol_versions": self.reachable(),
-                 "auth_versions": self.auth_versions, "capabilities": self.offered}
+                 "instructions": HELLO_TEXT["instructions"]}
+        if not self.offered and self.auth_versions == [1]:
+            return frame  # nothing to negotiate: the real backend's four members, nothing more
+        frame.update(protocol_versions=self.reachable(), auth_versions=self.auth_versions, capabilities=self.offered)
         if self.challenge is not None:
             frame["challenge"] = self.challenge
         return frame
@@ -286,10 +288,13 @@ class ServerEngine:
         # real server sends it from 0.4.0 on); a silent client on 0.2.0/0.3.0 gets none (section 4).
         client_announced = any(k in connect for k in ("protocol_version", "protocol_versions", "capabilities"))
         if client_announced or auth_version == 2 or family(self.version) != "uuid":
-            connected = {"type": "connected", "message": "Session registered",
-                         "session_id": session if session is not None else self.connection_id,
-                         "negotiated_protocol_version": show_version(self.version), "capabilities": caps,
-                         "auth_version": auth_version}
+            # session_id: the connect's, else null as the real server; only 0.2.0 (a string is
+            # required there) falls back to the host's connection id.
+            echoed = self.connection_id if session is None and self.version == (0, 2, 0) else session
+            connected = {"type": "connected", "message": "Session registered", "session_id": echoed,
+                         "negotiated_protocol_version": show_version(self.version)}
+            if caps or auth_version == 2:  # vcproto's members only for a client that negotiated something
+                connected.update(capabilities=caps, auth_version=auth_version)
             if auth_version == 2:
                 members = {k: v for k, v in connected.items() if k != "type"}
                 members.update(challenge=self.challenge, client_nonce=connect["client_nonce"], auth_response=response)

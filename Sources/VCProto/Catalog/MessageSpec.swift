@@ -19,6 +19,12 @@ public struct MessageSpec: Sendable, Hashable {
   public var capability: String?
   /// Whether the server requires authentication first (client-to-server only).
   public var requiresAuthentication: Bool
+  /// Requests: the `error` messages with which the server's handler refuses a bad request of this
+  /// type synchronously, instead of its answer, in any version (`<...>` stands for any text). Only
+  /// those that can be tied to the request (STANDARDS.md section 15, rule 9): not the messages the
+  /// server may also send after it answered, nor those any handler sends. The client engine ends the
+  /// oldest waiting request of the type with such an `error`.
+  public var refusals: [String]
   /// What the message is for (our words).
   public var doc: String
 
@@ -26,8 +32,8 @@ public struct MessageSpec: Sendable, Hashable {
   public init(
     _ type: String, _ direction: MessageDirection, versions: VersionSet = .all, status: MessageStatus = .implemented,
     statusChanges: [KnownVersion: MessageStatus] = [:],
-    requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [], doc: String,
-    fields: [FieldSpec]
+    requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [],
+    refusals: [String] = [], doc: String, fields: [FieldSpec]
   ) {
     self.type = type
     self.direction = direction
@@ -36,6 +42,7 @@ public struct MessageSpec: Sendable, Hashable {
     self.statusChanges = statusChanges
     self.fields = fields
     self.rules = rules
+    self.refusals = refusals
     self.capability = capability
     self.requiresAuthentication = requiresAuthentication && direction == .clientToServer
     self.doc = doc

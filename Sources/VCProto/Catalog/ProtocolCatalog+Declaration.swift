@@ -101,6 +101,14 @@ extension ProtocolCatalog {
       MessageSpec(
         "prompt", .clientToServer,
         rules: [.mutuallyExclusive(["new_session_id", "resume_session_id"])],
+        refusals: [
+          "Must send connect message first",
+          "text required in prompt message",
+          "Cannot specify both new_session_id and resume_session_id",
+          "Invalid provider: '<p>'. Valid providers: <list>",
+          "No AI CLI tools installed. Please install Claude Code or GitHub Copilot CLI.",
+          "<provider> CLI not installed. Please install the <cli> CLI to use <provider> sessions.",
+        ],
         doc: "Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).",
         fields: [
           FieldSpec("text", .text),
@@ -134,6 +142,9 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "set_max_message_size", .clientToServer,
+        refusals: [
+          "size_kb (positive integer) required in set_max_message_size message"
+        ],
         doc: "Sets the largest frame, in KiB, the backend may send this client; larger frames are truncated.",
         fields: [
           FieldSpec("size_kb", .integer(minimum: 1))
@@ -147,12 +158,19 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "compact_session", .clientToServer,
+        refusals: [
+          "session_id required in compact_session message"
+        ],
         doc: "Asks the backend to compact a Claude session's context.",
         fields: [
           FieldSpec("session_id", .text)
         ]),
       MessageSpec(
         "kill_session", .clientToServer,
+        refusals: [
+          "session_id required in kill_session message",
+          "Failed to kill session: <error>",
+        ],
         doc: "Terminates the Claude process running a session.",
         fields: [
           FieldSpec("session_id", .text)
@@ -173,6 +191,10 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "execute_command", .clientToServer,
+        refusals: [
+          "command_id required in execute_command message",
+          "working_directory required in execute_command message",
+        ],
         doc: "Runs a project or general command (from available_commands) in a directory.",
         fields: [
           FieldSpec("command_id", .text),
@@ -187,12 +209,20 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "get_command_output", .clientToServer,
+        refusals: [
+          "command_session_id required in get_command_output message",
+          "Command output not found: <command_session_id>",
+        ],
         doc: "Asks for the full output of one command run.",
         fields: [
           FieldSpec("command_session_id", .text)
         ]),
       MessageSpec(
         "upload_file", .clientToServer,
+        refusals: [
+          "filename, content, and storage_location required in upload_file message",
+          "Failed to upload file: <reason>",
+        ],
         doc: "Uploads a file (base64 content) into a project's resources folder.",
         fields: [
           FieldSpec("filename", .text),
@@ -201,12 +231,20 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "list_resources", .clientToServer,
+        refusals: [
+          "storage_location required in list_resources message",
+          "Failed to list resources: <reason>",
+        ],
         doc: "Lists uploaded resources of a project.",
         fields: [
           FieldSpec("storage_location", .text)
         ]),
       MessageSpec(
         "delete_resource", .clientToServer,
+        refusals: [
+          "filename and storage_location required in delete_resource message",
+          "Failed to delete resource: <reason>",
+        ],
         doc: "Deletes an uploaded resource.",
         fields: [
           FieldSpec("filename", .text),
@@ -214,6 +252,12 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "start_recipe", .clientToServer,
+        refusals: [
+          "session_id required in start_recipe message",
+          "recipe_id required in start_recipe message",
+          "working_directory required for new session",
+          "Recipe not found: <recipe-id>",
+        ],
         doc: "Starts a multi-step recipe (an orchestrated workflow) in a session.",
         fields: [
           FieldSpec("session_id", .text),
@@ -231,6 +275,9 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "exit_recipe", .clientToServer,
+        refusals: [
+          "session_id required in exit_recipe message"
+        ],
         doc: "Leaves the running recipe of a session.",
         fields: [
           FieldSpec("session_id", .text)

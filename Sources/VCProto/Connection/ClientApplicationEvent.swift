@@ -34,4 +34,8 @@ public enum RequestFailure: String, Sendable, Hashable {
   case stopped
   /// Too many requests were already waiting (``ClientConfiguration/maxPendingRequests``).
   case tooManyPending = "too_many_pending"
+  /// No answer within the request's timeout (``ClientTiming/requestTimeoutMs``, or
+  /// ``ClientTiming/slowRequestTimeoutMs`` for the slow types): for example an `error` that could
+  /// not be tied to the request refused it, and nothing else will end it before the connection drops.
+  case timeout
 }

@@ -193,6 +193,10 @@ extension ClientEngine {
     state = .ready
     negotiatedVersion = version
     family = VersionFamily(version)
+    if let previous = deliveredFamily, previous != family {
+      for id in subscriptionOrder { subscriptions[id]?.delivered.removeAll() }
+    }
+    deliveredFamily = family
     capabilities = Set(caps)
     attempts = 0
     authFailures = 0
@@ -202,7 +206,7 @@ extension ClientEngine {
       .deliver(.connected(version: version.description, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
     if let kb = configuration.maxMessageSizeKB {
       // Sent through `send` so that its `ack` is matched to it, not to a `prompt` sent right after.
-      send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)]), requestId: nil, &out)
+      send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)]), requestId: nil, now: now, &out)
     }
     // A session created by a prompt whose `session_ready` may have gone to the old connection:
     // subscribe to it, so its messages arrive whether or not `session_ready` ever does.

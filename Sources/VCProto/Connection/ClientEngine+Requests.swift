@@ -13,16 +13,20 @@ struct PendingRequest: Sendable {
   var answers: [String]
   /// A member the answer must repeat (`session_id` for session-scoped requests), with its value.
   var correlation: (key: String, value: JSONValue)?
+  /// When the request stops waiting and fails with ``RequestFailure/timeout`` (host milliseconds).
+  var deadline: Int64
 }
 
 extension ClientEngine {
   /// For each request type, the frame types that answer it (first match wins, oldest request first).
+  /// 0.2.0's `session_locked` (the per-session lock, gone in 0.3.0) refuses a `prompt`,
+  /// `compact_session` or `start_recipe` of the session it names, instead of the answer.
   public static let answerTypes: [String: [String]] = [
     "execute_command": ["command_started", "command_error"],
     "get_command_output": ["command_output_full"],
     "get_command_history": ["command_history"],
     "infer_session_name": ["session_name_inferred", "infer_name_error"],
-    "compact_session": ["compaction_complete", "compaction_error"],
+    "compact_session": ["compaction_complete", "compaction_error", "session_locked"],
     "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
     "kill_session": ["session_killed"],
     "refresh_sessions": ["session_list"],
@@ -30,32 +34,51 @@ extension ClientEngine {
     "delete_resource": ["resource_deleted"],
     "upload_file": ["file_uploaded"],
     "get_available_recipes": ["available_recipes"],
-    "start_recipe": ["recipe_started"],
+    "start_recipe": ["recipe_started", "session_locked"],
     "exit_recipe": ["recipe_exited"],
     "set_max_message_size": ["ack"],
-    "prompt": ["ack"],
+    "prompt": ["ack", "session_locked"],
   ]
 
-  mutating func send(_ frame: JSONObject, requestId: String?, _ out: inout [ClientAction]) {
+  /// The answer that ends only a request about the session it names (`session_id`): 0.2.0's lock refusal.
+  static let sessionBoundAnswer = "session_locked"
+
+  /// The request types whose answer comes after long work, and so wait
+  /// ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
+  public static let slowRequestTypes: Set<String> = ["compact_session", "create_worktree_session"]
+
+  mutating func send(_ frame: JSONObject, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
     let type = frame["type"]?.stringValue ?? ""
+    var deadline: Int64?
     if let answers = Self.answerTypes[type] {
-      if let requestId, !recordPending(frame, type: type, answers: answers, id: requestId) {
+      let timing = configuration.timing
+      let due = now + (Self.slowRequestTypes.contains(type) ? timing.slowRequestTimeoutMs : timing.requestTimeoutMs)
+      let recorded = recordPending(frame, type: type, answers: answers, id: requestId, deadline: due)
+      if let requestId, !recorded {
         out.append(.deliver(.requestFailed(requestId: requestId, reason: .tooManyPending)))
         return
       }
-      if requestId == nil { _ = recordPending(frame, type: type, answers: answers, id: nil) }
+      // An untracked request that found no room is sent unrecorded: nothing waits, no deadline.
+      if recorded { deadline = due }
     }
     if type == "prompt", let id = frame["new_session_id"]?.stringValue, !pendingNewSessions.contains(id) {
       pendingNewSessions.append(id)
       if pendingNewSessions.count > 16 { pendingNewSessions.removeFirst() }
     }
     out.append(.send(frame))
+    // One timer for every waiting request, at the earliest deadline; answers leave it alone (a fire
+    // that finds nothing due only moves it on).
+    if let deadline, armed[.requestDeadline].map({ deadline < $0 }) ?? true {
+      arm(.requestDeadline, at: deadline, &out)
+    }
   }
 
   /// Remembers a request that waits for an answer; `false` when the list is full. A full list makes
   /// room for a new request by forgetting the oldest untracked one (its answer, if it still comes, is
   /// then matched like an unsolicited frame); a tracked request never displaces another tracked one.
-  mutating func recordPending(_ frame: JSONObject, type: String, answers: [String], id: String?) -> Bool {
+  mutating func recordPending(
+    _ frame: JSONObject, type: String, answers: [String], id: String?, deadline: Int64
+  ) -> Bool {
     if pending.count >= configuration.maxPendingRequests {
       guard let untracked = pending.firstIndex(where: { $0.id == nil }) else { return false }
       pending.remove(at: untracked)
@@ -63,7 +86,7 @@ extension ClientEngine {
     let session =
       frame["session_id"]?.stringValue ?? frame["resume_session_id"]?.stringValue
       ?? frame["new_session_id"]?.stringValue
-    var request = PendingRequest(id: id, type: type, sessionId: session, answers: answers)
+    var request = PendingRequest(id: id, type: type, sessionId: session, answers: answers, deadline: deadline)
     if ["infer_session_name", "compact_session", "kill_session"].contains(type), let id = frame["session_id"] {
       request.correlation = ("session_id", id)
     }
@@ -78,13 +101,31 @@ extension ClientEngine {
     if type == "error" {
       return ErrorAttribution.request(refusedBy: frame, among: pending).map { pending.remove(at: $0) }
     }
+    let sessionBound = type == Self.sessionBoundAnswer
     guard
       let index = pending.firstIndex(where: { request in
         request.answers.contains(type)
           && (request.correlation.map { frame[$0.key] == nil || frame[$0.key] == $0.value } ?? true)
+          && (!sessionBound || (request.sessionId != nil && frame["session_id"]?.stringValue == request.sessionId))
       })
     else { return nil }
     return pending.remove(at: index)
+  }
+
+  /// The request deadline passed: every request due by `now` ends, oldest first (the tracked ones
+  /// fail with ``RequestFailure/timeout``, the others are forgotten), and the timer moves to the
+  /// earliest deadline still ahead, if any request still waits.
+  mutating func expirePending(now: Int64, _ out: inout [ClientAction]) {
+    var next: Int64?
+    pending.removeAll { request in
+      guard request.deadline <= now else {
+        next = min(next ?? request.deadline, request.deadline)
+        return false
+      }
+      if let id = request.id { out.append(.deliver(.requestFailed(requestId: id, reason: .timeout))) }
+      return true
+    }
+    if let next { arm(.requestDeadline, at: next, &out) }
   }
 
   /// Every pending request is over: the tracked ones fail with `reason`, the others are forgotten.

@@ -85,7 +85,7 @@ extension ClientEngine {
     sessionId id: String
   ) -> (SessionUpdate, HistoryFollowUp) {
     var update = SessionUpdate(
-      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: sub.cursor ?? .lastSeq(0))
+      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: sub.cursor)
     var next = HistoryFollowUp.done
     switch family {
     case .messageId:
@@ -158,8 +158,8 @@ extension ClientEngine {
       }
       update.isComplete = endOfFile
     }
-    update.cursor = sub.cursor ?? update.cursor
-    if case .offset(let offset, _) = update.cursor {
+    update.cursor = sub.cursor
+    if case .offset(let offset, _)? = update.cursor {
       update.cursor = .offset(offset, signature: frame["file_signature"]?.stringValue)
     }
     return (update, next)

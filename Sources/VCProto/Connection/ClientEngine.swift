@@ -31,6 +31,10 @@ public struct ClientEngine: Sendable {
   var capabilityFlags = CapabilityFlags()
   /// How the negotiated version identifies messages (set with ``negotiatedVersion``).
   var family: VersionFamily = .messageId
+  /// The family of the positions the subscriptions remember as delivered (`nil` before the first
+  /// connection): a connection on another family forgets them, since a `seq` and an `offset` (or a
+  /// uuid's hash) with the same number are different messages.
+  var deliveredFamily: VersionFamily?
 
   var rng: SplitMix64
   /// Reconnect attempts since the last authenticated connection.
@@ -107,7 +111,7 @@ public struct ClientEngine: Sendable {
           state: state.rawValue, event: "send",
           reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
       }
-      send(frame, requestId: requestId, &actions)
+      send(frame, requestId: requestId, now: now, &actions)
     }
     assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
   }
@@ -255,6 +259,9 @@ public struct ClientEngine: Sendable {
     case .continuation(let id):
       guard state == .ready, subscriptions[id] != nil else { return }
       sendSubscribe(id, &out)
+    case .requestDeadline:
+      guard state == .ready else { return }
+      expirePending(now: now, &out)
     case .heartbeat, .authDeadline: return  // server timers
     }
   }

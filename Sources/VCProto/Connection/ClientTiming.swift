@@ -35,6 +35,19 @@ public struct ClientTiming: Sendable, Hashable {
   /// Retry delay for a continuation whose `next_offset` did not advance (a half-written last line):
   /// 1 s. The real client aborts such a chain and shows "stalled".
   public var continuationRetryMs: Int64 = 1_000
+  /// How long a request waits for its answer before it fails with ``RequestFailure/timeout``: 120 s.
+  /// An `error` that cannot be tied to a request (a coded error, "Internal error: ...") leaves it
+  /// waiting, and without a deadline it would wait until the connection drops. The real server
+  /// answers these requests at once or after work it bounds itself (name inference 10 s, a provider
+  /// window's readiness 20 s), so 120 s is six times the longest such bound and leaves room for a
+  /// slow mobile link carrying a large frame queued ahead of the answer; it is also the longest the
+  /// real iOS client waits for an answer (a quick prompt's, 120 s).
+  public var requestTimeoutMs: Int64 = 120_000
+  /// The same for the requests whose answer comes after long work (``ClientEngine/slowRequestTypes``:
+  /// `compact_session`, `create_worktree_session`): 1 h 2 min. The real server gives a compaction,
+  /// and the Claude run behind a new worktree session, up to 1 h before it answers with an error
+  /// itself; the 2 minutes are the ordinary request timeout's margin on top.
+  public var slowRequestTimeoutMs: Int64 = 3_720_000
 
   /// The defaults.
   public init() {}

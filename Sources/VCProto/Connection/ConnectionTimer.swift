@@ -15,6 +15,8 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
   case heartbeatDeadline
   /// Client: retry a continuation that did not advance (a half-written last line).
   case continuation(sessionId: String)
+  /// Client: the earliest answer deadline of the requests waiting (``ClientTiming/requestTimeoutMs``).
+  case requestDeadline
   /// Server (heartbeat extension): send the next `heartbeat`.
   case heartbeat
   /// Server: the client did not authenticate in time.
@@ -29,6 +31,7 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
     case .pongDeadline: return "pong_deadline"
     case .heartbeatDeadline: return "heartbeat_deadline"
     case .continuation(let id): return "continuation:" + id
+    case .requestDeadline: return "request_deadline"
     case .heartbeat: return "heartbeat"
     case .authDeadline: return "auth_deadline"
     }
@@ -42,6 +45,7 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
     case "ping": self = .ping
     case "pong_deadline": self = .pongDeadline
     case "heartbeat_deadline": self = .heartbeatDeadline
+    case "request_deadline": self = .requestDeadline
     case "heartbeat": self = .heartbeat
     case "auth_deadline": self = .authDeadline
     default:

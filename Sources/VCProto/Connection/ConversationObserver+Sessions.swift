@@ -7,9 +7,10 @@ extension ConversationObserver {
 
   /// Answers that are not findings without a request: `session_list` follows every `connect`; `ack`
   /// also answers `start_recipe`; recipe, command, naming, compaction, worktree and upload results
-  /// may come from work the server (its recipe runner or supervisor) or the HTTP upload started.
+  /// may come from work the server (its recipe runner or supervisor) or the HTTP upload started, and
+  /// so may 0.2.0's `session_locked` (a recipe's later prompts meet the same lock).
   public static let answersSentUnprompted: Set<String> = [
-    "session_list", "ack", "available_recipes", "recipe_started", "recipe_exited", "command_started",
+    "session_list", "ack", "session_locked", "available_recipes", "recipe_started", "recipe_exited", "command_started",
     "command_error", "session_name_inferred", "infer_name_error", "compaction_complete", "compaction_error",
     "worktree_session_created", "worktree_session_error", "file_uploaded",
   ]
@@ -128,6 +129,9 @@ extension ConversationObserver {
           message: "session_history for a session the client has not subscribed to on this connection"))
     }
     guard id.utf8.count <= Self.maxTrackedIDBytes else { return }
+    // 0.2.0/0.3.0: the engine keeps the newest message id as the session's cursor (no check here
+    // reads it), so a frame whose ids are not short is not followed.
+    if family == .messageId, !Self.idsAreShort(message) { return }
     // The engine keeps a fixed-size digest of each session's signature, so any length is followed.
     guard drive(.frameReceived(message), now: now) != nil else { return }
     continuations[id] = nil
@@ -139,6 +143,15 @@ extension ConversationObserver {
     // real client continues at next_offset there and the server sorts it out, so only the flag counts.
     if case .offset(let at, _) = cursor, !replaced, at != message["next_offset"]?.intValue { return }
     continuations[id] = cursor
+  }
+
+  /// Whether the ids a 0.2.0/0.3.0 `session_history` could leave as the engine's cursor
+  /// (`newest_message_id`, else a message's `uuid`) are all at most ``maxTrackedIDBytes`` long.
+  private static func idsAreShort(_ message: JSONObject) -> Bool {
+    func short(_ value: JSONValue?) -> Bool { (value?.stringValue?.utf8.count ?? 0) <= maxTrackedIDBytes }
+    guard short(message["newest_message_id"]) else { return false }
+    guard case .array(let messages)? = message["messages"] else { return true }
+    return messages.allSatisfy { short($0["uuid"]) }
   }
 
   /// Whether a `subscribe` resumes where the continuation must.

@@ -140,6 +140,10 @@ public struct ConversationObserver: Sendable {
 
   /// Takes the next frame; returns the findings it causes (handshake first, then conversation).
   public mutating func observe(_ frame: Frame) -> [Finding] {
+    // Times come from the traffic (any clock, any value); the engine that follows subscriptions adds
+    // its intervals to them, so they are held where no sum can overflow.
+    var frame = frame
+    frame.time = frame.time.map { min(max($0, -Self.timeBound), Self.timeBound) }
     let type = frame.type
     if frame.direction == .serverToClient, type == "hello" {
       beginConnection(hello: frame.message)
@@ -229,6 +233,10 @@ public struct ConversationObserver: Sendable {
           message: "extension \(use.what) needs capability \(use.name), which was not negotiated"))
     }
   }
+
+  /// The largest time magnitude handed on (2^62 ms, about 146 million years): far from the ends of
+  /// `Int64`, so `now` plus any engine interval (hours at most) stays representable.
+  static let timeBound: Int64 = 1 << 62
 
   /// A type as findings quote it: redacted when key-shaped, cut at 64 characters.
   static func shown(_ type: String) -> String {

@@ -9,41 +9,19 @@
 /// frame goes to the application as received, and no request is failed, because failing the oldest
 /// one could fail the wrong one.
 enum ErrorAttribution {
-  /// For each tracked request type, the `error` messages its handler sends instead of an answer, as
-  /// the catalog writes them (`<...>` stands for any text). Left out on purpose: messages the server
-  /// can also send later, after the request was answered, for another request of the same session
-  /// (`prompt`: "Compaction in progress ...", "Failed to dispatch prompt: ...", 0.2.0's Claude
-  /// failure text; `start_recipe`: "tmux dispatch failed: ...", "Compaction in progress ..."), and
-  /// messages any handler can send ("Error processing message: ...", "Internal error: ...").
-  static let refusals: [String: [String]] = [
-    "execute_command": [
-      "command_id required in execute_command message", "working_directory required in execute_command message",
-    ],
-    "get_command_output": [
-      "command_session_id required in get_command_output message", "Command output not found: <command_session_id>",
-    ],
-    "compact_session": ["session_id required in compact_session message"],
-    "kill_session": ["session_id required in kill_session message", "Failed to kill session: <error>"],
-    "list_resources": ["storage_location required in list_resources message", "Failed to list resources: <reason>"],
-    "delete_resource": [
-      "filename and storage_location required in delete_resource message", "Failed to delete resource: <reason>",
-    ],
-    "upload_file": [
-      "filename, content, and storage_location required in upload_file message", "Failed to upload file: <reason>",
-    ],
-    "start_recipe": [
-      "session_id required in start_recipe message", "recipe_id required in start_recipe message",
-      "working_directory required for new session", "Recipe not found: <recipe-id>",
-    ],
-    "exit_recipe": ["session_id required in exit_recipe message"],
-    "set_max_message_size": ["size_kb (positive integer) required in set_max_message_size message"],
-    "prompt": [
-      "Must send connect message first", "text required in prompt message",
-      "Cannot specify both new_session_id and resume_session_id", "Invalid provider: '<p>'. Valid providers: <list>",
-      "No AI CLI tools installed. Please install Claude Code or GitHub Copilot CLI.",
-      "<provider> CLI not installed. Please install the <cli> CLI to use <provider> sessions.",
-    ],
-  ]
+  /// For each request type, the `error` messages its handler sends instead of an answer (`<...>`
+  /// stands for any text), from the catalog (``MessageSpec/refusals``, declared once there). Left out
+  /// there on purpose: messages the server can also send later, after the request was answered, for
+  /// another request of the same session (`prompt`: "Compaction in progress ...", "Failed to dispatch
+  /// prompt: ...", 0.2.0's Claude failure text; `start_recipe`: "tmux dispatch failed: ...",
+  /// "Compaction in progress ..."), and messages any handler can send ("Error processing message:
+  /// ...", "Internal error: ...").
+  static let refusals: [String: [String]] = ProtocolCatalog.declaration.messages.reduce(into: [:]) { table, spec in
+    guard !spec.refusals.isEmpty else { return }
+    for template in spec.refusals where !(table[spec.type] ?? []).contains(template) {
+      table[spec.type, default: []].append(template)
+    }
+  }
 
   /// The server's answer to a frame whose type it does not know; the rest of the message is the type.
   static let unknownTypePrefix = "Unknown message type: "

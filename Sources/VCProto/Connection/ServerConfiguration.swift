@@ -2,7 +2,7 @@
 public struct ServerConfiguration: Sendable {
   /// Versions, auth versions, capabilities and floor.
   public var offer: ServerOffer
-  /// The pre-shared API key.
+  /// The pre-shared API key (never appears in logs or descriptions).
   public var apiKey: String
   /// Heartbeat extension period: 45 s (the resilience design's value; under the client's 90 s
   /// timeout twice over).

@@ -117,18 +117,26 @@ extension ServerEngine {
       announcement.protocolVersion != nil || announcement.protocolVersions != nil
       || announcement.capabilities != nil || authVersion == 2
     if announced || family != .messageId {
+      // The real server echoes the connect's session_id, else null (0.3.0 made it nullable); on
+      // 0.2.0, whose `connected` needs a string and which no real server ever sent, the host's
+      // connection id stands in.
+      let echoed = sessionId ?? (accepted.version == KnownVersion.v0_2_0.rawValue ? connectionId : nil)
       var connected = JSONObject.frame(
         "connected",
         [
-          "message": "Session registered", "session_id": (sessionId ?? connectionId).map(JSONValue.string) ?? .null,
+          "message": "Session registered", "session_id": echoed.map(JSONValue.string) ?? .null,
           "negotiated_protocol_version": .string(accepted.version),
-          "capabilities": .array(accepted.capabilities.map { .string($0) }),
-          "auth_version": JSONValue(integerLiteral: authVersion),
         ])
+      // vcproto's members only for a client that negotiated something (STANDARDS.md section 8):
+      // one that asked for nothing gets the real backend's `connected` exactly.
+      if accepted.confirmsExtensions {
+        connected["capabilities"] = .array(accepted.capabilities.map { .string($0) })
+        connected["auth_version"] = JSONValue(integerLiteral: authVersion)
+      }
       if let v2 {
         // server_proof covers every member of `connected` as sent (a null session_id is absent).
         let typed = ConnectedMessage(
-          message: "Session registered", sessionId: sessionId ?? connectionId,
+          message: "Session registered", sessionId: echoed,
           negotiatedProtocolVersion: accepted.version, capabilities: accepted.capabilities, authVersion: authVersion)
         connected["server_proof"] = .string(
           AuthMAC.mac(

@@ -100,7 +100,10 @@ public struct ServerEngine: Sendable {
     }
   }
 
-  /// The `hello` for this offer: the real server's members, then vcproto's negotiation members.
+  /// The `hello` for this offer: the real server's four members, then vcproto's negotiation members
+  /// only when the offer has something to negotiate (``ServerOffer/offersExtensions``, the rule of
+  /// ``ServerOffer/hello(challenge:)``), so that a plain server's `hello` is the real backend's
+  /// exactly (STANDARDS.md section 8).
   func hello() -> JSONObject {
     let offer = configuration.offer
     var hello = JSONObject.frame(
@@ -110,10 +113,11 @@ public struct ServerEngine: Sendable {
         "version": .string(offer.versions.advertised.description),
         "auth_version": JSONValue(integerLiteral: offer.authVersions.contains(1) ? 1 : (offer.authVersions.max() ?? 1)),
         "instructions": "Send connect message with api_key",
-        "protocol_versions": .array(offer.versions.reachable.map { .string($0.description) }),
-        "auth_versions": .array(offer.authVersions.map { JSONValue(integerLiteral: $0) }),
-        "capabilities": .array(offer.capabilities.map { .string($0) }),
       ])
+    guard offer.offersExtensions else { return hello }
+    hello["protocol_versions"] = .array(offer.versions.reachable.map { .string($0.description) })
+    hello["auth_versions"] = .array(offer.authVersions.map { JSONValue(integerLiteral: $0) })
+    hello["capabilities"] = .array(offer.capabilities.map { .string($0) })
     if let challenge { hello["challenge"] = .string(challenge) }
     return hello
   }

@@ -2,8 +2,9 @@
 public enum ServerEvent: Sendable, Hashable {
   /// Transport: the socket is open. `challenge`: 256 fresh random bits, lowercase hex, when auth v2
   /// is offered (else `nil`). `connectionId`: the host's name for this connection, sent as
-  /// `connected.session_id` when the client's `connect` carries none (0.2.0 and 0.3.0 require a
-  /// string there; from 0.4.0 the real server sends `null`, which is what `nil` gives).
+  /// `connected.session_id` only on a 0.2.0 connection whose `connect` carries none (0.2.0's
+  /// `connected` requires a string there, so a host serving 0.2.0 gives one); from 0.3.0 on the
+  /// member is the `connect`'s `session_id` or `null`, as the real server sends it.
   case transportOpened(challenge: String?, connectionId: String? = nil)
   /// Transport: a frame from the client, parsed.
   case frameReceived(JSONObject)

@@ -34,10 +34,12 @@ public struct SessionUpdate: Sendable, Hashable {
   public var insertIndices: [Int]
   /// Indices in ``messages`` of the messages to overwrite, ascending (frame order). Each names an object.
   public var replaceIndices: [Int]
-  /// The cursor after this frame (what to persist for a later ``ClientEvent/subscribe(sessionId:cursor:)``).
+  /// The cursor after this frame (what to persist for a later ``ClientEvent/subscribe(sessionId:cursor:)``),
+  /// or `nil` when the engine holds no position for the session yet (a 0.2.0/0.3.0 session none of
+  /// whose messages had a `uuid` and whose frame named no `newest_message_id`): keep what you had.
   /// A 0.5.0 cursor's `signature` is this frame's `file_signature` (`nil` when the frame has none:
   /// keep the previous one then); the engine itself keeps only a digest of it.
-  public var cursor: SubscriptionCursor
+  public var cursor: SubscriptionCursor?
   /// `false` while the engine is still fetching the rest (a continuation is pending or retrying).
   public var isComplete: Bool
   /// 0.4.0 `gap` object as received, or `nil`.
@@ -62,7 +64,7 @@ public struct SessionUpdate: Sendable, Hashable {
   /// Creates an update from copies of the messages to insert and to replace.
   public init(
     sessionId: String, purge: Purge? = nil, insert: [JSONObject] = [], replace: [JSONObject] = [],
-    cursor: SubscriptionCursor, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
+    cursor: SubscriptionCursor?, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
   ) {
     self.init(
       sessionId: sessionId, purge: purge, messages: [], insertIndices: [], replaceIndices: [], cursor: cursor,
@@ -73,7 +75,7 @@ public struct SessionUpdate: Sendable, Hashable {
   /// Creates an update over a frame's `messages` array. Every index must name an object of `messages`.
   public init(
     sessionId: String, purge: Purge? = nil, messages: [JSONValue], insertIndices: [Int], replaceIndices: [Int],
-    cursor: SubscriptionCursor, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
+    cursor: SubscriptionCursor?, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
   ) {
     self.sessionId = sessionId
     self.purge = purge

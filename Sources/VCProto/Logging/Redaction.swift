@@ -177,21 +177,41 @@ public enum Redaction {
   }
 
   /// An excerpt of at most `limit` characters around `offset`, with secrets masked first (so a
-  /// secret cut in half by the window is still masked).
+  /// secret cut in half by the window is still masked). Linear in the frame's length, and the excerpt
+  /// itself is built from at most `limit` Unicode scalars, so a huge malformed frame costs no more
+  /// than its redaction. `offset` is a byte offset in `frame`; masking can move text, so the window
+  /// is centred on the same byte offset of the redacted text.
   public static func excerpt(of frame: [UInt8], around offset: Int, limit: Int = 200) -> String {
-    let text = redactedText(String(decoding: frame, as: UTF8.self))
-    let chars = Array(text)
-    guard chars.count > limit else { return text }
-    // Map the byte offset to an approximate character offset (exact for ASCII).
-    let center = min(max(0, offset), chars.count)
-    let start = max(0, min(center - limit / 2, chars.count - limit))
-    return String(chars[start..<min(chars.count, start + limit)])
+    let text = Array(redactedText(String(decoding: frame, as: UTF8.self)).utf8)
+    guard limit > 0 else { return "" }
+    /// Whether a scalar starts at byte `i` (not a UTF-8 continuation byte).
+    func startsScalar(_ i: Int) -> Bool { text[i] & 0xC0 != 0x80 }
+    var center = min(max(0, offset), text.count)
+    while center > 0, center < text.count, !startsScalar(center) { center -= 1 }
+    var scalars = 0
+    /// Moves `start` back over one scalar.
+    func stepBack(_ start: inout Int) {
+      repeat { start -= 1 } while start > 0 && !startsScalar(start)
+      scalars += 1
+    }
+    // Half the window before the centre, the rest after it; then more before it if the text ended.
+    var start = center
+    while start > 0, scalars < limit / 2 { stepBack(&start) }
+    var end = center
+    while end < text.count, scalars < limit {
+      repeat { end += 1 } while end < text.count && !startsScalar(end)
+      scalars += 1
+    }
+    while start > 0, scalars < limit { stepBack(&start) }
+    return String(decoding: text[start..<end], as: UTF8.self)
   }
 
-  /// Shortens a value for a human message.
+  /// Shortens a value for a human message: at most `limit` characters, key-shaped text masked
+  /// first. Only the kept prefix is counted, so a huge value costs no more than its masking.
   static func truncated(_ s: String, limit: Int = 60) -> String {
     let masked = maskingKeyShapedText(s)
-    return masked.count <= limit ? masked : String(masked.prefix(limit)) + "…"
+    let kept = masked.prefix(limit)
+    return kept.endIndex == masked.endIndex ? masked : String(kept) + "…"
   }
 
   /// The prefix of every voice-code API key.

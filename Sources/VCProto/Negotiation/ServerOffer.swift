@@ -40,6 +40,10 @@ public struct ServerOffer: Sendable, Hashable {
   /// The real backend at its newest commit (1e7bcc30): floor 0.4.0, ceiling 0.5.0, auth v1, no extensions.
   public static let realHead = ServerOffer(versions: .realHead)
 
+  /// Whether the offer has anything beyond the real backend's handshake (a capability, or an auth
+  /// version other than v1 alone): only then does its `hello` carry vcproto's negotiation members.
+  var offersExtensions: Bool { !capabilities.isEmpty || authVersions != [1] }
+
   /// The `hello` advertising this offer; `challenge` for auth v2. `version` is the ceiling, as the real
   /// backend advertises it. vcproto's members (`protocol_versions`: every version a client can get;
   /// `auth_versions`, `capabilities`, `challenge`) are added only when the offer has an extension or
@@ -49,7 +53,7 @@ public struct ServerOffer: Sendable, Hashable {
       message: "Welcome to voice-code backend", version: versions.advertised.description,
       authVersion: authVersions.contains(1) ? 1 : (authVersions.max() ?? 1),
       instructions: "Send connect message with api_key")
-    if !capabilities.isEmpty || authVersions != [1] || challenge != nil {
+    if offersExtensions || challenge != nil {
       hello.protocolVersions = versions.reachable.map(\.description)
       hello.authVersions = authVersions
       hello.capabilities = capabilities

@@ -73,7 +73,8 @@ enum DecodeCommand {
       return 1
     }
     let shown = args.has("show-secrets") ? canonical : Redaction.redacted(canonical)
-    io.standardOutput.line(TerminalText.jsonSafe(PrettyPrinter.text(shown)))
+    PrettyPrinter.write(shown) { io.standardOutput.write(TerminalText.jsonSafe($0)) }
+    io.standardOutput.line()
     return 0
   }
 }

@@ -46,6 +46,27 @@ enum VectorsCommand {
     Kind(folder: "sessions", check: SessionVectors.check),
   ]
 
+  /// Why a vectors file could not be read.
+  struct FileProblem: Error {
+    let text: String
+  }
+
+  /// The vectors of one file, or why there are none (unreadable, not JSON with the parser's reason
+  /// and offset, or not an array).
+  static func readVectors(_ path: String) -> Result<[JSONValue], FileProblem> {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return .failure(FileProblem(text: "cannot read the file"))
+    }
+    do {
+      guard case .array(let vectors) = try JSONReader(limits: vectorFileLimits).parse([UInt8](data)) else {
+        return .failure(FileProblem(text: "not a JSON array of vectors"))
+      }
+      return .success(vectors)
+    } catch {
+      return .failure(FileProblem(text: "not a JSON array of vectors: \(error)"))
+    }
+  }
+
   static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
     let name = args.positionals.first ?? "Vectors"
     let root = io.resolve(name)
@@ -73,10 +94,11 @@ enum VectorsCommand {
       for file in files {
         filesRun += 1
         let display = "\(kind.folder)/\(file)"
-        guard let data = fm.contents(atPath: directory + "/" + file),
-          case .array(let vectors)? = try? JSONReader(limits: vectorFileLimits).parse([UInt8](data))
-        else {
-          io.standardOutput.line("FAIL \(display): not a JSON array of vectors")
+        let vectors: [JSONValue]
+        switch readVectors(directory + "/" + file) {
+        case .success(let list): vectors = list
+        case .failure(let problem):
+          io.standardOutput.line("FAIL \(display): \(problem.text)")
           failed += 1
           continue
         }

@@ -35,10 +35,11 @@ struct ConformanceTestCase: Sendable {
         continue
       }
       let folder = components.dropLast().joined(separator: "/")
-      guard let data = fm.contents(atPath: root + "/" + path),
-        case .array(let vectors)? = try? JSONReader(limits: VectorsCommand.vectorFileLimits).parse([UInt8](data))
-      else {
-        problems.append("\(path): not a JSON array of vectors")
+      let vectors: [JSONValue]
+      switch VectorsCommand.readVectors(root + "/" + path) {
+      case .success(let list): vectors = list
+      case .failure(let problem):
+        problems.append("\(path): \(problem.text)")
         continue
       }
       for (index, vector) in vectors.enumerated() {
