@@ -365,12 +365,12 @@ struct JSONParser {
   /// Parses a string starting at the opening quote.
   ///
   /// One scan finds the closing quote, stepping over every byte but `"`, `\` and control characters
-  /// (``skipStringBytes(high:)``, eight at a time, noting whether any byte is beyond ASCII); escapes
-  /// are unescaped into ``scratch``. Only a string with bytes beyond ASCII is then checked for valid
-  /// UTF-8, in one tight pass (``isValidUTF8(_:_:)``) instead of a return to the scan at every
-  /// multi-byte character. Whenever that check fails, or the string is broken or too long,
-  /// ``parseStringChecked()`` reads it again byte by byte and reports the first problem at its
-  /// offset, so errors are exactly what they always were.
+  /// (``skipStringBytes(high:)``, eight at a time); escapes are unescaped into ``scratch``. Then one
+  /// String is made from the bytes, and their UTF-8 is validated once, there: plain ASCII needs no
+  /// validation, anything else goes through `String(validating:as:)`, the standard library's RFC 3629
+  /// validation (no overlong forms, no surrogates, nothing above U+10FFFF). Whenever that refuses the
+  /// bytes, or the string is broken or too long, ``parseStringChecked()`` reads it again byte by byte
+  /// and reports the first problem at its offset, so errors are exactly what they always were.
   mutating func parseString() throws(JSONReadError) -> String {
     let open = pos
     pos += 1
@@ -383,9 +383,9 @@ struct JSONParser {
         pos += 1
         return String(decoding: body, as: UTF8.self)
       }
-      if isValidUTF8(start, pos) {
+      if let string = String(validating: body, as: UTF8.self) {
         pos += 1
-        return String(decoding: body, as: UTF8.self)
+        return string
       }
     } else if pos < bytes.count, bytes[pos] == UInt8(ascii: "\\"), let string = unescapedRest(start, high: high) {
       return string
@@ -397,8 +397,7 @@ struct JSONParser {
   /// The rest of a string from its first backslash, unescaped (`start`: its first byte; `high`: the
   /// high bits of its bytes so far); `nil` when anything is wrong (the caller reads it again).
   private mutating func unescapedRest(_ start: Int, high: UInt64) -> String? {
-    if high != 0, !isValidUTF8(start, pos) { return nil }
-    var high: UInt64 = 0
+    var high = high
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
     while pos < bytes.count {
@@ -406,64 +405,17 @@ struct JSONParser {
       if b == UInt8(ascii: "\"") {
         guard scratch.count <= limits.maxStringBytes else { return nil }
         pos += 1
-        // Escapes append valid UTF-8 only (surrogates are paired or refused); the raw runs were checked.
-        return String(decoding: scratch, as: UTF8.self)
+        // Escapes append valid UTF-8 only (surrogates are paired or refused): the raw bytes decide.
+        return high == 0 ? String(decoding: scratch, as: UTF8.self) : String(validating: scratch, as: UTF8.self)
       }
       guard b == UInt8(ascii: "\\") else { return nil }
       do { try appendEscape() } catch { return nil }
       let runStart = pos
-      high = 0
       skipStringBytes(high: &high)
-      if high != 0, !isValidUTF8(runStart, pos) { return nil }
       if runStart < pos { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos])) }
       if scratch.count > limits.maxStringBytes { return nil }
     }
     return nil
-  }
-
-  /// `true` when the bytes `start..<end` (inside a string) are valid UTF-8 by RFC 3629 (no overlong
-  /// forms, no surrogates, nothing above U+10FFFF), the rules of ``skipUTF8Sequence()``; ASCII is
-  /// stepped over eight bytes at a time.
-  private func isValidUTF8(_ start: Int, _ end: Int) -> Bool {
-    guard let base = bytes.baseAddress else { return start == end }
-    var i = start
-    while i < end {
-      if i &+ 8 <= end, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-        i &+= 8
-        continue
-      }
-      let b0 = base[i]
-      if b0 < 0x80 {
-        i &+= 1
-        continue
-      }
-      let need: Int
-      var lower: UInt8 = 0x80
-      var upper: UInt8 = 0xBF
-      switch b0 {
-      case 0xC2...0xDF: need = 1
-      case 0xE0:
-        need = 2
-        lower = 0xA0
-      case 0xE1...0xEC, 0xEE...0xEF: need = 2
-      case 0xED:
-        need = 2
-        upper = 0x9F
-      case 0xF0:
-        need = 3
-        lower = 0x90
-      case 0xF1...0xF3: need = 3
-      case 0xF4:
-        need = 3
-        upper = 0x8F
-      default: return false
-      }
-      guard i &+ need < end, base[i &+ 1] >= lower, base[i &+ 1] <= upper else { return false }
-      if need >= 2, base[i &+ 2] & 0xC0 != 0x80 { return false }
-      if need == 3, base[i &+ 3] & 0xC0 != 0x80 { return false }
-      i &+= need &+ 1
-    }
-    return true
   }
 
   /// Advances to the next `"`, `\` or control character inside a string (or the end of the frame),
