@@ -282,25 +282,8 @@ extension JSONParser {
   }
 }
 
-/// `true` when the `n` bytes at `a` and at `b` are equal; compared a word at a time (a name of 8 bytes
-/// or more as 8-byte words, the last one overlapping the one before; 4 to 7 bytes as two 4-byte words).
 @inline(__always)
 private func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-  func word<T: FixedWidthInteger>(_ p: UnsafePointer<UInt8>, _ at: Int, _: T.Type) -> T {
-    UnsafeRawPointer(p + at).loadUnaligned(as: T.self)
-  }
-  if n >= 8 {
-    var i = 0
-    while i &+ 8 < n {
-      guard word(a, i, UInt64.self) == word(b, i, UInt64.self) else { return false }
-      i &+= 8
-    }
-    return word(a, n &- 8, UInt64.self) == word(b, n &- 8, UInt64.self)
-  }
-  if n >= 4 {
-    return word(a, 0, UInt32.self) == word(b, 0, UInt32.self)
-      && word(a, n &- 4, UInt32.self) == word(b, n &- 4, UInt32.self)
-  }
   for i in 0..<n where a[i] != b[i] { return false }
   return true
 }
