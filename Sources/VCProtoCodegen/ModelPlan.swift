@@ -11,6 +11,9 @@ import VCProto
 /// them differently (name, JSON type, requiredness, nullability, closed set, default, capability,
 /// secrecy, the nested shapes' variants); documentation and known values do not count.
 ///
+/// A member of alternative types (`oneOf`) is an enum with a case per alternative, shared by every
+/// struct that uses the same alternatives (`SwiftModelGenerator+Alternatives.swift`).
+///
 /// Handshake messages (``Validator/handshakeTypes``) are the exception: one struct for every version,
 /// with the union of the versions' members (a member optional unless every version requires it, null
 /// allowed when any version allows it), because negotiation builds and reads them before a version is

@@ -24,6 +24,7 @@ package struct SwiftModelGenerator: Sendable {
       ("ClientMessagePayloads.swift", payloads(.clientToServer)),
       ("ServerMessagePayloads.swift", payloads(.serverToClient)),
       ("Shapes.swift", shapes()),
+      ("Alternatives.swift", alternatives()),
       ("Secrets.swift", secrets()),
     ]
   }
@@ -87,7 +88,9 @@ package struct SwiftModelGenerator: Sendable {
     case .integer: return "Int"
     case .number: return "Double"
     case .boolean: return "Bool"
-    case .any, .oneOf: return "JSONValue"
+    case .any: return "JSONValue"
+    case .oneOf(let alternatives):
+      return Self.typesAlternatives(alternatives) ? alternativesName(alternatives) : "JSONValue"
     case .shape(let name): return shapeNames[name] ?? name
     case .array(let element): return "[\(swiftType(element))]"
     }
@@ -352,7 +355,7 @@ package struct SwiftModelGenerator: Sendable {
     case .integer(let minimum): return minimum != nil
     case .number, .boolean, .any, .shape: return false
     case .array(let e): return needsCheck(e)
-    case .oneOf: return true
+    case .oneOf(let alternatives): return !typesAlternatives(alternatives)  // an enum checks its own
     }
   }
 

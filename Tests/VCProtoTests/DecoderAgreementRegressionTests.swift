@@ -6,8 +6,9 @@ import Testing
 /// refused by both, or accepted by both.
 @Suite struct DecoderAgreementRegressionTests {
   /// fuzz-frame, 2026-11-23 (crash-9ef5d331…, the first run over every version): in 0.3.0 each
-  /// `session_updated.messages[]` is a HistoryMessage or a raw Claude record, kept as plain JSON by
-  /// the model, whose check looked only at the JSON type (an object). A raw record whose `message` is
+  /// `session_updated.messages[]` is a HistoryMessage or a raw Claude record, then kept as plain JSON
+  /// by the model, whose check looked only at the JSON type (an object; now the elements are typed,
+  /// `HistoryMessageOrClaudeRecord`, and the case is chosen by the validator's own rule). A raw record whose `message` is
   /// `null` (not nullable, STANDARDS.md section 6, ClaudeRecord) decoded although the validator
   /// refused it.
   @Test(arguments: [
@@ -40,6 +41,12 @@ import Testing
       Issue.record("decoded as \(message)")
       return
     }
-    #expect(updated.messages.count == 2)
+    guard updated.messages.count == 2, case .historyMessage(let first) = updated.messages[0],
+      case .claudeRecord(let second) = updated.messages[1]
+    else {
+      Issue.record("elements decoded as \(updated.messages)")
+      return
+    }
+    #expect(first.role == .user && second.text == "hi")
   }
 }

@@ -3,11 +3,12 @@ import Testing
 import VCProto
 
 // The code that the DocC articles Sources/VCProto/VCProto.docc/GettingStarted.md ("Decode", "Encode",
-// "Validate without decoding") and NegotiationAndAuthentication.md ("Negotiation", "Authentication")
-// show is the code between the `snippet` markers below, line for line: `articleShowsThisCode` fails
-// when an article shows code that is not here (or other code), and an API change breaks the build of
-// this file, not silently the articles. The file imports VCProto without @testable, as an application
-// would. Each snippet's `print` is a local function that records what it prints.
+// "Validate without decoding"), NegotiationAndAuthentication.md ("Negotiation", "Authentication") and
+// TheTypedModel.md ("Members of alternative types") show is the code between the `snippet` markers
+// below, line for line: `articleShowsThisCode` fails when an article shows code that is not here (or
+// other code), and an API change breaks the build of this file, not silently the articles. The file
+// imports VCProto without @testable, as an application would. Each snippet's `print` is a local
+// function that records what it prints.
 
 /// What a snippet printed, one line per call.
 final class PrintedLines {
@@ -75,6 +76,20 @@ private func documentedValidation(_ frameText: String, into printed: PrintedLine
     print(finding.code, finding.pointer, finding.message)
   }
   // snippet end: validate
+}
+
+private func documentedAlternatives(_ message: ServerMessage, into printed: PrintedLines) {
+  func print(_ items: Any...) { printed.record(items) }
+  // snippet begin: alternatives
+  if case .sessionUpdated(.v0_3_0(let update)) = message {
+    for element in update.messages {
+      switch element {
+      case .historyMessage(let canonical): print(canonical.role.rawValue, canonical.text)
+      case .claudeRecord(let record): print(record.role ?? "?", record.text ?? "")
+      }
+    }
+  }
+  // snippet end: alternatives
 }
 
 @Suite struct DocCExampleTests {
@@ -167,6 +182,19 @@ private func documentedValidation(_ frameText: String, into printed: PrintedLine
     #expect(printed.lines == ["missing_field /text required member \"text\" is missing"])
   }
 
+  /// A 0.3.0 push with a canonical message and a raw record (STANDARDS.md section 12, `session_updated`):
+  /// one line each, the record's text from its `text` content blocks.
+  @Test func alternativesPrintEachElement() throws {
+    let frame =
+      #"{"type":"session_updated","session_id":"s","messages":["#
+      + #"{"uuid":"u","role":"user","text":"Run the tests","timestamp":null,"provider":"claude"},"#
+      + #"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}]}"#
+    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: "0.3.0"))
+    let printed = PrintedLines()
+    documentedAlternatives(try decoder.decodeServerMessage(Array(frame.utf8)), into: printed)
+    #expect(printed.lines == ["user Run the tests", "assistant Done."])
+  }
+
   /// The code between the `snippet` markers, one trimmed line each.
   static func snippet(_ name: String) throws -> [String] {
     let source = try String(contentsOfFile: #filePath, encoding: .utf8)
@@ -182,6 +210,7 @@ private func documentedValidation(_ frameText: String, into printed: PrintedLine
   @Test(arguments: [
     ("GettingStarted.md", ["decode", "encode", "validate"]),
     ("NegotiationAndAuthentication.md", ["negotiation", "authentication"]),
+    ("TheTypedModel.md", ["alternatives"]),
   ])
   func articleShowsThisCode(_ article: String, _ names: [String]) throws {
     let markdown = try String(contentsOf: Self.docc.appendingPathComponent(article), encoding: .utf8)

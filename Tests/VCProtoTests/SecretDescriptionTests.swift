@@ -65,6 +65,10 @@ import VCProtoCodegen
     #expect(String(describing: record).contains("my key is «redacted»"))
     // The record itself is unchanged: only its printed forms are redacted.
     #expect(record.text == "my key is \(Self.key)")
+    // Inside the typed 0.3.0 push (an element of alternative types) it stays masked.
+    let update = SessionUpdatedMessageV0_3_0(sessionId: "s", messages: [.claudeRecord(record)])
+    Self.expectHidden(HistoryMessageOrClaudeRecord.claudeRecord(record), [Self.key, Self.canary])
+    Self.expectHidden(ServerMessage.sessionUpdated(.v0_3_0(update)), [Self.key, Self.canary])
   }
 
   /// Every secret member of every catalog: a decoded message carrying a value in it never prints

@@ -1,5 +1,6 @@
 /// A Swift type that one JSON member decodes into (`String`, `Int`, `Double`, `Bool`, ``JSONValue``,
-/// arrays of those, and the generated shapes).
+/// arrays of those, the generated shapes, and the generated enums of a member of alternative types such
+/// as ``HistoryMessageOrClaudeRecord``).
 public protocol JSONFieldValue: Sendable, Hashable {
   /// Converts a non-null member value, or throws naming the member.
   static func decodeField(_ value: JSONValue, key: String) throws(ModelDecodingError) -> Self

@@ -57,4 +57,14 @@ extension ValueRules {
     checkMember(value, field, in: catalog, into: &verdict)
     return !verdict.hasErrors
   }
+
+  /// The index of the alternative a non-null value of a `oneOf` type takes, as the validator decides it
+  /// (``checkAlternatives(_:_:secret:in:into:)``, nested shapes checked member by member in `catalog`):
+  /// the first it satisfies completely; `nil` when it satisfies none.
+  static func alternative(of value: JSONValue, among alternatives: [FieldType], in catalog: ProtocolCatalog)
+    -> Int?
+  {
+    var verdict = RuleBreak()
+    return checkAlternatives(value, alternatives, secret: false, in: catalog, into: &verdict).chosen
+  }
 }

@@ -61,25 +61,36 @@ enum ValueRules {
       }
       return true
     case .oneOf(let alternatives):
-      // The first alternative the value satisfies wins (its warnings are kept). When none does, the
-      // findings of the closest alternative of the value's JSON type (fewest errors, the first of
-      // equals) say what is wrong inside it; "expected object or object, got object" would not.
-      var closest: Sink?
-      for alternative in alternatives {
-        var trial = sink.trial()
-        let sameJSONType = check(value, alternative, secret: secret, in: catalog, into: &trial)
-        if !trial.hasErrors {
-          sink.absorb(trial)
-          return true
-        }
-        if sameJSONType, trial.errorCount < closest?.errorCount ?? .max { closest = trial }
-      }
-      if let closest {
-        sink.absorb(closest)
-        return true
-      }
-      return wrongType(alternatives.map(\.jsonTypeName).joined(separator: " or "), value, into: &sink)
+      return checkAlternatives(value, alternatives, secret: secret, in: catalog, into: &sink).sameJSONType
     }
+  }
+
+  /// Walks a value of a `oneOf` type: the first alternative the value satisfies wins (its warnings are
+  /// kept) and is returned as `chosen`. When none does, the findings of the closest alternative of the
+  /// value's JSON type (fewest errors, the first of equals) say what is wrong inside it ("expected
+  /// object or object, got object" would not); `sameJSONType` is `false` when no alternative has the
+  /// value's JSON type. The typed model's alternative enums take the case this chooses
+  /// (``alternative(of:among:in:)``), so model and validator cannot pick differently.
+  @inline(__always)  // the walk's own `oneOf` case, as before it was shared with the model
+  static func checkAlternatives<Sink: ValueRuleSink>(
+    _ value: JSONValue, _ alternatives: [FieldType], secret: Bool, in catalog: ProtocolCatalog?,
+    into sink: inout Sink
+  ) -> (chosen: Int?, sameJSONType: Bool) {
+    var closest: Sink?
+    for (index, alternative) in alternatives.enumerated() {
+      var trial = sink.trial()
+      let sameJSONType = check(value, alternative, secret: secret, in: catalog, into: &trial)
+      if !trial.hasErrors {
+        sink.absorb(trial)
+        return (index, true)
+      }
+      if sameJSONType, trial.errorCount < closest?.errorCount ?? .max { closest = trial }
+    }
+    if let closest {
+      sink.absorb(closest)
+      return (nil, true)
+    }
+    return (nil, wrongType(alternatives.map(\.jsonTypeName).joined(separator: " or "), value, into: &sink))
   }
 
   /// Walks the members of an object declared by `fields`: presence, nullability, type and closed set
@@ -157,17 +168,6 @@ extension FieldType {
   var isComposite: Bool {
     switch self {
     case .shape, .array, .oneOf, .any: return true
-    default: return false
-    }
-  }
-
-  /// `true` when a shape sits under alternatives (`oneOf`, at any depth of arrays): the model keeps
-  /// such a value as plain JSON, so only a deep check (``ValueRules/accepts(_:_:deep:)`` with a
-  /// catalog) sees the shape's members.
-  var hidesShapes: Bool {
-    switch self {
-    case .array(let element): return element.hidesShapes
-    case .oneOf(let alternatives): return alternatives.contains { !$0.shapeNames.isEmpty }
     default: return false
     }
   }

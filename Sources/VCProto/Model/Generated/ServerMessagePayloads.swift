@@ -3194,7 +3194,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   /// `session_id`
   public var sessionId: String
   /// `messages`: Canonical messages; the just-created-session path still sends raw records.
-  public var messages: [JSONValue]
+  public var messages: [HistoryMessageOrClaudeRecord]
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
     []
@@ -3206,7 +3206,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
-    messages: [JSONValue],
+    messages: [HistoryMessageOrClaudeRecord],
     additionalMembers: JSONObject = JSONObject()
   ) {
     self.sessionId = sessionId
@@ -3217,7 +3217,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   /// Builds the value from an object (normally one the validator accepted).
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var _sessionId: String? = nil
-    var _messages: [JSONValue]? = nil
+    var _messages: [HistoryMessageOrClaudeRecord]? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -3226,11 +3226,8 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
       case 8:
         if member.key.hasSameScalars(as: "messages") {
           if case .null = member.value { throw ModelDecodingError(null: "messages") }
-          _messages = try [JSONValue].decodeField(
+          _messages = try [HistoryMessageOrClaudeRecord].decodeField(
             member.value, key: "messages")
-          try FieldCheck.require(
-            member.value, .array(.oneOf([.shape("HistoryMessage"), .shape("ClaudeRecord")])),
-            allowed: nil, key: "messages")
           continue
         }
       case 10:
@@ -3256,7 +3253,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
   init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
-    var _messages: [JSONValue]? = nil
+    var _messages: [HistoryMessageOrClaudeRecord]? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -3281,8 +3278,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [JSONValue].pull(&p)
-          guard false else { throw JSONParser.miss(key.start) }
+          let v = try [HistoryMessageOrClaudeRecord].pull(&p)
           _messages = v
           continue
         }
