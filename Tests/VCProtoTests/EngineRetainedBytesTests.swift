@@ -4,22 +4,39 @@ import Testing
 
 /// What a hostile peer can make an engine keep. The engines bound their tables by count; these
 /// tests hold them to a bound in bytes as well, since a peer chooses each string's length (up to the
-/// 16 MiB frame limit). Three are known issues of the engines, recorded here for their owner (the
-/// observer, which drives a client engine over captured traffic, now keeps such ids out of it):
-/// - `ClientEngine.seenMessageIds` (`message_ack`'s replay deduplication) keeps each `message_id`'s
-///   text: 2,048 ids of a server's choosing, 32 GiB at the frame limit. `MessageIDMemory` (8 bytes
-///   an id) is the bounded form the observer already uses.
-/// - `ServerEngine.subscribed` keeps each `session_id`'s text: 1,024 ids of a client's choosing,
-///   16 GiB per connection. Real session ids are UUIDs or short provider ids.
-/// - On 0.2.0/0.3.0 the client keeps each subscription's cursor, the newest message's `uuid` as the
-///   server sent it, to send again as `last_message_id`: 256 subscriptions, 4 GiB. Real ids are
-///   UUIDs; a cursor over a length cap could be dropped (a full reload is always correct).
+/// 16 MiB frame limit). What an engine keeps is measured from the outside: every string reachable
+/// from its stored properties (``retainedStringBytes(_:)``, by reflection), so a table added later
+/// is counted too. Each bound is one STANDARDS.md section 15 states:
+/// - `ClientEngine`'s `message_ack` replay deduplication keeps each `message_id` as a 64-bit hash
+///   (it kept each id's text: 2,048 ids of a server's choosing, 32 GiB at the frame limit).
+/// - `ServerEngine` refuses a `subscribe` whose `session_id` is over 256 UTF-8 bytes (it kept
+///   each id's text: 1,024 ids of a client's choosing, 16 GiB per connection).
+/// - On 0.2.0/0.3.0 the client keeps a cursor (`newest_message_id`) of at most 256 UTF-8 bytes and
+///   drops a longer one, so the next `subscribe` asks for the whole history (it kept any length:
+///   256 subscriptions, 4 GiB).
 @Suite struct EngineRetainedBytesTests {
   static let mebibyte = 1 << 20
   /// What 16 ids of 1 MiB may cost at most: far more than 16 hashes or 16 UUIDs, far less than 16 MiB.
   static let allowance = 64 * 1024
 
   static func object(_ text: String) throws -> JSONObject { try #require(JSONReader().parse(text).objectValue) }
+
+  /// The UTF-8 bytes of every string reachable from `value`'s stored properties, collection elements,
+  /// dictionary keys and enum payloads, found by reflection (`Mirror`), not by asking the engine.
+  static func retainedStringBytes(_ value: Any) -> Int {
+    if let string = value as? String { return string.utf8.count }
+    if let string = value as? Substring { return string.utf8.count }
+    return Mirror(reflecting: value).children.reduce(0) { $0 + retainedStringBytes($1.value) }
+  }
+
+  /// The oracle sees what it must: a string held in a set, a dictionary key and an enum payload.
+  @Test func theOracleCountsNestedStrings() {
+    struct Holder {
+      var set: Set<String> = ["abc"]
+      var table: [String: SubscriptionCursor?] = ["de": .lastMessageId("fghi")]
+    }
+    #expect(Self.retainedStringBytes(Holder()) == 9)
+  }
 
   @Test func clientKeepsServerMessageIDsInBoundedBytes() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: "k", capabilities: [Capability.messageAck]))
@@ -36,35 +53,51 @@ import Testing
           #"{"type":"connected","message":"Session registered","session_id":null,"negotiated_protocol_version":"0.5.0","capabilities":["message_ack"]}"#
         )), now: 0)
     #expect(engine.state == .ready && engine.capabilities.contains(Capability.messageAck))
+    let before = Self.retainedStringBytes(engine)
+    func delivered(_ actions: [ClientAction]) -> Int {
+      actions.filter { if case .deliver(.received) = $0 { true } else { false } }.count
+    }
     for i in 0..<16 {
       let id = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
-      _ = try engine.handle(
-        .frameReceived(try Self.object(#"{"type":"ack","message":"m","message_id":"\#(id)"}"#)), now: 1)
+      let frame = try Self.object(#"{"type":"ack","message":"m","message_id":"\#(id)"}"#)
+      #expect(delivered(try engine.handle(.frameReceived(frame), now: 1)) == 1)
+      // The same id again is a replay (section 15, `message_ack`): acknowledged, not delivered.
+      #expect(delivered(try engine.handle(.frameReceived(frame), now: 1)) == 0)
     }
     #expect(engine.occupancy.messageIds == 16)
-    let kept = engine.seenMessageIds.members.reduce(0) { $0 + $1.utf8.count }
-    withKnownIssue("ClientEngine keeps each message_id's text (BoundedSet<String>); MessageIDMemory would keep 8 bytes")
-    {
-      #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 message_ids")
-    }
+    let kept = Self.retainedStringBytes(engine) - before
+    #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 message_ids")
   }
 
-  @Test func serverKeepsClientSessionIDsInBoundedBytes() throws {
+  @Test func serverRefusesLongSessionIDs() throws {
     var engine = ServerEngine(ServerConfiguration(offer: .realHead, apiKey: "k"))
     _ = try engine.handle(.transportOpened(challenge: nil, connectionId: "c"), now: 0)
     _ = try engine.handle(
       .frameReceived(try Self.object(#"{"type":"connect","api_key":"k","protocol_version":"0.5.0"}"#)), now: 0)
     #expect(engine.state == .authenticated)
+    let before = Self.retainedStringBytes(engine)
+    // Section 15: a `subscribe` whose session_id is over 256 UTF-8 bytes gets this error frame.
+    let refusal = try Self.object(#"{"type":"error","message":"session_id is longer than 256 bytes"}"#)
     for i in 0..<16 {
       let id = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
-      _ = try engine.handle(
+      let actions = try engine.handle(
         .frameReceived(try Self.object(#"{"type":"subscribe","session_id":"\#(id)","from_offset":0}"#)), now: 1)
+      let refused = actions == [.send(refusal)]  // not in #expect: a failure would print the 1 MiB id
+      #expect(refused, "subscribe \(i) was not refused")
     }
-    #expect(engine.subscribed.count == 16)
-    let kept = engine.subscribed.reduce(0) { $0 + $1.utf8.count }
-    withKnownIssue("ServerEngine keeps each subscribed session_id's text, bounded by count only") {
-      #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 subscriptions")
+    #expect(engine.subscribed.isEmpty)
+    let kept = Self.retainedStringBytes(engine) - before
+    #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 refused subscriptions")
+    // The bound is inclusive, in UTF-8 bytes: 128 two-byte characters pass, one more byte does not.
+    let longest = String(repeating: "é", count: 128)
+    for (id, accepted) in [(longest, true), (longest + "x", false)] {
+      let actions = try engine.handle(
+        .frameReceived(try Self.object(#"{"type":"subscribe","session_id":"\#(id)","from_offset":0}"#)), now: 1)
+      #expect(
+        actions
+          == (accepted ? [.deliver(.subscribe(sessionId: id, cursor: .offset(0, signature: nil)))] : [.send(refusal)]))
     }
+    #expect(engine.subscribed == [longest])
   }
 
   @Test func clientKeepsCursorsOfBoundedSize() throws {
@@ -78,21 +111,35 @@ import Testing
     _ = try engine.handle(
       .frameReceived(try Self.object(#"{"type":"session_list","sessions":[],"total_count":0}"#)), now: 0)
     #expect(engine.state == .ready)
-    var kept = 0
-    for i in 0..<16 {
-      let session = "s\(i)"
-      _ = try engine.handle(.subscribe(sessionId: session, cursor: nil), now: 1)
-      let uuid = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
-      _ = try engine.handle(
+    let before = Self.retainedStringBytes(engine)
+    func history(_ session: String, _ uuid: String) throws -> SessionUpdate? {
+      let actions = try engine.handle(
         .frameReceived(
           try Self.object(
             #"{"type":"session_history","session_id":"\#(session)","messages":[{"uuid":"\#(uuid)","role":"user","text":"t","timestamp":null,"provider":"claude"}],"total_count":1,"oldest_message_id":"\#(uuid)","newest_message_id":"\#(uuid)","is_complete":true}"#
           )), now: 1)
-      if case .lastMessageId(let last)? = engine.cursor(for: session) { kept += last.utf8.count }
+      for case .deliver(.sessionUpdate(let update)) in actions { return update }
+      return nil
     }
-    withKnownIssue("a 0.2.0/0.3.0 subscription keeps the server's newest uuid whatever its length") {
-      #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 cursors")
+    for i in 0..<16 {
+      let session = "s\(i)"
+      _ = try engine.handle(.subscribe(sessionId: session, cursor: nil), now: 1)
+      let uuid = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
+      let update = try #require(try history(session, uuid))
+      // Compared outside #expect: a failure would print the 1 MiB id.
+      let dropped = update.insertIndices == [0] && update.cursor == nil && engine.cursor(for: session) == nil
+      #expect(dropped, "session \(i) kept a 1 MiB cursor")
     }
+    let kept = Self.retainedStringBytes(engine) - before
+    #expect(kept <= Self.allowance, "\(kept) bytes kept for 16 cursors")
+    // With no cursor the next subscribe asks for the whole history (no last_message_id).
+    let resubscribe = try engine.handle(.subscribe(sessionId: "s0", cursor: nil), now: 2)
+    #expect(resubscribe == [.send(try Self.object(#"{"type":"subscribe","session_id":"s0"}"#))])
+    // The cap is inclusive, in UTF-8 bytes: a 256-byte id is the cursor, a 257-byte one is not.
+    let longest = String(repeating: "é", count: 128)
+    _ = try engine.handle(.subscribe(sessionId: "edge", cursor: nil), now: 3)
+    #expect(try history("edge", longest)?.cursor == .lastMessageId(longest))
+    #expect(try history("edge", longest + "x")?.cursor == nil)
   }
 
   /// `vcproto validate` follows subscriptions with a client engine: on 0.2.0/0.3.0 it must not let

@@ -33,6 +33,7 @@ MAX_SUBSCRIPTIONS = 256
 DEDUP_WINDOW = 2048
 MAX_NEW_SESSIONS = 16
 MAX_DRAIN_WAIT = 3_600_000
+MAX_CURSOR_ID_BYTES = 256  # a longer 0.2.0/0.3.0 cursor is not kept (section 15)
 MAX_HANDSHAKE_LIST = 64
 
 
@@ -490,7 +491,9 @@ class ClientEngine:
             if not isinstance(newest, str) and update["insert"]:
                 newest = update["insert"][-1].get("uuid")
             if isinstance(newest, str):
-                sub.cursor = {"last_message_id": newest}
+                # Section 15: an id over 256 UTF-8 bytes is not kept; the subscription has no cursor.
+                short = len(newest.encode("utf-8", "surrogatepass")) <= MAX_CURSOR_ID_BYTES
+                sub.cursor = {"last_message_id": newest} if short else None
             # 0.2.0/0.3.0 `is_complete: false` says older messages exist; nothing newer to fetch.
             out.append(self.session_update(session, sub, update, frame.get("is_complete") is not False))
             return True

@@ -33,6 +33,7 @@ REPLAY_BYTES = 4_194_304  # default byte budget of the replay buffer
 KEY_CAPACITY = 1024
 MAX_KEY_BYTES = 256
 MAX_SUBSCRIPTIONS = 256
+MAX_SESSION_ID_BYTES = 256  # a longer subscribe.session_id is refused (section 15)
 MAX_HANDSHAKE_LIST = 64  # entries in a connect's protocol_versions or capabilities (section 3)
 HELLO_TEXT = {"message": "Welcome to voice-code backend", "instructions": "Send connect message with api_key"}
 
@@ -336,6 +337,8 @@ class ServerEngine:
         session = frame.get("session_id")
         if not isinstance(session, str):
             return refuse("session_id required in subscribe message")
+        if len(session.encode("utf-8", "surrogatepass")) > MAX_SESSION_ID_BYTES:
+            return refuse(f"session_id is longer than {MAX_SESSION_ID_BYTES} bytes")
 
         def count(name):  # (ok, value): null is absent
             value = frame.get(name)

@@ -217,9 +217,9 @@ extension ClientEngine {
     }
     pendingNewSessions = []
     for id in subscriptionOrder { sendSubscribe(id, &out) }
-    arm(.ping, at: now + t.pingIntervalMs, &out)
+    arm(.ping, at: now.addingSaturating(t.pingIntervalMs), &out)
     if capabilityFlags.contains(.heartbeat) {
-      arm(.heartbeatDeadline, at: now + t.heartbeatTimeoutMs, &out)
+      arm(.heartbeatDeadline, at: now.addingSaturating(t.heartbeatTimeoutMs), &out)
     }
   }
 }

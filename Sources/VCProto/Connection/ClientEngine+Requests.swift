@@ -43,6 +43,13 @@ extension ClientEngine {
   /// The answer that ends only a request about the session it names (`session_id`): 0.2.0's lock refusal.
   static let sessionBoundAnswer = "session_locked"
 
+  /// The longest 0.2.0/0.3.0 cursor (`newest_message_id`, else the newest message's `uuid`) the engine
+  /// keeps to send back as `last_message_id`: 256 UTF-8 bytes (real ids are 36-byte UUIDs). A history
+  /// frame naming a longer one leaves the subscription with no cursor (``SessionUpdate/cursor`` is
+  /// `nil`), so the next `subscribe` asks for the whole history and the positions already delivered
+  /// keep it from being delivered twice.
+  public static let maxCursorIdBytes = 256
+
   /// The request types whose answer comes after long work, and so wait
   /// ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
   public static let slowRequestTypes: Set<String> = ["compact_session", "create_worktree_session"]
@@ -52,7 +59,8 @@ extension ClientEngine {
     var deadline: Int64?
     if let answers = Self.answerTypes[type] {
       let timing = configuration.timing
-      let due = now + (Self.slowRequestTypes.contains(type) ? timing.slowRequestTimeoutMs : timing.requestTimeoutMs)
+      let due = now.addingSaturating(
+        Self.slowRequestTypes.contains(type) ? timing.slowRequestTimeoutMs : timing.requestTimeoutMs)
       let recorded = recordPending(frame, type: type, answers: answers, id: requestId, deadline: due)
       if let requestId, !recorded {
         out.append(.deliver(.requestFailed(requestId: requestId, reason: .tooManyPending)))

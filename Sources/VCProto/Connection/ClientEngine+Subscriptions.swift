@@ -59,7 +59,7 @@ extension ClientEngine {
       out.append(.deliver(.sessionUpdate(update)))
     case .retryLater:
       // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
-      arm(.continuation(sessionId: id), at: now + configuration.timing.continuationRetryMs, &out)
+      arm(.continuation(sessionId: id), at: now.addingSaturating(configuration.timing.continuationRetryMs), &out)
       out.append(.deliver(.sessionUpdate(update)))
     case .continueNow:
       out.append(.deliver(.sessionUpdate(update)))
@@ -93,7 +93,8 @@ extension ClientEngine {
       let newest =
         frame["newest_message_id"]?.stringValue
         ?? update.insertIndices.last.flatMap { messages[$0]["uuid"]?.stringValue }
-      if let newest { sub.cursor = .lastMessageId(newest) }
+      // A server picks the id's length; one over the cap is not kept (a full reload is always right).
+      if let newest { sub.cursor = newest.utf8.count <= maxCursorIdBytes ? .lastMessageId(newest) : nil }
       update.isComplete = frame["is_complete"]?.boolValue ?? true
     case .seq:
       var last = 0

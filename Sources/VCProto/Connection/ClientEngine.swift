@@ -17,7 +17,7 @@
 /// subscriptions re-sent with their cursor after every reconnect; messages deduplicated by
 /// `(session, position)`; every tracked request answered or failed, never left hanging.
 public struct ClientEngine: Sendable {
-  /// The configuration.
+  /// The configuration, its ``ClientConfiguration/timing`` held to the ranges ``ClientTiming`` documents.
   public let configuration: ClientConfiguration
   /// The current state.
   public internal(set) var state: ClientState = .idle
@@ -57,13 +57,17 @@ public struct ClientEngine: Sendable {
   /// Sessions a `prompt` created (`new_session_id`) whose `session_ready` may be lost by a drop.
   var pendingNewSessions: [String] = []
   var pending: [PendingRequest] = []
-  var seenMessageIds: BoundedSet<String>
+  /// The `message_id`s delivered (``ClientConfiguration/dedupWindow`` of them, oldest forgotten), as
+  /// 8-byte keyed hashes: a server chooses each id's length, up to the frame limit.
+  var seenMessageIds: MessageIDMemory
 
   /// Creates an engine in ``ClientState/idle``.
   public init(_ configuration: ClientConfiguration) {
+    var configuration = configuration
+    configuration.timing = configuration.timing.clamped
     self.configuration = configuration
     rng = SplitMix64(state: configuration.randomSeed)
-    seenMessageIds = BoundedSet(capacity: configuration.dedupWindow)
+    seenMessageIds = MessageIDMemory(capacity: configuration.dedupWindow)
   }
 
   /// Takes one event at time `now` (milliseconds on the host's clock) and returns what to do, in
@@ -94,7 +98,7 @@ public struct ClientEngine: Sendable {
       clientNonce = nonce
       lastFrameAt = now
       state = .awaitingHello
-      arm(.handshakeDeadline, at: now + configuration.timing.handshakeTimeoutMs, &actions)
+      arm(.handshakeDeadline, at: now.addingSaturating(configuration.timing.handshakeTimeoutMs), &actions)
     case .transportClosed(let detail):
       if state != .backingOff, state != .stopped, state != .reauthRequired, state != .upgradeRequired {
         connectionLost(
@@ -139,7 +143,7 @@ public struct ClientEngine: Sendable {
     let exponent = min(attempts, 30)
     let raw = min(Double(t.backoffBaseMs) * Double(1 << exponent), Double(t.backoffCapMs))
     let factor = 1 + t.jitter * (2 * rng.unit() - 1)
-    return max(t.backoffFloorMs, Int64((raw * factor).rounded(.down)))
+    return max(t.backoffFloorMs, Int64(saturatingFloor: raw * factor))
   }
 
   mutating func start(now: Int64, out: inout [ClientAction]) {
@@ -206,8 +210,8 @@ public struct ClientEngine: Sendable {
     if let drain {
       // A planned restart: wait what the server asked, plus up to `jitter` more so that every client
       // does not come back at the same instant; the attempt count is not a failure and stays.
-      let extra = Int64((Double(drain) * configuration.timing.jitter * rng.unit()).rounded(.down))
-      scheduleReconnect(at: now + drain + extra, attempt: attempts + 1, &out)
+      let extra = Int64(saturatingFloor: Double(drain) * configuration.timing.jitter * rng.unit())
+      scheduleReconnect(at: now.addingSaturating(drain).addingSaturating(extra), attempt: attempts + 1, &out)
       return
     }
     if let limit = configuration.timing.maxReconnectAttempts, attempts >= limit {
@@ -217,7 +221,7 @@ public struct ClientEngine: Sendable {
     }
     let delay = backoffDelay()
     attempts += 1
-    scheduleReconnect(at: now + delay, attempt: attempts, &out)
+    scheduleReconnect(at: now.addingSaturating(delay), attempt: attempts, &out)
   }
 
   mutating func scheduleReconnect(at deadline: Int64, attempt: Int, _ out: inout [ClientAction]) {
@@ -242,15 +246,15 @@ public struct ClientEngine: Sendable {
       guard state == .ready else { return }
       out.append(.send(.frame("ping")))
       pingSentAt = now
-      arm(.pongDeadline, at: now + t.pongTimeoutMs, &out)
-      arm(.ping, at: now + t.pingIntervalMs, &out)
+      arm(.pongDeadline, at: now.addingSaturating(t.pongTimeoutMs), &out)
+      arm(.ping, at: now.addingSaturating(t.pingIntervalMs), &out)
     case .pongDeadline:
       guard state == .ready, let sent = pingSentAt else { return }
       if lastFrameAt > sent { return }  // something arrived after the ping: alive
       connectionLost(.pongTimeout, now: now, close: true, &out)
     case .heartbeatDeadline:
       guard state == .ready else { return }
-      let due = lastFrameAt + t.heartbeatTimeoutMs
+      let due = lastFrameAt.addingSaturating(t.heartbeatTimeoutMs)
       if due > now {
         arm(.heartbeatDeadline, at: due, &out)  // frames arrived meanwhile: look again later
       } else {

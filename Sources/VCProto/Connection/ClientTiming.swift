@@ -1,5 +1,11 @@
 /// The client engine's timers and backoff, in milliseconds (STANDARDS.md section "Conversation state
 /// machine" gives the reasons).
+///
+/// Valid ranges: every timer duration (ping, pong, heartbeat, handshake, continuation, request)
+/// 1 ms to `Int64.max`; the backoff base, cap and floor 0 to `Int64.max`; ``jitter`` 0 to 1;
+/// ``maxReconnectAttempts`` 0 or more. A ``ClientEngine`` holds a value outside its range to the
+/// nearest end (a NaN jitter to 0), and its deadlines stop at `Int64.max` instead of overflowing, so
+/// a duration near `Int64.max` switches that timer off in effect.
 public struct ClientTiming: Sendable, Hashable {
   /// Keepalive `ping` period, first one this long after authentication: 30 s, as the real iOS, Android
   /// and web clients do.

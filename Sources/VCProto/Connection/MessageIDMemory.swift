@@ -1,12 +1,13 @@
-/// Strings a conversation has seen (the server's `message_id`s, the sessions a client subscribed to),
-/// in bounded memory: each id is kept as a 64-bit
+/// Strings a conversation has seen (the server's `message_id`s, the sessions a client subscribed to;
+/// ``ClientEngine``'s `message_ack` replay deduplication), in bounded memory: each id is kept as a 64-bit
 /// keyed hash (Swift's `Hasher`, SipHash with a key drawn at random per process), never as its text,
 /// so an id of any length costs 8 bytes (plus the set's overhead), and at most ``capacity`` are kept.
 ///
 /// Eviction is first in, first out: remembering one more than ``capacity`` distinct ids forgets the
 /// oldest. A `message_ack` for a forgotten id is then reported as unknown. Two distinct ids collide
 /// with probability about 2⁻⁶⁴ per pair, and a capture cannot aim for a collision because the key is
-/// secret and fresh each run; a collision would only hide an `unknown_message_id` finding.
+/// secret and fresh each run; a collision would only hide an `unknown_message_id` finding (in the
+/// observer) or make a client engine take a new frame for a replay and not deliver it.
 package struct MessageIDMemory: Sendable {
   /// Most ids remembered.
   package let capacity: Int
@@ -25,18 +26,20 @@ package struct MessageIDMemory: Sendable {
   /// How many ids are remembered.
   package var count: Int { hashes.count }
 
-  /// Remembers `id` (nothing happens when it is already remembered).
-  package mutating func insert(_ id: String) {
+  /// Remembers `id`; `false` when it was already remembered (then nothing changes).
+  @discardableResult
+  package mutating func insert(_ id: String) -> Bool {
     let hash = Self.hash(id)
-    guard hashes.insert(hash).inserted else { return }
+    guard hashes.insert(hash).inserted else { return false }
     if ring.count < capacity {
       ring.append(hash)
-      return
+      return true
     }
     hasForgotten = true
     hashes.remove(ring[next])
     ring[next] = hash
     next = (next + 1) % capacity
+    return true
   }
 
   /// Whether `id` is remembered.

@@ -12,7 +12,8 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
       self,
       children: [
         "offer": offer, "apiKey": Redaction.mask, "heartbeatIntervalMs": heartbeatIntervalMs,
-        "authTimeoutMs": authTimeoutMs, "maxSubscriptions": maxSubscriptions, "replayBufferBytes": replayBufferBytes,
+        "authTimeoutMs": authTimeoutMs, "maxSubscriptions": maxSubscriptions,
+        "maxSessionIdBytes": maxSessionIdBytes, "replayBufferBytes": replayBufferBytes,
       ], displayStyle: .struct)
   }
 }

@@ -78,7 +78,7 @@ extension ServerEngine {
     var authVersion = 1
     if let response = authResponse {
       let issued = challenge
-      let fresh = !challengeUsed && now - challengeIssuedAt < configuration.authTimeoutMs
+      let fresh = !challengeUsed && now.subtractingSaturating(challengeIssuedAt) < configuration.authTimeoutMs
       challengeUsed = true  // consumed by the first answer, right or wrong
       guard let challenge = issued, fresh, let nonce = frame["client_nonce"]?.stringValue,
         (32...128).contains(nonce.utf8.count),
@@ -148,7 +148,9 @@ extension ServerEngine {
     }
     let limit = frame["recent_sessions_limit"]?.intValue.map { min(max($0, 1), 50) } ?? 5
     out.append(.deliver(.authenticated(accepted, sessionId: sessionId, recentSessionsLimit: limit)))
-    if accepted.allows(Capability.heartbeat) { arm(.heartbeat, at: now + configuration.heartbeatIntervalMs, &out) }
+    if accepted.allows(Capability.heartbeat) {
+      arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out)
+    }
     if accepted.allows(Capability.messageAck) {
       for entry in memory.unacknowledged {
         out.append(
@@ -171,6 +173,9 @@ extension ServerEngine {
     }
     guard let id = frame["session_id"]?.stringValue else {
       return refuse("session_id required in subscribe message")
+    }
+    guard id.utf8.count <= configuration.maxSessionIdBytes else {
+      return refuse("session_id is longer than \(configuration.maxSessionIdBytes) bytes")
     }
     func count(_ key: String) -> Int?? {  // nil: bad; .some(nil): absent or null
       guard let value = frame[key], !value.isNull else { return .some(nil) }

@@ -15,7 +15,7 @@
 /// unauthenticated client, session data for a session the client did not subscribe to (0.4.0 and
 /// later), and extension frames the client did not negotiate.
 public struct ServerEngine: Sendable {
-  /// The configuration.
+  /// The configuration, held to the ranges ``ServerConfiguration`` documents.
   public let configuration: ServerConfiguration
   /// The current state.
   public internal(set) var state: ServerState = .idle
@@ -39,7 +39,7 @@ public struct ServerEngine: Sendable {
 
   /// Creates an engine for a new socket, with what is remembered of the client (if anything).
   public init(_ configuration: ServerConfiguration, memory: ServerMemory = ServerMemory()) {
-    self.configuration = configuration
+    self.configuration = configuration.clamped
     self.memory = memory
   }
 
@@ -70,7 +70,7 @@ public struct ServerEngine: Sendable {
       challengeIssuedAt = now
       state = .awaitingConnect
       actions.append(.send(hello()))
-      arm(.authDeadline, at: now + configuration.authTimeoutMs, &actions)
+      arm(.authDeadline, at: now.addingSaturating(configuration.authTimeoutMs), &actions)
     case .frameReceived(let frame): receive(frame, now: now, &actions)
     case .malformedFrame(let detail):
       actions.append(
@@ -144,7 +144,7 @@ public struct ServerEngine: Sendable {
     case .heartbeat:
       guard state == .authenticated else { return }
       out.append(.send(.frame("heartbeat", ["timestamp": .string(RFC3339.string(millisecondsSince1970: now))])))
-      arm(.heartbeat, at: now + configuration.heartbeatIntervalMs, &out)
+      arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out)
     default: return
     }
   }

@@ -210,7 +210,7 @@ struct JSONParser {
       let keyOffset = pos
       let key = try parseKey()
       guard names.isNew(key, among: memberStack[base...], checks: &stats.keyChecks) else {
-        throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(key)\"")
+        throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(Redaction.truncated(key))\"")
       }
       skipWhitespace()
       guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {

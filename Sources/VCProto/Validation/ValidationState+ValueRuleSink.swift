@@ -15,10 +15,13 @@ extension ValidationState: ValueRuleSink {
       // per member that a frame of many undeclared members would otherwise pay for nothing.
       guard !isFull else { return add(.warning, .unexpectedField, key: name, "") }
       let versions = owner.versions(ofMember: name)
+      // The pointer names the member exactly; the message quotes at most 60 characters of it, so a
+      // huge attacker-chosen name is not printed twice.
+      let shown = Redaction.truncated(name)
       let message =
         versions.isEmpty
-        ? "member \"\(name)\" is not part of the protocol (kept, but ignored by peers)"
-        : "member \"\(name)\" is not part of protocol \(protocolVersion); it belongs to \(versions) (kept, but ignored by peers)"
+        ? "member \"\(shown)\" is not part of the protocol (kept, but ignored by peers)"
+        : "member \"\(shown)\" is not part of protocol \(protocolVersion); it belongs to \(versions) (kept, but ignored by peers)"
       add(.warning, .unexpectedField, key: name, message)
     case .nullElement:
       add(.error, .nullNotAllowed, "array elements must not be null")
@@ -28,16 +31,16 @@ extension ValidationState: ValueRuleSink {
       let shown = secret ? "the value" : "\"\(Redaction.truncated(s))\""
       add(.error, .invalidValue, "\(shown) is not a valid \(format.rawValue)")
     case .outOfRange(let literal):
-      add(.error, .invalidValue, "\(literal) is outside the 64-bit integer range")
+      add(.error, .invalidValue, "\(Redaction.truncated(literal)) is outside the 64-bit integer range")
     case .belowMinimum(let value, let minimum):
       add(.error, .invalidValue, "\(value) is below the minimum \(minimum)")
     case .notFinite(let literal):
-      add(.error, .invalidValue, "\(literal) is not a finite double")
+      add(.error, .invalidValue, "\(Redaction.truncated(literal)) is not a finite double")
     case .notAllowed(let value, let allowed, let member, let secret):
       if allowed.isEmpty {
         add(.error, .invalidValue, "\"\(member)\" must be null or absent in protocol \(protocolVersion)")
       } else {
-        let shown = secret ? "the value" : value.jsonText
+        let shown = secret ? "the value" : Redaction.truncated(value.jsonText)
         add(.error, .invalidValue, "\(shown) is not one of " + allowed.map(\.jsonText).joined(separator: ", "))
       }
     }
@@ -63,7 +66,9 @@ extension ValidationState: ValueRuleSink {
       add(.error, .constraintViolation, at(b), messageType, "\"\(a)\" requires \"\(b)\"")
     case .requiredWhen(let a, let value, let missing):
       for name in missing {
-        add(.error, .missingField, at(name), messageType, "\"\(name)\" is required when \"\(a)\" is \(value.jsonText)")
+        add(
+          .error, .missingField, at(name), messageType,
+          "\"\(name)\" is required when \"\(a)\" is \(Redaction.truncated(value.jsonText))")
       }
     }
   }

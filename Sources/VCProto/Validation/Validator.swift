@@ -83,7 +83,7 @@ public struct Validator: Sendable {
           .warning, .unknownType, "/type", type,
           "\"\(type)\" was listed in a review but never existed in the protocol")
       } else {
-        state.add(.warning, .unknownType, "/type", type, "unknown message type \"\(type)\"")
+        state.add(.warning, .unknownType, "/type", type, "unknown message type \"\(Redaction.truncated(type))\"")
       }
       return (type, options.direction)
     }

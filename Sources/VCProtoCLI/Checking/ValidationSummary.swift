@@ -55,6 +55,8 @@ struct ValidationSummary: Sendable, Equatable {
   /// Sources that could not be opened or read to the end (missing file, directory, I/O error), by
   /// name. Any makes the run's verdict `ERROR` and its exit status 2.
   var unreadable: [String] = []
+  /// How many findings were printed and how many were only counted (`--max-findings`).
+  var printed = FindingCap()
 
   private var listedOtherTypes = 0
 
@@ -104,6 +106,8 @@ struct ValidationSummary: Sendable, Equatable {
 
   /// The summary as a JSON object (keys sorted within `types` and `codes`). `other_types` is there
   /// only when some frames had a type without a row: `{"types": N, "types_exact": bool, "frames": …}`.
+  /// `max_findings` is the `--max-findings` cap (`null` when unlimited) and `findings_not_shown` the
+  /// findings counted but not printed because of it.
   var json: JSONValue {
     func counts(_ c: TypeCounts) -> JSONValue {
       [
@@ -121,6 +125,8 @@ struct ValidationSummary: Sendable, Equatable {
       JSONObject.Member(key: "warnings", value: .number(JSONNumber(warnings))),
       JSONObject.Member(key: "unreadable", value: .number(JSONNumber(unreadable.count))),
       JSONObject.Member(key: "unreadable_sources", value: .array(unreadable.map { .string($0) })),
+      JSONObject.Member(key: "max_findings", value: printed.limit.map { .number(JSONNumber($0)) } ?? .null),
+      JSONObject.Member(key: "findings_not_shown", value: .number(JSONNumber(printed.notShown))),
       JSONObject.Member(key: "types", value: .object(JSONObject(typeMembers))),
     ])
     if otherTypes.counts.frames > 0 {

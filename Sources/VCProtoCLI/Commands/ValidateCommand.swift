@@ -11,9 +11,9 @@ enum ValidateCommand {
       the N-th frame of a HAR or single-frame input; `(root)` for the whole frame), followed by a
       summary per type and per code (every catalog type, at most 64 others, then one
       "(N other types)" row). Text output shows control, bidi and format characters from the
-      capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400; JSON
-      output is exact. The input is streamed and every table is bounded, so memory stays flat
-      whatever the capture's size or content. Secrets are never printed.
+      capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400. The
+      input is streamed and every table is bounded, so memory stays flat whatever the capture's
+      size or content. Secrets are never printed.
       Direction comes from the capture (send = client_to_server), else from the message type.
       Each connection (each hello starts one) is checked against the version its handshake gives:
       hello.version is the server's ceiling ("0.2.0" and "0.3.0" servers negotiate nothing),
@@ -25,6 +25,12 @@ enum ValidateCommand {
       engines' rules (STANDARDS.md section 15, rule 10): authentication order, negotiated extensions
       and capabilities, message_ack ids, continuations, session data only to subscribers (0.5.0),
       answers with no request, heartbeat gaps.
+      At most --max-findings findings are printed (default 1000, over all captures); later ones are
+      still counted in the summary and the exit status, and the summary line ends with
+      "N findings not shown" (JSON: "findings_not_shown", with "max_findings"). Each frame reports
+      at most 100 findings before that, the last saying how many more it had [findings_suppressed].
+      JSON output is exact except that "type" and "message", which may quote the capture, are cut
+      like the text output's (64 and 400 characters, ending in …); "pointer" is never cut.
       The summary line starts with OK (no errors), FAIL (errors) or ERROR (a capture could not be
       read; it is named, and counted as "unreadable" in the JSON summary).
       Colour is used only when standard output is a terminal and NO_COLOR is unset or empty; any
@@ -42,6 +48,10 @@ enum ValidateCommand {
           + " when it is one (default 0.4.0)."),
       .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
       .flag("strict", help: "Treat warnings as errors."),
+      .option(
+        "max-findings", value: "count",
+        help: "Most findings printed for the whole run; later ones are only counted (default 1000; 0 prints"
+          + " only the summary; 'unlimited')."),
       .option(
         "max-line-length", value: "bytes",
         help: "Longest JSON Lines line; longer ones are skipped [line_too_long] (default 33554432, 32 MiB)."),
@@ -68,6 +78,8 @@ enum ValidateCommand {
       args["format"] == "json"
       ? JSONLinesReporter(out: io.standardOutput) : TextReporter(out: io.standardOutput, color: io.usesColor)
     var summary = ValidationSummary()
+    summary.printed = FindingCap(
+      limit: try args["max-findings"].map(FindingCap.limit(parsing:)) ?? FindingCap.defaultLimit)
     var names: [String] = []
     for path in args.positionals {
       let name = path == "-" ? "<stdin>" : path
@@ -97,7 +109,7 @@ enum ValidateCommand {
           progress: { progress.update(bytesRead: $0, frames: $1) }
         ) { outcome in
           summary.add(outcome)
-          for finding in outcome.findings {
+          for finding in outcome.findings where summary.printed.admit() {
             reporter.report(
               FindingRecord(
                 source: name, position: outcome.position, direction: outcome.direction,

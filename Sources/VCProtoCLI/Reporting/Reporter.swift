@@ -44,6 +44,9 @@ struct TextReporter: Reporter {
         "; \(summary.unreadable.count) unreadable: "
         + summary.unreadable.map { TerminalText.escaped($0) }.joined(separator: ", ")
     }
+    if summary.printed.notShown > 0, let limit = summary.printed.limit {
+      line += "; \(plural(summary.printed.notShown, "finding")) not shown (--max-findings \(limit))"
+    }
     out.line(line)
     if !summary.types.isEmpty || summary.otherTypes.counts.frames > 0 {
       out.line("by type:")
@@ -76,6 +79,11 @@ struct TextReporter: Reporter {
 }
 
 /// JSON Lines: one object per finding, then `{"summary": {...}}`.
+///
+/// Exact JSON, but bounded like the text output: `pointer` is exact (a locator must be; each name in
+/// it was read from the capture, where it appears once per finding that names it), while `type` and
+/// `message`, which may quote capture text, are cut at ``TerminalText/maxNameLength`` and
+/// ``TerminalText/maxMessageLength`` characters, ending in `…` when something was left off.
 struct JSONLinesReporter: Reporter {
   let out: OutputSink
 
@@ -88,11 +96,15 @@ struct JSONLinesReporter: Reporter {
     }
     members += [
       JSONObject.Member(key: "direction", value: record.direction.map { .string($0.rawValue) } ?? .null),
-      JSONObject.Member(key: "type", value: record.messageType.map { .string($0) } ?? .null),
+      JSONObject.Member(
+        key: "type",
+        value: record.messageType.map { .string(TerminalText.cut($0, limit: TerminalText.maxNameLength)) }
+          ?? .null),
       JSONObject.Member(key: "severity", value: .string(f.severity.rawValue)),
       JSONObject.Member(key: "code", value: .string(f.code.rawValue)),
       JSONObject.Member(key: "pointer", value: .string(f.pointer)),
-      JSONObject.Member(key: "message", value: .string(f.message)),
+      JSONObject.Member(
+        key: "message", value: .string(TerminalText.cut(f.message, limit: TerminalText.maxMessageLength))),
     ]
     if let offset = f.offset { members.append(JSONObject.Member(key: "offset", value: .number(JSONNumber(offset)))) }
     write(.object(JSONObject(members)))

@@ -4,7 +4,8 @@
 /// write to the clipboard (OSC 52), move the cursor, erase lines or reorder what is shown (bidi
 /// overrides), and so forge a clean summary. Text output therefore shows every such character as a
 /// visible escape instead of sending it to the terminal, and shortens long names. JSON output needs
-/// none of this: its strings are JSON-escaped, and it stays exact.
+/// no escaping (its strings are JSON-escaped, see ``jsonSafe(_:)``); it cuts only a finding's type
+/// and message (``cut(_:limit:)``) and keeps pointers exact.
 enum TerminalText {
   /// Most characters of a message type or member name shown in text output (after escaping); longer
   /// ones end in `…`.
@@ -36,6 +37,23 @@ enum TerminalText {
       }
       out.append(contentsOf: piece)
       length += piece.count
+    }
+    return String(out)
+  }
+
+  /// `text` cut like ``escaped(_:limit:)`` (at most `limit` Unicode scalars, then `…` when something
+  /// was left off) but not escaped: for JSON output, which escapes by itself. Costs at most `limit`
+  /// scalars whatever the text's length.
+  static func cut(_ text: String, limit: Int) -> String {
+    var out = String.UnicodeScalarView()
+    var length = 0
+    for scalar in text.unicodeScalars {
+      if length >= limit {
+        out.append("…")
+        return String(out)
+      }
+      out.append(scalar)
+      length += 1
     }
     return String(out)
   }
