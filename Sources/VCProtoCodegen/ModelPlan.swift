@@ -17,7 +17,9 @@ import VCProto
 /// Handshake messages (``Validator/handshakeTypes``) are the exception: one struct for every version,
 /// with the union of the versions' members (a member optional unless every version requires it, null
 /// allowed when any version allows it), because negotiation builds and reads them before a version is
-/// chosen. Their frames always go through the validator, which applies the exact rules of the version.
+/// chosen. Their direct decode path (`init(pulling:typeConsumed:version:)`) checks the exact rules of the
+/// connection's version: presence and null per version (``MemberVersions``), the handshake's version rules
+/// and list bound (``HandshakeRules``).
 package struct ModelPlan: Sendable {
   /// One struct: the versions it serves, its members and rules (as projected in those versions), its
   /// Swift name, and the Swift names of the shapes its members use.
@@ -27,6 +29,17 @@ package struct ModelPlan: Sendable {
     package var rules: [FieldRule]
     package var name: String
     package var shapeNames: [String: String]
+    /// For a handshake message's one struct (``union(_:_:_:)``): per member, the versions that declare,
+    /// require and allow null for it, which its direct decode path checks against the connection's
+    /// version; `nil` for every other struct (it checks exactly its versions' rules).
+    package var memberVersions: [String: MemberVersions]? = nil
+  }
+
+  /// The versions in which a member of a handshake message is declared, required, and nullable.
+  package struct MemberVersions: Sendable {
+    package var declared = VersionSet.none
+    package var required = VersionSet.none
+    package var nullable = VersionSet.none
   }
 
   /// Shape name -> its variants, oldest first.
@@ -138,10 +151,30 @@ package struct ModelPlan: Sendable {
     for i in fields.indices where projections.contains(where: { $0.field(fields[i].name) == nil }) {
       fields[i].required = false
     }
+    // What the union loses, the direct decode path checks per version: presence and null. Closed sets
+    // and cross-member rules are not checked per version there, so they must not differ.
+    var memberVersions: [String: MemberVersions] = [:]
+    for (version, catalog) in zip(KnownVersion.allCases, catalogs) {
+      guard let projection = catalog.message(spec.type) else { continue }
+      precondition(
+        projection.rules == projections.last?.rules, "\(spec.type): cross-member rules change between versions")
+      for field in projection.fields {
+        let union = fields.first { $0.name == field.name }
+        precondition(
+          union?.allowedValues == field.allowedValues,
+          "\(spec.type).\(field.name): allowed values change between versions")
+        let one = VersionSet([version])
+        var member = memberVersions[field.name] ?? MemberVersions()
+        member.declared = member.declared.union(one)
+        if field.required { member.required = member.required.union(one) }
+        if field.nullable { member.nullable = member.nullable.union(one) }
+        memberVersions[field.name] = member
+      }
+    }
     return Variant(
       versions: KnownVersion.allCases.filter { spec.versions.contains($0) }, fields: fields,
       rules: projections.last?.rules ?? [], name: SwiftModelGenerator.payloadName(spec.type),
-      shapeNames: shapeVariant[KnownVersion.oldest] ?? [:])
+      shapeNames: shapeVariant[KnownVersion.oldest] ?? [:], memberVersions: memberVersions)
   }
 
   /// `V0_4_0`.

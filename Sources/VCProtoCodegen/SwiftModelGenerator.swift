@@ -165,6 +165,18 @@ package struct SwiftModelGenerator: Sendable {
   /// Whether the payload of `type` is an enum of per-version structs.
   func isVersioned(_ type: String) -> Bool { (plan.messages[type]?.count ?? 0) > 1 }
 
+  /// Whether `type` is a handshake message: one struct for every version, whose direct decode path
+  /// checks the connection's version's rules (``ModelPlan/MemberVersions``).
+  func isHandshake(_ type: String) -> Bool { plan.messages[type]?.first?.memberVersions != nil }
+
+  /// Swift source testing that `version` is in `set`; `nil` when every version of `all` is.
+  static func versionTest(_ set: VersionSet, of all: [KnownVersion]) -> String? {
+    let within = all.filter(set.contains)
+    guard within.count < all.count else { return nil }
+    guard !within.isEmpty else { return "false" }
+    return within.map { "version == .\(ModelPlan.caseName($0))" }.joined(separator: " || ")
+  }
+
   func messageEnum(_ direction: MessageDirection) -> String {
     let name = direction == .clientToServer ? "ClientMessage" : "ServerMessage"
     let who = direction == .clientToServer ? "the client sends to the server" : "the server sends to the client"
@@ -219,7 +231,7 @@ package struct SwiftModelGenerator: Sendable {
     for length in byLength.keys.sorted() {
       s += "    case \(length):\n"
       for m in byLength[length]! {
-        let versionArg = isVersioned(m.type) ? ", version: version" : ""
+        let versionArg = isVersioned(m.type) || isHandshake(m.type) ? ", version: version" : ""
         s += "      if p.keyIs(type, \"\(m.type)\") {\n"
         let versions = ProtocolCatalog.declaration.versions(ofType: m.type)
         if !versions.isAll {
@@ -305,7 +317,8 @@ package struct SwiftModelGenerator: Sendable {
         let versions = variants.count > 1 ? " (protocol \(VersionSet(v.versions)))" : ""
         s += g.structDecl(
           name: v.name, doc: "The payload of `\(m.type)`\(versions): \(m.doc)", fields: v.fields,
-          wireType: m.type, rules: v.rules, messageCapability: m.capability)
+          wireType: m.type, rules: v.rules, messageCapability: m.capability, versions: v.versions,
+          memberVersions: v.memberVersions)
         s += "\n"
       }
       if variants.count > 1 { s += versionEnum(m, variants) + "\n" }
@@ -391,10 +404,13 @@ package struct SwiftModelGenerator: Sendable {
 
   func structDecl(
     name: String, doc: String, fields: [FieldSpec], wireType: String?, rules: [FieldRule] = [],
-    messageCapability: String? = nil
+    messageCapability: String? = nil, versions: [KnownVersion] = [],
+    memberVersions: [String: ModelPlan.MemberVersions]? = nil
   ) -> String {
     var s = "/// \(doc)\n"
-    s += "public struct \(name): Sendable, Hashable, JSONModel, JSONPullDecodable {\n"
+    // A handshake message is read only with its connection's version (no version-less `pull`).
+    let pullable = memberVersions == nil ? ", JSONPullDecodable" : ""
+    s += "public struct \(name): Sendable, Hashable, JSONModel\(pullable) {\n"
     if let wireType {
       s += "  /// The `type` value of this message.\n"
       s += "  public static let type = \"\(wireType)\"\n\n"
@@ -499,7 +515,9 @@ package struct SwiftModelGenerator: Sendable {
     }
     for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
     s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
-    s += pullInit(fields: fields, wireType: wireType, rules: rules)
+    s += pullInit(
+      fields: fields, wireType: wireType, rules: rules,
+      handshake: memberVersions.map { (versions: versions, members: $0) })
     // Encode.
     s += "  /// Writes the object: "
     s += wireType != nil ? "`type`, then " : ""
@@ -571,10 +589,19 @@ package struct SwiftModelGenerator: Sendable {
   }
 
   /// `init(pulling:)`: the struct read straight from bytes, checking every rule `init(json:)` checks.
-  func pullInit(fields: [FieldSpec], wireType: String?, rules: [FieldRule]) -> String {
+  func pullInit(
+    fields: [FieldSpec], wireType: String?, rules: [FieldRule],
+    handshake: (versions: [KnownVersion], members: [String: ModelPlan.MemberVersions])? = nil
+  ) -> String {
     var s = "  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;\n"
     s += "  /// throws ``DirectPathError`` for anything else (the general path then explains it).\n"
-    if wireType != nil {
+    if handshake != nil, wireType != nil {
+      s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"
+      s += "  /// `version`: the connection's; its rules for each member (presence, null), the handshake's version\n"
+      s += "  /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.\n"
+      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion)"
+      s += " throws(DirectPathError) {\n"
+    } else if wireType != nil {
       s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"
       s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {\n"
     } else {
@@ -609,9 +636,18 @@ package struct SwiftModelGenerator: Sendable {
           continue
         }
         let f = fields[index]
+        let member = handshake?.members[f.name]
         s += "          guard seen & \(1 << index) == 0 else { throw JSONParser.miss(key.start) }\n"
         s += "          seen |= \(1 << index)\n"
-        if f.nullable {
+        if let handshake, let member, let test = Self.versionTest(member.declared, of: handshake.versions) {
+          // Undeclared in some versions: the validator warns there (a frame that is not clean).
+          s += "          if !(\(test)) { p.sawExtraMember = true }\n"
+        }
+        if f.nullable, let handshake, let member, let test = Self.versionTest(member.nullable, of: handshake.versions) {
+          s += "          if p.pullNull() {\n"
+          s += "            guard \(test) else {\n              throw JSONParser.miss(key.start)\n            }\n"
+          s += "            continue\n          }\n"
+        } else if f.nullable {
           s += "          if p.pullNull() { continue }\n"
         } else {
           s += "          guard !p.pullNull() else { throw JSONParser.miss(key.start) }\n"
@@ -619,6 +655,14 @@ package struct SwiftModelGenerator: Sendable {
         s += "          let v = try \(fieldType(f)).pull(&p)\n"
         if let condition = pullCondition(f) {
           s += "          guard \(condition) else { throw JSONParser.miss(key.start) }\n"
+        }
+        if handshake != nil, case .array = f.type {
+          s += "          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {\n"
+          s += "            throw JSONParser.miss(key.start)\n          }\n"
+        }
+        if handshake != nil, let wireType, let rule = HandshakeRules.versionRule(type: wireType, member: f.name) {
+          s += "          guard HandshakeRules.accepts(v, .\(rule), connection: version) else {\n"
+          s += "            throw JSONParser.miss(key.start)\n          }\n"
         }
         s += "          _\(Self.bare(f.name)) = v\n"
         s += "          continue\n        }\n"
@@ -632,12 +676,23 @@ package struct SwiftModelGenerator: Sendable {
     for (i, f) in fields.enumerated() where f.required && f.nullable {
       s += "    guard seen & \(1 << i) != 0 else { throw JSONParser.miss(p.pos) }\n"
     }
+    if let handshake {
+      // Required only in some versions (the union makes it optional): present on those.
+      for (i, f) in fields.enumerated() where !f.required {
+        guard let member = handshake.members[f.name], !member.required.isEmpty,
+          let test = Self.versionTest(member.required, of: handshake.versions)
+        else { continue }
+        s += "    guard seen & \(1 << i) != 0 || !(\(test)) else {\n      throw JSONParser.miss(p.pos)\n    }\n"
+      }
+    }
     for f in fields where !isOptional(f) {
       s += "    guard let _\(Self.bare(f.name)) else { throw JSONParser.miss(p.pos) }\n"
     }
     for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
     s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
-    s += "  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }\n\n"
+    if handshake == nil {
+      s += "  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }\n\n"
+    }
     return s
   }
 }

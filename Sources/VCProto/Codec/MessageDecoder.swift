@@ -66,10 +66,10 @@ public struct MessageDecoder: Sendable {
       var parser = JSONParser(buffer: buffer, limits: limits)
       defer { stats = parser.finalStats }
       parser.stats.values = 1  // the frame itself; its members and elements count as they are read
+      // Handshake messages check their lists against this bound and the connection's version rules.
+      parser.handshakeListLimit = validator.options.maxHandshakeListItems
       guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
       do throws(DirectPathError) {
-        // Handshake messages always take the validator's path, which bounds their lists.
-        for name in Validator.handshakeTypeNames where parser.keyIs(type, name) { return nil }
         let message: AnyMessage
         if direction != .serverToClient, let m = try ClientMessage.pull(type: type, version: version, &parser) {
           message = .client(m)
@@ -102,7 +102,8 @@ public struct MessageDecoder: Sendable {
       return ProtocolCatalog.versions(ofType: type).isEmpty ? .unknown(object) : nil
     }
     guard spec.isModelled else { return .unknown(object) }
-    // Handshake messages always go through the validator, which bounds their lists.
+    // Handshake messages go through the validator here, which applies the connection's rules to their
+    // one struct (the direct path checks the same rules as it reads).
     guard !Validator.handshakeTypes.contains(spec.type) else { return nil }
     if let direction = validator.options.direction, direction != spec.direction { return nil }
     if let negotiated = validator.options.negotiatedCapabilities,

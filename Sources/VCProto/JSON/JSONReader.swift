@@ -81,6 +81,9 @@ struct JSONParser {
   var scratch: [UInt8] = []
   /// Set by the direct decode path when it keeps an undeclared member (the validator would warn).
   var sawExtraMember = false
+  /// The direct decode path's bound on each list of a handshake message
+  /// (``ValidationOptions/maxHandshakeListItems``, set by ``MessageDecoder`` from its options).
+  var handshakeListLimit = ValidationOptions.defaultMaxHandshakeListItems
   /// What the parse has cost so far.
   var stats = JSONParseStats()
   /// Elements of the arrays being read, innermost last.

@@ -9,13 +9,15 @@ extension Validator {
   package static let handshakeTypeNames: [StaticString] = ["hello", "connect", "connected", "auth_error"]
 
   /// Reports every list member of a handshake message longer than
-  /// ``ValidationOptions/maxHandshakeListItems`` (`handshake_list_too_long`), so that negotiation never
-  /// spends time on a list of 100,000 versions or capabilities.
+  /// ``ValidationOptions/maxHandshakeListItems`` (`handshake_list_too_long`; the rule is
+  /// ``HandshakeRules/accepts(listCount:limit:)``).
   func checkHandshakeLists(_ object: JSONObject, _ spec: MessageSpec, into state: inout ValidationState) {
     guard Self.handshakeTypes.contains(spec.type) else { return }
     let limit = options.maxHandshakeListItems
     for field in spec.fields {
-      guard case .array = field.type, case .array(let items)? = object[field.name], items.count > limit else {
+      guard case .array = field.type, case .array(let items)? = object[field.name],
+        !HandshakeRules.accepts(listCount: items.count, limit: limit)
+      else {
         continue
       }
       state.add(
@@ -25,35 +27,30 @@ extension Validator {
     }
   }
 
-  /// The version rules of the handshake that depend on the connection's version (the real server's,
-  /// STANDARDS.md section 8):
-  /// - `hello.version` is the server's ceiling, so on a connection of version V it is a version no
-  ///   lower than V (0.2.0 servers are not checked: they spoke only 0.2.0);
-  /// - from 0.4.0 on, a `connect.protocol_version` that parses and is below 0.4.0 is refused by the
-  ///   server (`unsupported_protocol_version`) before it checks the key.
+  /// Reports each broken version rule of the handshake (``HandshakeRules/VersionRule``: `hello.version`
+  /// is the server's ceiling; from 0.4.0 on a `connect.protocol_version` below 0.4.0 is refused).
   func checkHandshakeVersions(_ object: JSONObject, _ spec: MessageSpec, into state: inout ValidationState) {
-    // Every validated frame comes here: parse the connection's version only for the two types checked.
-    guard spec.type == "hello" || spec.type == "connect", let connection = catalog?.knownVersion else { return }
-    let version = connection.protocolVersion
-    switch spec.type {
-    case "hello" where connection > .v0_2_0:
-      guard case .string(let text)? = object["version"], let ceiling = ProtocolVersion(text), ceiling < version
-      else { return }
-      state.add(
-        .error, .invalidValue, key: "version",
-        "hello.version is the server's ceiling, so on a \(connection) connection it is at least \(connection); "
-          + "got \(text)")
-    case "connect" where connection >= .v0_4_0:
-      let floor = ProtocolVersion(0, 4, 0)
-      guard case .string(let text)? = object["protocol_version"], let announced = ProtocolVersion(announced: text),
-        announced < floor
-      else { return }
-      state.add(
-        .error, .invalidValue, key: "protocol_version",
-        "the server refuses a client announcing \(text), below \(floor) "
-          + "(error unsupported_protocol_version, then close)")
-    default:
+    // Every validated frame comes here: look further only for the types that have such a rule.
+    guard HandshakeRules.hasVersionRules(spec.type), let connection = catalog?.knownVersion else {
       return
+    }
+    for field in spec.fields {
+      guard let rule = HandshakeRules.versionRule(type: spec.type, member: field.name),
+        case .string(let text)? = object[field.name],
+        !HandshakeRules.accepts(text, rule, connection: connection)
+      else { continue }
+      switch rule {
+      case .ceiling:
+        state.add(
+          .error, .invalidValue, key: field.name,
+          "hello.version is the server's ceiling, so on a \(connection) connection it is at least \(connection); "
+            + "got \(text)")
+      case .announcedAtLeastFloor:
+        state.add(
+          .error, .invalidValue, key: field.name,
+          "the server refuses a client announcing \(text), below \(ProtocolVersion.oldestAccepted) "
+            + "(error unsupported_protocol_version, then close)")
+      }
     }
   }
 }

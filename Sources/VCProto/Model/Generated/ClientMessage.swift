@@ -300,7 +300,7 @@ public enum ClientMessage: Sendable, Hashable {
       }
     case 7:
       if p.keyIs(type, "connect") {
-        return .connect(try ConnectMessage(pulling: &p, typeConsumed: true))
+        return .connect(try ConnectMessage(pulling: &p, typeConsumed: true, version: version))
       }
     case 9:
       if p.keyIs(type, "subscribe") {

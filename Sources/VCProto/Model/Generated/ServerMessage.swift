@@ -474,7 +474,7 @@ public enum ServerMessage: Sendable, Hashable {
       }
     case 5:
       if p.keyIs(type, "hello") {
-        return .hello(try HelloMessage(pulling: &p, typeConsumed: true))
+        return .hello(try HelloMessage(pulling: &p, typeConsumed: true, version: version))
       }
       if p.keyIs(type, "error") {
         return .error(try ErrorMessage(pulling: &p, typeConsumed: true))
@@ -492,7 +492,7 @@ public enum ServerMessage: Sendable, Hashable {
       }
     case 9:
       if p.keyIs(type, "connected") {
-        return .connected(try ConnectedMessage(pulling: &p, typeConsumed: true))
+        return .connected(try ConnectedMessage(pulling: &p, typeConsumed: true, version: version))
       }
       if p.keyIs(type, "tts_speak") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
@@ -503,7 +503,7 @@ public enum ServerMessage: Sendable, Hashable {
       }
     case 10:
       if p.keyIs(type, "auth_error") {
-        return .authError(try AuthErrorMessage(pulling: &p, typeConsumed: true))
+        return .authError(try AuthErrorMessage(pulling: &p, typeConsumed: true, version: version))
       }
     case 11:
       if p.keyIs(type, "connect_ack") {
