@@ -376,13 +376,26 @@ package struct SwiftModelGenerator: Sendable {
   /// Swift source for the `set:` argument of a rule check: whether each of the rule's members was
   /// decoded (present and non-null).
   static func ruleSet(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
+    "[" + ruleTests(rule, fields).joined(separator: ", ") + "]"
+  }
+
+  /// The Swift conditions of ``ruleSet(_:_:)``, one per flag.
+  static func ruleTests(_ rule: FieldRule, _ fields: [FieldSpec]) -> [String] {
     var tests = rule.fieldNames.map { name in
       fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
     }
     if case .requiredWhen(let a, .string(let value), _) = rule {
       tests[0] = fields.contains { $0.name == a } ? "_\(bare(a)) == \"\(value)\"" : "false"
     }
-    return "[" + tests.joined(separator: ", ") + "]"
+    return tests
+  }
+
+  /// ``ruleSet(_:_:)`` as a ``FieldRule/MemberFlags`` expression: flag `i` in bit `i`.
+  static func ruleFlags(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
+    let tests = ruleTests(rule, fields)
+    let bits = tests.enumerated().map { "(\($0.element) ? \(1 << $0.offset) : 0)" }
+    return "FieldRule.MemberFlags(\n        count: \(tests.count),\n        bits: "
+      + bits.joined(separator: "\n          | ") + ")"
   }
 
   /// Swift source for a string format value.
@@ -670,8 +683,8 @@ package struct SwiftModelGenerator: Sendable {
     }
     s += "      default: break\n      }\n"
     s += "      try p.pullExtra(key, into: &extra)\n    }\n"
-    for rule in rules {
-      s += "    try p.require(\n      \(Self.ruleLiteral(rule)),\n      set: \(Self.ruleSet(rule, fields)))\n"
+    for (i, rule) in rules.enumerated() {
+      s += "    try p.require(\n      Self.pullRules[\(i)],\n      flags: \(Self.ruleFlags(rule, fields)))\n"
     }
     for (i, f) in fields.enumerated() where f.required && f.nullable {
       s += "    guard seen & \(1 << i) != 0 else { throw JSONParser.miss(p.pos) }\n"
@@ -692,6 +705,13 @@ package struct SwiftModelGenerator: Sendable {
     s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
     if handshake == nil {
       s += "  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }\n\n"
+    }
+    if !rules.isEmpty {
+      s += "  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).\n"
+      s += "  private static let pullRules: [FieldRule] = [\n"
+      // One element: no trailing comma (swift-format's rule for a one-line collection); several: each has one.
+      s += rules.map { "    \(Self.ruleLiteral($0))" }.joined(separator: ",\n") + (rules.count > 1 ? ",\n" : "\n")
+      s += "  ]\n\n"
     }
     return s
   }

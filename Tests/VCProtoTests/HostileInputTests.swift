@@ -61,7 +61,9 @@ import Testing
   /// reading past the buffer, by the tree reader and by the decoder's direct path alike.
   @Test func leadByteAtTheEndOfTheFrameIsRefused() {
     for lead: UInt8 in [0xC3, 0xDF, 0xE2, 0xF0] {
-      for prefix in ["{\"type\":\"ping\",\"x\":\"", "{\"type\":\"ping\",\"x\":\"\\n", "{\"type\":\"ack\",\"message\":\"é"] {
+      for prefix in [
+        "{\"type\":\"ping\",\"x\":\"", "{\"type\":\"ping\",\"x\":\"\\n", "{\"type\":\"ack\",\"message\":\"é",
+      ] {
         let frame = Array(prefix.utf8) + [lead]
         #expect(!Validator().validate(frame).isValid)
         #expect(throws: DecodingFailure.self) { try MessageDecoder().decode(frame) }
