@@ -162,6 +162,21 @@ package struct SwiftModelGenerator: Sendable {
     plan.messageOrder.filter { $0.direction == direction }
   }
 
+  /// The member count from which a message's payload is stored out of line in its message enum.
+  static let boxedMemberCount = 7
+
+  /// Whether the payload of `type` is `indirect` in its message enum: a struct of some version has at
+  /// least ``boxedMemberCount`` members, or holds a nested object (a shape, stored inline). Every message
+  /// enum value is as large as its largest payload, and each frame's message is moved several times on
+  /// its way out of the decoder; one allocation for the few large messages is cheaper than moving every
+  /// small one at their size.
+  func isBoxed(_ type: String) -> Bool {
+    (plan.messages[type] ?? []).contains { variant in
+      variant.fields.count >= Self.boxedMemberCount
+        || variant.fields.contains { if case .shape = $0.type { return true } else { return false } }
+    }
+  }
+
   /// Whether the payload of `type` is an enum of per-version structs.
   func isVersioned(_ type: String) -> Bool { (plan.messages[type]?.count ?? 0) > 1 }
 
@@ -184,10 +199,12 @@ package struct SwiftModelGenerator: Sendable {
     var s = Self.header
     s += "/// Every message \(who), one case per `type` of any protocol version (\(VersionSet.all)).\n"
     s += "/// A payload whose members differ between versions is an enum with a case per version.\n"
+    s += "/// Payloads of \(Self.boxedMemberCount) members or more, or with a nested object, are stored out of line\n"
+    s += "/// (`indirect`), so that every message stays small to move (the largest would set the size of all).\n"
     s += "public enum \(name): Sendable, Hashable {\n"
     for m in messages {
       s += "  /// `\(m.type)` (\(m.versions.isAll ? "all versions" : m.versions.description)): \(m.doc)\n"
-      s += "  case \(Self.identifier(m.type))(\(Self.payloadName(m.type)))\n"
+      s += "  \(isBoxed(m.type) ? "indirect " : "")case \(Self.identifier(m.type))(\(Self.payloadName(m.type)))\n"
     }
     s += "  /// A `type` this version does not define; the whole object is kept so it re-encodes unchanged.\n"
     s += "  case unknown(JSONObject)\n\n"
