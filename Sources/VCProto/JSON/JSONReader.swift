@@ -134,7 +134,9 @@ struct JSONParser {
   @inline(__always)
   mutating func skipWhitespace() {
     while pos < bytes.count {
-      switch bytes[pos] {
+      let b = bytes[pos]
+      if b > 0x20 { return }  // the usual case: no whitespace at all (compact JSON)
+      switch b {
       case 0x20, 0x0A, 0x0D, 0x09: pos += 1
       default: return
       }
@@ -375,22 +377,30 @@ struct JSONParser {
         throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
       } else if b < 0x80 {
         pos += 1
-      } else if !skipTwoByteUTF8() {
+      } else if !skipCommonUTF8() {
         try skipUTF8Sequence()
       }
     }
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
   }
 
-  /// Steps over a well-formed two-byte UTF-8 sequence at `pos` (lead byte C2-DF, one continuation byte,
-  /// both within the frame) and says so; anything else is left to ``skipUTF8Sequence()``, which checks
-  /// every form and reports what is wrong. The common case of text beyond ASCII (Latin, Cyrillic,
-  /// Greek), without a call.
+  /// Steps over a well-formed two-byte UTF-8 sequence at `pos` (lead byte C2-DF, one continuation byte),
+  /// or a three-byte one whose lead byte admits any continuation (E1-EC, EE-EF: no overlong form or
+  /// surrogate possible), all its bytes within the frame, and says so; anything else is left to
+  /// ``skipUTF8Sequence()``, which checks every form and reports what is wrong. The common cases of
+  /// text beyond ASCII (Latin, Cyrillic, Greek; most of the BMP: CJK, punctuation), without a call.
   @inline(__always)
-  private mutating func skipTwoByteUTF8() -> Bool {
+  private mutating func skipCommonUTF8() -> Bool {
     let b0 = bytes[pos]
-    guard b0 >= 0xC2, b0 <= 0xDF, pos + 1 < bytes.count, bytes[pos + 1] & 0xC0 == 0x80 else { return false }
-    pos += 2
+    if b0 >= 0xC2, b0 <= 0xDF {
+      guard pos + 1 < bytes.count, bytes[pos + 1] & 0xC0 == 0x80 else { return false }
+      pos += 2
+      return true
+    }
+    guard b0 >= 0xE1, b0 <= 0xEF, b0 != 0xED, pos + 2 < bytes.count, bytes[pos + 1] & 0xC0 == 0x80,
+      bytes[pos + 2] & 0xC0 == 0x80
+    else { return false }
+    pos += 3
     return true
   }
 
@@ -490,7 +500,7 @@ struct JSONParser {
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
         if b < 0x80 {
           pos += 1
-        } else if !skipTwoByteUTF8() {
+        } else if !skipCommonUTF8() {
           try skipUTF8Sequence()
         }
       }
