@@ -913,7 +913,7 @@ extension ProtocolCatalog {
               "status_card", "session_list", "confirmation", "progress", "text_block", "action_buttons",
               "command_output", "error",
             ]),
-          FieldSpec("props", .any, required: false),
+          FieldSpec("props", .object, required: false),
         ]),
       ShapeSpec(
         "WorktreeErrorDetails",
