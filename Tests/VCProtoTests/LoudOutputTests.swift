@@ -92,7 +92,9 @@ import Testing
       #expect(Self.scalars(record.messageType) <= Finding.maxMessageTypeLength)
       #expect(record.message.utf8.count < 600, "\(record.message.prefix(80))")
     }
-    #expect(records[0].pointer == "/A" + String(repeating: "A", count: 160 - 2 - Self.mark(1_000_001).count) + Self.mark(1_000_001))
+    #expect(
+      records[0].pointer == "/A" + String(repeating: "A", count: 160 - 2 - Self.mark(1_000_001).count)
+        + Self.mark(1_000_001))
     #expect(records[10].message.hasPrefix("unknown message type \"TTTT"))
   }
 
@@ -132,7 +134,8 @@ import Testing
       _ = try engine.handle(.start, now: 0)
       _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
       let hello = JSONObject.frame(
-        "hello", ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
+        "hello",
+        ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
       _ = try engine.handle(.frameReceived(hello), now: 0)
       for action in try engine.handle(.frameReceived(connected), now: 0) {
         if case .closeTransport(let reason) = action { return reason }
@@ -149,12 +152,37 @@ import Testing
     #expect(Self.scalars(version.detail) < 200)
   }
 
+  @Test func aRefusedVersionAndTheServersRequiredVersionAreBounded() throws {
+    // The client's announced version may carry any suffix after `-`; the failure's text quotes 60.
+    let failure = NegotiationFailure(received: "0.1.0-" + String(repeating: "x", count: Self.megabyte))
+    #expect(
+      "\(failure)"
+        == "unsupported_protocol_version: required 0.4.0, received \"0.1.0-\(String(repeating: "x", count: 54))…\"")
+    // A hostile server's `required`: delivered cut to 64 scalars, marked with its length.
+    var engine = ClientEngine(ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef"))
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    let refusal = JSONObject.frame(
+      "error",
+      ["code": "unsupported_protocol_version", "required": .string(String(repeating: "9", count: Self.megabyte))])
+    let required = try engine.handle(.frameReceived(refusal), now: 0).compactMap { action -> String? in
+      if case .deliver(.upgradeRequired(let required)) = action { return required }
+      return nil
+    }
+    #expect(required.count == 1)
+    #expect(
+      required.allSatisfy { Self.scalars($0) <= Finding.maxMessageTypeLength && $0.hasSuffix(Self.mark(Self.megabyte)) }
+    )
+  }
+
   @Test func cuttingCountsScalarsAndStopsAtTheLimit() {
     #expect(Redaction.cut("abc", limit: 3) == "abc")
     #expect(Redaction.cut("abcd", limit: 3) == "abc…")
     #expect(Redaction.cut(Self.oneGrapheme, limit: 3) == "a\u{301}\u{301}…")
     #expect(Redaction.cutMarkingLength("abcd", limit: 4) == "abcd")
-    #expect(Redaction.cutMarkingLength(String(repeating: "é", count: 40), limit: 20) == String(repeating: "é", count: 8) + "… (80 bytes)")
+    #expect(
+      Redaction.cutMarkingLength(String(repeating: "é", count: 40), limit: 20) == String(repeating: "é", count: 8)
+        + "… (80 bytes)")
     // A key cut in half is still masked: masking comes first.
     let key = "untethered-0123456789abcdef0123456789abcdef"
     #expect(!Redaction.truncated(key, limit: 20).contains("0123"))

@@ -8,7 +8,7 @@ extension ClientEngine {
     lastFrameAt = now
     let type = frame["type"]?.stringValue ?? ""
     if type == "error", frame["code"]?.stringValue == NegotiationFailure.code {
-      refuseVersion(required: frame["required"]?.stringValue, &out)
+      refuseVersion(required: frame["required"]?.stringValue.map(Finding.shownType), &out)
       return
     }
     switch state {
@@ -171,7 +171,8 @@ extension ClientEngine {
       else {
         connectionLost(
           .protocolViolation(
-            "negotiated_protocol_version \"\(Redaction.truncated(versionText))\" is outside the client's range"), now: now,
+            "negotiated_protocol_version \"\(Redaction.truncated(versionText))\" is outside the client's range"),
+          now: now,
           close: true, &out)
         return
       }
