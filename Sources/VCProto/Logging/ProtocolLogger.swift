@@ -4,7 +4,9 @@ import Foundation
 ///
 /// What it logs: one line for every missing field (naming the message type and the member), one line
 /// for malformed JSON (the offset and an excerpt of at most 200 characters, secrets masked), and one
-/// line the first time each unknown message type is seen. Other findings are logged at `debug`.
+/// line the first time each unknown message type is seen (types told apart as ``Finding/messageType``
+/// holds them, so two types longer than 64 scalars that share the kept prefix and their length count
+/// as one). Other findings are logged at `debug`.
 ///
 /// Bounded: at most ``maxRecordsPerFrame`` records per frame (a frame's findings are already capped
 /// by ``ValidationOptions/maxFindings``), the last one saying how many more were dropped, and at most
