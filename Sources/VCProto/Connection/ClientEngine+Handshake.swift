@@ -8,7 +8,7 @@ extension ClientEngine {
     lastFrameAt = now
     let type = frame["type"]?.stringValue ?? ""
     if type == "error", frame["code"]?.stringValue == NegotiationFailure.code {
-      refuseVersion(required: frame["required"]?.stringValue, &out)
+      refuseVersion(required: frame["required"]?.stringValue.map(Finding.shownType), &out)
       return
     }
     switch state {
@@ -170,7 +170,9 @@ extension ClientEngine {
         parsed <= configuration.maximumVersion
       else {
         connectionLost(
-          .protocolViolation("negotiated_protocol_version \(versionText) is outside the client's range"), now: now,
+          .protocolViolation(
+            "negotiated_protocol_version \"\(Redaction.truncated(versionText))\" is outside the client's range"),
+          now: now,
           close: true, &out)
         return
       }
@@ -180,7 +182,9 @@ extension ClientEngine {
     }
     let caps = accepted ?? []
     if let extra = caps.first(where: { !configuration.capabilities.contains($0) }) {
-      connectionLost(.protocolViolation("capability \(extra) was not asked for"), now: now, close: true, &out)
+      connectionLost(
+        .protocolViolation("capability \"\(Redaction.truncated(extra))\" was not asked for"), now: now, close: true,
+        &out)
       return
     }
     becomeReady(version: version, capabilities: caps, now: now, &out)
