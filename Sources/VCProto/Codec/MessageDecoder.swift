@@ -28,8 +28,16 @@ public struct MessageDecoder: Sendable {
   /// validator checks. Only when that fails (or when strict mode or a logger that records warnings
   /// needs them) does the validator run, to report the findings.
   public func decode(_ bytes: [UInt8]) throws(DecodingFailure) -> AnyMessage {
+    if strategy != .validated, let message = directBuild(bytes) { return message }
+    return try decodeOffTheDirectPath(bytes)
+  }
+
+  /// ``decode(_:)`` once the direct path does not apply: the validator for every frame (strategy
+  /// `.validated`), or the tree path and, when that fails too, the validator's findings. Out of line,
+  /// so that the direct path's caller stays small (it does not copy the decoder for these paths).
+  @inline(never)
+  private func decodeOffTheDirectPath(_ bytes: [UInt8]) throws(DecodingFailure) -> AnyMessage {
     if strategy == .validated { return try build(validator.validate(bytes)) }
-    if let message = directBuild(bytes) { return message }
     let value: JSONValue
     do {
       value = try JSONReader(limits: validator.options.limits).parse(bytes)
