@@ -302,7 +302,10 @@ import Testing
   @Test func signatureDigestAgreesWithTheStrings() {
     let samples = [
       "48213:1f0e2d3c", "48213:1f0e2d3d", "50000:1f0e2d3c", "100:1f0e2d3c", "x:1f0e2d3c", "no colon", "", ":",
-      "-1:u", "10:", "10:u:v",
+      "-1:u", "10:", "10:u:v", "5:" + String(repeating: "u", count: 40), "5:" + String(repeating: "u", count: 41),
+      "6:" + String(repeating: "u", count: 41), "5:" + String(repeating: "v", count: 41),
+      String(repeating: "w", count: 40),
+      String(repeating: "w", count: 41), "12:\u{301}x", "12:\u{e9}", "+5:u", "5:u\u{0}",
     ]
     for seen in samples {
       for current in samples {
