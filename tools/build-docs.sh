@@ -8,10 +8,20 @@ cd "$(dirname "$0")/.."
 scratch=.build-docs
 out=${1:-$scratch/VCProto.doccarchive}
 graphs=$scratch/symbol-graphs
-rm -rf "$graphs" "$out"
+rm -rf "$out"
 mkdir -p "$graphs"
-swift build --scratch-path "$scratch" --target VCProto \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
+build() {
+  swift build --scratch-path "$scratch" --target VCProto \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
+}
+build
+# The compiler writes the graphs only when it compiles: a build with nothing to do leaves the previous
+# run's graphs (kept above) in place. If they are gone anyway, build from scratch once.
+if ! ls "$graphs"/VCProto*.symbols.json >/dev/null 2>&1; then
+  rm -rf "$scratch"
+  mkdir -p "$graphs"
+  build
+fi
 docc=$(command -v docc || xcrun --find docc)
 "$docc" convert Sources/VCProto/VCProto.docc \
   --additional-symbol-graph-dir "$graphs" \

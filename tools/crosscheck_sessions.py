@@ -36,6 +36,9 @@ NONCE = "00112233445566778899aabbccddeeff"
 CH = "a1" * 32
 VERS = ["0.2.0", "0.3.0", "0.4.0", "0.5.0"]
 CAPS = ["heartbeat", "message_ack", "draining", "disconnect", "idempotent_prompt"]
+# Over the 256-byte bounds of subscribe.session_id and of a 0.2.0/0.3.0 cursor (STANDARDS.md section 15).
+LONG_ID = "\u00e9" * 128 + "n"
+INT64_MAX = 2**63 - 1
 
 
 # Random inputs, biased towards what moves each engine on (a hello when one is awaited, a connect with
@@ -110,6 +113,8 @@ def history(r, eng):
             f.update(total_count=len(ms), is_complete=r.random() < 0.7)
             if ms and r.random() < 0.5:
                 f["newest_message_id"] = ms[-1]["uuid"]
+            elif r.random() < 0.15:
+                f["newest_message_id"] = LONG_ID
     return f
 
 
@@ -234,6 +239,14 @@ def client_config(r):
     if r.random() < 0.2: c["session_id"] = S1
     if r.random() < 0.2: c["recent_sessions_limit"] = 10
     if r.random() < 0.3: c["ping_interval_ms"] = 10**7  # keepalive out of the way: requests can time out
+    if r.random() < 0.15:  # out-of-range values, held to their ranges (section 15, rule 11, "Configuration")
+        c["jitter"] = r.choice([-1, 2, 1e308])
+        c["heartbeat_timeout_ms"] = r.choice([0, -1, INT64_MAX])
+        c["max_reconnect_attempts"] = r.choice([-2, 0, None])
+        if r.random() < 0.5:  # 1 ms pings with a 1 ms pong deadline: the connection soon dies, cheaply
+            c["ping_interval_ms"], c["pong_timeout_ms"] = -1, r.choice([0, -3])
+        else:
+            c["ping_interval_ms"], c["pong_timeout_ms"] = INT64_MAX, INT64_MAX
     return c
 
 
@@ -242,7 +255,15 @@ def server_config(r):
                    ["0.5.0"]])
     return {"api_key": KEY, "protocol_versions": pv, "floor": r.choice([None, pv[0]]),
             "auth_versions": r.choice([[1], [1, 2], [2]]), "capabilities": r.sample(CAPS, r.randrange(len(CAPS) + 1)),
-            "clock_start_ms": 1768150000000}
+            "clock_start_ms": 1768150000000, **(server_extremes(r) if r.random() < 0.2 else {})}
+
+
+def server_extremes(r):
+    """Out-of-range server values (section 15, rule 11, "Configuration"). A 1 ms heartbeat is left to
+    the vectors: over a random advance of minutes it would send a frame per millisecond."""
+    return {"auth_timeout_ms": r.choice([0, -5, INT64_MAX]), "heartbeat_interval_ms": r.choice([1000, INT64_MAX]),
+            "max_subscriptions": r.choice([-1, 0, 1]), "max_session_id_bytes": r.choice([-1, 0, 36]),
+            "replay_buffer_bytes": r.choice([-1, 0, 100])}
 
 
 def server_connect(r, eng):
@@ -287,7 +308,7 @@ def server_input(r, eng):
         return {"kind": k}
     if k == "send":
         f = r.choice([
-            {"type": "session_history", "session_id": r.choice([S1, S2]), "messages": [], "next_offset": 0,
+            {"type": "session_history", "session_id": r.choice([S1, S2, LONG_ID]), "messages": [], "next_offset": 0,
              "end_of_file": True, "file_signature": "1:u"},
             {"type": "session_updated", "session_id": r.choice([S1, S2]), "messages": []},
             {"type": "heartbeat", "timestamp": "2026-01-11T16:46:40Z"},
@@ -301,7 +322,7 @@ def server_input(r, eng):
     f = r.choice([
         {"type": "ping"},
         lambda: server_connect(r, eng),
-        {"type": "subscribe", "session_id": r.choice([S1, S2])},
+        {"type": "subscribe", "session_id": r.choice([S1, S2, LONG_ID])},
         {"type": "subscribe", "session_id": S1, "from_offset": r.choice([None, -1, 3, "5", 2.5])},
         {"type": "subscribe", "session_id": S1, "last_seq": r.choice([None, -1, 3, 5.0])},
         {"type": "subscribe", "session_id": S1, "last_message_id": r.choice([None, "u-1"])},

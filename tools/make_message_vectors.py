@@ -359,7 +359,8 @@ def wrong_value(prop):
     kind = t.get("type")
     if "$ref" in t:
         return [1]
-    return {"string": 42, "integer": "12", "number": "1.5", "boolean": "true", "array": {"x": 1}}.get(kind)
+    return {"string": 42, "integer": "12", "number": "1.5", "boolean": "true", "array": {"x": 1},
+            "object": [1]}.get(kind)
 
 
 def resolve(schema, value, defs):

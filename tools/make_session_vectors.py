@@ -681,6 +681,87 @@ client("client.subscriptions.family_change_forgets_positions",
            frame(hist5([msg5(3)], 4, sig="90:u-3"), [update(insert=[msg5(3)], cursor=off(4, "90:u-3"))]),
            frame(hist5([msg5(3)], 4, sig="90:u-3"), [update(replace=[msg5(3)], cursor=off(4, "90:u-3"))])])
 
+# A 0.2.0/0.3.0 cursor is a message id the server chose; the client keeps it only up to 256 UTF-8
+# bytes (STANDARDS.md section 15, rule 11, "Subscriptions"). "é" is 2 bytes: 128 of them are 256 bytes
+# (kept), one more ASCII letter makes 257 bytes in 129 characters (dropped): the bound counts bytes.
+ID256, ID257 = "é" * 128, "é" * 128 + "n"
+assert len(ID256.encode()) == 256 and len(ID257.encode()) == 257
+def ready_legacy(version, at=0):
+    """A 0.2.0/0.3.0 server (no connected): hello, connect, then the session_list authenticates."""
+    return [frame(hello(version), [send(connect_v1())]),
+            frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version=version, capabilities=[], auth_version=1),
+                                 arm("ping", at + 30000), ev("received", frame=SESSION_LIST)])]
+client("client.0.2.0.subscribe.long_cursor_dropped",
+       "0.2.0: a newest_message_id over 256 UTF-8 bytes (257 bytes in 129 characters) is not kept as the cursor: the "
+       "update's cursor is null and the subscription has none; exactly 256 bytes is kept. A later long id drops the "
+       "cursor it replaced.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE)]
+       + ready_legacy("0.2.0") + [
+           step("subscribe", [send({"type": "subscribe", "session_id": S1})], session_id=S1, cursor=None),
+           frame(H2([msg2("a")], ID257), [update(insert=[msg2("a")], cursor=None)]),
+           frame(H2([msg2("b")], ID256), [update(insert=[msg2("b")], cursor={"last_message_id": ID256})]),
+           frame(H2([msg2("c")], ID257), [update(insert=[msg2("c")], cursor=None)])],
+       min_version="0.2.0")
+
+client("client.0.3.0.subscribe.long_cursor_dropped",
+       "0.3.0: without newest_message_id the cursor is the newest inserted message's uuid; one over 256 UTF-8 bytes "
+       "is not kept, so after a reconnect the subscribe has no last_message_id (the whole history), and the remembered "
+       "positions make the repeated message a replace, not a second insert.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE)]
+       + ready_legacy("0.3.0") + [
+           step("subscribe", [send({"type": "subscribe", "session_id": S1, "last_message_id": "a"})], session_id=S1,
+                cursor={"last_message_id": "a"}),
+           frame({"type": "session_updated", "session_id": S1, "messages": [msg2(ID257)]},
+                 [update(insert=[msg2(ID257)], cursor=None)]),
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="reset"),
+           advance(1000, [OPEN]),
+           step("transport_opened", [arm("handshake_deadline", 31000)], client_nonce=NONCE),
+           frame(hello("0.3.0"), [send(connect_v1())]),
+           frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.3.0", capabilities=[], auth_version=1),
+                                send({"type": "subscribe", "session_id": S1}), arm("ping", 31000),
+                                ev("received", frame=SESSION_LIST)]),
+           frame({"type": "session_updated", "session_id": S1, "messages": [msg2(ID257)]},
+                 [update(replace=[msg2(ID257)], cursor=None)])],
+       min_version="0.2.0")
+
+# Configuration values outside their ranges are held to them (STANDARDS.md section 15, rule 11,
+# "Configuration"): a period below 1 ms is 1, the jitter within 0-1, a negative attempt limit 0, and a
+# deadline past 2^63 - 1 (absolute milliseconds) is 2^63 - 1, a timer that never fires.
+INT64_MAX = 2**63 - 1
+h, c, k = negotiated_ready(["heartbeat"])
+rng = SplitMix64(42)
+d1 = backoff(0, rng, jitter=1.0)
+client("client.config.clamped_timers",
+       "Out-of-range timing: ping_interval_ms 0 and pong_timeout_ms -5 are 1 ms; heartbeat_timeout_ms 2^63 - 1 "
+       "saturates (clock_start_ms + 2^63 - 1 is past the end of time: the deadline is 2^63 - 1 absolute, shown here "
+       "as 2^63 - 1 - clock_start_ms, and never fires); jitter 7 is 1 (±100 %, SplitMix64 seeded 42). The pong "
+       "deadline and the next ping fall due together; the deadline was armed first, so it fires first.",
+       ready_steps(caps=["heartbeat"], hello_frame=h, connect_frame=c, connected_frame=k,
+                   heartbeat_at=INT64_MAX - T0, ping_at=1) + [
+           advance(1, [send(PING), arm("pong_deadline", 2), arm("ping", 2)]),
+           advance(1, [cancel("heartbeat_deadline"), cancel("ping"), close("pong_timeout"),
+                       ev("disconnected", reason="pong_timeout"), arm("reconnect", 2 + d1),
+                       ev("reconnect_scheduled", attempt=1, at=2 + d1)])],
+       capabilities=["heartbeat"], ping_interval_ms=0, pong_timeout_ms=-5, heartbeat_timeout_ms=INT64_MAX,
+       jitter=7, random_seed=42)
+
+h, c, k = negotiated_ready(["draining"])
+rng = SplitMix64(42)
+extra = int(5000 * 1.0 * rng.unit())
+client("client.config.clamped_counts",
+       "Out-of-range jitter 1e308 is 1: a draining reconnect waits retry_after_ms plus up to 100 % more (SplitMix64 "
+       "seeded 42); max_reconnect_attempts -3 is 0: the next failure gives up at once (a draining reconnect is not "
+       "a failure).",
+       ready_steps(caps=["draining"], hello_frame=h, connect_frame=c, connected_frame=k) + [
+           frame({"type": "draining", "message": "Server shutting down, please reconnect", "retry_after_ms": 5000},
+                 [cancel("ping"), close("draining"), ev("disconnected", reason="draining"), arm("reconnect", 5000 + extra),
+                  ev("reconnect_scheduled", attempt=1, at=5000 + extra)]),
+           step("transport_closed", [], detail="server closed"),
+           advance(5000 + extra, [OPEN]),
+           step("transport_closed", [ev("disconnected", reason="transport_closed"), ev("gave_up", attempts=0)],
+                detail="refused")],
+       capabilities=["draining"], jitter=1e308, max_reconnect_attempts=-3, random_seed=42)
+
 client("client.illegal.transport_opened_when_idle",
        "An event the state does not accept is an error value naming the state and the event.",
        [step("transport_opened", error={"state": "idle", "event": "transport_opened"}, client_nonce=NONCE)])
@@ -930,6 +1011,82 @@ server("server.malformed_frame",
 server("server.request_forwarded",
        "Other requests go to the application as they are.",
        ready_server() + [frame(EXEC, [ev("request", frame=EXEC)])])
+
+# subscribe.session_id is bounded (ServerConfiguration.maxSessionIdBytes, 256 UTF-8 bytes by default;
+# STANDARDS.md section 15, rule 11, "Server"): a longer one is refused with an error naming the bound,
+# before any other check of the frame, and not remembered.
+TOO_LONG = {"type": "error", "message": "session_id is longer than 256 bytes"}
+def hist(session):
+    return hist5([], 0, session=session)
+server("server.0.5.0.subscribe.session_id_too_long",
+       "0.5.0: a session_id of 257 UTF-8 bytes (129 characters) is refused before its from_offset is read, and not "
+       "remembered: session data for it is then refused (rule 7). Exactly 256 bytes is accepted.",
+       ready_server() + [
+           frame({"type": "subscribe", "session_id": ID257, "from_offset": 0}, [send(TOO_LONG)]),
+           frame({"type": "subscribe", "session_id": ID257, "from_offset": -1}, [send(TOO_LONG)]),
+           step("send", error={"state": "authenticated", "event": "send"}, frame=hist(ID257)),
+           frame({"type": "subscribe", "session_id": ID256, "from_offset": 0},
+                 [ev("subscribe", session_id=ID256, cursor=off(0, None))]),
+           step("send", [send(hist(ID256))], frame=hist(ID256))])
+
+server("server.0.4.0.subscribe.session_id_too_long",
+       "0.4.0: the length refusal comes before the version's own checks (a last_message_id here, otherwise "
+       "unsupported_subscribe_field), and the refused id is not remembered (its session data is refused).",
+       ready_server("0.4.0") + [
+           frame({"type": "subscribe", "session_id": ID257, "last_message_id": "u-1"}, [send(TOO_LONG)]),
+           frame({"type": "subscribe", "session_id": ID257, "last_seq": 3}, [send(TOO_LONG)]),
+           step("send", error={"state": "authenticated", "event": "send"},
+                frame=hist4([], 0, 1) | {"session_id": ID257}),
+           frame({"type": "subscribe", "session_id": ID256, "last_seq": 3},
+                 [ev("subscribe", session_id=ID256, cursor={"last_seq": 3})])])
+
+server("server.0.2.0.subscribe.session_id_too_long",
+       "0.2.0 sends session data unsubscribed too, so what shows that a refused id is not remembered is the "
+       "subscription limit (max_subscriptions 1 here): after the refusal the one place is still free; the next id is "
+       "over the limit. The length refusal comes first even then.",
+       [opened(versions=("0.2.0",)),
+        frame({"type": "connect", "api_key": KEY}, [cancel("auth_deadline"), authenticated("0.2.0")]),
+        frame({"type": "subscribe", "session_id": ID257, "last_message_id": "u-1"}, [send(TOO_LONG)]),
+        frame({"type": "subscribe", "session_id": S1, "last_message_id": "u-1"},
+              [ev("subscribe", session_id=S1, cursor={"last_message_id": "u-1"})]),
+        frame({"type": "subscribe", "session_id": S2},
+              [send({"type": "error", "message": "Too many subscriptions on this connection"})]),
+        frame({"type": "subscribe", "session_id": ID257}, [send(TOO_LONG)]),
+        frame({"type": "subscribe", "session_id": S1}, [ev("subscribe", session_id=S1, cursor=None)])],
+       protocol_versions=["0.2.0"], floor=None, max_subscriptions=1)
+
+# Out-of-range server configuration (STANDARDS.md section 15, rule 11, "Configuration").
+server("server.config.clamped_timers",
+       "Out-of-range periods are 1 ms: auth_timeout_ms -7 (the deadline is armed 1 ms after the socket opened) and "
+       "heartbeat_interval_ms 0 (a heartbeat every millisecond; the timestamp is in whole seconds).",
+       [opened(caps=("heartbeat",)) | {"expect": [send(shello(caps=("heartbeat",))), arm("auth_deadline", 1)]},
+        frame(connect_v1(capabilities=["heartbeat"]),
+              [cancel("auth_deadline"), send(sconnected("0.5.0", ["heartbeat"])), authenticated("0.5.0", ["heartbeat"]),
+               arm("heartbeat", 1)]),
+        advance(2, [send({"type": "heartbeat", "timestamp": ts(1)}), arm("heartbeat", 2),
+                    send({"type": "heartbeat", "timestamp": ts(2)}), arm("heartbeat", 3)])],
+       capabilities=["heartbeat"], auth_timeout_ms=-7, heartbeat_interval_ms=0)
+
+server("server.config.clamped_bounds",
+       "Out-of-range bounds are 0 and long periods saturate: max_session_id_bytes -1 is 0 (any non-empty id is too "
+       "long, and the message names 0; that check comes first), max_subscriptions -5 is 0 (every other subscribe is "
+       "over the limit), replay_buffer_bytes -1 is 0 (every frame with a message_id is sent but not kept); "
+       "auth_timeout_ms and heartbeat_interval_ms 2^63 - 1 put their deadlines at 2^63 - 1 absolute (shown as "
+       "2^63 - 1 - clock_start_ms): they never fire.",
+       [opened(caps=("heartbeat", "message_ack")) | {"expect": [send(shello(caps=("heartbeat", "message_ack"))),
+                                                               arm("auth_deadline", INT64_MAX - T0)]},
+        frame(connect_v1(capabilities=["heartbeat", "message_ack"]),
+              [cancel("auth_deadline"), send(sconnected("0.5.0", ["heartbeat", "message_ack"])),
+               authenticated("0.5.0", ["heartbeat", "message_ack"]), arm("heartbeat", INT64_MAX - T0)]),
+        frame({"type": "subscribe", "session_id": "a"},
+              [send({"type": "error", "message": "session_id is longer than 0 bytes"})]),
+        frame({"type": "subscribe", "session_id": ""},
+              [send({"type": "error", "message": "Too many subscriptions on this connection"})]),
+        step("send", [send(RESP_S), ev("replay_evicted", message_id="m1")], frame=RESP_S),
+        frame({"type": "message_ack", "message_id": "m1"}, [ev("unknown_ack", message_id="m1")]),
+        advance(10**9, [])],
+       capabilities=["heartbeat", "message_ack"], max_session_id_bytes=-1, max_subscriptions=-5, replay_buffer_bytes=-1,
+       auth_timeout_ms=INT64_MAX, heartbeat_interval_ms=INT64_MAX)
 
 server("server.illegal.send_before_open",
        "An event the state does not accept is an error value naming the state and the event.",

@@ -178,6 +178,8 @@ package struct SchemaGenerator: Sendable {
     // Any value but null: the validator refuses null unless the member is nullable (fieldSchema then
     // adds it), and array elements are never null.
     case .any: return ["not": ["type": "null"]]
+    // Any object, members unconstrained (no `properties`, so nothing inside it is undeclared).
+    case .object: return ["type": "object"]
     case .shape(let name): return ["$ref": .string("#/$defs/\(name)")]
     case .array(let element): return ["type": "array", "items": typeSchema(element)]
     case .oneOf(let types): return ["anyOf": .array(types.map(typeSchema))]

@@ -149,6 +149,7 @@ package struct SpecGenerator: Sendable {
     case .number: return "number"
     case .boolean: return "boolean"
     case .any: return "any"
+    case .object: return "object"
     case .shape(let name): return "[`\(name)`](#\(name.lowercased()))"
     case .array(let element): return "array of " + typeText(element)
     case .oneOf(let types): return types.map(typeText).joined(separator: " or ")

@@ -46,7 +46,7 @@ extension SwiftModelGenerator {
     case .boolean: return "Bool"
     case .shape(let name): return shapeNames[name] ?? name
     case .array(let element): return alternativePart(element, shapeNames: shapeNames).map { $0 + "List" }
-    case .any, .oneOf: return nil
+    case .any, .object, .oneOf: return nil
     }
   }
 

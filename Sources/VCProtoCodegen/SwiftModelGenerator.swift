@@ -89,6 +89,7 @@ package struct SwiftModelGenerator: Sendable {
     case .number: return "Double"
     case .boolean: return "Bool"
     case .any: return "JSONValue"
+    case .object: return "JSONObject"
     case .oneOf(let alternatives):
       return Self.typesAlternatives(alternatives) ? alternativesName(alternatives) : "JSONValue"
     case .shape(let name): return shapeNames[name] ?? name
@@ -353,7 +354,7 @@ package struct SwiftModelGenerator: Sendable {
     switch t {
     case .string(let format): return format != .plain
     case .integer(let minimum): return minimum != nil
-    case .number, .boolean, .any, .shape: return false
+    case .number, .boolean, .any, .object, .shape: return false
     case .array(let e): return needsCheck(e)
     case .oneOf(let alternatives): return !typesAlternatives(alternatives)  // an enum checks its own
     }
@@ -367,6 +368,7 @@ package struct SwiftModelGenerator: Sendable {
     case .number: return ".number"
     case .boolean: return ".boolean"
     case .any: return ".any"
+    case .object: return ".object"
     case .shape(let name): return ".shape(\"\(name)\")"
     case .array(let e): return ".array(\(literal(e)))"
     case .oneOf(let ts): return ".oneOf([" + ts.map(literal).joined(separator: ", ") + "])"

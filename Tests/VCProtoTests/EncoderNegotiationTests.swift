@@ -63,6 +63,7 @@ import Testing
     case .number: return 1
     case .boolean: return true
     case .array: return []
+    case .object: return .object(JSONObject())
     case .any, .oneOf: return "x"
     case .shape: return .null
     }

@@ -153,7 +153,7 @@ import VCProtoCodegen
     case .number: return "number"
     case .boolean: return "boolean"
     case .any: return "any"
-    case .shape: return "object"
+    case .shape, .object: return "object"
     case .array: return "array"
     case .oneOf(let types): return types.map(jsonType).joined(separator: "|")
     }

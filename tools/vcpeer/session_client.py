@@ -9,8 +9,8 @@ import hmac
 
 from . import auth_bound
 from .session_requests import ANSWERS, Requests
-from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, close, event,
-                             family, is_int, parse_version, send, show_version)
+from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, at_least_zero, close,
+                             duration, event, family, fraction, is_int, later, parse_version, send, show_version)
 
 LIVE = ("connecting", "awaiting_hello", "awaiting_connected", "ready")
 PARKED = ("backing_off", "reauth_required", "upgrade_required", "stopped")
@@ -74,11 +74,13 @@ class ClientEngine:
         self.session_id = c.get("session_id")
         self.recent_limit = c.get("recent_sessions_limit")
         self.max_kb = c.get("max_message_size_kb")
-        self.jitter = c.get("jitter", 0.25)
-        self.max_attempts = c.get("max_reconnect_attempts")
-        self.ping_every = c.get("ping_interval_ms", 30_000)
-        self.pong_within = c.get("pong_timeout_ms", 15_000)
-        self.heartbeat_within = c.get("heartbeat_timeout_ms", 90_000)
+        # Held to their ranges (section 15, rule 11, "Configuration"): periods at least 1 ms, the
+        # jitter within 0-1, the attempt limit at least 0; every deadline stops at 2^63 - 1 (`later`).
+        self.jitter = fraction(c.get("jitter"), 0.25)
+        self.max_attempts = at_least_zero(c.get("max_reconnect_attempts"), None)
+        self.ping_every = duration(c.get("ping_interval_ms"), 30_000)
+        self.pong_within = duration(c.get("pong_timeout_ms"), 15_000)
+        self.heartbeat_within = duration(c.get("heartbeat_timeout_ms"), 90_000)
         self.handshake_within = 30_000
         self.rng = SplitMix64(c.get("random_seed", 0))
 
@@ -156,7 +158,7 @@ class ClientEngine:
         self.nonce = client_nonce
         self.last_frame_at = now
         self.state = "awaiting_hello"
-        self.arm("handshake_deadline", now + self.handshake_within, out)
+        self.arm("handshake_deadline", later(now, self.handshake_within), out)
 
     def on_transport_closed(self, out, now, detail=""):
         if self.state in LIVE:
@@ -228,13 +230,13 @@ class ClientEngine:
         elif name == "ping":
             out.append(send({"type": "ping"}))
             self.ping_at = now
-            self.arm("pong_deadline", now + self.pong_within, out)
-            self.arm("ping", now + self.ping_every, out)
+            self.arm("pong_deadline", later(now, self.pong_within), out)
+            self.arm("ping", later(now, self.ping_every), out)
         elif name == "pong_deadline":
             if self.ping_at is not None and self.last_frame_at <= self.ping_at:
                 self.lost("pong_timeout", now, True, out)
         elif name == "heartbeat_deadline":
-            due = self.last_frame_at + self.heartbeat_within
+            due = later(self.last_frame_at, self.heartbeat_within)
             if due > now:
                 self.arm("heartbeat_deadline", due, out)
             else:
@@ -268,7 +270,7 @@ class ClientEngine:
         out.append(event("disconnected", reason=reason))
         if drain is not None:  # a planned restart, not a failure: the count stays
             extra = int(drain * self.jitter * self.rng.unit())
-            return self.schedule(now + drain + extra, self.attempts + 1, out)
+            return self.schedule(later(later(now, drain), extra), self.attempts + 1, out)
         if self.max_attempts is not None and self.attempts >= self.max_attempts:
             self.state = "stopped"
             out.append(event("gave_up", attempts=self.attempts))
@@ -276,7 +278,7 @@ class ClientEngine:
         raw = min(1000 * 2 ** min(self.attempts, 30), 30_000)
         delay = max(1000, int(raw * (1 + self.jitter * (2 * self.rng.unit() - 1))))
         self.attempts += 1
-        self.schedule(now + delay, self.attempts, out)
+        self.schedule(later(now, delay), self.attempts, out)
 
     def schedule(self, at, attempt, out):
         self.state = "backing_off"
@@ -423,9 +425,9 @@ class ClientEngine:
         self.new_sessions = []
         for session in list(self.subs):
             self.send_subscribe(session, out)
-        self.arm("ping", now + self.ping_every, out)
+        self.arm("ping", later(now, self.ping_every), out)
         if "heartbeat" in caps:
-            self.arm("heartbeat_deadline", now + self.heartbeat_within, out)
+            self.arm("heartbeat_deadline", later(now, self.heartbeat_within), out)
 
     def on_ready_frame(self, frame, kind, now, out):
         if kind == "pong":
@@ -537,7 +539,7 @@ class ClientEngine:
         if complete:
             out.append(self.session_update(session, sub, update, True))
         elif sub.asked_from is not None and reached <= sub.asked_from:
-            self.arm("continuation:" + session, now + 1000, out)
+            self.arm("continuation:" + session, later(now, 1000), out)
             out.append(self.session_update(session, sub, update, False))
         else:
             out.append(self.session_update(session, sub, update, False))

@@ -43,6 +43,35 @@ def family(version):
     return "seq" if version >= SEQ_FROM else "uuid"
 
 
+INT64_MAX = (1 << 63) - 1
+INT64_MIN = -(1 << 63)
+
+
+def later(now, ms):
+    """`now + ms` held within signed 64 bits (STANDARDS.md section 15, rule 11, "Configuration"):
+    a deadline past the end of time is 2^63 - 1, a timer that never fires."""
+    return max(INT64_MIN, min(now + ms, INT64_MAX))
+
+
+def duration(value, default):
+    """A timer period from a configuration: at least 1 ms (0 or less is 1); absent is the default."""
+    return default if value is None else max(1, value)
+
+
+def at_least_zero(value, default):
+    """A count or byte budget from a configuration: below 0 is 0; absent is the default."""
+    return default if value is None else max(0, value)
+
+
+def fraction(value, default):
+    """The jitter from a configuration: within 0-1 (below 0 is 0, above 1 is 1, NaN is 0)."""
+    if value is None:
+        return default
+    if value != value:  # NaN
+        return 0.0
+    return min(max(value, 0.0), 1.0)
+
+
 def is_int(value):
     """A JSON integer (a bool or a float such as `5.0` is not)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -8,6 +8,8 @@ whether the application tracks it (gave a request id) or not, so that order is k
 """
 import re
 
+from .session_common import later
+
 ANSWERS = {
     "execute_command": ["command_started", "command_error"],
     "get_command_output": ["command_output_full"],
@@ -123,7 +125,7 @@ class Requests:
             if untracked is None:
                 return None
             self.waiting.remove(untracked)  # the oldest untracked one makes room
-        deadline = now + (SLOW_REQUEST_TIMEOUT_MS if kind in SLOW else REQUEST_TIMEOUT_MS)
+        deadline = later(now, SLOW_REQUEST_TIMEOUT_MS if kind in SLOW else REQUEST_TIMEOUT_MS)
         self.waiting.append(Waiting(kind, frame, request_id, deadline))
         return deadline
 

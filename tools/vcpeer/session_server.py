@@ -10,8 +10,8 @@ import hmac
 import re
 
 from . import auth_bound, negotiation
-from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, close, event, family, is_int, parse_version, send,
-                             show_version)
+from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, at_least_zero, close, duration, event, family,
+                             is_int, later, parse_version, send, show_version)
 
 ALWAYS = {"close", "drain", "transport_closed"}
 LEGAL = {
@@ -89,7 +89,13 @@ class ServerEngine:
         self.version = None
         self.caps = []
         self.subscribed = set()
-        self.replay_budget = config.get("replay_buffer_bytes", REPLAY_BYTES)
+        # Held to their ranges (section 15, rule 11, "Configuration"): periods at least 1 ms, the
+        # bounds at least 0; every deadline stops at 2^63 - 1 (`later`).
+        self.replay_budget = at_least_zero(config.get("replay_buffer_bytes"), REPLAY_BYTES)
+        self.heartbeat_every = duration(config.get("heartbeat_interval_ms"), HEARTBEAT_EVERY)
+        self.auth_within = duration(config.get("auth_timeout_ms"), AUTH_WITHIN)
+        self.max_subscriptions = at_least_zero(config.get("max_subscriptions"), MAX_SUBSCRIPTIONS)
+        self.max_session_id_bytes = at_least_zero(config.get("max_session_id_bytes"), MAX_SESSION_ID_BYTES)
         self.unacked = []  # [message id, replay message, cost in bytes], oldest first
         self.keys = BoundedSet(KEY_CAPACITY)  # idempotency keys already run
 
@@ -126,7 +132,7 @@ class ServerEngine:
             self.finish("auth_timeout", out)
         elif name == "heartbeat" and self.state == "authenticated":
             out.append(send({"type": "heartbeat", "timestamp": rfc3339(now)}))
-            self.arm("heartbeat", now + HEARTBEAT_EVERY, out)
+            self.arm("heartbeat", later(now, self.heartbeat_every), out)
 
     # -- inputs ---------------------------------------------------------------------------------
 
@@ -136,7 +142,7 @@ class ServerEngine:
         self.challenge_at = now
         self.state = "awaiting_connect"
         out.append(send(self.hello()))
-        self.arm("auth_deadline", now + AUTH_WITHIN, out)
+        self.arm("auth_deadline", later(now, self.auth_within), out)
 
     def decide(self, announced):
         """The backend's decision for an announced `protocol_version` (None: absent)."""
@@ -307,7 +313,7 @@ class ServerEngine:
                          auth_version=auth_version, session_id=session,
                          recent_sessions_limit=min(max(limit, 1), 50) if is_int(limit) else 5))
         if "heartbeat" in caps:
-            self.arm("heartbeat", now + HEARTBEAT_EVERY, out)
+            self.arm("heartbeat", later(now, self.heartbeat_every), out)
         if "message_ack" in caps:
             for message_id, message, _ in self.unacked:
                 out.append(send({"type": "replay", "message_id": message_id, "message": message}))
@@ -315,7 +321,7 @@ class ServerEngine:
     def answer_holds(self, connect, response, now):
         """Auth v2: a fresh, unused challenge, a well-formed nonce, and the MAC over this connection's
         hello and the connect as received (section 8), compared in constant time."""
-        fresh = self.challenge is not None and not self.challenge_used and now - self.challenge_at < AUTH_WITHIN
+        fresh = self.challenge is not None and not self.challenge_used and now - self.challenge_at < self.auth_within
         self.challenge_used = True  # the first answer consumes it, right or wrong
         nonce = connect.get("client_nonce")
         if not fresh or not isinstance(nonce, str) or not re.fullmatch(r"[0-9a-f]{32,128}", nonce):
@@ -337,8 +343,8 @@ class ServerEngine:
         session = frame.get("session_id")
         if not isinstance(session, str):
             return refuse("session_id required in subscribe message")
-        if len(session.encode("utf-8", "surrogatepass")) > MAX_SESSION_ID_BYTES:
-            return refuse(f"session_id is longer than {MAX_SESSION_ID_BYTES} bytes")
+        if len(session.encode("utf-8", "surrogatepass")) > self.max_session_id_bytes:
+            return refuse(f"session_id is longer than {self.max_session_id_bytes} bytes")
 
         def count(name):  # (ok, value): null is absent
             value = frame.get(name)
@@ -366,7 +372,7 @@ class ServerEngine:
             if seen is not None and not isinstance(seen, str):
                 return refuse("file_signature_seen must be a string when provided", "invalid_subscribe")
             cursor = {"offset": offset or 0, "signature": seen}
-        if session not in self.subscribed and len(self.subscribed) >= MAX_SUBSCRIPTIONS:
+        if session not in self.subscribed and len(self.subscribed) >= self.max_subscriptions:
             return refuse("Too many subscriptions on this connection")
         self.subscribed.add(session)
         out.append(event("subscribe", session_id=session, cursor=cursor))

@@ -140,6 +140,7 @@ package struct CatalogDiff: Sendable {
     case .number: return "number"
     case .boolean: return "boolean"
     case .any: return "any"
+    case .object: return "object"
     case .shape(let name): return name
     case .array(let element): return "array of " + typeText(element)
     case .oneOf(let types): return types.map(typeText).joined(separator: " or ")

@@ -10,6 +10,10 @@ public indirect enum FieldType: Sendable, Hashable {
   case boolean
   /// Any JSON value, kept as ``JSONValue`` (e.g. a tool result inside a raw Claude record).
   case any
+  /// Any JSON object, its members unconstrained (free-form), kept as ``JSONObject``: the real system
+  /// declares an object but no shape for it (e.g. a canvas component's `props`). Any other JSON type is
+  /// `wrong_type`, as for every declared type.
+  case object
   /// An object of a named shape declared in the catalog (shapes may be recursive).
   case shape(String)
   /// An array whose elements all have the given type.

@@ -24,9 +24,9 @@ extension ProtocolCatalog {
             "recent_sessions_limit", .int, required: false, nullable: true, defaultValue: 5,
             doc: "How many sessions recent_sessions lists; kept for the whole connection."),
           FieldSpec(
-            "protocol_version", .text, versions: .removedIn(.v0_4_0), required: false,
+            "protocol_version", .text, versions: .removedIn(.v0_4_0), required: false, nullable: true,
             doc:
-              "Negotiation: the client's preferred (highest) protocol version, parsed as the real server does (STANDARDS.md section 8)."
+              "Negotiation: the client's preferred (highest) protocol version, parsed as the real server does (STANDARDS.md section 8). null counts as absent, as on every version (the real server under floor 0.3.0 gives a null announcement 0.3.0)."
           ),
           FieldSpec(
             "protocol_version", .text, versions: .since(.v0_4_0), required: false, nullable: true,
@@ -913,7 +913,7 @@ extension ProtocolCatalog {
               "status_card", "session_list", "confirmation", "progress", "text_block", "action_buttons",
               "command_output", "error",
             ]),
-          FieldSpec("props", .any, required: false),
+          FieldSpec("props", .object, required: false),
         ]),
       ShapeSpec(
         "WorktreeErrorDetails",

@@ -145,7 +145,9 @@ package struct ConnectionVersion: Sendable {
           "refused as too old, but \(context) only a parseable version below 0.4.0 is refused"))
     }
     if let required = message["required"]?.stringValue, required != ProtocolVersion.oldestAccepted.description {
-      findings.append(mismatch("/required", "error", "required is \"\(required)\"; the server always names 0.4.0"))
+      findings.append(
+        mismatch(
+          "/required", "error", "required is \(ConversationObserver.shown(required)); the server always names 0.4.0"))
     }
     if let announced, let received = message["received"]?.stringValue, received != announced {
       findings.append(
@@ -155,7 +157,7 @@ package struct ConnectionVersion: Sendable {
   }
 
   private var context: String {
-    let client = announced.map { $0.map { "protocol_version \"\(Redaction.redactedText($0))\"" } ?? "no version" }
+    let client = announced.map { $0.map { "protocol_version \(ConversationObserver.shown($0))" } ?? "no version" }
     return "with ceiling \(ceiling?.rawValue ?? version) and a client announcing \(client ?? "nothing yet"),"
   }
 
@@ -170,7 +172,7 @@ package struct ConnectionVersion: Sendable {
   }
 
   private mutating func unknown(_ value: String?, pointer: String, what: String) -> [Finding] {
-    let shown = value.map(Redaction.redactedText) ?? "no version"
+    let shown = value.map(ConversationObserver.shown) ?? "no version"
     guard unknownReported != shown else { return [] }
     unknownReported = shown
     return [

@@ -238,10 +238,12 @@ public struct ConversationObserver: Sendable {
   /// `Int64`, so `now` plus any engine interval (hours at most) stays representable.
   static let timeBound: Int64 = 1 << 62
 
-  /// A type as findings quote it: redacted when key-shaped, cut at 64 characters.
-  static func shown(_ type: String) -> String {
-    let redacted = Redaction.redactedText(type)
-    return "\"" + (redacted.count > 64 ? String(redacted.prefix(64)) + "…" : redacted) + "\""
+  /// Text from the capture (a type, a version, a capability) as a finding's message quotes it, in
+  /// quotes: secrets masked first (``Redaction/redactedText(_:)``, which also masks key-shaped text),
+  /// then at most 60 characters and `…`, the rule of every validator message (STANDARDS.md section
+  /// 5), so a megabyte-long value costs a finding no more than a short one.
+  static func shown(_ text: String) -> String {
+    "\"" + Redaction.truncated(Redaction.redactedText(text)) + "\""
   }
 
   /// Milliseconds as seconds, with one decimal when it is not whole.

@@ -1,4 +1,4 @@
-/// A Swift type that one JSON member decodes into (`String`, `Int`, `Double`, `Bool`, ``JSONValue``,
+/// A Swift type that one JSON member decodes into (`String`, `Int`, `Double`, `Bool`, ``JSONValue``, ``JSONObject``,
 /// arrays of those, the generated shapes, and the generated enums of a member of alternative types such
 /// as ``HistoryMessageOrClaudeRecord``).
 public protocol JSONFieldValue: Sendable, Hashable {
@@ -59,6 +59,17 @@ extension JSONValue: JSONFieldValue {
   }
 
   /// Writes the value.
+  public func encodeField(to writer: inout JSONWriter) { writer.write(self) }
+}
+
+extension JSONObject: JSONFieldValue {
+  /// Decodes any JSON object (a free-form member), keeping its members as received.
+  public static func decodeField(_ value: JSONValue, key: String) throws(ModelDecodingError) -> JSONObject {
+    guard case .object(let object) = value else { throw ModelDecodingError(key: key, expected: "object", value) }
+    return object
+  }
+
+  /// Writes the object, its members in their order.
   public func encodeField(to writer: inout JSONWriter) { writer.write(self) }
 }
 

@@ -32,6 +32,15 @@ extension JSONValue: JSONPullDecodable {
   }
 }
 
+extension JSONObject: JSONPullDecodable {
+  /// Any object, read whole; another JSON type gives up (the general path reports `wrong_type`).
+  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> JSONObject {
+    let start = p.pos
+    guard case .object(let object) = try JSONValue.pull(&p) else { throw JSONParser.miss(start) }
+    return object
+  }
+}
+
 extension Array: JSONPullDecodable where Element: JSONPullDecodable {
   @inline(__always)
   static func pull(_ p: inout JSONParser) throws(DirectPathError) -> [Element] {

@@ -12,8 +12,16 @@ extension JSONStringEnum {
   /// an invalid value (the validator's `wrong_type` and `invalid_value`).
   public static func decodeField(_ value: JSONValue, key: String) throws(ModelDecodingError) -> Self {
     guard case .string(let s) = value else { throw ModelDecodingError(key: key, expected: "string", value) }
-    guard let v = Self(rawValue: s) else { throw ModelDecodingError(invalid: key) }
+    guard let v = exactly(s) else { throw ModelDecodingError(invalid: key) }
     return v
+  }
+
+  /// The case whose raw value is the same sequence of Unicode scalars as `s` (as the validator's
+  /// closed-set check compares): `init(rawValue:)` would match a canonically equivalent spelling.
+  @inline(__always)
+  static func exactly(_ s: String) -> Self? {
+    for candidate in allCases where candidate.rawValue.hasSameScalars(as: s) { return candidate }
+    return nil
   }
 
   /// Writes the raw value as a JSON string.
@@ -23,7 +31,8 @@ extension JSONStringEnum {
   /// witness); anything else gives up with ``DirectPathError/miss(at:)``, as ``decodeField(_:key:)`` would throw.
   ///
   /// A plain ASCII value (the usual case) is matched byte for byte against the raw values, making no
-  /// `String`; a value with escapes or other characters is unescaped first and looked up by raw value.
+  /// `String`; a value with escapes or other characters is unescaped first and matched by exact
+  /// Unicode scalars (``exactly(_:)``).
   @inline(__always)
   static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self {
     let start = p.pos
@@ -31,7 +40,7 @@ extension JSONStringEnum {
       for candidate in allCases where p.keyIs(value, candidate.rawValue) { return candidate }
       throw JSONParser.miss(start)
     }
-    guard let v = Self(rawValue: try p.pullString()) else { throw JSONParser.miss(start) }
+    guard let v = exactly(try p.pullString()) else { throw JSONParser.miss(start) }
     return v
   }
 }

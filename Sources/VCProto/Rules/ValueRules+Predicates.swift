@@ -40,6 +40,21 @@ extension ValueRules {
     allowed.contains(value)
   }
 
+  /// A string is one of the allowed strings when it is the same sequence of Unicode scalars, as names
+  /// are compared (STANDARDS.md section 2): Swift's `==` is canonical equivalence, which would let
+  /// `"e\u{301}"` stand for an allowed `"\u{E9}"`.
+  @inline(__always)
+  static func accepts(_ value: String, allowed: [String]) -> Bool {
+    allowed.contains { $0.hasSameScalars(as: value) }
+  }
+
+  /// A JSON value is one of the allowed values, strings (at any depth) compared by exact Unicode
+  /// scalars (``JSONValue/isExactly(_:)``).
+  @inline(__always)
+  static func accepts(_ value: JSONValue, allowed: [JSONValue]) -> Bool {
+    allowed.contains { $0.isExactly(value) }
+  }
+
   /// A non-null value satisfies `type` completely (format, range, elements, alternatives); a nested
   /// shape is checked member by member only when `catalog` is given.
   static func accepts(_ value: JSONValue, _ type: FieldType, deep catalog: ProtocolCatalog? = nil) -> Bool {

@@ -22,6 +22,9 @@ enum ValueRules {
     switch type {
     case .any:
       return true
+    case .object:
+      guard case .object = value else { return wrongType("object", value, into: &sink) }
+      return true
     case .string(let format):
       guard case .string(let s) = value else { return wrongType("string", value, into: &sink) }
       if !accepts(s, format: format) { sink.record(.badFormat(s, format, secret: secret)) }
@@ -176,7 +179,7 @@ extension FieldType {
   /// `true` for types whose values contain other values (objects, arrays, alternatives).
   var isComposite: Bool {
     switch self {
-    case .shape, .array, .oneOf, .any: return true
+    case .shape, .array, .oneOf, .any, .object: return true
     default: return false
     }
   }
@@ -189,7 +192,7 @@ extension FieldType {
     case .number: return "number"
     case .boolean: return "boolean"
     case .any: return "any"
-    case .shape: return "object"
+    case .shape, .object: return "object"
     case .array: return "array"
     case .oneOf(let types): return types.map(\.jsonTypeName).joined(separator: " or ")
     }

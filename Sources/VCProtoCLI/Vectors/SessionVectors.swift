@@ -72,13 +72,19 @@ enum SessionVectors {
   }
 
   static func serverConfiguration(_ c: JSONObject) -> ServerConfiguration {
-    ServerConfiguration(
+    var configuration = ServerConfiguration(
       offer: ServerOffer(
         protocolVersions: strings(c["protocol_versions"]) ?? ["0.2.0"],
         authVersions: c["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [1],
         capabilities: strings(c["capabilities"]) ?? [], floor: c["floor"]?.stringValue),
-      apiKey: c["api_key"]?.stringValue ?? "",
-      replayBufferBytes: c["replay_buffer_bytes"]?.intValue ?? ServerMemory.defaultReplayBufferBytes)
+      apiKey: c["api_key"]?.stringValue ?? "")
+    // Absent members keep ServerConfiguration's defaults; the engine holds each value to its range.
+    if let ms = c["heartbeat_interval_ms"]?.int64Value { configuration.heartbeatIntervalMs = ms }
+    if let ms = c["auth_timeout_ms"]?.int64Value { configuration.authTimeoutMs = ms }
+    if let n = c["max_subscriptions"]?.intValue { configuration.maxSubscriptions = n }
+    if let n = c["max_session_id_bytes"]?.intValue { configuration.maxSessionIdBytes = n }
+    if let n = c["replay_buffer_bytes"]?.intValue { configuration.replayBufferBytes = n }
+    return configuration
   }
 
   static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap { ProtocolVersion($0) } }

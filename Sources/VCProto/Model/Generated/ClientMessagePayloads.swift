@@ -259,12 +259,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if p.keyIs(key, "protocol_version") {
           guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 8
-          if p.pullNull() {
-            guard version == .v0_4_0 || version == .v0_5_0 else {
-              throw JSONParser.miss(key.start)
-            }
-            continue
-          }
+          if p.pullNull() { continue }
           let v = try String.pull(&p)
           guard HandshakeRules.accepts(v, .announcedAtLeastFloor, connection: version) else {
             throw JSONParser.miss(key.start)

@@ -1869,14 +1869,14 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
   /// `type`
   public var type: String
   /// `props` Optional.
-  public var props: JSONValue?
+  public var props: JSONObject?
   /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
   public var additionalMembers: JSONObject
 
   /// Creates the value; optional members default to absent.
   public init(
     type: String,
-    props: JSONValue? = nil,
+    props: JSONObject? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
     self.type = type
@@ -1887,7 +1887,7 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
   /// Builds the value from an object (normally one the validator accepted).
   public init(json object: JSONObject) throws(ModelDecodingError) {
     var _type: String? = nil
-    var _props: JSONValue? = nil
+    var _props: JSONObject? = nil
     var extra: [JSONObject.Member] = []
     for member in object.members {
       switch member.key.utf8.count {
@@ -1901,7 +1901,7 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
       case 5:
         if member.key.hasSameScalars(as: "props") {
           if case .null = member.value { throw ModelDecodingError(null: "props") }
-          _props = try JSONValue.decodeField(
+          _props = try JSONObject.decodeField(
             member.value, key: "props")
           continue
         }
@@ -1919,7 +1919,7 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
   /// throws ``DirectPathError`` for anything else (the general path then explains it).
   init(pulling p: inout JSONParser) throws(DirectPathError) {
     var _type: String? = nil
-    var _props: JSONValue? = nil
+    var _props: JSONObject? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
     var members = 0
@@ -1940,7 +1940,7 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, JSONPullDecodable 
           guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try JSONValue.pull(&p)
+          let v = try JSONObject.pull(&p)
           _props = v
           continue
         }
