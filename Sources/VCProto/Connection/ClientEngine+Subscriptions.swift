@@ -164,7 +164,12 @@ extension ClientEngine {
       update.isComplete = endOfFile
     }
     update.cursor = sub.cursor
-    if case .offset(let offset, _)? = update.cursor { update.cursor = .offset(offset, signature: signature) }
+    if case .offset(let offset, _)? = update.cursor {
+      // 0.5.0 read the frame's signature above; on another family the cursor can still be an offset
+      // (the application's, kept from a 0.5.0 connection) and takes the frame's signature all the same.
+      let signature = family == .offset ? signature : frame["file_signature"]?.stringValue
+      update.cursor = .offset(offset, signature: signature)
+    }
     return (update, next)
   }
 
