@@ -163,6 +163,21 @@ package struct SwiftModelGenerator: Sendable {
     plan.messageOrder.filter { $0.direction == direction }
   }
 
+  /// The member count from which a message's payload is stored out of line in its message enum.
+  static let boxedMemberCount = 7
+
+  /// Whether the payload of `type` is `indirect` in its message enum: a struct of some version has at
+  /// least ``boxedMemberCount`` members, or holds a nested object (a shape, stored inline). Every message
+  /// enum value is as large as its largest payload, and each frame's message is moved several times on
+  /// its way out of the decoder; one allocation for the few large messages is cheaper than moving every
+  /// small one at their size.
+  func isBoxed(_ type: String) -> Bool {
+    (plan.messages[type] ?? []).contains { variant in
+      variant.fields.count >= Self.boxedMemberCount
+        || variant.fields.contains { if case .shape = $0.type { return true } else { return false } }
+    }
+  }
+
   /// Whether the payload of `type` is an enum of per-version structs.
   func isVersioned(_ type: String) -> Bool { (plan.messages[type]?.count ?? 0) > 1 }
 
@@ -185,10 +200,12 @@ package struct SwiftModelGenerator: Sendable {
     var s = Self.header
     s += "/// Every message \(who), one case per `type` of any protocol version (\(VersionSet.all)).\n"
     s += "/// A payload whose members differ between versions is an enum with a case per version.\n"
+    s += "/// Payloads of \(Self.boxedMemberCount) members or more, or with a nested object, are stored out of line\n"
+    s += "/// (`indirect`), so that every message stays small to move (the largest would set the size of all).\n"
     s += "public enum \(name): Sendable, Hashable {\n"
     for m in messages {
       s += "  /// `\(m.type)` (\(m.versions.isAll ? "all versions" : m.versions.description)): \(m.doc)\n"
-      s += "  case \(Self.identifier(m.type))(\(Self.payloadName(m.type)))\n"
+      s += "  \(isBoxed(m.type) ? "indirect " : "")case \(Self.identifier(m.type))(\(Self.payloadName(m.type)))\n"
     }
     s += "  /// A `type` this version does not define; the whole object is kept so it re-encodes unchanged.\n"
     s += "  case unknown(JSONObject)\n\n"
@@ -378,13 +395,26 @@ package struct SwiftModelGenerator: Sendable {
   /// Swift source for the `set:` argument of a rule check: whether each of the rule's members was
   /// decoded (present and non-null).
   static func ruleSet(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
+    "[" + ruleTests(rule, fields).joined(separator: ", ") + "]"
+  }
+
+  /// The Swift conditions of ``ruleSet(_:_:)``, one per flag.
+  static func ruleTests(_ rule: FieldRule, _ fields: [FieldSpec]) -> [String] {
     var tests = rule.fieldNames.map { name in
       fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
     }
     if case .requiredWhen(let a, .string(let value), _) = rule {
       tests[0] = fields.contains { $0.name == a } ? "_\(bare(a)) == \"\(value)\"" : "false"
     }
-    return "[" + tests.joined(separator: ", ") + "]"
+    return tests
+  }
+
+  /// ``ruleSet(_:_:)`` as a ``FieldRule/MemberFlags`` expression: flag `i` in bit `i`.
+  static func ruleFlags(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
+    let tests = ruleTests(rule, fields)
+    let bits = tests.enumerated().map { "(\($0.element) ? \(1 << $0.offset) : 0)" }
+    return "FieldRule.MemberFlags(\n        count: \(tests.count),\n        bits: "
+      + bits.joined(separator: "\n          | ") + ")"
   }
 
   /// Swift source for a string format value.
@@ -672,8 +702,8 @@ package struct SwiftModelGenerator: Sendable {
     }
     s += "      default: break\n      }\n"
     s += "      try p.pullExtra(key, into: &extra)\n    }\n"
-    for rule in rules {
-      s += "    try p.require(\n      \(Self.ruleLiteral(rule)),\n      set: \(Self.ruleSet(rule, fields)))\n"
+    for (i, rule) in rules.enumerated() {
+      s += "    try p.require(\n      Self.pullRules[\(i)],\n      flags: \(Self.ruleFlags(rule, fields)))\n"
     }
     for (i, f) in fields.enumerated() where f.required && f.nullable {
       s += "    guard seen & \(1 << i) != 0 else { throw JSONParser.miss(p.pos) }\n"
@@ -694,6 +724,13 @@ package struct SwiftModelGenerator: Sendable {
     s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
     if handshake == nil {
       s += "  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }\n\n"
+    }
+    if !rules.isEmpty {
+      s += "  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).\n"
+      s += "  private static let pullRules: [FieldRule] = [\n"
+      // One element: no trailing comma (swift-format's rule for a one-line collection); several: each has one.
+      s += rules.map { "    \(Self.ruleLiteral($0))" }.joined(separator: ",\n") + (rules.count > 1 ? ",\n" : "\n")
+      s += "  ]\n\n"
     }
     return s
   }

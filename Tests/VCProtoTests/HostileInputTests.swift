@@ -40,6 +40,12 @@ import Testing
       [0x80],  // stray continuation byte
       [0xF4, 0x90, 0x80, 0x80],  // beyond U+10FFFF
       [0xFF],
+      [0xC3],  // two-byte lead, then the closing quote
+      [0xC3, 0x28],  // two-byte lead, then ASCII
+      [0xDF, 0xC0],  // two-byte lead, then a lead byte
+      [0xC1, 0xBF],  // overlong two-byte form
+      [0x5C, 0x6E, 0xC3],  // after an escape (`\n`): the escaped-string reader
+      [0x5C, 0x6E, 0xDF, 0x7F],
     ] as [[UInt8]])
   func invalidUTF8IsRefused(_ bad: [UInt8]) {
     let frame = Array("{\"type\":\"ping\",\"x\":\"".utf8) + bad + Array("\"}".utf8)
@@ -49,6 +55,20 @@ import Testing
     // (or the byte right after a truncated sequence).
     let offset = report.findings.first?.offset ?? -1
     #expect((20...(20 + bad.count)).contains(offset))
+  }
+
+  /// A multi-byte lead as the frame's last byte (no closing quote, no continuation): refused without
+  /// reading past the buffer, by the tree reader and by the decoder's direct path alike.
+  @Test func leadByteAtTheEndOfTheFrameIsRefused() {
+    for lead: UInt8 in [0xC3, 0xDF, 0xE2, 0xF0] {
+      for prefix in [
+        "{\"type\":\"ping\",\"x\":\"", "{\"type\":\"ping\",\"x\":\"\\n", "{\"type\":\"ack\",\"message\":\"é",
+      ] {
+        let frame = Array(prefix.utf8) + [lead]
+        #expect(!Validator().validate(frame).isValid)
+        #expect(throws: DecodingFailure.self) { try MessageDecoder().decode(frame) }
+      }
+    }
   }
 
   @Test func loneSurrogateEscapesAreRefused() {

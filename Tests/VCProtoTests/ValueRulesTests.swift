@@ -115,6 +115,40 @@ import VCProtoCodegen
     #expect(Self.violations(.string("true"), .boolean) == [.wrongType(expected: "boolean", got: "string")])
   }
 
+  /// Section 1: the date-time check reads the string's bytes in place, so every truncation of a valid
+  /// date-time, a valid one with bytes after it, and each month's last day (and the day after it) must
+  /// get the verdict RFC 3339 gives, without reading past the end (debug builds check each index).
+  @Test func dateTimeBoundsAndTruncations() throws {
+    let full = "2026-04-30T23:59:60.123456+14:00"
+    for end in 0..<full.utf8.count {
+      let prefix = String(full.utf8.prefix(end))!
+      #expect(
+        Self.violations(.string(prefix), .string(.dateTime)) == [.badFormat(prefix, .dateTime, secret: false)],
+        "\(prefix)")
+    }
+    #expect(Self.violations(.string(full), .string(.dateTime)).isEmpty)
+    for junk in ["\(full)0", "\(full)Z", "2026-04-30T23:59:60Zx", "2026-04-30T23:59:60.Z"] {
+      #expect(Self.violations(.string(junk), .string(.dateTime)) == [.badFormat(junk, .dateTime, secret: false)])
+    }
+    // Month lengths (Gregorian leap years: 2000 is one, 1900 is not).
+    let lastDays = [
+      "2026-01-31", "2026-02-28", "2024-02-29", "2000-02-29", "2026-03-31", "2026-04-30", "2026-05-31",
+      "2026-06-30", "2026-07-31", "2026-08-31", "2026-09-30", "2026-10-31", "2026-11-30", "2026-12-31",
+    ]
+    for day in lastDays {
+      let s = "\(day)T00:00:00Z"
+      #expect(Self.violations(.string(s), .string(.dateTime)).isEmpty, "\(s)")
+    }
+    let pastLast = [
+      "2026-01-32", "2026-02-29", "1900-02-29", "2026-04-31", "2026-06-31", "2026-09-31", "2026-11-31",
+      "2026-12-32", "2026-13-01", "2026-00-10", "2026-01-00",
+    ]
+    for day in pastLast {
+      let s = "\(day)T00:00:00Z"
+      #expect(Self.violations(.string(s), .string(.dateTime)) == [.badFormat(s, .dateTime, secret: false)], "\(s)")
+    }
+  }
+
   // MARK: - Composites
 
   /// Section 2: `null` in an array element is `null_not_allowed`, at the element; every element is

@@ -47,9 +47,11 @@ public struct AuthClient: Sendable {
     /// The server answered `auth_error`.
     case authenticationFailed
     /// The server answered an `error` frame (its `code`, e.g. `unsupported_protocol_version`) before
-    /// authentication completed.
+    /// authentication completed. The code is cut like ``Finding/messageType`` (at most 64 Unicode
+    /// scalars, a longer one marked with its length: `XXXX… (1000000 bytes)`).
     case serverError(code: String?)
-    /// Another frame arrived before a verified `connected` (auth v2): its type, cut to 64 characters.
+    /// Another frame arrived before a verified `connected` (auth v2): its type, cut like
+    /// ``Finding/messageType`` (at most 64 Unicode scalars, a longer one marked with its length).
     case unexpectedFrame(type: String)
   }
 

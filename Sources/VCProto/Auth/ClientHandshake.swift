@@ -47,7 +47,7 @@ public struct ClientHandshake: Sendable {
     switch message {
     case .authError: throw .authenticationFailed
     case .error(let error) where v2 != nil || error.code == NegotiationFailure.code:
-      throw .serverError(code: error.code.map { String($0.prefix(64)) })
+      throw .serverError(code: error.code.map(Finding.shownType))
     case .connected(let connected):
       guard let v2 else { return ClientSession(authVersion: 1, isServerVerified: false, connected: connected) }
       guard let proof = connected.serverProof else { throw .serverProofMissing }
@@ -67,7 +67,7 @@ public struct ClientHandshake: Sendable {
       }
       return ClientSession(authVersion: 2, isServerVerified: true, connected: connected, channel: channel)
     default:
-      guard v2 == nil else { throw .unexpectedFrame(type: String(message.type.prefix(64))) }
+      guard v2 == nil else { throw .unexpectedFrame(type: Finding.shownType(message.type)) }
       return ClientSession(authVersion: 1, isServerVerified: false, connected: nil, pendingMessage: message)
     }
   }

@@ -11,7 +11,9 @@ public enum ClientApplicationEvent: Sendable, Hashable {
   /// The credentials were refused (or the client refused the server): the user must act, then
   /// ``ClientEvent/start``.
   case reauthRequired(CloseReason)
-  /// No common protocol version. `required` is the server's minimum when it said so.
+  /// No common protocol version. `required` is the server's minimum when it said so, cut like
+  /// ``Finding/messageType`` (a real one is a short version; at most 64 Unicode scalars, a longer one
+  /// marked with its length in UTF-8 bytes, `0.4.0XXXX… (1000005 bytes)`).
   case upgradeRequired(required: String?)
   /// Messages of a subscribed session to insert, replace or purge. (Stored out of line, so that
   /// every other action stays small.)

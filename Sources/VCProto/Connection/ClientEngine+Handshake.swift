@@ -9,7 +9,7 @@ extension ClientEngine {
     let type = frame["type"]?.stringValue ?? ""
     // Byte comparison: no other string is canonically equivalent to this ASCII name (see `FrameType`).
     if type.hasSameScalars(as: "error"), frame["code"]?.stringValue == NegotiationFailure.code {
-      refuseVersion(required: frame["required"]?.stringValue, &out)
+      refuseVersion(required: frame["required"]?.stringValue.map(Finding.shownType), &out)
       return
     }
     switch state {
@@ -171,7 +171,9 @@ extension ClientEngine {
         parsed <= configuration.maximumVersion
       else {
         connectionLost(
-          .protocolViolation("negotiated_protocol_version \(versionText) is outside the client's range"), now: now,
+          .protocolViolation(
+            "negotiated_protocol_version \"\(Redaction.truncated(versionText))\" is outside the client's range"),
+          now: now,
           close: true, &out)
         return
       }
@@ -181,7 +183,9 @@ extension ClientEngine {
     }
     let caps = accepted ?? []
     if let extra = caps.first(where: { !configuration.capabilities.contains($0) }) {
-      connectionLost(.protocolViolation("capability \(extra) was not asked for"), now: now, close: true, &out)
+      connectionLost(
+        .protocolViolation("capability \"\(Redaction.truncated(extra))\" was not asked for"), now: now, close: true,
+        &out)
       return
     }
     becomeReady(version: version, capabilities: caps, now: now, &out)

@@ -1,5 +1,7 @@
 /// Why an engine closes (or lost) the connection: a stable machine-readable `code` and an optional
-/// detail for logs. Details never contain key material.
+/// detail for logs. Details never contain key material, and an engine's detail quotes at most 60
+/// Unicode scalars of any text the peer sent (then `…`), so a megabyte version or capability name
+/// never reaches a log whole.
 public struct CloseReason: Sendable, Hashable, CustomStringConvertible {
   /// The stable code (`pong_timeout`, `auth_failed`, ...).
   public var code: String

@@ -74,7 +74,9 @@ public struct ServerEngine: Sendable {
     case .frameReceived(let frame): receive(frame, now: now, &actions)
     case .malformedFrame(let detail):
       actions.append(
-        .send(.frame("error", ["message": .string("Error processing message: " + String(detail.prefix(200)))])))
+        .send(
+          .frame(
+            "error", ["message": .string("Error processing message: " + String(detail.unicodeScalars.prefix(200)))])))
     case .transportClosed: finish(.transportClosed, close: false, &actions)
     case .timerFired(let timer): fire(timer, now: now, &actions)
     case .send(let frame): try send(frame, now: now, &actions)

@@ -8,8 +8,9 @@ public enum ServerEvent: Sendable, Hashable {
   case transportOpened(challenge: String?, connectionId: String? = nil)
   /// Transport: a frame from the client, parsed.
   case frameReceived(JSONObject)
-  /// Transport: a frame that is not JSON (`detail`: the parser's message). Answered with `error`; the
-  /// socket stays open, before or after authentication, as in the real server.
+  /// Transport: a frame that is not JSON (`detail`: the parser's message, of which the answer quotes
+  /// at most 200 Unicode scalars). Answered with `error`; the socket stays open, before or after
+  /// authentication, as in the real server.
   case malformedFrame(detail: String)
   /// Transport: the socket closed.
   case transportClosed

@@ -134,7 +134,9 @@ struct JSONParser {
   @inline(__always)
   mutating func skipWhitespace() {
     while pos < bytes.count {
-      switch bytes[pos] {
+      let b = bytes[pos]
+      if b > 0x20 { return }  // the usual case: no whitespace at all (compact JSON)
+      switch b {
       case 0x20, 0x0A, 0x0D, 0x09: pos += 1
       default: return
       }
@@ -375,11 +377,31 @@ struct JSONParser {
         throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
       } else if b < 0x80 {
         pos += 1
-      } else {
+      } else if !skipCommonUTF8() {
         try skipUTF8Sequence()
       }
     }
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
+  }
+
+  /// Steps over a well-formed two-byte UTF-8 sequence at `pos` (lead byte C2-DF, one continuation byte),
+  /// or a three-byte one whose lead byte admits any continuation (E1-EC, EE-EF: no overlong form or
+  /// surrogate possible), all its bytes within the frame, and says so; anything else is left to
+  /// ``skipUTF8Sequence()``, which checks every form and reports what is wrong. The common cases of
+  /// text beyond ASCII (Latin, Cyrillic, Greek; most of the BMP: CJK, punctuation), without a call.
+  @inline(__always)
+  private mutating func skipCommonUTF8() -> Bool {
+    let b0 = bytes[pos]
+    if b0 >= 0xC2, b0 <= 0xDF {
+      guard pos + 1 < bytes.count, bytes[pos + 1] & 0xC0 == 0x80 else { return false }
+      pos += 2
+      return true
+    }
+    guard b0 >= 0xE1, b0 <= 0xEF, b0 != 0xED, pos + 2 < bytes.count, bytes[pos + 1] & 0xC0 == 0x80,
+      bytes[pos + 2] & 0xC0 == 0x80
+    else { return false }
+    pos += 3
+    return true
   }
 
   /// Advances over bytes that need no attention inside a string (printable ASCII other than `"` and
@@ -458,8 +480,15 @@ struct JSONParser {
     pos += need + 1
   }
 
+  /// The most ``scratch`` reserves at once for an escaped string (a longer one grows it as it goes).
+  static let scratchReserve = 4096
+
   private mutating func parseEscapedString(open: Int, start: Int) throws(JSONReadError) -> String {
     scratch.removeAll(keepingCapacity: true)
+    // The unescaped string is never longer than the rest of the frame: room for that (up to
+    // `scratchReserve` bytes) at once, instead of growing from nothing on the first escaped string.
+    let bound = Swift.min(bytes.count - start, Self.scratchReserve)
+    if scratch.capacity < bound { scratch.reserveCapacity(bound) }
     scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
     while pos < bytes.count {
       // Copy the longest run that needs no unescaping in one go.
@@ -469,7 +498,11 @@ struct JSONParser {
         guard pos < bytes.count else { break }
         let b = bytes[pos]
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
-        if b < 0x80 { pos += 1 } else { try skipUTF8Sequence() }
+        if b < 0x80 {
+          pos += 1
+        } else if !skipCommonUTF8() {
+          try skipUTF8Sequence()
+        }
       }
       if runStart < pos { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos])) }
       if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }

@@ -4,11 +4,17 @@ import Foundation
 ///
 /// What it logs: one line for every missing field (naming the message type and the member), one line
 /// for malformed JSON (the offset and an excerpt of at most 200 characters, secrets masked), and one
-/// line the first time each unknown message type is seen. Other findings are logged at `debug`.
+/// line the first time each unknown message type is seen (types told apart as ``Finding/messageType``
+/// holds them, so two types longer than 64 scalars that share the kept prefix and their length count
+/// as one). Other findings are logged at `debug`.
 ///
 /// Bounded: at most ``maxRecordsPerFrame`` records per frame (a frame's findings are already capped
 /// by ``ValidationOptions/maxFindings``), the last one saying how many more were dropped, and at most
-/// ``maxRememberedUnknownTypes`` unknown types remembered.
+/// ``maxRememberedUnknownTypes`` unknown types remembered. Every record of a finding is bounded too:
+/// its message type is the finding's (at most ``Finding/maxMessageTypeLength`` scalars), and its
+/// pointer, in ``LogRecord/pointer`` and in the line, is cut to ``Finding/maxDescribedPointerLength``
+/// scalars and marked with its length (`/MMMM… (1000001 bytes)`), since a member name in a pointer
+/// can be megabytes long; the finding's own pointer stays exact.
 public final class ProtocolLogger: Sendable {
   /// A logger that drops everything (the library default).
   public static let silent = ProtocolLogger(minimumLevel: .error) { _ in }
@@ -71,23 +77,24 @@ public final class ProtocolLogger: Sendable {
       }
     }
     for f in findings {
+      let pointer = Finding.shownPointer(f.pointer)
       switch f.code {
       case .missingField:
         log(
           LogRecord(
-            level: .warning, code: f.code, messageType: f.messageType, pointer: f.pointer,
-            message: "\(f.messageType ?? "?"): missing field \(f.pointer)"))
+            level: .warning, code: f.code, messageType: f.messageType, pointer: pointer,
+            message: "\(f.messageType ?? "?"): missing field \(pointer)"))
       case .unknownType:
         guard minimumLevel <= .info, let type = f.messageType, firstSighting(of: type) else { continue }
         log(
           LogRecord(
-            level: .info, code: f.code, messageType: type, pointer: f.pointer,
-            message: "unknown message type \"\(Redaction.truncated(type))\" (logged once per type)"))
+            level: .info, code: f.code, messageType: type, pointer: pointer,
+            message: "unknown message type \"\(type)\" (logged once per type)"))
       default:
         log(
           LogRecord(
             level: f.severity == .error ? .warning : .debug, code: f.code, messageType: f.messageType,
-            pointer: f.pointer, message: "\(f.messageType ?? "?"): \(f.code.rawValue) \(f.pointer): \(f.message)"))
+            pointer: pointer, message: "\(f.messageType ?? "?"): \(f.code.rawValue) \(pointer): \(f.message)"))
       }
     }
   }

@@ -206,14 +206,6 @@ public enum Redaction {
     return String(decoding: text[start..<end], as: UTF8.self)
   }
 
-  /// Shortens a value for a human message: at most `limit` characters, key-shaped text masked
-  /// first. Only the kept prefix is counted, so a huge value costs no more than its masking.
-  static func truncated(_ s: String, limit: Int = 60) -> String {
-    let masked = maskingKeyShapedText(s)
-    let kept = masked.prefix(limit)
-    return kept.endIndex == masked.endIndex ? masked : String(kept) + "…"
-  }
-
   /// The prefix of every voice-code API key.
   static let keyPrefix = Array("untethered-".utf8)
 

@@ -42,6 +42,14 @@ extension FieldRule {
   /// condition member equals the value), as ``memberSet(in:)`` computes it from an object and the
   /// generated model from the members it decoded.
   func violation(set: [Bool]) -> FieldRuleViolation? {
+    violation(flags: set)
+  }
+
+  /// ``violation(set:)`` for any random-access collection of flags: an array, or the bits the generated
+  /// direct path collects (``MemberFlags``, no allocation).
+  @inline(__always)
+  func violation<Flags: RandomAccessCollection<Bool>>(flags set: Flags) -> FieldRuleViolation?
+  where Flags.Index == Int {
     var count = 0
     for isSet in set where isSet { count += 1 }
     func chosen() -> [String] { zip(fieldNames, set).filter(\.1).map(\.0) }
@@ -65,5 +73,34 @@ extension FieldRule {
   @inline(__always)
   func holds(set: [Bool]) -> Bool {
     violation(set: set) == nil
+  }
+
+  /// ``holds(set:)`` on flags kept as bits (the generated direct path: no array per frame).
+  @inline(__always)
+  func holds(flags: MemberFlags) -> Bool {
+    violation(flags: flags) == nil
+  }
+
+  /// The flags of ``violation(set:)`` as bits: flag `i` is bit `i` of `bits`, `count` flags in all (at
+  /// most 64). What the generated direct path hands to ``JSONParser/require(_:flags:)``.
+  struct MemberFlags: RandomAccessCollection, Sendable {
+    /// The flags, flag `i` in bit `i`.
+    let bits: UInt64
+    /// How many flags there are.
+    let count: Int
+
+    init(count: Int, bits: UInt64) {
+      precondition(count >= 0 && count <= 64, "at most 64 member flags")
+      self.count = count
+      self.bits = bits
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(i: Int) -> Bool {
+      precondition(i >= 0 && i < count, "member flag index out of range")
+      return bits & (1 << UInt64(i)) != 0
+    }
   }
 }

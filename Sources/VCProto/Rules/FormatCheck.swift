@@ -15,46 +15,63 @@ enum FormatCheck {
   }
 
   /// RFC 3339 `date-time`: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`; `T` and `Z` in either case.
+  ///
+  /// Reads the string's UTF-8 in place (a native String always has it contiguous); no copy, no allocation.
   static func isDateTime(_ s: String) -> Bool {
-    let b = Array(s.utf8)
-    func number(_ from: Int, _ count: Int) -> Int? {
-      guard from + count <= b.count else { return nil }
+    if let verdict = s.utf8.withContiguousStorageIfAvailable({ isDateTime(bytes: $0) }) { return verdict }
+    return isDateTime(bytes: Array(s.utf8))
+  }
+
+  /// ``isDateTime(_:)`` on the bytes. Every index is checked against `b.count` before it is read.
+  private static func isDateTime<Bytes: RandomAccessCollection<UInt8>>(bytes b: Bytes) -> Bool
+  where Bytes.Index == Int {
+    let count = b.count
+    guard count >= 20, b.startIndex == 0 else { return false }
+    func number(_ from: Int, _ length: Int) -> Int? {
+      guard from + length <= count else { return nil }
       var v = 0
-      for i in from..<(from + count) {
+      for i in from..<(from + length) {
         guard let d = digit(b[i]) else { return nil }
         v = v * 10 + d
       }
       return v
     }
-    guard b.count >= 20, let year = number(0, 4), b[4] == 0x2D, let month = number(5, 2), b[7] == 0x2D,
+    guard let year = number(0, 4), b[4] == 0x2D, let month = number(5, 2), b[7] == 0x2D,
       let day = number(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
       let hour = number(11, 2), b[13] == 0x3A, let minute = number(14, 2), b[16] == 0x3A,
       let second = number(17, 2)
     else { return false }
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    guard (1...12).contains(month), day >= 1, day <= days[month - 1], hour <= 23, minute <= 59, second <= 60
+    guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23, minute <= 59,
+      second <= 60
     else { return false }
     var i = 19
-    if i < b.count, b[i] == UInt8(ascii: ".") {
+    if i < count, b[i] == UInt8(ascii: ".") {
       i += 1
       let start = i
-      while i < b.count, digit(b[i]) != nil { i += 1 }
+      while i < count, digit(b[i]) != nil { i += 1 }
       guard i > start else { return false }
     }
-    guard i < b.count else { return false }
-    if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") { return i + 1 == b.count }
-    guard b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), i + 6 == b.count, let oh = number(i + 1, 2),
+    guard i < count else { return false }
+    if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") { return i + 1 == count }
+    guard b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), i + 6 == count, let oh = number(i + 1, 2),
       b[i + 3] == 0x3A, let om = number(i + 4, 2)
     else { return false }
     return oh <= 23 && om <= 59
   }
 
+  /// The number of days of `month` (1-12) in `year` of the Gregorian calendar.
+  private static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
   /// `8-4-4-4-12` hexadecimal digits, either case.
   static func isUUID(_ s: String) -> Bool {
     guard s.utf8.count == 36 else { return false }  // before copying: the string may be megabytes long
-    let b = Array(s.utf8)
-    for (i, c) in b.enumerated() {
+    for (i, c) in s.utf8.enumerated() {
       if i == 8 || i == 13 || i == 18 || i == 23 {
         if c != 0x2D { return false }
       } else if !isHexDigit(c, allowUpper: true) {

@@ -3,6 +3,11 @@
 /// Findings never contain secret values: the validator redacts members the catalog marks secret, and
 /// every finding masks text shaped like an API key in its pointer, type and message, wherever it came
 /// from (a member name, an unknown `type`, a duplicate key).
+///
+/// Bounded for logging: ``messageType`` holds at most ``maxMessageTypeLength`` Unicode scalars (a
+/// longer type is cut, marked with its length), and ``description`` shows at most
+/// ``maxDescribedPointerLength`` scalars of the pointer. ``pointer`` itself is always exact, since
+/// tools locate the value with it; a long member name appears there once per finding that names it.
 public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Error or warning.
   public let severity: Severity
@@ -11,14 +16,23 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Where: an RFC 6901 pointer into the frame (`""` is the whole frame). For a missing member it
   /// names the member that should be there, e.g. `/sessions/2/last_modified`.
   public let pointer: String
-  /// The message `type`, when known.
+  /// The message `type`, when known: key-shaped text masked, then at most ``maxMessageTypeLength``
+  /// Unicode scalars. A longer type (only an unknown one can be: every catalog type is shorter) is
+  /// kept as a prefix followed by `…` and its length in UTF-8 bytes, e.g. `TTTT… (1000000 bytes)`;
+  /// ``ValidationReport/messageType`` has the whole type.
   public let messageType: String?
   /// A sentence for people.
   public let message: String
   /// The byte offset into the frame, for frame-level findings such as `invalid_json`.
   public let offset: Int?
 
-  /// Creates a finding.
+  /// Most Unicode scalars of ``messageType`` (64, the length the CLI shows), cut mark included.
+  public static let maxMessageTypeLength = 64
+  /// Most Unicode scalars of the pointer shown by ``description`` (160, as in the CLI's text
+  /// output), cut mark included; ``ProtocolLogger`` cuts pointers the same way.
+  public static let maxDescribedPointerLength = 160
+
+  /// Creates a finding. `messageType` is masked and cut to ``maxMessageTypeLength`` scalars.
   public init(
     _ severity: Severity, _ code: FindingCode, pointer: String, messageType: String? = nil, message: String,
     offset: Int? = nil
@@ -26,7 +40,7 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
     self.severity = severity
     self.code = code
     self.pointer = Redaction.maskingKeyShapedText(pointer)
-    self.messageType = messageType.map(Redaction.maskingKeyShapedText)
+    self.messageType = messageType.map(Self.shownType)
     self.message = Redaction.maskingKeyShapedText(message)
     self.offset = offset
   }
@@ -47,9 +61,23 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
       message: try c.decode(String.self, forKey: .message), offset: try c.decodeIfPresent(Int.self, forKey: .offset))
   }
 
+  /// A message type (or another peer-chosen identifier, such as an `error` code) as ``messageType``
+  /// holds it: key-shaped text masked, then at most ``maxMessageTypeLength`` scalars, cut mark
+  /// included. Cutting a shown type again changes nothing.
+  package static func shownType(_ type: String) -> String {
+    Redaction.cutMarkingLength(Redaction.maskingKeyShapedText(type), limit: maxMessageTypeLength)
+  }
+
+  /// A pointer as ``description`` and ``ProtocolLogger`` show it: at most
+  /// ``maxDescribedPointerLength`` scalars, cut mark included.
+  package static func shownPointer(_ pointer: String) -> String {
+    Redaction.cutMarkingLength(pointer, limit: maxDescribedPointerLength)
+  }
+
   /// `error invalid_value /size_kb: ...`; the whole frame (the empty pointer) prints as `(root)`, since
-  /// the pointer `/` would name the member `""` (RFC 6901).
+  /// the pointer `/` would name the member `""` (RFC 6901). A pointer longer than
+  /// ``maxDescribedPointerLength`` scalars is shown cut, e.g. `/MMMM… (1000001 bytes)`.
   public var description: String {
-    "\(severity.rawValue) \(code.rawValue) \(pointer.isEmpty ? "(root)" : pointer): \(message)"
+    "\(severity.rawValue) \(code.rawValue) \(pointer.isEmpty ? "(root)" : Self.shownPointer(pointer)): \(message)"
   }
 }

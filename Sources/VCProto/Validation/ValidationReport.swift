@@ -2,7 +2,9 @@
 public struct ValidationReport: Sendable {
   /// All findings, in document order.
   public var findings: [Finding]
-  /// The frame's `type`, when it has a string one.
+  /// The frame's `type`, when it has a string one: exact and whole, like ``value`` (neither masked nor
+  /// cut; an unknown type can be as long as the frame). Log ``Finding/messageType`` instead, which
+  /// is masked and bounded, or cut this with the same rule.
   public var messageType: String?
   /// The direction: the one given in the options, else the one the type implies.
   public var direction: MessageDirection?

@@ -86,6 +86,6 @@ extension ConformanceKind {
   static func show(_ value: JSONValue?) -> String {
     guard let value else { return "nothing" }
     let text = value.jsonText
-    return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    return Redaction.cut(text, limit: 200)
   }
 }

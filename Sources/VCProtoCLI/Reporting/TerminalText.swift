@@ -1,3 +1,5 @@
+import VCProto
+
 /// Makes text that came from a capture safe to print on a terminal, and bounds its length.
 ///
 /// A capture is attacker-controlled: a message `type` or member name can hold escape sequences that
@@ -42,20 +44,10 @@ enum TerminalText {
   }
 
   /// `text` cut like ``escaped(_:limit:)`` (at most `limit` Unicode scalars, then `…` when something
-  /// was left off) but not escaped: for JSON output, which escapes by itself. Costs at most `limit`
-  /// scalars whatever the text's length.
+  /// was left off) but not escaped: for JSON output, which escapes by itself. The library's one
+  /// cutting rule (`Redaction.cut`); costs at most `limit` scalars whatever the text's length.
   static func cut(_ text: String, limit: Int) -> String {
-    var out = String.UnicodeScalarView()
-    var length = 0
-    for scalar in text.unicodeScalars {
-      if length >= limit {
-        out.append("…")
-        return String(out)
-      }
-      out.append(scalar)
-      length += 1
-    }
-    return String(out)
+    Redaction.cut(text, limit: limit)
   }
 
   /// JSON text with every character ``needsEscape(_:)`` flags written as a `\uXXXX` escape (a

@@ -2,9 +2,11 @@
 // Sources/VCProto/Catalog/ and regenerate (a test fails when this file is stale).
 /// Every message the client sends to the server, one case per `type` of any protocol version (all versions).
 /// A payload whose members differ between versions is an enum with a case per version.
+/// Payloads of 7 members or more, or with a nested object, are stored out of line
+/// (`indirect`), so that every message stays small to move (the largest would set the size of all).
 public enum ClientMessage: Sendable, Hashable {
   /// `connect` (all versions): Authenticates the socket. Auth v1 carries the API key itself; auth v2 answers the hello challenge with an HMAC. On success the 0.2.0 and 0.3.0 backends push session_list, recent_sessions and available_commands; from 0.4.0 connected comes first.
-  case connect(ConnectMessage)
+  indirect case connect(ConnectMessage)
   /// `ping` (all versions): Application-level keepalive; answered with pong. Allowed before authentication.
   case ping(PingMessage)
   /// `subscribe` (all versions): Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
@@ -14,7 +16,7 @@ public enum ClientMessage: Sendable, Hashable {
   /// `session_deleted` (all versions): Tells the backend the client removed a session locally, so it stops pushing it.
   case sessionDeleted(SessionDeletedMessage)
   /// `prompt` (all versions): Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).
-  case prompt(PromptMessage)
+  indirect case prompt(PromptMessage)
   /// `set_directory` (0.2.0): Sets the working directory the backend uses for project commands (removed in 0.3.0).
   case setDirectory(SetDirectoryMessage)
   /// `set_max_message_size` (all versions): Sets the largest frame, in KiB, the backend may send this client; larger frames are truncated.

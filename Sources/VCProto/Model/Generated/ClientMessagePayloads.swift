@@ -294,11 +294,17 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
       try p.pullExtra(key, into: &extra)
     }
     try p.require(
-      .exactlyOne(["api_key", "auth_response"]),
-      set: [_apiKey != nil, _authResponse != nil])
+      Self.pullRules[0],
+      flags: FieldRule.MemberFlags(
+        count: 2,
+        bits: (_apiKey != nil ? 1 : 0)
+          | (_authResponse != nil ? 2 : 0)))
     try p.require(
-      .requires("auth_response", "client_nonce"),
-      set: [_authResponse != nil, _clientNonce != nil])
+      Self.pullRules[1],
+      flags: FieldRule.MemberFlags(
+        count: 2,
+        bits: (_authResponse != nil ? 1 : 0)
+          | (_clientNonce != nil ? 2 : 0)))
     self.apiKey = _apiKey
     self.sessionId = _sessionId
     self.recentSessionsLimit = _recentSessionsLimit
@@ -310,6 +316,12 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
     self.authResponse = _authResponse
     self.additionalMembers = JSONObject(extra)
   }
+
+  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
+  private static let pullRules: [FieldRule] = [
+    .exactlyOne(["api_key", "auth_response"]),
+    .requires("auth_response", "client_nonce"),
+  ]
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1409,8 +1421,11 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
       try p.pullExtra(key, into: &extra)
     }
     try p.require(
-      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-      set: [_newSessionId != nil, _resumeSessionId != nil])
+      Self.pullRules[0],
+      flags: FieldRule.MemberFlags(
+        count: 2,
+        bits: (_newSessionId != nil ? 1 : 0)
+          | (_resumeSessionId != nil ? 2 : 0)))
     guard let _text else { throw JSONParser.miss(p.pos) }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -1424,6 +1439,11 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+
+  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
+  private static let pullRules: [FieldRule] = [
+    .mutuallyExclusive(["new_session_id", "resume_session_id"])
+  ]
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1746,8 +1766,11 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
       try p.pullExtra(key, into: &extra)
     }
     try p.require(
-      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-      set: [_newSessionId != nil, _resumeSessionId != nil])
+      Self.pullRules[0],
+      flags: FieldRule.MemberFlags(
+        count: 2,
+        bits: (_newSessionId != nil ? 1 : 0)
+          | (_resumeSessionId != nil ? 2 : 0)))
     guard let _text else { throw JSONParser.miss(p.pos) }
     self.text = _text
     self.newSessionId = _newSessionId
@@ -1762,6 +1785,11 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
   }
 
   static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+
+  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
+  private static let pullRules: [FieldRule] = [
+    .mutuallyExclusive(["new_session_id", "resume_session_id"])
+  ]
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {

@@ -2,9 +2,11 @@
 // Sources/VCProto/Catalog/ and regenerate (a test fails when this file is stale).
 /// Every message the server sends to the client, one case per `type` of any protocol version (all versions).
 /// A payload whose members differ between versions is an enum with a case per version.
+/// Payloads of 7 members or more, or with a nested object, are stored out of line
+/// (`indirect`), so that every message stays small to move (the largest would set the size of all).
 public enum ServerMessage: Sendable, Hashable {
   /// `hello` (all versions): First frame on every connection: the server's version, auth version and instructions; with negotiation, what it supports and (auth v2) a fresh challenge.
-  case hello(HelloMessage)
+  indirect case hello(HelloMessage)
   /// `connected` (all versions): Confirms authentication and the negotiated parameters. Documented but never sent by the 0.2.0 and 0.3.0 backends (vcproto servers send it when the client negotiated); sent by every 0.4.0 server right after authentication, before session_list.
   case connected(ConnectedMessage)
   /// `auth_error` (all versions): Authentication failed; the server closes the socket right after it. Deliberately generic.
@@ -14,7 +16,7 @@ public enum ServerMessage: Sendable, Hashable {
   /// `ack` (all versions): Acknowledges that a request was accepted and is being processed.
   case ack(AckMessage)
   /// `error` (all versions): A request failed. message is for people; code (when present) is for programs.
-  case error(ErrorMessage)
+  indirect case error(ErrorMessage)
   /// `session_list` (all versions): All sessions the backend knows, sent after connect and on refresh.
   case sessionList(SessionListMessage)
   /// `recent_sessions` (all versions): The most recently modified sessions, up to the client's limit.
@@ -22,11 +24,11 @@ public enum ServerMessage: Sendable, Hashable {
   /// `available_commands` (all versions): Project commands (from the working directory's Makefile) and general commands the client may run.
   case availableCommands(AvailableCommandsMessage)
   /// `session_history` (all versions): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
-  case sessionHistory(SessionHistoryMessage)
+  indirect case sessionHistory(SessionHistoryMessage)
   /// `session_updated` (all versions): New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
   case sessionUpdated(SessionUpdatedMessage)
   /// `session_created` (all versions): A new session appeared on the backend.
-  case sessionCreated(SessionCreatedMessage)
+  indirect case sessionCreated(SessionCreatedMessage)
   /// `session_ready` (all versions): A new session requested by prompt exists and can be subscribed to.
   case sessionReady(SessionReadyMessage)
   /// `turn_complete` (all versions): The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.
@@ -46,7 +48,7 @@ public enum ServerMessage: Sendable, Hashable {
   /// `worktree_session_created` (all versions): A worktree session was created.
   case worktreeSessionCreated(WorktreeSessionCreatedMessage)
   /// `worktree_session_error` (all versions): Creating a worktree session failed, with the failing step.
-  case worktreeSessionError(WorktreeSessionErrorMessage)
+  indirect case worktreeSessionError(WorktreeSessionErrorMessage)
   /// `command_started` (all versions): A command run started; later frames carry its command_session_id.
   case commandStarted(CommandStartedMessage)
   /// `command_output` (all versions): One line of a running command's output. May arrive before command_started.
@@ -58,7 +60,7 @@ public enum ServerMessage: Sendable, Hashable {
   /// `command_history` (all versions): Recent command runs, answering get_command_history.
   case commandHistory(CommandHistoryMessage)
   /// `command_output_full` (all versions): The stored output of one command run; exit_code and duration_ms are null while it still runs.
-  case commandOutputFull(CommandOutputFullMessage)
+  indirect case commandOutputFull(CommandOutputFullMessage)
   /// `file_uploaded` (all versions): A file upload was stored.
   case fileUploaded(FileUploadedMessage)
   /// `resources_list` (all versions): The uploaded resources of a project.
@@ -78,9 +80,9 @@ public enum ServerMessage: Sendable, Hashable {
   /// `recipe_exited` (all versions): A recipe ended; reason says why.
   case recipeExited(RecipeExitedMessage)
   /// `response` (all versions): Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
-  case response(ResponseMessage)
+  indirect case response(ResponseMessage)
   /// `replay` (all versions): A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
-  case replay(ReplayMessage)
+  indirect case replay(ReplayMessage)
   /// `canvas_update` (0.3.0-0.5.0): Components for the supervisor's canvas, sent to the supervisor's channel (the web frontend).
   case canvasUpdate(CanvasUpdateMessage)
   /// `tts_speak` (0.3.0-0.5.0): Text the supervisor wants spoken, sent to the supervisor's channel.

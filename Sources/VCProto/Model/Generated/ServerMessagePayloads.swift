@@ -1120,8 +1120,12 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
       try p.pullExtra(key, into: &extra)
     }
     try p.require(
-      .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
-      set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
+      Self.pullRules[0],
+      flags: FieldRule.MemberFlags(
+        count: 3,
+        bits: (_code == "unsupported_protocol_version" ? 1 : 0)
+          | (_required != nil ? 2 : 0)
+          | (_received != nil ? 4 : 0)))
     guard let _message else { throw JSONParser.miss(p.pos) }
     self.message = _message
     self.sessionId = _sessionId
@@ -1135,6 +1139,11 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
   }
 
   static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+
+  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
+  private static let pullRules: [FieldRule] = [
+    .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"])
+  ]
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
