@@ -6,41 +6,55 @@
 #   Benchmarks/instructions.sh [--protocol VERSION] [--encode] [MIN_BYTES MAX_BYTES [FRAMES]]
 # `--protocol 0.5.0`: the 0.5.0 corpus, decoded as 0.5.0 (default 0.2.0, like run.sh).
 # `--encode`: MessageEncoder against JSONEncoder instead of the typed decode against JSONDecoder.
-#   Benchmarks/instructions.sh --engine [FRAMES [history|other]]
+#   Benchmarks/instructions.sh --engine [--protocol VERSION] [--cache] [FRAMES [history|other]]
 # `--engine`: the connection engines' instructions per frame against MessageDecoder's (RESULTS.md,
 # "Connection engines"): in the host pipeline (parse + engines, minus parse) and cache-cold (the
 # engines alone on frames parsed beforehand). Counted only inside each contender's function
-# (`--toggle-collect`), so neither the corpus nor the engines' setup is included.
+# (`--toggle-collect`), so neither the corpus nor the engines' setup is included. `--protocol 0.5.0`:
+# the 0.5.0 engine workload (engines and decoder at 0.5.0). `--cache`: also callgrind's cache
+# simulation, with a fixed geometry so that figures compare across machines (32 KiB 8-way L1 for
+# instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses (D1, reads
+# and writes) and last-level data misses (LL) per frame.
 set -euo pipefail
 cd "$(dirname "$0")"
-protocol=0.2.0 encode="" engine=""
+protocol=0.2.0 encode="" engine="" cache=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --protocol) protocol=$2; shift 2 ;;
     --encode) encode=1; shift ;;
     --engine) engine=1; shift ;;
+    --cache) cache=1; shift ;;
     *) break ;;
   esac
 done
 if [ -n "$engine" ]; then
   frames=${1:-3000} only=${2:-}
   swift build -c release --product vcproto-bench 2>&1 | tail -n 1
+  # Prints "Ir D1-misses LL-misses" of one contender (the misses are 0 without --cache).
   engine_count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*EngineBenchmark*measured*' \
-      .build/release/vcproto-bench engine-profile --frames "$frames" ${only:+--only "$only"} --contender "$1" 2>&1 |
-      sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+      ${cache:+--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=4194304,16,64} \
+      .build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
+      --contender "$1" 2>&1 |
+      sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $5 + $6, $8 + $9; else print $1, 0, 0 }'
   }
-  n=$(.build/release/vcproto-bench engine-profile --frames "$frames" ${only:+--only "$only"} --contender parse |
-    sed -n 's/^frames \([0-9]*\).*/\1/p')
+  n=$(.build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
+    --contender parse | sed -n 's/^frames \([0-9]*\).*/\1/p')
   parse=$(engine_count parse) pipeline=$(engine_count pipeline) decode=$(engine_count decode) cold=$(engine_count cold)
-  python3 - "$n" "$parse" "$pipeline" "$decode" "$cold" "${only:-all}" <<'EOF'
+  # shellcheck disable=SC2086 # each count is three numbers
+  python3 - "$n" "${only:-all}" "$protocol" "$cache" $parse $pipeline $decode $cold <<'EOF'
 import sys
-n, parse, pipeline, decode, cold = (int(a) for a in sys.argv[1:6])
-engines = pipeline - parse
-print(f"{sys.argv[6]} frames ({n}), instructions per frame: decode {decode / n:,.0f}, parse {parse / n:,.0f}, "
-      f"parse + engines {pipeline / n:,.0f}, engines alone (cold) {cold / n:,.0f}")
-print(f"engines in the host pipeline: {engines / n:,.0f} a frame = {engines / decode * 100:.2f} % of decode, "
-      f"{engines / parse * 100:.2f} % of parse; engines alone: {cold / decode * 100:.2f} % of decode")
+n, what, version, cache = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+parse, pipeline, decode, cold = (tuple(int(v) for v in sys.argv[5 + 3 * i:8 + 3 * i]) for i in range(4))
+engines = pipeline[0] - parse[0]
+print(f"protocol {version}, {what} frames ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
+      f"parse {parse[0] / n:,.0f}, parse + engines {pipeline[0] / n:,.0f}, engines alone (cold) {cold[0] / n:,.0f}")
+print(f"engines in the host pipeline: {engines / n:,.0f} a frame = {engines / decode[0] * 100:.2f} % of decode, "
+      f"{engines / parse[0] * 100:.2f} % of parse; engines alone: {cold[0] / decode[0] * 100:.2f} % of decode")
+if cache:
+    for level, i in (("D1", 1), ("LL", 2)):
+        print(f"{level} data misses per frame: decode {decode[i] / n:,.1f}, parse {parse[i] / n:,.1f}, "
+              f"engines in the host pipeline {(pipeline[i] - parse[i]) / n:,.1f}, engines alone (cold) {cold[i] / n:,.1f}")
 EOF
   exit 0
 fi

@@ -9,6 +9,7 @@ if [ "${1:-}" = "--smoke" ]; then
   .build/release/vcproto-bench --smoke
   .build/release/vcproto-bench --smoke --protocol 0.5.0
   .build/release/vcproto-bench engine --smoke
+  .build/release/vcproto-bench engine --smoke --protocol 0.5.0
 else
   .build/release/vcproto-bench "$@"
 fi

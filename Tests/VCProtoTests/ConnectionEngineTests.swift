@@ -298,11 +298,32 @@ import Testing
     #expect(shrunk?.purge == .all)
   }
 
+  /// A 0.2.0/0.3.0 connection whose subscription still holds an offset cursor (the application's, from
+  /// a 0.5.0 connection) reports that cursor with the frame's `file_signature`, as on 0.5.0 (found by
+  /// `tools/crosscheck_sessions.py`, conversation client.random.263).
+  @Test func offsetCursorOnAMessageIdConnectionCarriesTheFrameSignature() throws {
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, maximumVersion: ProtocolVersion("0.3.0")!))
+    _ = try engine.handle(.subscribe(sessionId: "s", cursor: .offset(0, signature: nil)), now: 0)
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.3.0", "auth_version": 1])), now: 0)
+    let history = JSONObject.frame(
+      "session_history", ["session_id": "s", "messages": [], "file_signature": "50:u-0"])
+    let updates = try engine.handle(.frameReceived(history), now: 0).compactMap { action -> SessionUpdate? in
+      if case .deliver(.sessionUpdate(let update)) = action { return update }
+      return nil
+    }
+    #expect(updates.map(\.cursor) == [.offset(0, signature: "50:u-0")])
+  }
+
   /// The digest decides exactly as the string comparison does (``FileSignature/isReplacement``).
   @Test func signatureDigestAgreesWithTheStrings() {
     let samples = [
       "48213:1f0e2d3c", "48213:1f0e2d3d", "50000:1f0e2d3c", "100:1f0e2d3c", "x:1f0e2d3c", "no colon", "", ":",
-      "-1:u", "10:", "10:u:v",
+      "-1:u", "10:", "10:u:v", "5:" + String(repeating: "u", count: 40), "5:" + String(repeating: "u", count: 41),
+      "6:" + String(repeating: "u", count: 41), "5:" + String(repeating: "v", count: 41),
+      String(repeating: "w", count: 40),
+      String(repeating: "w", count: 41), "12:\u{301}x", "12:\u{e9}", "+5:u", "5:u\u{0}",
     ]
     for seen in samples {
       for current in samples {

@@ -63,7 +63,9 @@ import Testing
       #"{"uuid":"short"}"#, #"{"uuid":7}"#, #"{"uuid":null}"#, #"{"role":"user"}"#, #"{}"#,
       #"{"seq":42,"uuid":"a"}"#, #"{"seq":1.5}"#, #"{"seq":1e3}"#, #"{"seq":-3}"#, #"{"seq":"4"}"#,
       #"{"seq":99999999999999999999}"#, #"{"offset":0}"#, #"{"offset":123456789,"session_id":"s"}"#,
-      #"{"offset":true}"#, #"{"type":"x","message":{"uuid":"nested"}}"#,
+      #"{"offset":true}"#, #"{"type":"x","message":{"uuid":"nested"}}"#, #"{"offset":-0}"#,
+      #"{"offset":9223372036854775807}"#, #"{"offset":9223372036854775808}"#, #"{"seq":-9223372036854775808}"#,
+      #"{"seq":-9223372036854775809}"#, #"{"offset":1E3}"#, #"{"offset":-1.5e2}"#, #"{"offset":0.0}"#,
     ]
     for text in messages {
       guard case .object(let message) = try reader.parse(Array(text.utf8)) else {
@@ -79,6 +81,71 @@ import Testing
     #expect(seq.position(in: .seq) == 42)
     let nested = try #require(try reader.parse(Array(#"{"message":{"uuid":"u"}}"#.utf8)).objectValue)
     #expect(nested.position(in: .messageId) == nil)
+  }
+
+  /// The engine's one-pass reader of a 0.4.0/0.5.0 message decides as the subscript does: the integer
+  /// `seq`/`offset`, and a `session_id` naming another session drops the message. When it cannot
+  /// decide from bytes (another session's id, which may be a canonically equivalent string), it says so.
+  @Test func inPlacePositionAgreesWithTheSubscript() throws {
+    let reader = JSONReader(limits: .default)
+    let messages = [
+      #"{"offset":7,"session_id":"s"}"#, #"{"session_id":"s","offset":7}"#, #"{"offset":7,"session_id":"t"}"#,
+      #"{"offset":7}"#, #"{"offset":"7","session_id":"s"}"#, #"{"session_id":7,"offset":7}"#,
+      #"{"offset":7.5,"session_id":"s"}"#, #"{"seq":3,"offset":8,"session_id":"s"}"#, #"{"session_id":"s"}"#,
+      #"{"offset":-12,"session_ix":"t","session_id":"s"}"#, #"{"offset":1e2,"session_id":"s"}"#,
+      #"{"offset":9223372036854775808,"session_id":"s"}"#, #"{"offsets":1,"offset":2,"session_id":"s"}"#,
+      #"{"offset":5,"session_id":"é"}"#, #"{"offset":5,"session_id":"é"}"#,
+    ]
+    for session in ["s", "\u{e9}"] {
+      for name in ["seq", "offset"] {
+        for text in messages {
+          let message = try #require(try reader.parse(Array(text.utf8)).objectValue, "\(text)")
+          let plain = ClientEngine.plainPosition(of: .object(message), named: name, session: session)
+          switch message.inPlacePosition(named: name, session: session) {
+          case .position(let position):
+            #expect(position == plain, "\(name) in \(text)")
+            #expect(message["session_id"]?.stringValue.map { Array($0.utf8) == Array(session.utf8) } ?? true)
+          case .absent: #expect(plain == nil, "\(name) in \(text)")
+          case .undecided:
+            // Only another session's bytes (or bytes that are not contiguous) leave it undecided.
+            #expect(message[name]?.intValue != nil, "\(name) in \(text)")
+          }
+        }
+      }
+    }
+    // "é" precomposed and decomposed are the same session: kept by the plain reading.
+    let decomposed = try #require(try reader.parse(Array(#"{"offset":5,"session_id":"e\u0301"}"#.utf8)).objectValue)
+    #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "\u{e9}") == 5)
+    #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "t") == nil)
+  }
+
+  /// The in-place integer reader reads a literal as `JSONNumber.int64Value` (`Int64(_:)`) does.
+  @Test func integerLiteralAgreesWithInt64() {
+    let literals = [
+      "0", "-0", "+5", "", "-", "+", "12a", "1.0", "1e3", "007", "9223372036854775807", "9223372036854775808",
+      "-9223372036854775808", "-9223372036854775809", "99999999999999999999", "--1", "+-1", " 1", "١٢",
+    ]
+    for literal in literals {
+      let read = Array(literal.utf8).withUnsafeBufferPointer { IntegerLiteral.value(of: $0) }
+      #expect(read == Int64(literal), "\(literal)")
+    }
+  }
+
+  /// The byte split of a `file_signature` agrees with the string's (or defers to it).
+  @Test func signatureByteSplitAgreesWithTheString() {
+    let samples = [
+      "48213:1f0e2d3c", "x:1f0e2d3c", "no colon", "", ":", "-1:u", "10:", "10:u:v", "+5:u", "-0:u", "007:u",
+      "12:\u{301}x", "12:é", "١٢:u", "1\u{301}:u", "99999999999999999999:u", "5::",
+    ]
+    for signature in samples {
+      let string = FileSignature.split(signature).map { ($0, $1.utf8.count) }
+      switch Array(signature.utf8).withUnsafeBufferPointer({ FileSignature.split($0) }) {
+      case .parsed(let length, let rest):
+        #expect(string?.0 == length && string?.1 == rest, "\(signature)")
+      case .whole: #expect(string == nil, "\(signature)")
+      case .undecided: #expect(signature.unicodeScalars.contains { !$0.isASCII }, "\(signature)")
+      }
+    }
   }
 
   /// The hash reads the last bytes four at a time; the value is the one of reading them one by one.
@@ -103,6 +170,8 @@ import Testing
     }
     for text in Self.samples {
       #expect(PositionHash.of(text) == Int(truncatingIfNeeded: bytewise(text)), "\(text)")
+      // The reading for strings whose bytes are not contiguous gives the same value.
+      #expect(PositionHash.hash(streaming: text.utf8) == bytewise(text), "\(text)")
     }
     #expect(
       PositionHash.of("3f2a9c1e-0000-4000-8000-000000000001") != PositionHash.of("3f2a9c1e-0000-4000-8000-000000000002")

@@ -1,11 +1,17 @@
 import Foundation
 import VCProto
 
-/// `vcproto-bench engine [--frames N] [--repetitions R] [--smoke]`: the connection engines' cost per
-/// frame against decoding alone, on the benchmark corpus (0.2.0). Server-to-client frames go to a
-/// client engine (ready, every session of the corpus subscribed, so `session_history` frames take the
-/// dedup path), client-to-server frames to an authenticated server engine; each engine appends its
+/// `vcproto-bench engine [--protocol 0.2.0|0.5.0] [--frames N] [--repetitions R] [--smoke]`: the
+/// connection engines' cost per frame against decoding alone, on the benchmark corpus of that version
+/// (0.2.0 by default; engines and decoder negotiated at the same version). Server-to-client frames go
+/// to a client engine (ready, every session of the corpus subscribed, so `session_history` frames take
+/// the dedup path), client-to-server frames to an authenticated server engine; each engine appends its
 /// actions to one reused buffer (`handle(_:now:into:)`), as a host that cares about cost does.
+///
+/// The 0.5.0 workload is the 0.5.0 corpus (histories of canonical messages with `offset`s, a cursor of
+/// `next_offset`, `end_of_file` and `file_signature`; 20 % of them end before the end of the file, so
+/// the client engine asks for the continuation), with `"file_replaced": true` added to every
+/// ``fileReplacedEvery``-th `session_history` (the engine purges the session and subscribes from 0).
 ///
 /// Two measurements, each against `MessageDecoder` (the decoding the target is stated against):
 ///
@@ -37,24 +43,37 @@ enum EngineBenchmark {
 
   static let key = "untethered-0123456789abcdef0123456789abcdef"
 
-  static func readyClient(sessions: [String]) throws -> ClientEngine {
+  /// Every ``fileReplacedEvery``-th `session_history` of the 0.5.0 workload says `file_replaced`.
+  static let fileReplacedEvery = 40
+
+  static func readyClient(sessions: [String], version: String) throws -> ClientEngine {
     var engine = ClientEngine(
       ClientConfiguration(
-        apiKey: key, maximumVersion: ProtocolVersion("0.2.0")!, maxPendingRequests: 256, maxSubscriptions: 100_000))
+        apiKey: key, maximumVersion: ProtocolVersion(version)!, maxPendingRequests: 256, maxSubscriptions: 100_000))
     for id in sessions { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
-    _ = try engine.handle(.frameReceived(obj(["type": "hello", "version": "0.2.0", "auth_version": 1])), now: 0)
-    _ = try engine.handle(.frameReceived(obj(["type": "pong"])), now: 0)
-    _ = try engine.handle(.frameReceived(obj(["type": "session_list", "sessions": [], "total_count": 0])), now: 0)
-    precondition(engine.state == .ready, "client engine not ready")
+    _ = try engine.handle(
+      .frameReceived(obj(["type": "hello", "version": .string(version), "auth_version": 1])), now: 0)
+    if version == "0.2.0" {
+      // A 0.2.0 server sends no `connected`: any frame after `connect` but `auth_error` is success.
+      _ = try engine.handle(.frameReceived(obj(["type": "pong"])), now: 0)
+      _ = try engine.handle(.frameReceived(obj(["type": "session_list", "sessions": [], "total_count": 0])), now: 0)
+    } else {
+      _ = try engine.handle(
+        .frameReceived(obj(["type": "connected", "negotiated_protocol_version": .string(version)])), now: 0)
+    }
+    precondition(engine.state == .ready && engine.negotiatedVersion?.description == version, "client engine not ready")
     return engine
   }
 
-  static func readyServer() throws -> ServerEngine {
-    var engine = ServerEngine(ServerConfiguration(offer: .legacy, apiKey: key, maxSubscriptions: 100_000))
+  static func readyServer(version: String) throws -> ServerEngine {
+    let offer = ServerOffer(versions: version == "0.2.0" ? .legacy : .negotiating(floor: .v0_5_0, ceiling: .v0_5_0))
+    var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: key, maxSubscriptions: 100_000))
     _ = try engine.handle(.transportOpened(challenge: nil), now: 0)
-    _ = try engine.handle(.frameReceived(obj(["type": "connect", "api_key": .string(key)])), now: 0)
+    var connect = obj(["type": "connect", "api_key": .string(key)])
+    if version != "0.2.0" { connect["protocol_version"] = .string(version) }
+    _ = try engine.handle(.frameReceived(connect), now: 0)
     precondition(engine.state == .authenticated, "server engine not authenticated")
     return engine
   }
@@ -66,30 +85,44 @@ enum EngineBenchmark {
     var towardServer: [Bool]
     /// Every session id of the corpus (the client engine subscribes to all of them).
     var sessions: [String]
+    /// The protocol version of the frames, the engines and the decoder.
+    var version: String
     var bytes: Int { frames.reduce(0) { $0 + $1.count } }
 
     func subset(_ keep: (Int) -> Bool) -> Workload {
       let kept = frames.indices.filter(keep)
-      return Workload(frames: kept.map { frames[$0] }, towardServer: kept.map { towardServer[$0] }, sessions: sessions)
+      return Workload(
+        frames: kept.map { frames[$0] }, towardServer: kept.map { towardServer[$0] }, sessions: sessions,
+        version: version)
     }
   }
 
-  /// The workload of the first `count` corpus frames, and which of them are `session_history`.
-  static func workload(count: Int) throws -> (Workload, isHistory: [Bool]) {
-    let frames = Corpus.generate(count: count).frames
+  /// The workload of the first `count` corpus frames of `version`, and which of them are `session_history`.
+  static func workload(count: Int, version: String) throws -> (Workload, isHistory: [Bool]) {
+    var frames = Corpus.generate(count: count, protocolVersion: version).frames
     let reader = JSONReader(limits: .default)
     let catalog = ProtocolCatalog.latest
     var towardServer: [Bool] = []
     var isHistory: [Bool] = []
     var sessions = Set<String>()
-    for bytes in frames {
-      guard case .object(let o) = try reader.parse(bytes) else { fatalError("not an object") }
+    var histories = 0
+    for index in frames.indices {
+      guard case .object(var o) = try reader.parse(frames[index]) else { fatalError("not an object") }
       let type = o["type"]?.stringValue ?? ""
       towardServer.append(catalog.message(type)?.direction == .clientToServer)
       isHistory.append(type == "session_history")
       if let id = o["session_id"]?.stringValue { sessions.insert(id) }
+      if type == "session_history", version != "0.2.0" {
+        histories += 1
+        if histories % fileReplacedEvery == 0 {
+          o["file_replaced"] = true
+          frames[index] = Array(JSONValue.object(o).jsonText.utf8)
+        }
+      }
     }
-    return (Workload(frames: frames, towardServer: towardServer, sessions: sessions.sorted()), isHistory)
+    return (
+      Workload(frames: frames, towardServer: towardServer, sessions: sessions.sorted(), version: version), isHistory
+    )
   }
 
   /// Both engines, ready, with their reused action buffers.
@@ -101,9 +134,9 @@ enum EngineBenchmark {
     /// Actions the engines produced (checked, so that no work can be optimised away).
     var actions = 0
 
-    init(sessions: [String]) throws {
-      client = try readyClient(sessions: sessions)
-      server = try readyServer()
+    init(_ w: Workload) throws {
+      client = try readyClient(sessions: w.sessions, version: w.version)
+      server = try readyServer(version: w.version)
       clientActions.reserveCapacity(64)
       serverActions.reserveCapacity(64)
     }
@@ -175,8 +208,8 @@ enum EngineBenchmark {
   /// then the cold engines on `parsed` (fresh engines for each, built before any clock starts).
   static func oneRound(_ w: Workload, parsed: [JSONObject], number: Int, into r: inout Rounds) throws {
     let reader = JSONReader(limits: .default)
-    let decoder = MessageDecoder()
-    var engines = try Engines(sessions: w.sessions)
+    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: w.version))
+    var engines = try Engines(w)
     var totals = [0.0, 0.0, 0.0]
     var sink = 0
     var block = 0
@@ -200,7 +233,7 @@ enum EngineBenchmark {
     r.parse.append(totals[0])
     r.pipeline.append(totals[1])
     r.decode.append(totals[2])
-    var cold = try Engines(sessions: w.sessions)
+    var cold = try Engines(w)
     let t0 = cpu()
     try measuredCold(parsed, w, &cold)
     r.cold.append(cpu() - t0)
@@ -243,8 +276,8 @@ enum EngineBenchmark {
         + spread(coldShare, fastest: (r.cold.min() ?? 0) / (r.decode.min() ?? 1)))
   }
 
-  static func run(count: Int, repetitions: Int, smoke: Bool) throws {
-    let (all, isHistory) = try workload(count: count)
+  static func run(count: Int, version: String, repetitions: Int, smoke: Bool) throws {
+    let (all, isHistory) = try workload(count: count, version: version)
     let workloads = [
       ("whole corpus", all), ("session_history frames", all.subset { isHistory[$0] }),
       ("all other frames", all.subset { !isHistory[$0] }),
@@ -261,7 +294,7 @@ enum EngineBenchmark {
       for (i, (_, w)) in workloads.enumerated() { try oneRound(w, parsed: parsed[i], number: number, into: &rounds[i]) }
     }
     print(
-      "\n## connection engines, \(all.frames.count) frames (\(all.towardServer.filter { !$0 }.count) to a client "
+      "\n## connection engines, protocol \(version), \(all.frames.count) frames (\(all.towardServer.filter { !$0 }.count) to a client "
         + "engine, \(all.towardServer.filter { $0 }.count) to a server engine), \(all.bytes) bytes")
     print(
       "thread CPU time; host pipeline: parse, parse + engines and decode interleaved in blocks of \(blockFrames) "
@@ -270,12 +303,13 @@ enum EngineBenchmark {
     if smoke { print("\nsmoke: engine 1 passed, 0 failed") }
   }
 
-  /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold [--frames N] [--only history|other]`:
+  /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold [--protocol V] [--frames N]
+  /// [--only history|other]`:
   /// one contender once over the workload, for `valgrind --tool=callgrind --toggle-collect='*measured*'`
   /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus,
   /// the parsing done beforehand or the engines' setup.
-  static func profile(count: Int, contender: String, only: String?) throws {
-    let (all, isHistory) = try workload(count: count)
+  static func profile(count: Int, version: String, contender: String, only: String?) throws {
+    let (all, isHistory) = try workload(count: count, version: version)
     let w: Workload
     switch only {
     case "history": w = all.subset { isHistory[$0] }
@@ -283,12 +317,14 @@ enum EngineBenchmark {
     default: w = all
     }
     let reader = JSONReader(limits: .default)
-    var engines = try Engines(sessions: w.sessions)
+    var engines = try Engines(w)
     var sink = 0
     switch contender {
     case "parse": sink = try measuredParse(w, w.frames.indices, reader)
     case "pipeline": sink = try measuredPipeline(w, w.frames.indices, reader, &engines)
-    case "decode": sink = try measuredDecode(w, w.frames.indices, MessageDecoder())
+    case "decode":
+      let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: version))
+      sink = try measuredDecode(w, w.frames.indices, decoder)
     case "cold":
       let parsed = try w.frames.map { obj(try reader.parse($0)) }
       try measuredCold(parsed, w, &engines)

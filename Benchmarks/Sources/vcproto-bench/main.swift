@@ -84,16 +84,17 @@ if arguments.first == "profile" {
 // contender, for callgrind (`Benchmarks/instructions.sh --engine`).
 if arguments.first == "engine-profile" {
   try EngineBenchmark.profile(
-    count: Int(option("--frames") ?? "3000") ?? 3000, contender: option("--contender") ?? "pipeline",
-    only: option("--only"))
+    count: Int(option("--frames") ?? "3000") ?? 3000, version: protocolVersion,
+    contender: option("--contender") ?? "pipeline", only: option("--only"))
   exit(0)
 }
 
-// `vcproto-bench engine [--frames N] [--repetitions R] [--smoke]`: the connection engines' cost per frame.
+// `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--smoke]`: the connection engines'
+// cost per frame.
 if arguments.first == "engine" {
   let smoke = arguments.contains("--smoke")
   try EngineBenchmark.run(
-    count: Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000,
+    count: Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000, version: protocolVersion,
     repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7, smoke: smoke)
   exit(0)
 }

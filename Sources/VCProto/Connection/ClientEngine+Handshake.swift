@@ -7,7 +7,8 @@ extension ClientEngine {
     }
     lastFrameAt = now
     let type = frame["type"]?.stringValue ?? ""
-    if type == "error", frame["code"]?.stringValue == NegotiationFailure.code {
+    // Byte comparison: no other string is canonically equivalent to this ASCII name (see `FrameType`).
+    if type.hasSameScalars(as: "error"), frame["code"]?.stringValue == NegotiationFailure.code {
       refuseVersion(required: frame["required"]?.stringValue.map(Finding.shownType), &out)
       return
     }

@@ -54,15 +54,16 @@ extension ClientEngine {
     // the follow-up `subscribe` come after, once that access has ended.
     let (update, next) = Self.apply(
       frame, messages: messages, to: &subscriptions.values[index], family: family, sessionId: id)
+    // The update moves into the action (`consume`: no copy of its members, no reference counts).
     switch next {
     case .done:
-      out.append(.deliver(.sessionUpdate(update)))
+      out.append(.deliver(.sessionUpdate(consume update)))
     case .retryLater:
       // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
       arm(.continuation(sessionId: id), at: now.addingSaturating(configuration.timing.continuationRetryMs), &out)
-      out.append(.deliver(.sessionUpdate(update)))
+      out.append(.deliver(.sessionUpdate(consume update)))
     case .continueNow:
-      out.append(.deliver(.sessionUpdate(update)))
+      out.append(.deliver(.sessionUpdate(consume update)))
       sendSubscribe(id, &out)
     }
     return true
@@ -87,6 +88,8 @@ extension ClientEngine {
     var update = SessionUpdate(
       sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: sub.cursor)
     var next = HistoryFollowUp.done
+    // 0.5.0: the frame's `file_signature` (read once; the update's cursor carries it).
+    var signature: String?
     switch family {
     case .messageId:
       classify(messages, family: family, session: id, into: &update, sub: &sub)
@@ -122,6 +125,7 @@ extension ClientEngine {
       // Only a digest of the signature is kept (``SignatureDigest``); the update's cursor carries
       // this frame's own signature text, for the application to persist.
       let received = frame["file_signature"]?.stringValue
+      signature = received
       let receivedDigest = received.map(SignatureDigest.init)
       let replaced: Bool
       if frame["file_replaced"]?.boolValue == true {
@@ -161,7 +165,10 @@ extension ClientEngine {
     }
     update.cursor = sub.cursor
     if case .offset(let offset, _)? = update.cursor {
-      update.cursor = .offset(offset, signature: frame["file_signature"]?.stringValue)
+      // 0.5.0 read the frame's signature above; on another family the cursor can still be an offset
+      // (the application's, kept from a 0.5.0 connection) and takes the frame's signature all the same.
+      let signature = family == .offset ? signature : frame["file_signature"]?.stringValue
+      update.cursor = .offset(offset, signature: signature)
     }
     return (update, next)
   }
@@ -174,16 +181,20 @@ extension ClientEngine {
   ) {
     update.insertIndices.reserveCapacity(messages.count)
     sub.delivered.reserve(messages.count)
+    // One small loop per family: in one loop for all three the compiler stops inlining the readers
+    // (the function grows too large), and every call left copies the message it borrows.
+    switch family {
+    case .messageId: classifyByUUID(messages, into: &update, sub: &sub)
+    case .seq: classifyByInteger(messages, named: "seq", session: session, into: &update, sub: &sub)
+    case .offset: classifyByInteger(messages, named: "offset", session: session, into: &update, sub: &sub)
+    }
+  }
+
+  /// ``classify(_:family:session:into:sub:)`` for 0.2.0/0.3.0: by ``PositionHash`` of the `uuid`.
+  @inline(never)
+  static func classifyByUUID(_ messages: [JSONValue], into update: inout SessionUpdate, sub: inout Subscription) {
     for index in messages.indices {
-      guard case .object(let message) = messages[index] else {
-        update.dropped += 1
-        continue
-      }
-      guard let position = message.position(in: family) else {
-        update.dropped += 1
-        continue
-      }
-      if family != .messageId, let owner = message["session_id"]?.stringValue, owner != session {
+      guard case .object(let message) = messages[index], let position = message.uuidPosition else {
         update.dropped += 1
         continue
       }
@@ -193,5 +204,42 @@ extension ClientEngine {
         update.replaceIndices.append(index)
       }
     }
+  }
+
+  /// ``classify(_:family:session:into:sub:)`` for 0.4.0 and later: by the integer member `name`,
+  /// dropping messages whose `session_id` names another session.
+  @inline(never)
+  static func classifyByInteger(
+    _ messages: [JSONValue], named name: String, session: String, into update: inout SessionUpdate,
+    sub: inout Subscription
+  ) {
+    for index in messages.indices {
+      var position: Int?
+      if case .object(let message) = messages[index] {
+        switch message.inPlacePosition(named: name, session: session) {
+        case .position(let found): position = found
+        case .absent: position = nil
+        case .undecided: position = plainPosition(of: messages[index], named: name, session: session)
+        }
+      }
+      guard let position else {
+        update.dropped += 1
+        continue
+      }
+      if sub.delivered.insert(position) {
+        update.insertIndices.append(index)
+      } else {
+        update.replaceIndices.append(index)
+      }
+    }
+  }
+
+  /// The position `classifyByInteger` takes when reading in place cannot decide: the integer member
+  /// `name`, or `nil` when there is none or the message's `session_id` is another session's.
+  @inline(never)
+  static func plainPosition(of message: JSONValue, named name: String, session: String) -> Int? {
+    guard let message = message.objectValue, let position = message[name]?.intValue else { return nil }
+    if let owner = message["session_id"]?.stringValue, owner != session { return nil }
+    return position
   }
 }

@@ -20,4 +20,29 @@ public enum FileSignature {
     }
     return (length, signature[signature.index(after: colon)...])
   }
+
+  /// What ``split(_:)`` of a signature's UTF-8 bytes gives, read as bytes.
+  enum ByteSplit {
+    /// `<length>:<rest>`: the length, and how many bytes `rest` has (the signature's last ones).
+    case parsed(length: Int, restBytes: Int)
+    /// Not `<integer>:<rest>`.
+    case whole
+    /// The bytes cannot decide: the first colon is followed by a non-ASCII scalar, which may extend it
+    /// into a character other than `":"`; split the string instead.
+    case undecided
+  }
+
+  /// ``split(_:)`` over UTF-8 bytes, without building characters or substrings: the first `:` byte,
+  /// an integer of ASCII digits (optionally signed, as `Int(_:)` reads it) before it, non-negative.
+  /// The same as the string's split: when the bytes before the first `:` are such an integer, the
+  /// colon is a character of its own unless a non-ASCII scalar follows it (``ByteSplit/undecided``);
+  /// when they are not, no later colon can have an integer before it either.
+  static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> ByteSplit {
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return .whole }
+    guard let value = IntegerLiteral.value(of: UnsafeBufferPointer(rebasing: bytes[..<colon])),
+      let length = Int(exactly: value), length >= 0
+    else { return .whole }
+    if colon + 1 < bytes.count, bytes[colon + 1] >= 0x80 { return .undecided }
+    return .parsed(length: length, restBytes: bytes.count - colon - 1)
+  }
 }

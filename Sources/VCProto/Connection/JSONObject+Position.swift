@@ -3,26 +3,128 @@ extension JSONObject {
   /// of its `uuid` string (0.2.0/0.3.0), or its `seq` (0.4.0) or `offset` (0.5.0) integer; `nil` when
   /// the member is absent or of another kind. The same as reading the member with the subscript, but
   /// in place: the subscript returns a copy of the value (a reference count written and released on
-  /// memory the engine otherwise only reads), once per message of every `session_history`.
-  @inline(__always)
+  /// memory the engine otherwise only reads). The engine's loop uses ``uuidPosition`` and
+  /// ``inPlacePosition(named:session:)``, which read the same.
   func position(in family: VersionFamily) -> Int? {
     switch family {
-    case .messageId:
-      for i in members.indices where members[i].key.hasSameScalars(as: "uuid") {
-        if case .string(let uuid) = members[i].value { return PositionHash.of(uuid) }
-        return nil
-      }
-    case .seq:
-      for i in members.indices where members[i].key.hasSameScalars(as: "seq") {
-        if case .number(let n) = members[i].value, let v = n.int64Value { return Int(exactly: v) }
-        return nil
-      }
-    case .offset:
-      for i in members.indices where members[i].key.hasSameScalars(as: "offset") {
-        if case .number(let n) = members[i].value, let v = n.int64Value { return Int(exactly: v) }
-        return nil
-      }
+    case .messageId: return uuidPosition
+    case .seq: return self["seq"]?.intValue
+    case .offset: return self["offset"]?.intValue
+    }
+  }
+
+  /// ``PositionHash`` of the `uuid` string, read in place. Nothing here is a call the compiler cannot
+  /// see through while a member is borrowed: such a call makes it copy the message first, which is a
+  /// reference count written to the message's storage (an atomic write, on a line that must first be
+  /// fetched when the frame is not in the cache), once per message of every `session_history`.
+  @inline(__always)
+  var uuidPosition: Int? {
+    for i in members.indices where members[i].key.hasSameScalars(as: "uuid") {
+      if case .string(let uuid) = members[i].value { return PositionHash.of(uuid) }
+      return nil
     }
     return nil
+  }
+
+  /// What the engine needs of a 0.4.0/0.5.0 message, read in place in one pass (for the same reason as
+  /// ``uuidPosition``): the integer member `name` (`self[name]?.intValue`), and whether a string
+  /// `session_id` names `session`. ``InPlacePosition/undecided`` when reading bytes cannot decide:
+  /// a number literal whose bytes are not contiguous, or a `session_id` with other bytes (which may
+  /// still be a canonically equivalent string); the caller then reads the message the plain way.
+  @inline(__always)
+  func inPlacePosition(named name: String, session: String) -> InPlacePosition {
+    // Names and ids are compared as bytes, in line (`String.hasSameScalars` is left out of line in
+    // this loop, about a hundred instructions a call); a string whose bytes are not contiguous (none
+    // on Linux, a bridged one elsewhere) leaves the decision to the caller.
+    let found = name.utf8.withContiguousStorageIfAvailable { name in
+      session.utf8.withContiguousStorageIfAvailable { session in inPlacePosition(name: name, session: session) }
+    }
+    return (found ?? nil) ?? .undecided
+  }
+
+  @inline(__always)
+  private func inPlacePosition(name: UnsafeBufferPointer<UInt8>, session: UnsafeBufferPointer<UInt8>)
+    -> InPlacePosition
+  {
+    var position: Int?
+    var seenPosition = false
+    var seenSession = false
+    var sameSession = true
+    for i in members.indices {
+      // Lengths first (stored for native strings): most names differ in length from both.
+      let keyBytes = members[i].key.utf8.count
+      if keyBytes == name.count, !seenPosition {
+        guard let isName = members[i].key.utf8.withContiguousStorageIfAvailable({ UTF8Bytes.equal($0, name) })
+        else { return .undecided }
+        if isName {
+          seenPosition = true
+          guard case .number(let number) = members[i].value else { continue }
+          guard let value = number.literal.utf8.withContiguousStorageIfAvailable({ IntegerLiteral.value(of: $0) })
+          else { return .undecided }
+          position = value.flatMap { Int(exactly: $0) }
+          if seenSession { break }
+          continue
+        }
+      }
+      if keyBytes == 10, !seenSession {
+        guard let isSessionId = members[i].key.utf8.withContiguousStorageIfAvailable({ Self.isSessionId($0) })
+        else { return .undecided }
+        if isSessionId {
+          seenSession = true
+          guard case .string(let owner) = members[i].value else { continue }
+          guard let same = owner.utf8.withContiguousStorageIfAvailable({ UTF8Bytes.equal($0, session) })
+          else { return .undecided }
+          sameSession = same
+          if seenPosition { break }
+        }
+      }
+    }
+    guard let position else { return .absent }
+    return sameSession ? .position(position) : .undecided
+  }
+
+  /// `true` when `bytes` spell `session_id`.
+  @inline(__always)
+  private static func isSessionId(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard bytes.count == 10, let base = bytes.baseAddress else { return false }
+    let raw = UnsafeRawPointer(base)
+    // "session_" and "id", little-endian.
+    return raw.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x5F6E_6F69_7373_6573)
+      && raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self) == UInt16(littleEndian: 0x6469)
+  }
+}
+
+/// What ``JSONObject/inPlacePosition(named:session:)`` read.
+enum InPlacePosition {
+  /// The message's position; it names no other session.
+  case position(Int)
+  /// No integer position: the message is dropped.
+  case absent
+  /// Reading in place cannot decide: read the message with the subscript.
+  case undecided
+}
+
+/// `JSONNumber.int64Value` over a literal's UTF-8 bytes, in place: `nil` unless the literal is an
+/// optional sign and one or more decimal digits whose value fits in `Int64` (a fraction or an
+/// exponent, even `1.0` or `1e3`, is not an integer literal). Only bytes of `bytes` are read.
+enum IntegerLiteral {
+  @inline(__always)
+  static func value(of bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    var index = 0
+    let negative = bytes.count > 0 && bytes[0] == UInt8(ascii: "-")
+    if negative || (bytes.count > 0 && bytes[0] == UInt8(ascii: "+")) { index = 1 }
+    guard index < bytes.count else { return nil }
+    var value: Int64 = 0
+    while index < bytes.count {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      let (scaled, o1) = value.multipliedReportingOverflow(by: 10)
+      let (next, o2) =
+        negative ? scaled.subtractingReportingOverflow(Int64(digit)) : scaled.addingReportingOverflow(Int64(digit))
+      guard !o1, !o2 else { return nil }
+      value = next
+      index += 1
+    }
+    return value
   }
 }

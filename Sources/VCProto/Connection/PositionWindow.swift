@@ -45,6 +45,11 @@ struct PositionWindow: Sendable {
   }
 
   /// Inserts `position`; `true` when it was not there (the oldest position is forgotten when full).
+  ///
+  /// The probe and the ring write go through unsafe buffers, each taken once per insert (one
+  /// uniqueness check per array instead of one per write, no bounds checks): every slot index is
+  /// masked by the table's size (a power of two) and every ring index is below the ring's size, so
+  /// neither can leave its buffer.
   @discardableResult
   mutating func insert(_ position: Int) -> Bool {
     if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
@@ -52,9 +57,21 @@ struct PositionWindow: Sendable {
       if holdsEmptyMarker { return false }
       holdsEmptyMarker = true
     } else {
-      let slot = find(position)
-      if slots[slot] == position { return false }
-      slots[slot] = position
+      let seed = Self.seed
+      let added = slots.withUnsafeMutableBufferPointer { table -> Bool in
+        let mask = table.count - 1
+        var slot = Self.home(position, seed: seed, mask: mask)
+        while true {
+          let held = table[slot]
+          if held == position { return false }
+          if held == Self.empty {
+            table[slot] = position
+            return true
+          }
+          slot = (slot + 1) & mask
+        }
+      }
+      guard added else { return false }
     }
     if count == capacity {
       let oldest = ring[head]
@@ -64,7 +81,7 @@ struct PositionWindow: Sendable {
     } else {
       // `head` and `count` are both below `ring.count` here: one subtraction wraps (no division).
       let end = head + count
-      ring[end < ring.count ? end : end - ring.count] = position
+      ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
       count += 1
     }
     return true
@@ -97,9 +114,12 @@ struct PositionWindow: Sendable {
 
   // MARK: table
 
-  private func home(_ position: Int) -> Int {
-    let mixed = (UInt64(UInt(bitPattern: position)) ^ Self.seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-    return Int(truncatingIfNeeded: mixed.high ^ mixed.low) & (slots.count - 1)
+  private func home(_ position: Int) -> Int { Self.home(position, seed: Self.seed, mask: slots.count - 1) }
+
+  @inline(__always)
+  private static func home(_ position: Int, seed: UInt64, mask: Int) -> Int {
+    let mixed = (UInt64(UInt(bitPattern: position)) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+    return Int(truncatingIfNeeded: mixed.high ^ mixed.low) & mask
   }
 
   /// The slot holding `position`, or the free slot where it would go.
@@ -135,7 +155,7 @@ struct PositionWindow: Sendable {
 
   /// Resizes the ring to `newCapacity` entries and the table to the next power of two at least twice that.
   private mutating func grow(to newCapacity: Int) {
-    let live = ordered
+    let live = count == 0 ? [] : ordered
     var tableSize = 16
     while tableSize < newCapacity * 2 { tableSize *= 2 }
     ring = [Int](repeating: 0, count: newCapacity)
