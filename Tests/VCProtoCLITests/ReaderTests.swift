@@ -36,6 +36,32 @@ import VCProto
     #expect(text(f[0]) == "{\"type\":\"pong\"}")
   }
 
+  /// Lines that start `{"type":"..."` skip the record scans; the answer must be the one reading the
+  /// line as a record gives: an escaped `send`, a `type` of `send`/`receive`, or a repeated `type` are
+  /// still told apart correctly.
+  @Test func messageLinesSkipTheRecordScanWithTheSameAnswer() throws {
+    let record = #""data":"{\"type\":\"pong\"}""#
+    let lines: [(String, Bool)] = [
+      (#"{"type":"ping","# + record + "}", false),
+      (#"{"type":"send","# + record + "}", true),
+      (#"{"type":"receive","# + record + "}", true),
+      (#"{"type":"s\u0065nd","# + record + "}", true),
+      (#"{"type":"ping","type":"send","# + record + "}", false),
+      (#"{"type":"send","type":"ping","# + record + "}", false),
+      (#"{"type" :"send","# + record + "}", true),
+      (#"{"type":"#, false),
+    ]
+    for (line, isRecord) in lines {
+      let f = try frames(line + "\n")
+      #expect(f.count == 1, "\(line)")
+      #expect((f.first?.direction != nil) == isRecord, "\(line)")
+    }
+    #expect(JSONLinesReader.startsAsMessage(Array(#"{"type":"ping"}"#.utf8)))
+    #expect(!JSONLinesReader.startsAsMessage(Array(#"{"type":"send"}"#.utf8)))
+    #expect(!JSONLinesReader.startsAsMessage(Array(#"{"type":"s\u0065nd"}"#.utf8)))
+    #expect(!JSONLinesReader.startsAsMessage(Array(#"{"type":"pi"#.utf8)))
+  }
+
   @Test func truncatedLastLineWithoutNewlineIsRead() throws {
     let f = try frames("{\"type\":\"ping\"}\n{\"type\":\"po")
     #expect(f.count == 2)
