@@ -113,6 +113,9 @@ import Testing
     #expect(FileSignature.isReplacement(seen: "100:u-1", current: "250:u-2"))
     #expect(FileSignature.isReplacement(seen: "opaque", current: "other"))
     #expect(!FileSignature.isReplacement(seen: "3:a:b", current: "9:a:b"))
+    // Exact scalars, not canonical equivalence: a differently spelled first record is another file.
+    #expect(FileSignature.isReplacement(seen: "12:e\u{301}", current: "12:\u{e9}"))
+    #expect(FileSignature.isReplacement(seen: "e\u{301}", current: "\u{e9}"))
   }
 
   /// Every reconnect delay, over many attempts and seeds, lies within [floor, cap * (1 + jitter)].
@@ -324,6 +327,7 @@ import Testing
       "6:" + String(repeating: "u", count: 41), "5:" + String(repeating: "v", count: 41),
       String(repeating: "w", count: 40),
       String(repeating: "w", count: 41), "12:\u{301}x", "12:\u{e9}", "+5:u", "5:u\u{0}",
+      "12:e\u{301}", "12:x\u{e9}", "e\u{301}", "\u{e9}",
     ]
     for seen in samples {
       for current in samples {

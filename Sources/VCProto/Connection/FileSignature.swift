@@ -7,11 +7,13 @@
 public enum FileSignature {
   /// `true` when `current` shows a different file than `seen`: the first-record part differs, or the
   /// byte length shrank. Signatures that are not `<integer>:<rest>` are compared for equality.
+  /// Text is compared by its exact Unicode scalars, never by canonical equivalence (`"e\u{301}"` and
+  /// `"\u{e9}"` differ), as everywhere in the package (STANDARDS.md section 2).
   public static func isReplacement(seen: String, current: String) -> Bool {
     guard let (seenLength, seenFirst) = split(seen), let (length, first) = split(current) else {
-      return seen != current
+      return !seen.utf8.elementsEqual(current.utf8)
     }
-    return first != seenFirst || length < seenLength
+    return !first.utf8.elementsEqual(seenFirst.utf8) || length < seenLength
   }
 
   static func split(_ signature: String) -> (Int, Substring)? {
