@@ -9,25 +9,28 @@ extension Redaction {
   /// `text` with at most `limit` Unicode scalars, then `…` when something was left off (so the
   /// result has at most `limit + 1` scalars). No masking: see ``truncated(_:limit:)``.
   package static func cut(_ text: String, limit: Int) -> String {
+    guard let end = endOfPrefix(text, limit: limit) else { return text }
+    return String(text.unicodeScalars[..<end]) + "…"
+  }
+
+  /// Where the first `limit` (at least 0) Unicode scalars of `text` end, or `nil` when `text` has no
+  /// more than that. Walks at most `limit` scalars.
+  private static func endOfPrefix(_ text: String, limit: Int) -> String.UnicodeScalarView.Index? {
     let scalars = text.unicodeScalars
-    let limit = max(0, limit)
-    guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
+    guard let end = scalars.index(scalars.startIndex, offsetBy: max(0, limit), limitedBy: scalars.endIndex),
       end != scalars.endIndex
-    else { return text }
-    return String(scalars[..<end]) + "…"
+    else { return nil }
+    return end
   }
 
   /// `text` unchanged when it has at most `limit` Unicode scalars; otherwise a prefix, then `…` and
   /// the text's whole length in UTF-8 bytes, `abc… (1000000 bytes)`, at most `limit` scalars in all
   /// (when `limit` leaves room for the mark), so cutting a cut text changes nothing. No masking.
   package static func cutMarkingLength(_ text: String, limit: Int) -> String {
+    guard endOfPrefix(text, limit: limit) != nil else { return text }
     let scalars = text.unicodeScalars
-    let limit = max(0, limit)
-    guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
-      end != scalars.endIndex
-    else { return text }
     let mark = "… (\(text.utf8.count) bytes)"
-    let kept = max(0, limit - mark.unicodeScalars.count)
+    let kept = max(0, max(0, limit) - mark.unicodeScalars.count)
     return String(scalars[..<scalars.index(scalars.startIndex, offsetBy: kept)]) + mark
   }
 
