@@ -92,6 +92,26 @@ import VCProto
     #expect(r.out.hasSuffix("8 passed, 7 failed, 0 skipped\n"), "\(r.out)")
   }
 
+  /// A garbage answer is quoted by its first 120 Unicode scalars, never split inside a character (the
+  /// old cut at 120 bytes ended 3-byte `語` after 40 of them, with a U+FFFD), and key-shaped text in it
+  /// is masked.
+  @Test func garbageIsQuotedByWholeCharactersAndMasked() throws {
+    let key = "untethered-" + String(repeating: "ab", count: 16)
+    let behaviour = """
+      if rid == "negotiation/wide":
+          print("語" * 300, flush=True); continue
+      if rid == "negotiation/key":
+          print("token \(key) leaked", flush=True); continue
+      """
+    let r = run(try vectors(["wide", "key"]), try peer(behaviour), ["--timeout", "5"])
+    #expect(r.status == 1)
+    let wide = r.out.split(separator: "\n").first { $0.hasPrefix("FAIL negotiation/wide: ") }.map(String.init) ?? ""
+    #expect(wide.hasSuffix("\"" + String(repeating: "語", count: 120) + "…\""), "\(wide)")
+    #expect(!wide.unicodeScalars.contains("\u{FFFD}"))
+    #expect(!r.out.contains(key), "\(r.out)")
+    #expect(r.out.contains("token \(Redaction.mask) leaked"), "\(r.out)")
+  }
+
   @Test func unsupportedKindsAndAnswersAreSkipped() throws {
     let root = try vectors(["a", "b"])
     let unsupported = run(

@@ -123,9 +123,18 @@ final class ConformanceRunner {
     return limits
   }
 
-  /// The start of a line, for a failure message.
+  /// The start of a line, for a failure message: at most ``excerptScalars`` Unicode scalars, key-shaped
+  /// text masked (``Redaction/truncated(_:limit:)``), then `…` when the line goes on. Only the first
+  /// `4 * excerptScalars + 64` bytes are decoded: that many bytes hold more than ``excerptScalars``
+  /// scalars whatever they are, so a character is never split at the cut (a cut inside a UTF-8
+  /// sequence would print U+FFFD), a key that starts inside the quoted part is whole when it is
+  /// masked, and a long line costs no more than a short one.
   private func excerpt(_ line: [UInt8]) -> String {
-    let text = String(decoding: line.prefix(120), as: UTF8.self)
-    return line.isEmpty ? "an empty line" : "\"\(text)\(line.count > 120 ? "…" : "")\""
+    guard !line.isEmpty else { return "an empty line" }
+    let text = String(decoding: line.prefix(4 * Self.excerptScalars + 64), as: UTF8.self)
+    return "\"\(Redaction.truncated(text, limit: Self.excerptScalars))\""
   }
+
+  /// How many Unicode scalars of a peer's line a failure message quotes.
+  static let excerptScalars = 120
 }
