@@ -59,6 +59,61 @@ import Testing
     }
   }
 
+  /// Mostly increasing positions (what a live session sends), with an occasional step back, repeat or
+  /// purge: the window starts sorted, fills and wraps its ring without a table, and must agree with
+  /// the model before and after the first out-of-order insert builds one.
+  @Test(arguments: [1, 2, 7, 64])
+  func agreesWithModelOnMostlyIncreasingPositions(capacity: Int) {
+    var random = Generator(state: 0x51DE &+ UInt64(capacity))
+    for run in 0..<40 {
+      var window = PositionWindow(capacity: capacity)
+      var model = Model(capacity: capacity)
+      var next = run % 3 == 0 ? Int.min : random.next(50) - 25
+      for step in 0..<400 {
+        let roll = random.next(1_000)
+        let position: Int
+        if roll < 970 || model.items.isEmpty {
+          position = next
+          next = next &+ 1 &+ random.next(3)  // Int.min grows, never near Int.max
+        } else if roll < 990 {
+          position = model.items[random.next(model.items.count)]  // a repeat: a replace
+        } else if roll < 995 {
+          position = next &- 2 &- random.next(capacity * 2 + 2)  // a step back: may be forgotten or new
+        } else {
+          let cut = next &- random.next(capacity + 2)
+          window.removeAll { $0 >= cut }
+          model.items.removeAll { $0 >= cut }
+          continue
+        }
+        let added = window.insert(position)
+        #expect(added == model.insert(position), "run \(run) step \(step): insert \(position)")
+        #expect(window.ordered == model.items, "run \(run) step \(step)")
+        let probe = model.items.isEmpty || random.next(2) == 0 ? next &- random.next(capacity * 2 + 2) : model.items[0]
+        #expect(window.contains(probe) == model.items.contains(probe), "run \(run) step \(step): contains \(probe)")
+        #expect(window.storageSlots <= capacity + max(16, capacity * 4))
+      }
+    }
+  }
+
+  /// Increasing positions use no table: the storage is the ring alone, whatever the number inserted;
+  /// the first out-of-order insert adds the table.
+  @Test func increasingPositionsKeepOnlyTheRing() {
+    var window = PositionWindow(capacity: 100)
+    var added = 0
+    for position in 0..<1_000 where window.insert(position * 3) { added += 1 }
+    #expect(added == 1_000)
+    #expect(window.storageSlots == 100)
+    #expect(window.ordered == Array(900..<1_000).map { $0 * 3 })
+    let newestAgain = window.insert(2_997)  // a replace
+    let oldestAgain = window.insert(2_700)  // still held
+    #expect(!newestAgain && !oldestAgain)
+    #expect(window.storageSlots == 100)
+    let forgotten = window.insert(2_699)  // forgotten long ago: new, and out of order
+    #expect(forgotten)
+    #expect(window.storageSlots == 100 + 256)
+    #expect(window.ordered == Array(901..<1_000).map { $0 * 3 } + [2_699])
+  }
+
   /// Equality looks at the live positions in order, not at how the storage grew.
   @Test func equalityIgnoresStorageHistory() {
     var grown = PositionWindow(capacity: 8)

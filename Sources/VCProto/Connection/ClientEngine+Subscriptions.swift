@@ -22,38 +22,56 @@ extension ClientEngine {
   /// on every append, so sending it turns every resume into a full reload (the engine detects a
   /// replaced file from the reply's signature instead; see ``FileSignature``).
   mutating func sendSubscribe(_ id: String, _ out: inout [ClientAction]) {
-    guard negotiatedVersion != nil, var sub = subscriptions[id] else { return }
-    var frame = JSONObject.frame("subscribe", ["session_id": .string(id)])
+    guard let index = subscriptions.index(forKey: id) else { return }
+    sendSubscribe(id, at: index, &out)
+  }
+
+  /// ``sendSubscribe(_:_:)`` for the subscription at `index` of ``subscriptions`` (changed in place).
+  mutating func sendSubscribe(
+    _ id: String, at index: Dictionary<String, Subscription>.Index, _ out: inout [ClientAction]
+  ) {
+    guard negotiatedVersion != nil else { return }
+    var members = [
+      JSONObject.Member(key: "type", value: "subscribe"), JSONObject.Member(key: "session_id", value: .string(id)),
+    ]
+    let cursor = subscriptions.values[index].cursor
+    let requestedFrom: Int?
     switch family {
     case .messageId:
-      if case .lastMessageId(let last)? = sub.cursor { frame["last_message_id"] = .string(last) }
-      sub.requestedFrom = nil
+      if case .lastMessageId(let last)? = cursor {
+        members.append(JSONObject.Member(key: "last_message_id", value: .string(last)))
+      }
+      requestedFrom = nil
     case .seq:
       var last = 0
-      if case .lastSeq(let n)? = sub.cursor { last = n }
-      frame["last_seq"] = JSONValue(integerLiteral: last)
-      sub.requestedFrom = last
+      if case .lastSeq(let n)? = cursor { last = n }
+      members.append(JSONObject.Member(key: "last_seq", value: JSONValue(integerLiteral: last)))
+      requestedFrom = last
     case .offset:
       var from = 0
-      if case .offset(let n, _)? = sub.cursor { from = n }
-      frame["from_offset"] = JSONValue(integerLiteral: from)
-      sub.requestedFrom = from
+      if case .offset(let n, _)? = cursor { from = n }
+      members.append(JSONObject.Member(key: "from_offset", value: JSONValue(integerLiteral: from)))
+      requestedFrom = from
     }
+    subscriptions.values[index].requestedFrom = requestedFrom
     cancel(.continuation(sessionId: id), &out)
-    subscriptions[id] = sub
-    out.append(.send(frame))
+    out.append(.send(JSONObject(members)))
   }
 
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's
   /// and became a ``SessionUpdate``.
   mutating func onHistory(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) -> Bool {
-    guard negotiatedVersion != nil, let id = frame["session_id"]?.stringValue,
-      let index = subscriptions.index(forKey: id), let messages = frame["messages"]?.arrayValue
+    let fields = HistoryFrame(frame)
+    guard negotiatedVersion != nil, let id = fields[fields.sessionId]?.stringValue,
+      let index = subscriptions.index(forKey: id), let messages = fields[fields.messages]?.arrayValue
     else { return false }
     // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
-    // the follow-up `subscribe` come after, once that access has ended.
-    let (update, next) = Self.apply(
-      frame, messages: messages, to: &subscriptions.values[index], family: family, sessionId: id)
+    // the follow-up `subscribe` come after, once that access has ended. The update is built here and
+    // filled in place (returning it would copy it).
+    var update = SessionUpdate(
+      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [],
+      cursor: subscriptions.values[index].cursor)
+    let next = Self.apply(fields, to: &subscriptions.values[index], update: &update, family: family)
     // The update moves into the action (`consume`: no copy of its members, no reference counts).
     switch next {
     case .done:
@@ -64,7 +82,7 @@ extension ClientEngine {
       out.append(.deliver(.sessionUpdate(consume update)))
     case .continueNow:
       out.append(.deliver(.sessionUpdate(consume update)))
-      sendSubscribe(id, &out)
+      sendSubscribe(id, at: index, &out)
     }
     return true
   }
@@ -79,14 +97,14 @@ extension ClientEngine {
     case continueNow
   }
 
-  /// The update a history frame makes, and what follows it; `sub` is updated (cursor, delivered
-  /// positions, continuation state).
+  /// Fills `update` (made with the frame's session, messages and the cursor held before it) with what
+  /// a history frame changes, and says what follows; `sub` is updated (cursor, delivered positions,
+  /// continuation state).
   static func apply(
-    _ frame: JSONObject, messages: [JSONValue], to sub: inout Subscription, family: VersionFamily,
-    sessionId id: String
-  ) -> (SessionUpdate, HistoryFollowUp) {
-    var update = SessionUpdate(
-      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: sub.cursor)
+    _ frame: HistoryFrame, to sub: inout Subscription, update: inout SessionUpdate, family: VersionFamily
+  ) -> HistoryFollowUp {
+    let messages = update.messages
+    let id = update.sessionId
     var next = HistoryFollowUp.done
     // 0.5.0: the frame's `file_signature` (read once; the update's cursor carries it).
     var signature: String?
@@ -94,26 +112,26 @@ extension ClientEngine {
     case .messageId:
       classify(messages, family: family, session: id, into: &update, sub: &sub)
       let newest =
-        frame["newest_message_id"]?.stringValue
+        frame[frame.newestMessageId]?.stringValue
         ?? update.insertIndices.last.flatMap { messages[$0]["uuid"]?.stringValue }
       // A server picks the id's length; one over the cap is not kept (a full reload is always right).
       if let newest { sub.cursor = newest.utf8.count <= maxCursorIdBytes ? .lastMessageId(newest) : nil }
-      update.isComplete = frame["is_complete"]?.boolValue ?? true
+      update.isComplete = frame[frame.isComplete]?.boolValue ?? true
     case .seq:
       var last = 0
       if case .lastSeq(let n)? = sub.cursor { last = n }
-      if let gap = frame["gap"]?.objectValue {
+      if let gap = frame[frame.gap]?.objectValue {
         update.gap = gap
-        if gap["reason"]?.stringValue == "client_ahead", let next = frame["next_seq"]?.intValue {
+        if gap["reason"]?.stringValue == "client_ahead", let next = frame[frame.nextSeq]?.intValue {
           update.purge = .from(next)
           sub.delivered.removeAll { $0 >= next }
           last = next - 1
         }
       }
       classify(messages, family: family, session: id, into: &update, sub: &sub)
-      if let l = frame["last_seq"]?.intValue { last = max(last, l) }
+      if let l = frame[frame.lastSeq]?.intValue { last = max(last, l) }
       sub.cursor = .lastSeq(last)
-      let complete = frame["is_complete"]?.boolValue ?? true
+      let complete = frame[frame.isComplete]?.boolValue ?? true
       sub.continuing = !complete
       if !complete {
         if let asked = sub.requestedFrom, last <= asked { next = .retryLater } else { next = .continueNow }
@@ -124,11 +142,11 @@ extension ClientEngine {
       if case .offset(let n, _)? = sub.cursor { held = n }
       // Only a digest of the signature is kept (``SignatureDigest``); the update's cursor carries
       // this frame's own signature text, for the application to persist.
-      let received = frame["file_signature"]?.stringValue
+      let received = frame[frame.fileSignature]?.stringValue
       signature = received
       let receivedDigest = received.map(SignatureDigest.init)
       let replaced: Bool
-      if frame["file_replaced"]?.boolValue == true {
+      if frame[frame.fileReplaced]?.boolValue == true {
         replaced = true
       } else if let seen = sub.signature, let receivedDigest {
         replaced = seen.isReplaced(by: receivedDigest)
@@ -145,9 +163,9 @@ extension ClientEngine {
         sub.continuing = true
         update.cursor = .offset(0, signature: received)
         update.isComplete = false
-        return (update, .continueNow)
+        return .continueNow
       }
-      let nextOffset = frame["next_offset"]?.intValue ?? held
+      let nextOffset = frame[frame.nextOffset]?.intValue ?? held
       if nextOffset < held {
         update.purge = .from(nextOffset)
         sub.delivered.removeAll { $0 >= nextOffset }
@@ -156,7 +174,7 @@ extension ClientEngine {
       classify(messages, family: family, session: id, into: &update, sub: &sub)
       held = max(held, nextOffset)
       sub.cursor = .offset(held, signature: nil)
-      let endOfFile = frame["end_of_file"]?.boolValue ?? true
+      let endOfFile = frame[frame.endOfFile]?.boolValue ?? true
       sub.continuing = !endOfFile
       if !endOfFile {
         if let asked = sub.requestedFrom, nextOffset <= asked { next = .retryLater } else { next = .continueNow }
@@ -167,10 +185,10 @@ extension ClientEngine {
     if case .offset(let offset, _)? = update.cursor {
       // 0.5.0 read the frame's signature above; on another family the cursor can still be an offset
       // (the application's, kept from a 0.5.0 connection) and takes the frame's signature all the same.
-      let signature = family == .offset ? signature : frame["file_signature"]?.stringValue
+      let signature = family == .offset ? signature : frame[frame.fileSignature]?.stringValue
       update.cursor = .offset(offset, signature: signature)
     }
-    return (update, next)
+    return next
   }
 
   /// Sorts `messages` into inserts and replaces by their position (indices into `messages`); drops
@@ -194,15 +212,11 @@ extension ClientEngine {
   @inline(never)
   static func classifyByUUID(_ messages: [JSONValue], into update: inout SessionUpdate, sub: inout Subscription) {
     for index in messages.indices {
-      guard case .object(let message) = messages[index], let position = message.uuidPosition else {
+      guard case .object(let message) = messages[index] else {
         update.dropped += 1
         continue
       }
-      if sub.delivered.insert(position) {
-        update.insertIndices.append(index)
-      } else {
-        update.replaceIndices.append(index)
-      }
+      record(message.uuidPosition, at: index, into: &update, sub: &sub)
     }
   }
 
@@ -213,24 +227,41 @@ extension ClientEngine {
     _ messages: [JSONValue], named name: String, session: String, into update: inout SessionUpdate,
     sub: inout Subscription
   ) {
-    for index in messages.indices {
-      var position: Int?
-      if case .object(let message) = messages[index] {
-        switch message.inPlacePosition(named: name, session: session) {
-        case .position(let found): position = found
-        case .absent: position = nil
-        case .undecided: position = plainPosition(of: messages[index], named: name, session: session)
+    // The session's bytes are read once; a session id whose bytes are not contiguous (a bridged
+    // string) leaves every message to the plain reading.
+    let classified = session.utf8.withContiguousStorageIfAvailable { sessionBytes in
+      MessagePositionReader.withReader(named: name) { reader in
+        for index in messages.indices {
+          var position: Int?
+          if case .object(let message) = messages[index] {
+            switch message.members.withUnsafeBufferPointer({ reader.position(of: $0, session: sessionBytes) }) {
+            case .position(let found): position = found
+            case .absent: position = nil
+            case .undecided: position = plainPosition(of: messages[index], named: name, session: session)
+            }
+          }
+          record(position, at: index, into: &update, sub: &sub)
         }
       }
-      guard let position else {
-        update.dropped += 1
-        continue
+    }
+    if classified == nil {
+      for index in messages.indices {
+        record(plainPosition(of: messages[index], named: name, session: session), at: index, into: &update, sub: &sub)
       }
-      if sub.delivered.insert(position) {
-        update.insertIndices.append(index)
-      } else {
-        update.replaceIndices.append(index)
-      }
+    }
+  }
+
+  /// Message `index` at `position` is an insert (never delivered) or a replace; without one it is dropped.
+  @inline(__always)
+  static func record(_ position: Int?, at index: Int, into update: inout SessionUpdate, sub: inout Subscription) {
+    guard let position else {
+      update.dropped += 1
+      return
+    }
+    if sub.delivered.insert(position) {
+      update.insertIndices.append(index)
+    } else {
+      update.replaceIndices.append(index)
     }
   }
 

@@ -2,25 +2,31 @@
 /// the oldest insertion first (what ``BoundedSet`` does, specialised for `Int` on the per-message
 /// path).
 ///
-/// One flat open-addressing table (linear probing, at most half full, backward-shift deletion) holds
-/// the positions and a ring buffer of the same capacity holds their insertion order, so an insert is
-/// one hash and a probe, with no second structure to hash into and nothing to compact. Both grow by
-/// doubling up to their bound (`capacity` positions; a table of the next power of two at least twice
-/// that), so a window that sees few messages stays small.
+/// A ring buffer of the same capacity holds the positions in insertion order. While every position
+/// has been greater than the one before (what a server sends: `seq` and `offset` grow, so a live
+/// session only ever appends), the ring is sorted and is all there is: an insert compares with the
+/// newest position and appends, and a lookup is a binary search. The first insert that breaks the
+/// order (a re-subscribe from an earlier position, a server that reorders, a 0.2.0/0.3.0 uuid hash)
+/// adds a flat open-addressing table (linear probing, at most half full, backward-shift deletion),
+/// built once from the ring; from then on an insert is one hash and a probe, until ``removeAll()``.
+/// Both grow by doubling up to their bound (`capacity` positions; a table of the next power of two
+/// at least twice that), so a window that sees few messages stays small.
 ///
 /// Hashing mixes the position with a per-process random seed (taken from `Hasher`), so a peer that
 /// chooses `seq`/`offset` values cannot aim them at one probe run without the seed. The mix is a
 /// multiply-fold, not a keyed hash like SipHash; at worst a probe walks the table, whose size the
-/// window bounds.
+/// window bounds. The sorted ring hashes nothing: a peer's positions cost it at most a binary search.
 struct PositionWindow: Sendable {
   let capacity: Int
-  /// Hash slots; `PositionWindow.empty` marks a free slot (the position `Int.min` itself is kept in
-  /// ``holdsEmptyMarker``).
-  private var slots: [Int] = []
   /// Insertion order, oldest at `head`; `count` entries are live, all of them members.
   private var ring: [Int] = []
+  /// Hash slots, empty while ``ascending``; `PositionWindow.empty` marks a free slot (the position
+  /// `Int.min` itself is kept in ``holdsEmptyMarker``).
+  private var slots: [Int] = []
   private var head = 0
   private(set) var count = 0
+  /// The live positions, oldest first, are strictly increasing: `slots` is not used.
+  private var ascending = true
   private var holdsEmptyMarker = false
 
   private static let empty = Int.min
@@ -33,25 +39,36 @@ struct PositionWindow: Sendable {
   init(capacity: Int) { self.capacity = max(1, capacity) }
 
   func contains(_ position: Int) -> Bool {
+    if ascending { return sortedIndex(of: position) != nil }
     if position == Self.empty { return holdsEmptyMarker }
     guard !slots.isEmpty else { return false }
     return slots[find(position)] == position
   }
 
-  /// Makes room for `additional` more positions (up to the capacity) in one step.
+  /// Makes room for `additional` more positions (up to the capacity) in one step, at least doubling
+  /// the ring when it grows (a session that receives a few messages a frame copies its ring a
+  /// logarithmic number of times, not once a frame).
   mutating func reserve(_ additional: Int) {
     let wanted = min(capacity, count + additional)
-    if wanted > ring.count { grow(to: wanted) }
+    if wanted > ring.count { grow(to: min(capacity, max(wanted, ring.count * 2))) }
   }
 
   /// Inserts `position`; `true` when it was not there (the oldest position is forgotten when full).
   ///
-  /// The probe and the ring write go through unsafe buffers, each taken once per insert (one
-  /// uniqueness check per array instead of one per write, no bounds checks): every slot index is
-  /// masked by the table's size (a power of two) and every ring index is below the ring's size, so
+  /// The ring write and the probe go through unsafe buffers, each taken once per insert (one
+  /// uniqueness check per array instead of one per write, no bounds checks): every ring index is
+  /// below the ring's size and every slot index is masked by the table's size (a power of two), so
   /// neither can leave its buffer.
   @discardableResult
   mutating func insert(_ position: Int) -> Bool {
+    if ascending {
+      if count == 0 || position > newest {
+        append(position)
+        return true
+      }
+      if sortedIndex(of: position) != nil { return false }
+      makeTable()
+    }
     if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
     if position == Self.empty {
       if holdsEmptyMarker { return false }
@@ -73,17 +90,7 @@ struct PositionWindow: Sendable {
       }
       guard added else { return false }
     }
-    if count == capacity {
-      let oldest = ring[head]
-      ring[head] = position
-      head = head + 1 == capacity ? 0 : head + 1
-      removeFromTable(oldest)
-    } else {
-      // `head` and `count` are both below `ring.count` here: one subtraction wraps (no division).
-      let end = head + count
-      ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
-      count += 1
-    }
+    if let oldest = append(position) { removeFromTable(oldest) }
     return true
   }
 
@@ -101,6 +108,7 @@ struct PositionWindow: Sendable {
     ring = []
     head = 0
     count = 0
+    ascending = true
     holdsEmptyMarker = false
   }
 
@@ -112,7 +120,68 @@ struct PositionWindow: Sendable {
     (0..<count).map { ring[(head + $0) % ring.count] }
   }
 
+  // MARK: ring
+
+  /// The newest live position (`count > 0`).
+  private var newest: Int {
+    let end = head + count - 1
+    return ring[end < ring.count ? end : end - ring.count]
+  }
+
+  /// Puts `position` last in the ring (growing it, or overwriting the oldest when full) and returns
+  /// the position it overwrote.
+  @discardableResult
+  private mutating func append(_ position: Int) -> Int? {
+    if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
+    if count == capacity {
+      let oldest = ring[head]
+      ring[head] = position
+      head = head + 1 == capacity ? 0 : head + 1
+      return oldest
+    }
+    // `head` and `count` are both below `ring.count` here: one subtraction wraps (no division).
+    let end = head + count
+    ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
+    count += 1
+    return nil
+  }
+
+  /// While ``ascending``: the age (0 = oldest) of `position` among the live positions, by binary search.
+  private func sortedIndex(of position: Int) -> Int? {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = low + (high - low) / 2
+      let index = head + middle
+      let held = ring[index < ring.count ? index : index - ring.count]
+      if held < position {
+        low = middle + 1
+      } else if held > position {
+        high = middle
+      } else {
+        return middle
+      }
+    }
+    return nil
+  }
+
   // MARK: table
+
+  /// Leaves the sorted mode: the table, built from the live positions.
+  private mutating func makeTable() {
+    ascending = false
+    slots = [Int](repeating: Self.empty, count: Self.tableSize(for: ring.count))
+    for position in ordered {
+      if position == Self.empty { holdsEmptyMarker = true } else { slots[find(position)] = position }
+    }
+  }
+
+  /// The table size for a ring of `ringSize` entries: the next power of two at least twice that (16 at least).
+  private static func tableSize(for ringSize: Int) -> Int {
+    var size = 16
+    while size < ringSize * 2 { size *= 2 }
+    return size
+  }
 
   private func home(_ position: Int) -> Int { Self.home(position, seed: Self.seed, mask: slots.count - 1) }
 
@@ -153,17 +222,27 @@ struct PositionWindow: Sendable {
     slots[hole] = Self.empty
   }
 
-  /// Resizes the ring to `newCapacity` entries and the table to the next power of two at least twice that.
+  /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
+  /// match.
   private mutating func grow(to newCapacity: Int) {
-    let live = count == 0 ? [] : ordered
-    var tableSize = 16
-    while tableSize < newCapacity * 2 { tableSize *= 2 }
-    ring = [Int](repeating: 0, count: newCapacity)
-    for (index, position) in live.enumerated() { ring[index] = position }
+    let start = head
+    ring = [Int](unsafeUninitializedCapacity: newCapacity) { fresh, initialized in
+      ring.withUnsafeBufferPointer { old in
+        // `start` and `count` are within `old` (both below its size); the copy is `count` entries.
+        for age in 0..<count {
+          let index = start + age
+          fresh.initializeElement(at: age, to: old[index < old.count ? index : index - old.count])
+        }
+      }
+      for index in count..<newCapacity { fresh.initializeElement(at: index, to: 0) }
+      initialized = newCapacity
+    }
     head = 0
+    guard !ascending else { return }
+    let tableSize = Self.tableSize(for: newCapacity)
     if tableSize != slots.count {
       slots = [Int](repeating: Self.empty, count: tableSize)
-      for position in live where position != Self.empty { slots[find(position)] = position }
+      for age in 0..<count where ring[age] != Self.empty { slots[find(ring[age])] = ring[age] }
     }
   }
 }
