@@ -101,7 +101,7 @@ import Testing
         for text in messages {
           let message = try #require(try reader.parse(Array(text.utf8)).objectValue, "\(text)")
           let plain = ClientEngine.plainPosition(of: .object(message), named: name, session: session)
-          switch Self.inPlacePosition(of: message, named: name, session: session) {
+          switch message.inPlacePosition(named: name, session: session) {
           case .position(let position):
             #expect(position == plain, "\(name) in \(text)")
             #expect(message["session_id"]?.stringValue.map { Array($0.utf8) == Array(session.utf8) } ?? true)
@@ -117,67 +117,6 @@ import Testing
     let decomposed = try #require(try reader.parse(Array(#"{"offset":5,"session_id":"e\u0301"}"#.utf8)).objectValue)
     #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "\u{e9}") == 5)
     #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "t") == nil)
-  }
-
-  /// The reader's answer for one message (a fresh reader: nothing cached).
-  static func inPlacePosition(of message: JSONObject, named name: String, session: String) -> InPlacePosition {
-    var session = session
-    return session.withUTF8 { sessionBytes in
-      MessagePositionReader.withReader(named: name) { reader in
-        message.members.withUnsafeBufferPointer { reader.position(of: $0, session: sessionBytes) }
-      }
-    }
-  }
-
-  /// A key made another way than the parser makes it (a native string with spare capacity, whose
-  /// representation differs from the literal's) is still the same key; and one reader, whose cache
-  /// remembers the keys by representation, reads a run of messages whose keys are the same strings,
-  /// other strings with the same text, and other keys at the same member index, as fresh readers do.
-  @Test func keyCacheAgreesWithFreshReaders() throws {
-    func spare(_ text: String) -> String {
-      var string = String()
-      string.reserveCapacity(64)
-      string.append(text)
-      return string
-    }
-    #expect(
-      MessagePositionReader.Representation(of: spare("offset")) != MessagePositionReader.Representation(of: "offset"))
-    let reader = JSONReader(limits: .default)
-    func message(_ members: [(String, JSONValue)]) -> JSONObject {
-      JSONObject(members.map { JSONObject.Member(key: $0.0, value: $0.1) })
-    }
-    let parsed = try #require(try reader.parse(Array(#"{"offset":3,"session_id":"s","uuid":"u"}"#.utf8)).objectValue)
-    let messages: [JSONObject] = [
-      parsed,
-      message([("offset", 4), ("session_id", "s"), ("uuid", "u")]),
-      message([(spare("offset"), 5), (spare("session_id"), "s"), ("uuid", "u")]),
-      message([(spare("offset"), 6), (spare("session_id"), "t"), ("uuid", "u")]),
-      message([("session_id", "s"), ("offset", 7), ("uuid", "u")]),
-      message([("uuid", 8), ("offset", 9), ("session_id", "s")]),
-      message([(spare("offsets"), 1), (spare("session_i"), "t"), (spare("offset"), 10)]),
-      message([("seq", 11), ("offset", 12)]),
-      message([("offset", "13"), ("session_id", "s")]),
-      message([("offset", 14), ("session_id", 15)]),
-    ]
-    let expected: [InPlacePosition] = [
-      .position(3), .position(4), .position(5), .undecided, .position(7), .position(9), .position(10),
-      .position(12), .absent, .position(14),
-    ]
-    var session = "s"
-    for name in ["offset", "seq"] {
-      let shared = session.withUTF8 { sessionBytes in
-        MessagePositionReader.withReader(named: name) { reader in
-          messages.map { message in
-            message.members.withUnsafeBufferPointer { reader.position(of: $0, session: sessionBytes) }
-          }
-        }
-      }
-      for (index, message) in messages.enumerated() {
-        let fresh = Self.inPlacePosition(of: message, named: name, session: "s")
-        #expect(shared[index] == fresh, "\(name), message \(index)")
-        if name == "offset" { #expect(fresh == expected[index], "message \(index)") }
-      }
-    }
   }
 
   /// ``HistoryFrame`` finds, in one pass, the member the subscript finds for every name the engine

@@ -227,27 +227,16 @@ extension ClientEngine {
     _ messages: [JSONValue], named name: String, session: String, into update: inout SessionUpdate,
     sub: inout Subscription
   ) {
-    // The session's bytes are read once; a session id whose bytes are not contiguous (a bridged
-    // string) leaves every message to the plain reading.
-    let classified = session.utf8.withContiguousStorageIfAvailable { sessionBytes in
-      MessagePositionReader.withReader(named: name) { reader in
-        for index in messages.indices {
-          var position: Int?
-          if case .object(let message) = messages[index] {
-            switch message.members.withUnsafeBufferPointer({ reader.position(of: $0, session: sessionBytes) }) {
-            case .position(let found): position = found
-            case .absent: position = nil
-            case .undecided: position = plainPosition(of: messages[index], named: name, session: session)
-            }
-          }
-          record(position, at: index, into: &update, sub: &sub)
+    for index in messages.indices {
+      var position: Int?
+      if case .object(let message) = messages[index] {
+        switch message.inPlacePosition(named: name, session: session) {
+        case .position(let found): position = found
+        case .absent: position = nil
+        case .undecided: position = plainPosition(of: messages[index], named: name, session: session)
         }
       }
-    }
-    if classified == nil {
-      for index in messages.indices {
-        record(plainPosition(of: messages[index], named: name, session: session), at: index, into: &update, sub: &sub)
-      }
+      record(position, at: index, into: &update, sub: &sub)
     }
   }
 
