@@ -6,24 +6,28 @@
 #   Benchmarks/instructions.sh [--protocol VERSION] [--encode] [MIN_BYTES MAX_BYTES [FRAMES]]
 # `--protocol 0.5.0`: the 0.5.0 corpus, decoded as 0.5.0 (default 0.2.0, like run.sh).
 # `--encode`: MessageEncoder against JSONEncoder instead of the typed decode against JSONDecoder.
-#   Benchmarks/instructions.sh --engine [--protocol VERSION] [--cache] [FRAMES [history|other]]
+#   Benchmarks/instructions.sh --engine [--protocol VERSION] [--workload steady|first-contact] [--cache]
+#     [FRAMES [history|other]]
 # `--engine`: the connection engines' instructions per frame against MessageDecoder's (RESULTS.md,
 # "Connection engines"): in the host pipeline (parse + engines, minus parse) and cache-cold (the
 # engines alone on frames parsed beforehand). Counted only inside each contender's function
 # (`--toggle-collect`), so neither the corpus nor the engines' setup is included. `--protocol 0.5.0`:
-# the 0.5.0 engine workload (engines and decoder at 0.5.0). `--cache`: also callgrind's cache
+# the 0.5.0 engine workload (engines and decoder at 0.5.0). `--workload`: the client's history traffic
+# (steady by default: four sessions followed as they grow; first-contact: every history a new session).
+# `--cache`: also callgrind's cache
 # simulation, with a fixed geometry so that figures compare across machines (32 KiB 8-way L1 for
 # instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses (D1, reads
 # and writes) and last-level data misses (LL) per frame.
 set -euo pipefail
 cd "$(dirname "$0")"
-protocol=0.2.0 encode="" engine="" cache=""
+protocol=0.2.0 encode="" engine="" cache="" workload=steady
 while [ $# -gt 0 ]; do
   case "$1" in
     --protocol) protocol=$2; shift 2 ;;
     --encode) encode=1; shift ;;
     --engine) engine=1; shift ;;
     --cache) cache=1; shift ;;
+    --workload) workload=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -35,19 +39,19 @@ if [ -n "$engine" ]; then
     valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*EngineBenchmark*measured*' \
       ${cache:+--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=4194304,16,64} \
       .build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
-      --contender "$1" 2>&1 |
+      --workload "$workload" --contender "$1" 2>&1 |
       sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $5 + $6, $8 + $9; else print $1, 0, 0 }'
   }
   n=$(.build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
-    --contender parse | sed -n 's/^frames \([0-9]*\).*/\1/p')
+    --workload "$workload" --contender parse | sed -n 's/^frames \([0-9]*\).*/\1/p')
   parse=$(engine_count parse) pipeline=$(engine_count pipeline) decode=$(engine_count decode) cold=$(engine_count cold)
   # shellcheck disable=SC2086 # each count is three numbers
-  python3 - "$n" "${only:-all}" "$protocol" "$cache" $parse $pipeline $decode $cold <<'EOF'
+  python3 - "$n" "${only:-all}" "$protocol" "$cache" "$workload" $parse $pipeline $decode $cold <<'EOF'
 import sys
-n, what, version, cache = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-parse, pipeline, decode, cold = (tuple(int(v) for v in sys.argv[5 + 3 * i:8 + 3 * i]) for i in range(4))
+n, what, version, cache, workload = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+parse, pipeline, decode, cold = (tuple(int(v) for v in sys.argv[6 + 3 * i:9 + 3 * i]) for i in range(4))
 engines = pipeline[0] - parse[0]
-print(f"protocol {version}, {what} frames ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
+print(f"protocol {version}, {workload} workload, {what} frames ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
       f"parse {parse[0] / n:,.0f}, parse + engines {pipeline[0] / n:,.0f}, engines alone (cold) {cold[0] / n:,.0f}")
 print(f"engines in the host pipeline: {engines / n:,.0f} a frame = {engines / decode[0] * 100:.2f} % of decode, "
       f"{engines / parse[0] * 100:.2f} % of parse; engines alone: {cold[0] / decode[0] * 100:.2f} % of decode")

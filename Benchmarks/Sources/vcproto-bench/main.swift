@@ -80,22 +80,37 @@ if arguments.first == "profile" {
   exit(0)
 }
 
-// `vcproto-bench engine-profile --contender C [--frames N] [--only history|other]`: one engine-benchmark
-// contender, for callgrind (`Benchmarks/instructions.sh --engine`).
+/// The engine workloads named by `--workload steady|first-contact|both` (`fallback` when absent).
+func engineWorkloads(default fallback: String) -> [EngineBenchmark.Kind] {
+  let name = option("--workload") ?? fallback
+  if name == "both" { return EngineBenchmark.Kind.allCases }
+  guard let kind = EngineBenchmark.Kind(rawValue: name) else {
+    fatalError("--workload must be steady, first-contact or both, not \(name)")
+  }
+  return [kind]
+}
+
+// `vcproto-bench engine-profile --contender C [--frames N] [--only history|other] [--workload W]`: one
+// engine-benchmark contender on one workload (steady by default), for callgrind
+// (`Benchmarks/instructions.sh --engine`).
 if arguments.first == "engine-profile" {
+  guard let kind = engineWorkloads(default: "steady").first, option("--workload") != "both" else {
+    fatalError("engine-profile runs one workload: --workload steady or first-contact")
+  }
   try EngineBenchmark.profile(
-    count: Int(option("--frames") ?? "3000") ?? 3000, version: protocolVersion,
+    count: Int(option("--frames") ?? "3000") ?? 3000, version: protocolVersion, kind: kind,
     contender: option("--contender") ?? "pipeline", only: option("--only"))
   exit(0)
 }
 
-// `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--smoke]`: the connection engines'
-// cost per frame.
+// `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--workload W] [--smoke]`: the
+// connection engines' cost per frame, on the steady and first-contact workloads (both by default).
 if arguments.first == "engine" {
   let smoke = arguments.contains("--smoke")
   try EngineBenchmark.run(
     count: Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000, version: protocolVersion,
-    repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7, smoke: smoke)
+    kinds: engineWorkloads(default: "both"), repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7,
+    smoke: smoke)
   exit(0)
 }
 
