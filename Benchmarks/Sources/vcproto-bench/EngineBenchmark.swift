@@ -386,11 +386,11 @@ enum EngineBenchmark {
   }
 
   /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold [--protocol V] [--frames N]
-  /// [--only history|other] [--workload steady|first-contact]`:
-  /// one contender once over the workload, for `valgrind --tool=callgrind --toggle-collect='*measured*'`
+  /// [--only history|other] [--workload steady|first-contact] [--passes P]`:
+  /// one contender over the workload (P times, 1 by default: more gives a sampling profiler enough samples), for `valgrind --tool=callgrind --toggle-collect='*measured*'`
   /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus,
   /// the parsing done beforehand or the engines' setup.
-  static func profile(count: Int, version: String, kind: Kind, contender: String, only: String?) throws {
+  static func profile(count: Int, version: String, kind: Kind, contender: String, only: String?, passes: Int) throws {
     let (all, isHistory) = try workload(count: count, version: version, kind: kind)
     let w: Workload
     switch only {
@@ -399,20 +399,23 @@ enum EngineBenchmark {
     default: w = all
     }
     let reader = JSONReader(limits: .default)
-    var engines = try Engines(w)
+    let parsed = contender == "cold" ? try w.frames.map { obj(try reader.parse($0)) } : []
+    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: version))
     var sink = 0
-    switch contender {
-    case "parse": sink = try measuredParse(w, w.frames.indices, reader)
-    case "pipeline": sink = try measuredPipeline(w, w.frames.indices, reader, &engines)
-    case "decode":
-      let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: version))
-      sink = try measuredDecode(w, w.frames.indices, decoder)
-    case "cold":
-      let parsed = try w.frames.map { obj(try reader.parse($0)) }
-      try measuredCold(parsed, w, &engines)
-      sink = engines.actions
-    default: fatalError("--contender must be parse, pipeline, decode or cold")
+    var actions = 0
+    // Each pass on fresh engines (built outside the counted functions), so every pass does the same work.
+    for _ in 0..<max(1, passes) {
+      var engines = try Engines(w)
+      switch contender {
+      case "parse": sink &+= try measuredParse(w, w.frames.indices, reader)
+      case "pipeline": sink &+= try measuredPipeline(w, w.frames.indices, reader, &engines)
+      case "decode": sink &+= try measuredDecode(w, w.frames.indices, decoder)
+      case "cold": try measuredCold(parsed, w, &engines)
+      default: fatalError("--contender must be parse, pipeline, decode or cold")
+      }
+      actions += engines.actions
     }
-    print("frames \(w.frames.count) work \(sink) actions \(engines.actions)")
+    print("frames \(w.frames.count) work \(sink) actions \(actions)")
   }
+
 }

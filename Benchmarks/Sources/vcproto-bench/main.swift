@@ -90,7 +90,7 @@ func engineWorkloads(default fallback: String) -> [EngineBenchmark.Kind] {
   return [kind]
 }
 
-// `vcproto-bench engine-profile --contender C [--frames N] [--only history|other] [--workload W]`: one
+// `vcproto-bench engine-profile --contender C [--frames N] [--only history|other] [--workload W] [--passes P]`: one
 // engine-benchmark contender on one workload (steady by default), for callgrind
 // (`Benchmarks/instructions.sh --engine`).
 if arguments.first == "engine-profile" {
@@ -99,7 +99,8 @@ if arguments.first == "engine-profile" {
   }
   try EngineBenchmark.profile(
     count: Int(option("--frames") ?? "3000") ?? 3000, version: protocolVersion, kind: kind,
-    contender: option("--contender") ?? "pipeline", only: option("--only"))
+    contender: option("--contender") ?? "pipeline", only: option("--only"),
+    passes: Int(option("--passes") ?? "1") ?? 1)
   exit(0)
 }
 

@@ -15,9 +15,9 @@ public enum ClientApplicationEvent: Sendable, Hashable {
   /// ``Finding/messageType`` (a real one is a short version; at most 64 Unicode scalars, a longer one
   /// marked with its length in UTF-8 bytes, `0.4.0XXXX… (1000005 bytes)`).
   case upgradeRequired(required: String?)
-  /// Messages of a subscribed session to insert, replace or purge. (Stored out of line, so that
-  /// every other action stays small.)
-  indirect case sessionUpdate(SessionUpdate)
+  /// Messages of a subscribed session to insert, replace or purge. (Stored inline: boxing it cost an
+  /// allocation and a copy of every member per history frame, more than the larger actions cost.)
+  case sessionUpdate(SessionUpdate)
   /// The answer to a tracked request. It may be a refusal: a request-specific error frame
   /// (`command_error`, `infer_name_error`, ...) or an `error` the engine attributed to this request
   /// (STANDARDS.md section 15, rule 9); either way the request is over.

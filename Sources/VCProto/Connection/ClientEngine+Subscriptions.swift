@@ -31,29 +31,12 @@ extension ClientEngine {
     _ id: String, at index: Dictionary<String, Subscription>.Index, _ out: inout [ClientAction]
   ) {
     guard negotiatedVersion != nil else { return }
+    // Changed in place: reading the subscription through `values[index]` would copy all of it.
+    let resume = subscriptions.values[index].beginRequest(family)
     var members = [
       JSONObject.Member(key: "type", value: "subscribe"), JSONObject.Member(key: "session_id", value: .string(id)),
     ]
-    let cursor = subscriptions.values[index].cursor
-    let requestedFrom: Int?
-    switch family {
-    case .messageId:
-      if case .lastMessageId(let last)? = cursor {
-        members.append(JSONObject.Member(key: "last_message_id", value: .string(last)))
-      }
-      requestedFrom = nil
-    case .seq:
-      var last = 0
-      if case .lastSeq(let n)? = cursor { last = n }
-      members.append(JSONObject.Member(key: "last_seq", value: JSONValue(integerLiteral: last)))
-      requestedFrom = last
-    case .offset:
-      var from = 0
-      if case .offset(let n, _)? = cursor { from = n }
-      members.append(JSONObject.Member(key: "from_offset", value: JSONValue(integerLiteral: from)))
-      requestedFrom = from
-    }
-    subscriptions.values[index].requestedFrom = requestedFrom
+    if let resume { members.append(resume) }
     cancel(.continuation(sessionId: id), &out)
     out.append(.send(JSONObject(members)))
   }
@@ -68,22 +51,17 @@ extension ClientEngine {
     // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
     // the follow-up `subscribe` come after, once that access has ended. The update is built here and
     // filled in place (returning it would copy it).
+    // (`apply` sets the update's cursor.)
     var update = SessionUpdate(
-      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [],
-      cursor: subscriptions.values[index].cursor)
+      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: nil)
     let next = Self.apply(fields, to: &subscriptions.values[index], update: &update, family: family)
-    // The update moves into the action (`consume`: no copy of its members, no reference counts).
-    switch next {
-    case .done:
-      out.append(.deliver(.sessionUpdate(consume update)))
-    case .retryLater:
+    if next == .retryLater {
       // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
       arm(.continuation(sessionId: id), at: now.addingSaturating(configuration.timing.continuationRetryMs), &out)
-      out.append(.deliver(.sessionUpdate(consume update)))
-    case .continueNow:
-      out.append(.deliver(.sessionUpdate(consume update)))
-      sendSubscribe(id, at: index, &out)
     }
+    // The update moves into its action (`consume`: no copy of its members, no reference counts).
+    out.append(.deliver(.sessionUpdate(consume update)))
+    if next == .continueNow { sendSubscribe(id, at: index, &out) }
     return true
   }
 
@@ -97,8 +75,8 @@ extension ClientEngine {
     case continueNow
   }
 
-  /// Fills `update` (made with the frame's session, messages and the cursor held before it) with what
-  /// a history frame changes, and says what follows; `sub` is updated (cursor, delivered positions,
+  /// Fills `update` (made with the frame's session and messages) with what a history frame changes,
+  /// the cursor included, and says what follows; `sub` is updated (cursor, delivered positions,
   /// continuation state).
   static func apply(
     _ frame: HistoryFrame, to sub: inout Subscription, update: inout SessionUpdate, family: VersionFamily

@@ -14,7 +14,7 @@ enum FrameType: Sendable {
 
   /// The type named `type`, or ``other``.
   init(_ type: String) {
-    func it(_ name: String) -> Bool { type.hasSameScalars(as: name) }
+    func it(_ name: String) -> Bool { type.hasSameScalars(asASCII: name) }
     switch type.utf8.count {
     case 4: self = it("ping") ? .ping : it("pong") ? .pong : .other
     case 6: self = it("prompt") ? .prompt : .other

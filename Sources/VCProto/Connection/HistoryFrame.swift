@@ -44,7 +44,7 @@ struct HistoryFrame {
   /// Records `index` for `name` when `key` is `name` (and no earlier member was); `true` when `key` is `name`.
   @discardableResult
   private static func take(_ slot: inout Int?, _ index: Int, _ key: String, _ name: String) -> Bool {
-    guard key.hasSameScalars(as: name) else { return false }
+    guard key.hasSameScalars(asASCII: name) else { return false }
     if slot == nil { slot = index }
     return true
   }

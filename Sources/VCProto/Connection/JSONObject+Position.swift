@@ -19,7 +19,7 @@ extension JSONObject {
   /// fetched when the frame is not in the cache), once per message of every `session_history`.
   @inline(__always)
   var uuidPosition: Int? {
-    for i in members.indices where members[i].key.hasSameScalars(as: "uuid") {
+    for i in members.indices where members[i].key.hasSameScalars(asASCII: "uuid") {
       if case .string(let uuid) = members[i].value { return PositionHash.of(uuid) }
       return nil
     }
@@ -27,70 +27,46 @@ extension JSONObject {
   }
 
   /// What the engine needs of a 0.4.0/0.5.0 message, read in place in one pass (for the same reason as
-  /// ``uuidPosition``): the integer member `name` (`self[name]?.intValue`), and whether a string
-  /// `session_id` names `session`. ``InPlacePosition/undecided`` when reading bytes cannot decide:
-  /// a number literal whose bytes are not contiguous, or a `session_id` with other bytes (which may
-  /// still be a canonically equivalent string); the caller then reads the message the plain way.
+  /// ``uuidPosition``): the integer member `name` (`self[name]?.intValue`; `name` is ASCII), and
+  /// whether a string `session_id` names `session`. ``InPlacePosition/undecided`` when reading bytes
+  /// cannot decide: a number literal whose bytes are not contiguous, or a `session_id` with other
+  /// bytes (which may still be a canonically equivalent string); the caller then reads the message
+  /// the plain way.
   @inline(__always)
   func inPlacePosition(named name: String, session: String) -> InPlacePosition {
-    // Names and ids are compared as bytes, in line (`String.hasSameScalars` is left out of line in
-    // this loop, about a hundred instructions a call); a string whose bytes are not contiguous (none
-    // on Linux, a bridged one elsewhere) leaves the decision to the caller.
-    let found = name.utf8.withContiguousStorageIfAvailable { name in
-      session.utf8.withContiguousStorageIfAvailable { session in inPlacePosition(name: name, session: session) }
-    }
-    return (found ?? nil) ?? .undecided
+    // The session id is compared as bytes, in line; a string whose bytes are not contiguous (none on
+    // Linux, a bridged one elsewhere) leaves the decision to the caller.
+    session.utf8.withContiguousStorageIfAvailable { session in inPlacePosition(name: name, session: session) }
+      ?? .undecided
   }
 
   @inline(__always)
-  private func inPlacePosition(name: UnsafeBufferPointer<UInt8>, session: UnsafeBufferPointer<UInt8>)
-    -> InPlacePosition
-  {
+  private func inPlacePosition(name: String, session: UnsafeBufferPointer<UInt8>) -> InPlacePosition {
     var position: Int?
     var seenPosition = false
     var seenSession = false
     var sameSession = true
     for i in members.indices {
-      // Lengths first (stored for native strings): most names differ in length from both.
-      let keyBytes = members[i].key.utf8.count
-      if keyBytes == name.count, !seenPosition {
-        guard let isName = members[i].key.utf8.withContiguousStorageIfAvailable({ UTF8Bytes.equal($0, name) })
+      if !seenPosition, members[i].key.hasSameScalars(asASCII: name) {
+        seenPosition = true
+        guard case .number(let number) = members[i].value else { continue }
+        guard let value = number.literal.utf8.withContiguousStorageIfAvailable({ IntegerLiteral.value(of: $0) })
         else { return .undecided }
-        if isName {
-          seenPosition = true
-          guard case .number(let number) = members[i].value else { continue }
-          guard let value = number.literal.utf8.withContiguousStorageIfAvailable({ IntegerLiteral.value(of: $0) })
-          else { return .undecided }
-          position = value.flatMap { Int(exactly: $0) }
-          if seenSession { break }
-          continue
-        }
+        position = value.flatMap { Int(exactly: $0) }
+        if seenSession { break }
+        continue
       }
-      if keyBytes == 10, !seenSession {
-        guard let isSessionId = members[i].key.utf8.withContiguousStorageIfAvailable({ Self.isSessionId($0) })
+      if !seenSession, members[i].key.hasSameScalars(asASCII: "session_id") {
+        seenSession = true
+        guard case .string(let owner) = members[i].value else { continue }
+        guard let same = owner.utf8.withContiguousStorageIfAvailable({ UTF8Bytes.equal($0, session) })
         else { return .undecided }
-        if isSessionId {
-          seenSession = true
-          guard case .string(let owner) = members[i].value else { continue }
-          guard let same = owner.utf8.withContiguousStorageIfAvailable({ UTF8Bytes.equal($0, session) })
-          else { return .undecided }
-          sameSession = same
-          if seenPosition { break }
-        }
+        sameSession = same
+        if seenPosition { break }
       }
     }
     guard let position else { return .absent }
     return sameSession ? .position(position) : .undecided
-  }
-
-  /// `true` when `bytes` spell `session_id`.
-  @inline(__always)
-  private static func isSessionId(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard bytes.count == 10, let base = bytes.baseAddress else { return false }
-    let raw = UnsafeRawPointer(base)
-    // "session_" and "id", little-endian.
-    return raw.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: 0x5F6E_6F69_7373_6573)
-      && raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self) == UInt16(littleEndian: 0x6469)
   }
 }
 

@@ -29,6 +29,27 @@ struct Subscription: Sendable, Hashable {
     }
   }
 
+  /// Records the position a `subscribe` about to be sent asks from (``requestedFrom``) and returns the
+  /// member that asks for it in `family`'s terms (`nil`: a 0.2.0/0.3.0 subscription with no cursor).
+  mutating func beginRequest(_ family: VersionFamily) -> JSONObject.Member? {
+    switch family {
+    case .messageId:
+      requestedFrom = nil
+      guard case .lastMessageId(let last)? = cursor else { return nil }
+      return JSONObject.Member(key: "last_message_id", value: .string(last))
+    case .seq:
+      var last = 0
+      if case .lastSeq(let n)? = cursor { last = n }
+      requestedFrom = last
+      return JSONObject.Member(key: "last_seq", value: JSONValue(integerLiteral: last))
+    case .offset:
+      var from = 0
+      if case .offset(let n, _)? = cursor { from = n }
+      requestedFrom = from
+      return JSONObject.Member(key: "from_offset", value: JSONValue(integerLiteral: from))
+    }
+  }
+
   mutating func resetForReconnect() {
     requestedFrom = nil
     continuing = false

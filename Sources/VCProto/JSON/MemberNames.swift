@@ -67,6 +67,20 @@ struct ExactName: Hashable {
 }
 
 extension String {
+  /// ``hasSameScalars(as:)`` against an ASCII `name` (every member name and frame type the engines
+  /// match), in a few instructions: equal UTF-8 lengths and `==`. That is exact here. A string
+  /// canonically equivalent to an all-ASCII one but spelled with other scalars is longer in UTF-8:
+  /// an ASCII scalar decomposes to nothing else, so each other scalar must decompose canonically to
+  /// exactly one ASCII scalar (a singleton such as U+212A KELVIN SIGN for `K`), and it takes at least
+  /// two bytes for that one. `==` compares the two representations first, which decides at once for
+  /// equal small strings (a name of up to 15 bytes, and the parser's key for it); only a key of the
+  /// same length that is not the name takes the full comparison.
+  @inline(__always)
+  func hasSameScalars(asASCII name: String) -> Bool {
+    assert(name.utf8.allSatisfy { $0 < 0x80 }, "not an ASCII name: \(name)")
+    return utf8.count == name.utf8.count && self == name
+  }
+
   /// `true` when both strings are the same sequence of Unicode scalars (equal UTF-8 bytes).
   /// Unlike `==`, canonically equivalent but different sequences are not equal.
   @inline(__always)

@@ -133,7 +133,7 @@ enum ValueRules {
     let expected = matched + (skipping.map { object[$0] != nil } ?? false ? 1 : 0)
     guard expected < object.count else { return }
     for member in object.members
-    where !(skipping.map(member.key.hasSameScalars) ?? false)
+    where !(skipping.map { member.key.hasSameScalars(as: $0) } ?? false)
       && !fields.contains(where: { $0.name.hasSameScalars(as: member.key) })
     {
       sink.record(.undeclaredMember(member.key, owner: owner))

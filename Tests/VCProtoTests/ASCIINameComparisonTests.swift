@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import VCProto
+
+/// `String.hasSameScalars(asASCII:)` (equal UTF-8 lengths and `==`) is as exact as the byte
+/// comparison for an ASCII name, although `==` is canonical equivalence.
+@Suite struct ASCIINameComparisonTests {
+  /// Singletons that `==` takes for an ASCII letter or sign, and a key whose representation is not
+  /// the literal's (a native string with spare capacity).
+  @Test func canonicalSingletonsAreNotTheName() {
+    // The cases the comparison must survive: `==` says these are equal.
+    #expect("\u{212A}ey" == "Key")
+    #expect("a\u{37E}" == "a;")
+    for (key, name) in [("\u{212A}ey", "Key"), ("a\u{37E}", "a;"), ("\u{1FEF}", "`"), ("offse\u{74}\u{301}", "offset")]
+    {
+      #expect(!key.hasSameScalars(asASCII: name), "\(key.unicodeScalars.map(\.value))")
+      #expect(key.hasSameScalars(asASCII: name) == key.hasSameScalars(as: name))
+    }
+    var spare = String()
+    spare.reserveCapacity(64)
+    spare.append("session_id")
+    #expect(spare.hasSameScalars(asASCII: "session_id"))
+    #expect(!spare.hasSameScalars(asASCII: "session_ix"))
+    #expect(!"session_i".hasSameScalars(asASCII: "session_id"))
+  }
+
+  /// The reason it is exact, checked over every Unicode scalar: one that is not ASCII but whose
+  /// canonical decomposition is all ASCII is a single ASCII scalar spelled with more UTF-8 bytes.
+  @Test func everyScalarEquivalentToASCIIIsLonger() {
+    var singletons = 0
+    for value in UInt32(0x80)...0x10_FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let text = String(Character(scalar))
+      let decomposed = text.decomposedStringWithCanonicalMapping
+      guard decomposed.utf8.allSatisfy({ $0 < 0x80 }) else { continue }
+      singletons += 1
+      #expect(decomposed.unicodeScalars.count == 1, "U+\(String(value, radix: 16))")
+      #expect(decomposed.utf8.count < text.utf8.count, "U+\(String(value, radix: 16))")
+      #expect(!text.hasSameScalars(asASCII: decomposed))
+    }
+    // U+037E, U+1FEF, U+212A at least (Unicode's canonical singletons onto ASCII).
+    #expect(singletons >= 3)
+  }
+}
