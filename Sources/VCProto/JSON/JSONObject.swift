@@ -40,7 +40,8 @@ public struct JSONObject: Sendable, Hashable {
   public subscript(key: String) -> JSONValue? {
     get {
       // Comparing lengths first (stored, not computed, for native strings) skips most full comparisons.
-      for m in members where m.key.hasSameScalars(as: key) { return m.value }
+      // Members are read in place (a `for m in members` loop copies each one: two reference counts).
+      for i in members.indices where members[i].key.hasSameScalars(as: key) { return members[i].value }
       return nil
     }
     set {

@@ -67,6 +67,27 @@ struct ExactName: Hashable {
 }
 
 extension String {
+  /// `true` when `a` and `b` are stored as the same bits (the same small string, or the same buffer
+  /// with the same count and flags), which makes them the same string. Strings are immutable values:
+  /// one representation cannot stand for two texts.
+  @inline(__always)
+  static func sameRepresentation(_ a: String, _ b: String) -> Bool {
+    withUnsafeBytes(of: a) { a in
+      withUnsafeBytes(of: b) { b in
+        // Word by word (16 bytes on 64-bit platforms, 12 on 32-bit ones).
+        var offset = 0
+        while offset + 4 <= a.count {
+          guard
+            a.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+              == b.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+          else { return false }
+          offset += 4
+        }
+        return offset == a.count
+      }
+    }
+  }
+
   /// ``hasSameScalars(as:)`` against an ASCII `name` (every member name and frame type the engines
   /// match), in a few instructions: equal UTF-8 lengths and `==`. That is exact here. A string
   /// canonically equivalent to an all-ASCII one but spelled with other scalars is longer in UTF-8:
@@ -87,6 +108,10 @@ extension String {
   func hasSameScalars(as other: String) -> Bool {
     let count = utf8.count
     guard count == other.utf8.count else { return false }
+    // The same representation is the same string: for equal small strings (up to 15 bytes, every
+    // member name, and the parser's keys for them) that decides without touching the bytes. The
+    // converse does not hold (one text, two buffers), so a difference goes on to the bytes.
+    if String.sameRepresentation(self, other) { return true }
     // Native and small strings expose their UTF-8 contiguously: compare the two buffers directly,
     // eight bytes at a time (the generic comparison of two UTF-8 views walks them byte by byte
     // through their indices).
