@@ -42,4 +42,20 @@ import Testing
     // U+037E, U+1FEF, U+212A at least (Unicode's canonical singletons onto ASCII).
     #expect(singletons >= 3)
   }
+
+  /// The representation fast path of `hasSameScalars(as:)` only ever says "same" for the same string;
+  /// one text in two buffers, or canonically equivalent texts, go on to the bytes.
+  @Test func sameRepresentationIsOnlyASufficientCondition() {
+    let long = String(repeating: "session-", count: 4)
+    var other = String()
+    other.reserveCapacity(64)
+    other.append(long)
+    #expect(String.sameRepresentation("offset", "offset"))
+    #expect(String.sameRepresentation(long, long))
+    #expect(!String.sameRepresentation(long, other))
+    #expect(long.hasSameScalars(as: other))
+    #expect(!String.sameRepresentation("offset", "offsex"))
+    #expect(!String.sameRepresentation("\u{e9}", "e\u{301}"))
+    #expect(!"\u{e9}".hasSameScalars(as: "e\u{301}"))
+  }
 }
