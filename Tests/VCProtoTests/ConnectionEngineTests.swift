@@ -301,6 +301,39 @@ import Testing
     #expect(shrunk?.purge == .all)
   }
 
+  /// After a reconnect the `subscribe` frames go out in the order the application subscribed, with
+  /// unsubscribed sessions left out and a session subscribed again placed last.
+  @Test func resubscribeFollowsTheOrderOfSubscribing() throws {
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+    func connect(at now: Int64) throws -> [String] {
+      _ = try engine.handle(.transportOpened(clientNonce: "00"), now: now)
+      _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: now)
+      let actions = try engine.handle(
+        .frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: now)
+      return actions.compactMap { action in
+        guard case .send(let frame) = action, frame["type"]?.stringValue == "subscribe" else { return nil }
+        return frame["session_id"]?.stringValue
+      }
+    }
+    for id in ["c", "a", "e", "b"] { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
+    _ = try engine.handle(.start, now: 0)
+    #expect(try connect(at: 0) == ["c", "a", "e", "b"])
+    _ = try engine.handle(.unsubscribe(sessionId: "a"), now: 1)
+    _ = try engine.handle(.subscribe(sessionId: "d", cursor: nil), now: 1)
+    _ = try engine.handle(.subscribe(sessionId: "a", cursor: nil), now: 1)
+    // Subscribing again to a subscribed session keeps its place.
+    _ = try engine.handle(.subscribe(sessionId: "e", cursor: nil), now: 1)
+    let closed = try engine.handle(.transportClosed(detail: "reset"), now: 2)
+    guard case .armTimer(.reconnect, let at)? = closed.first(where: { if case .armTimer = $0 { true } else { false } })
+    else {
+      Issue.record("no reconnect timer")
+      return
+    }
+    _ = try engine.handle(.timerFired(.reconnect), now: at)
+    #expect(try connect(at: at) == ["c", "e", "b", "d", "a"])
+    #expect(engine.occupancy.subscriptions == 5)
+  }
+
   /// A 0.2.0/0.3.0 connection whose subscription still holds an offset cursor (the application's, from
   /// a 0.5.0 connection) reports that cursor with the frame's `file_signature`, as on 0.5.0 (found by
   /// `tools/crosscheck_sessions.py`, conversation client.random.263).

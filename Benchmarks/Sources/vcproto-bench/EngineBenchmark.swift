@@ -2,17 +2,23 @@ import Foundation
 import VCProto
 
 /// `vcproto-bench engine [--protocol 0.2.0|0.5.0] [--frames N] [--repetitions R]
-/// [--workload steady|first-contact|both] [--smoke]`: the connection engines' cost per frame against
-/// decoding alone, on the benchmark corpus of that version (0.2.0 by default; engines and decoder
-/// negotiated at the same version). Server-to-client frames go to a client engine (ready, with the
-/// workload's sessions subscribed, so `session_history` frames take the dedup path), client-to-server
-/// frames to an authenticated server engine; each engine appends its actions to one reused buffer
-/// (`handle(_:now:into:)`), as a host that cares about cost does.
+/// [--workload steady|first-contact|all-subscribed|all] [--smoke]`: the connection engines' cost per
+/// frame against decoding alone, on the benchmark corpus of that version (0.2.0 by default; engines
+/// and decoder negotiated at the same version). Server-to-client frames go to a client engine (ready,
+/// subscribed to the history's session, so `session_history` frames take the dedup path),
+/// client-to-server frames to an authenticated server engine; each engine appends its actions to one
+/// reused buffer (`handle(_:now:into:)`), as a host that cares about cost does.
 ///
-/// Two workloads (``Kind``), both by default: **steady**, a client following four sessions whose
-/// histories continue one another (the real app's case, and the one the target is judged on), and
-/// **first-contact**, the corpus as generated, where every history is the first of a new session
-/// (thousands of subscriptions: the engine's worst case for memory traffic).
+/// Three workloads (``Kind``), all by default; the first two are how the real app uses a connection,
+/// and the target is judged on them:
+/// - **steady**: a client following four sessions whose histories continue one another (resumed
+///   from their cursors as the files grow);
+/// - **first-contact**: the user opens session after session: before each history of a new session
+///   the application subscribes to it, and it keeps at most ``openSessions`` open (the oldest is
+///   unsubscribed). The subscribe and unsubscribe requests count as engine work;
+/// - **all-subscribed**: a stress case, not a use: every session of the corpus (thousands, over ten
+///   times the default ``ClientConfiguration/maxSubscriptions``) subscribed before the run, each
+///   history the first of its session, so every history finds its subscription cold in memory.
 ///
 /// The 0.5.0 workload is the 0.5.0 corpus (histories of canonical messages with `offset`s, a cursor of
 /// `next_offset`, `end_of_file` and `file_signature`; 20 % of them end before the end of the file, so
@@ -89,17 +95,20 @@ enum EngineBenchmark {
     var frames: [[UInt8]]
     /// `true` for a client-to-server frame (it goes to the server engine).
     var towardServer: [Bool]
-    /// Every session id of the corpus (the client engine subscribes to all of them).
+    /// The sessions the client engine subscribes to before the run.
     var sessions: [String]
     /// The protocol version of the frames, the engines and the decoder.
     var version: String
+    /// ``Kind/firstContact``: what the application does before frame `i`: unsubscribe `close`, then
+    /// subscribe `open` (empty for the other kinds).
+    var opens: [(close: String?, open: String?)] = []
     var bytes: Int { frames.reduce(0) { $0 + $1.count } }
 
     func subset(_ keep: (Int) -> Bool) -> Workload {
       let kept = frames.indices.filter(keep)
       return Workload(
         frames: kept.map { frames[$0] }, towardServer: kept.map { towardServer[$0] }, sessions: sessions,
-        version: version)
+        version: version, opens: opens.isEmpty ? [] : kept.map { opens[$0] })
     }
   }
 
@@ -110,10 +119,16 @@ enum EngineBenchmark {
     /// grows over the same first record), so the engine's subscriptions, windows and hash lookups stay
     /// small and warm, as in the real app (a handful of sessions open, resumed as they grow).
     case steady
-    /// Every `session_history` is the first of a session never seen before (the corpus as generated:
-    /// thousands of subscriptions, each touched once), the worst case for the engine's memory.
+    /// Every `session_history` is the first of a session never seen before (the corpus as generated),
+    /// subscribed to just before it; at most ``openSessions`` open.
     case firstContact = "first-contact"
+    /// The corpus as generated with every session subscribed before the run: thousands of
+    /// subscriptions, each touched once, cold (the engine's worst case for memory traffic).
+    case allSubscribed = "all-subscribed"
   }
+
+  /// The sessions a ``Kind/firstContact`` client keeps open.
+  static let openSessions = 32
 
   /// The sessions a ``Kind/steady`` client follows.
   static let steadySessions = 4
@@ -174,6 +189,9 @@ enum EngineBenchmark {
     var sessions = Set<String>()
     var histories = 0
     var steady = SteadySessions(version: version)
+    // First contact: the sessions open, oldest first, and what the application does before each frame.
+    var open: [String] = []
+    var opens: [(close: String?, open: String?)] = []
     for index in frames.indices {
       guard case .object(var o) = try reader.parse(frames[index]) else { fatalError("not an object") }
       let type = o["type"]?.stringValue ?? ""
@@ -193,12 +211,25 @@ enum EngineBenchmark {
       }
       // Frames are serialized again only when changed (the generator's text is kept otherwise).
       if changed { frames[index] = Array(JSONValue.object(o).jsonText.utf8) }
-      if kind == .firstContact || type == "session_history", let id = o["session_id"]?.stringValue {
-        sessions.insert(id)
+      switch kind {
+      case .steady:
+        if type == "session_history", let id = o["session_id"]?.stringValue { sessions.insert(id) }
+      case .allSubscribed:
+        if let id = o["session_id"]?.stringValue { sessions.insert(id) }
+      case .firstContact:
+        var step: (close: String?, open: String?) = (nil, nil)
+        if type == "session_history", let id = o["session_id"]?.stringValue, !open.contains(id) {
+          if open.count == openSessions { step.close = open.removeFirst() }
+          open.append(id)
+          step.open = id
+        }
+        opens.append(step)
       }
     }
     return (
-      Workload(frames: frames, towardServer: towardServer, sessions: sessions.sorted(), version: version), isHistory
+      Workload(
+        frames: frames, towardServer: towardServer, sessions: sessions.sorted(), version: version, opens: opens),
+      isHistory
     )
   }
 
@@ -216,6 +247,20 @@ enum EngineBenchmark {
       server = try readyServer(version: w.version)
       clientActions.reserveCapacity(64)
       serverActions.reserveCapacity(64)
+    }
+
+    /// What the application does before frame `index` of `w` (``Kind/firstContact``): unsubscribe,
+    /// subscribe.
+    @inline(__always)
+    mutating func prepare(_ w: Workload, _ index: Int) throws {
+      guard !w.opens.isEmpty else { return }
+      let step = w.opens[index]
+      if let close = step.close { try client.handle(.unsubscribe(sessionId: close), now: 1, into: &clientActions) }
+      if let open = step.open {
+        try client.handle(.subscribe(sessionId: open, cursor: nil), now: 1, into: &clientActions)
+      }
+      actions += clientActions.count
+      clientActions.removeAll(keepingCapacity: true)
     }
 
     /// Hands one parsed frame to its engine, as a host does.
@@ -253,6 +298,7 @@ enum EngineBenchmark {
     for i in range {
       guard case .object(let o) = try reader.parse(w.frames[i]) else { continue }
       members += o.count
+      try e.prepare(w, i)
       try e.feed(o, towardServer: w.towardServer[i])
     }
     return members
@@ -270,7 +316,10 @@ enum EngineBenchmark {
 
   @inline(never)
   static func measuredCold(_ parsed: [JSONObject], _ w: Workload, _ e: inout Engines) throws {
-    for i in parsed.indices { try e.feed(parsed[i], towardServer: w.towardServer[i]) }
+    for i in parsed.indices {
+      try e.prepare(w, i)
+      try e.feed(parsed[i], towardServer: w.towardServer[i])
+    }
   }
 
   /// Per-round figures of one workload: seconds per contender in each round.
@@ -386,7 +435,7 @@ enum EngineBenchmark {
   }
 
   /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold [--protocol V] [--frames N]
-  /// [--only history|other] [--workload steady|first-contact] [--passes P]`:
+  /// [--only history|other] [--workload steady|first-contact|all-subscribed] [--passes P]`:
   /// one contender over the workload (P times, 1 by default: more gives a sampling profiler enough samples), for `valgrind --tool=callgrind --toggle-collect='*measured*'`
   /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus,
   /// the parsing done beforehand or the engines' setup.

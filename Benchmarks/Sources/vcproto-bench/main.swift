@@ -80,12 +80,13 @@ if arguments.first == "profile" {
   exit(0)
 }
 
-/// The engine workloads named by `--workload steady|first-contact|both` (`fallback` when absent).
+/// The engine workloads named by `--workload steady|first-contact|all-subscribed|all` (`fallback`
+/// when absent).
 func engineWorkloads(default fallback: String) -> [EngineBenchmark.Kind] {
   let name = option("--workload") ?? fallback
-  if name == "both" { return EngineBenchmark.Kind.allCases }
+  if name == "all" { return EngineBenchmark.Kind.allCases }
   guard let kind = EngineBenchmark.Kind(rawValue: name) else {
-    fatalError("--workload must be steady, first-contact or both, not \(name)")
+    fatalError("--workload must be steady, first-contact, all-subscribed or all, not \(name)")
   }
   return [kind]
 }
@@ -94,8 +95,8 @@ func engineWorkloads(default fallback: String) -> [EngineBenchmark.Kind] {
 // engine-benchmark contender on one workload (steady by default), for callgrind
 // (`Benchmarks/instructions.sh --engine`).
 if arguments.first == "engine-profile" {
-  guard let kind = engineWorkloads(default: "steady").first, option("--workload") != "both" else {
-    fatalError("engine-profile runs one workload: --workload steady or first-contact")
+  guard let kind = engineWorkloads(default: "steady").first, option("--workload") != "all" else {
+    fatalError("engine-profile runs one workload: --workload steady, first-contact or all-subscribed")
   }
   try EngineBenchmark.profile(
     count: Int(option("--frames") ?? "3000") ?? 3000, version: protocolVersion, kind: kind,
@@ -105,12 +106,13 @@ if arguments.first == "engine-profile" {
 }
 
 // `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--workload W] [--smoke]`: the
-// connection engines' cost per frame, on the steady and first-contact workloads (both by default).
+// connection engines' cost per frame, on the steady, first-contact and all-subscribed workloads (all by
+// default).
 if arguments.first == "engine" {
   let smoke = arguments.contains("--smoke")
   try EngineBenchmark.run(
     count: Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000, version: protocolVersion,
-    kinds: engineWorkloads(default: "both"), repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7,
+    kinds: engineWorkloads(default: "all"), repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7,
     smoke: smoke)
   exit(0)
 }

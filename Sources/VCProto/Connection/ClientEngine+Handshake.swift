@@ -199,7 +199,7 @@ extension ClientEngine {
     negotiatedVersion = version
     family = VersionFamily(version)
     if let previous = deliveredFamily, previous != family {
-      for id in subscriptionOrder { subscriptions[id]?.delivered.removeAll() }
+      for index in subscriptions.indices { subscriptions.values[index].delivered.removeAll() }
     }
     deliveredFamily = family
     capabilities = Set(caps)
@@ -215,13 +215,12 @@ extension ClientEngine {
     }
     // A session created by a prompt whose `session_ready` may have gone to the old connection:
     // subscribe to it, so its messages arrive whether or not `session_ready` ever does.
-    for id in pendingNewSessions
-    where subscriptions[id] == nil && subscriptionOrder.count < configuration.maxSubscriptions {
-      subscriptions[id] = Subscription(cursor: nil, window: configuration.dedupWindow)
-      subscriptionOrder.append(id)
+    for id in pendingNewSessions where subscriptions[id] == nil && subscriptions.count < configuration.maxSubscriptions
+    {
+      addSubscription(id, cursor: nil)
     }
     pendingNewSessions = []
-    for id in subscriptionOrder { sendSubscribe(id, &out) }
+    for id in subscriptionIdsInOrder() { sendSubscribe(id, &out) }
     arm(.ping, at: now.addingSaturating(t.pingIntervalMs), &out)
     if capabilityFlags.contains(.heartbeat) {
       arm(.heartbeatDeadline, at: now.addingSaturating(t.heartbeatTimeoutMs), &out)

@@ -19,7 +19,7 @@ extension ClientEngine {
   /// The current occupancy.
   public var occupancy: Occupancy {
     Occupancy(
-      pendingRequests: pending.count, subscriptions: subscriptionOrder.count,
+      pendingRequests: pending.count, subscriptions: subscriptions.count,
       largestDedupWindow: subscriptions.values.map(\.delivered.count).max() ?? 0, messageIds: seenMessageIds.count,
       pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count)
   }

@@ -1,18 +1,31 @@
 extension ClientEngine {
   mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout [ClientAction]) {
-    if subscriptions[id] == nil {
-      guard subscriptionOrder.count < configuration.maxSubscriptions else { return }
-      subscriptionOrder.append(id)
-      subscriptions[id] = Subscription(cursor: cursor, window: configuration.dedupWindow)
-    } else if let cursor {
-      subscriptions[id]?.resume(from: cursor)
+    if let index = subscriptions.index(forKey: id) {
+      if let cursor { subscriptions.values[index].resume(from: cursor) }
+      if state == .ready { sendSubscribe(id, at: index, &out) }
+      return
     }
+    guard subscriptions.count < configuration.maxSubscriptions else { return }
+    addSubscription(id, cursor: cursor)
     if state == .ready { sendSubscribe(id, &out) }
+  }
+
+  /// Adds a subscription to `id` (not yet subscribed), last in the order.
+  mutating func addSubscription(_ id: String, cursor: SubscriptionCursor?) {
+    subscriptions[id] = Subscription(cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial)
+    nextSubscriptionSerial += 1
+  }
+
+  /// The subscribed session ids in the order they were subscribed to.
+  func subscriptionIdsInOrder() -> [String] {
+    var order: [(serial: Int, id: String)] = []
+    order.reserveCapacity(subscriptions.count)
+    for index in subscriptions.indices { order.append((subscriptions.values[index].serial, subscriptions.keys[index])) }
+    return order.sorted { $0.serial < $1.serial }.map(\.id)
   }
 
   mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
     guard subscriptions.removeValue(forKey: id) != nil else { return }
-    subscriptionOrder.removeAll { $0 == id }
     cancel(.continuation(sessionId: id), &out)
     if state == .ready { out.append(.send(.frame("unsubscribe", ["session_id": .string(id)]))) }
   }

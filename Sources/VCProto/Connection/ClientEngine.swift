@@ -52,8 +52,11 @@ public struct ClientEngine: Sendable {
   var implicitAuthVersion: ProtocolVersion?
   var drainRetryAfterMs: Int64?
 
-  var subscriptionOrder: [String] = []
+  /// The subscriptions; their order (``Subscription/serial``) is the order `subscribe` is sent in
+  /// after a reconnect.
   var subscriptions: [String: Subscription] = [:]
+  /// The ``Subscription/serial`` of the next subscription.
+  var nextSubscriptionSerial = 0
   /// Sessions a `prompt` created (`new_session_id`) whose `session_ready` may be lost by a drop.
   var pendingNewSessions: [String] = []
   var pending: [PendingRequest] = []
@@ -196,7 +199,7 @@ public struct ClientEngine: Sendable {
     sentConnect = nil
     implicitAuthVersion = nil
     drainRetryAfterMs = nil
-    for id in subscriptionOrder { subscriptions[id]?.resetForReconnect() }
+    for index in subscriptions.indices { subscriptions.values[index].resetForReconnect() }
   }
 
   /// The connection is gone: fail what waits, stop keepalive, and back off (or stop).

@@ -13,7 +13,12 @@ struct Subscription: Sendable, Hashable {
   /// A continuation (0.4.0 `is_complete:false`, 0.5.0 `end_of_file:false`) is being fetched.
   var continuing = false
 
-  init(cursor: SubscriptionCursor?, window: Int) {
+  /// The order of subscribing (``ClientEngine/nextSubscriptionSerial`` when it was added): after a
+  /// reconnect, `subscribe` frames go out in this order.
+  let serial: Int
+
+  init(cursor: SubscriptionCursor?, window: Int, serial: Int) {
+    self.serial = serial
     delivered = PositionWindow(capacity: window)
     resume(from: cursor)
   }
