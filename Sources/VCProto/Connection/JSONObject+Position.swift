@@ -34,10 +34,12 @@ extension JSONObject {
   /// the plain way.
   @inline(__always)
   func inPlacePosition(named name: String, session: String) -> InPlacePosition {
+    assert(name.utf8.allSatisfy { $0 < 0x80 }, "not an ASCII name: \(name)")
     // The session id is compared as bytes, in line; a string whose bytes are not contiguous (none on
     // Linux, a bridged one elsewhere) leaves the decision to the caller.
-    session.utf8.withContiguousStorageIfAvailable { session in inPlacePosition(name: name, session: session) }
-      ?? .undecided
+    return session.utf8.withContiguousStorageIfAvailable { session in
+      inPlacePosition(name: name, session: session)
+    } ?? .undecided
   }
 
   @inline(__always)
@@ -46,17 +48,18 @@ extension JSONObject {
     var seenPosition = false
     var seenSession = false
     var sameSession = true
+    let nameBytes = name.utf8.count
     for i in members.indices {
-      if !seenPosition, members[i].key.hasSameScalars(asASCII: name) {
+      // ``String/hasSameScalars(asASCII:)`` with the key's length read once for both names.
+      let keyBytes = members[i].key.utf8.count
+      if keyBytes == nameBytes, !seenPosition, members[i].key == name {
         seenPosition = true
         guard case .number(let number) = members[i].value else { continue }
         guard let value = number.literal.utf8.withContiguousStorageIfAvailable({ IntegerLiteral.value(of: $0) })
         else { return .undecided }
         position = value.flatMap { Int(exactly: $0) }
         if seenSession { break }
-        continue
-      }
-      if !seenSession, members[i].key.hasSameScalars(asASCII: "session_id") {
+      } else if keyBytes == 10, !seenSession, members[i].key == "session_id" {
         seenSession = true
         guard case .string(let owner) = members[i].value else { continue }
         guard let same = owner.utf8.withContiguousStorageIfAvailable({ UTF8Bytes.equal($0, session) })
