@@ -42,9 +42,14 @@ struct HistoryFrame {
   }
 
   /// Records `index` for `name` when `key` is `name` (and no earlier member was); `true` when `key` is `name`.
+  /// `key` has as many UTF-8 bytes as `name` (the caller's switch), so `==` is exact for this ASCII
+  /// name (``String/hasSameScalars(asASCII:)``): it decides at once when they are equal, the common
+  /// case (measured cheaper than comparing bytes, or first bytes, beforehand).
   @discardableResult
+  @inline(__always)
   private static func take(_ slot: inout Int?, _ index: Int, _ key: String, _ name: String) -> Bool {
-    guard key.hasSameScalars(asASCII: name) else { return false }
+    assert(key.utf8.count == name.utf8.count && name.utf8.allSatisfy { $0 < 0x80 })
+    guard key == name else { return false }
     if slot == nil { slot = index }
     return true
   }
