@@ -14,7 +14,9 @@ enum FrameType: Sendable {
 
   /// The type named `type`, or ``other``.
   init(_ type: String) {
-    func it(_ name: String) -> Bool { type.hasSameScalars(asASCII: name) }
+    // Equal small strings decide by their representation; a different type of the same length (a
+    // `pong` tried against `ping`) by its bytes, not by `==`, whose slow path a difference takes.
+    @inline(__always) func it(_ name: String) -> Bool { type.hasSameScalars(as: name) }
     switch type.utf8.count {
     case 4: self = it("ping") ? .ping : it("pong") ? .pong : .other
     case 6: self = it("prompt") ? .prompt : .other
