@@ -6,14 +6,33 @@ extension ClientEngine {
       return
     }
     guard subscriptions.count < configuration.maxSubscriptions else { return }
-    addSubscription(id, cursor: cursor)
-    if state == .ready { sendSubscribe(id, &out) }
+    // A new subscription: its `subscribe` is built before it goes into the table (no second lookup),
+    // and it has no continuation timer to cancel (`unsubscribe` cancelled any).
+    assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
+    var sub = newSubscription(cursor: cursor)
+    let resume = state == .ready && negotiatedVersion != nil ? sub.beginRequest(family) : nil
+    subscriptions[id] = sub
+    if state == .ready, negotiatedVersion != nil { out.append(.send(Self.subscribeFrame(id, resume))) }
   }
 
   /// Adds a subscription to `id` (not yet subscribed), last in the order.
   mutating func addSubscription(_ id: String, cursor: SubscriptionCursor?) {
-    subscriptions[id] = Subscription(cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial)
-    nextSubscriptionSerial += 1
+    subscriptions[id] = newSubscription(cursor: cursor)
+  }
+
+  /// A subscription last in the order.
+  mutating func newSubscription(cursor: SubscriptionCursor?) -> Subscription {
+    defer { nextSubscriptionSerial += 1 }
+    return Subscription(cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial)
+  }
+
+  /// The `subscribe` frame for `id`, asking with `resume` (``Subscription/beginRequest(_:)``).
+  static func subscribeFrame(_ id: String, _ resume: JSONObject.Member?) -> JSONObject {
+    var members = [
+      JSONObject.Member(key: "type", value: "subscribe"), JSONObject.Member(key: "session_id", value: .string(id)),
+    ]
+    if let resume { members.append(resume) }
+    return JSONObject(members)
   }
 
   /// The subscribed session ids in the order they were subscribed to.
@@ -46,12 +65,8 @@ extension ClientEngine {
     guard negotiatedVersion != nil else { return }
     // Changed in place: reading the subscription through `values[index]` would copy all of it.
     let resume = subscriptions.values[index].beginRequest(family)
-    var members = [
-      JSONObject.Member(key: "type", value: "subscribe"), JSONObject.Member(key: "session_id", value: .string(id)),
-    ]
-    if let resume { members.append(resume) }
     cancel(.continuation(sessionId: id), &out)
-    out.append(.send(JSONObject(members)))
+    out.append(.send(Self.subscribeFrame(id, resume)))
   }
 
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's

@@ -42,6 +42,9 @@ public struct ClientEngine: Sendable {
   var authFailures = 0
   /// Timers armed, with their deadlines (fires of anything else are stale and ignored).
   var armed: [ConnectionTimer: Int64] = [:]
+  /// How many of ``armed`` are continuation timers: while none is, cancelling one needs no lookup
+  /// (a hash of the session id), which is the common case of every `subscribe` and `unsubscribe`.
+  var armedContinuations = 0
   var lastFrameAt: Int64 = 0
   var pingSentAt: Int64?
   var clientNonce: String?
@@ -121,17 +124,26 @@ public struct ClientEngine: Sendable {
       send(frame, requestId: requestId, now: now, &actions)
     }
     assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
+    assert(
+      armedContinuations == armed.keys.count(where: { if case .continuation = $0 { true } else { false } }),
+      "armedContinuations out of step with the armed timers")
   }
 
   // MARK: helpers shared by the extensions
 
   mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ClientAction]) {
-    armed[timer] = deadline
+    if armed.updateValue(deadline, forKey: timer) == nil, case .continuation = timer { armedContinuations += 1 }
     out.append(.armTimer(timer, at: deadline))
   }
 
   mutating func cancel(_ timer: ConnectionTimer, _ out: inout [ClientAction]) {
-    if armed.removeValue(forKey: timer) != nil { out.append(.cancelTimer(timer)) }
+    if case .continuation = timer {
+      guard armedContinuations > 0, armed.removeValue(forKey: timer) != nil else { return }
+      armedContinuations -= 1
+    } else {
+      guard armed.removeValue(forKey: timer) != nil else { return }
+    }
+    out.append(.cancelTimer(timer))
   }
 
   mutating func cancelConnectionTimers(_ out: inout [ClientAction]) {
@@ -236,6 +248,7 @@ public struct ClientEngine: Sendable {
   mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout [ClientAction]) {
     guard let deadline = armed[timer], deadline <= now else { return }  // stale or early: ignore
     armed[timer] = nil
+    if case .continuation = timer { armedContinuations -= 1 }
     let t = configuration.timing
     switch timer {
     case .reconnect:
