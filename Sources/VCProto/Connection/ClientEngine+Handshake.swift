@@ -215,8 +215,8 @@ extension ClientEngine {
     }
     // A session created by a prompt whose `session_ready` may have gone to the old connection:
     // subscribe to it, so its messages arrive whether or not `session_ready` ever does.
-    for id in pendingNewSessions where subscriptions[id] == nil && subscriptions.count < configuration.maxSubscriptions
-    {
+    for id in pendingNewSessions
+    where subscriptions[SessionKey(id)] == nil && subscriptions.count < configuration.maxSubscriptions {
       addSubscription(id, cursor: nil)
     }
     pendingNewSessions = []

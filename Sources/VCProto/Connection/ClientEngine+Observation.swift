@@ -18,7 +18,7 @@ extension ClientEngine {
   /// Where the next `subscribe` for `sessionId` must resume, when the engine is fetching a
   /// continuation of it (`nil` otherwise).
   func continuationCursor(of sessionId: String) -> SubscriptionCursor? {
-    guard let subscription = subscriptions[sessionId], subscription.continuing else { return nil }
+    guard let subscription = subscriptions[SessionKey(sessionId)], subscription.continuing else { return nil }
     return subscription.cursor
   }
 }

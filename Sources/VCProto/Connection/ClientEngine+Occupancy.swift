@@ -28,5 +28,5 @@ extension ClientEngine {
   /// `nil`: the engine keeps only a fixed-size digest of the last `file_signature` (a server's
   /// signature costs no memory whatever its length); to persist it, take the cursor of the last
   /// ``SessionUpdate``, which carries the frame's signature.
-  public func cursor(for sessionId: String) -> SubscriptionCursor? { subscriptions[sessionId]?.cursor }
+  public func cursor(for sessionId: String) -> SubscriptionCursor? { subscriptions[SessionKey(sessionId)]?.cursor }
 }

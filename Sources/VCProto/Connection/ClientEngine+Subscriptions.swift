@@ -1,6 +1,7 @@
 extension ClientEngine {
   mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout [ClientAction]) {
-    if let index = subscriptions.index(forKey: id) {
+    let key = SessionKey(id)
+    if let index = subscriptions.index(forKey: key) {
       if let cursor { subscriptions.values[index].resume(from: cursor) }
       if state == .ready { sendSubscribe(id, at: index, &out) }
       return
@@ -11,13 +12,13 @@ extension ClientEngine {
     assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
     var sub = newSubscription(cursor: cursor)
     let resume = state == .ready && negotiatedVersion != nil ? sub.beginRequest(family) : nil
-    subscriptions[id] = sub
+    subscriptions[key] = sub
     if state == .ready, negotiatedVersion != nil { out.append(.send(Self.subscribeFrame(id, resume))) }
   }
 
   /// Adds a subscription to `id` (not yet subscribed), last in the order.
   mutating func addSubscription(_ id: String, cursor: SubscriptionCursor?) {
-    subscriptions[id] = newSubscription(cursor: cursor)
+    subscriptions[SessionKey(id)] = newSubscription(cursor: cursor)
   }
 
   /// A subscription last in the order.
@@ -39,12 +40,14 @@ extension ClientEngine {
   func subscriptionIdsInOrder() -> [String] {
     var order: [(serial: Int, id: String)] = []
     order.reserveCapacity(subscriptions.count)
-    for index in subscriptions.indices { order.append((subscriptions.values[index].serial, subscriptions.keys[index])) }
+    for index in subscriptions.indices {
+      order.append((subscriptions.values[index].serial, subscriptions.keys[index].id))
+    }
     return order.sorted { $0.serial < $1.serial }.map(\.id)
   }
 
   mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
-    guard subscriptions.removeValue(forKey: id) != nil else { return }
+    guard subscriptions.removeValue(forKey: SessionKey(id)) != nil else { return }
     cancel(.continuation(sessionId: id), &out)
     if state == .ready { out.append(.send(.frame("unsubscribe", ["session_id": .string(id)]))) }
   }
@@ -54,13 +57,13 @@ extension ClientEngine {
   /// on every append, so sending it turns every resume into a full reload (the engine detects a
   /// replaced file from the reply's signature instead; see ``FileSignature``).
   mutating func sendSubscribe(_ id: String, _ out: inout [ClientAction]) {
-    guard let index = subscriptions.index(forKey: id) else { return }
+    guard let index = subscriptions.index(forKey: SessionKey(id)) else { return }
     sendSubscribe(id, at: index, &out)
   }
 
   /// ``sendSubscribe(_:_:)`` for the subscription at `index` of ``subscriptions`` (changed in place).
   mutating func sendSubscribe(
-    _ id: String, at index: Dictionary<String, Subscription>.Index, _ out: inout [ClientAction]
+    _ id: String, at index: Dictionary<SessionKey, Subscription>.Index, _ out: inout [ClientAction]
   ) {
     guard negotiatedVersion != nil else { return }
     // Changed in place: reading the subscription through `values[index]` would copy all of it.
@@ -74,7 +77,7 @@ extension ClientEngine {
   mutating func onHistory(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) -> Bool {
     let fields = HistoryFrame(frame)
     guard negotiatedVersion != nil, let id = fields[fields.sessionId]?.stringValue,
-      let index = subscriptions.index(forKey: id), let messages = fields[fields.messages]?.arrayValue
+      let index = subscriptions.index(forKey: SessionKey(id)), let messages = fields[fields.messages]?.arrayValue
     else { return false }
     // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
     // the follow-up `subscribe` come after, once that access has ended. The update is built here and

@@ -57,7 +57,7 @@ public struct ClientEngine: Sendable {
 
   /// The subscriptions; their order (``Subscription/serial``) is the order `subscribe` is sent in
   /// after a reconnect.
-  var subscriptions: [String: Subscription] = [:]
+  var subscriptions: [SessionKey: Subscription] = [:]
   /// The ``Subscription/serial`` of the next subscription.
   var nextSubscriptionSerial = 0
   /// Sessions a `prompt` created (`new_session_id`) whose `session_ready` may be lost by a drop.
@@ -277,7 +277,7 @@ public struct ClientEngine: Sendable {
         connectionLost(.heartbeatTimeout, now: now, close: true, &out)
       }
     case .continuation(let id):
-      guard state == .ready, subscriptions[id] != nil else { return }
+      guard state == .ready, subscriptions[SessionKey(id)] != nil else { return }
       sendSubscribe(id, &out)
     case .requestDeadline:
       guard state == .ready else { return }
