@@ -29,11 +29,11 @@ extension ClientEngine {
 
   /// The `subscribe` frame for `id`, asking with `resume` (``Subscription/beginRequest(_:)``).
   static func subscribeFrame(_ id: String, _ resume: JSONObject.Member?) -> JSONObject {
-    var members = [
-      JSONObject.Member(key: "type", value: "subscribe"), JSONObject.Member(key: "session_id", value: .string(id)),
-    ]
-    if let resume { members.append(resume) }
-    return JSONObject(members)
+    let type = JSONObject.Member(key: "type", value: "subscribe")
+    let session = JSONObject.Member(key: "session_id", value: .string(id))
+    // One allocation of the right size (appending to a two-member literal would grow it).
+    guard let resume else { return JSONObject([type, session]) }
+    return JSONObject([type, session, resume])
   }
 
   /// The subscribed session ids in the order they were subscribed to.

@@ -1,7 +1,9 @@
 extension JSONObject {
   /// A frame: `type` first, then `members` in order.
   static func frame(_ type: String, _ members: KeyValuePairs<String, JSONValue> = [:]) -> JSONObject {
-    var all = [Member(key: "type", value: .string(type))]
+    var all: [Member] = []
+    all.reserveCapacity(1 + members.count)  // one allocation (appending to a literal grows it)
+    all.append(Member(key: "type", value: .string(type)))
     for (key, value) in members { all.append(Member(key: key, value: value)) }
     return JSONObject(all)
   }
