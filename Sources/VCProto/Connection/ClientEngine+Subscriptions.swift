@@ -1,30 +1,40 @@
 extension ClientEngine {
   mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout [ClientAction]) {
     let key = SessionKey(id)
-    if let index = subscriptions.index(forKey: key) {
+    guard subscriptions.count < configuration.maxSubscriptions else {
+      // Full: only a subscription already held is resumed.
+      guard let index = subscriptions.index(forKey: key) else { return }
       if let cursor { subscriptions.values[index].resume(from: cursor) }
       if state == .ready { sendSubscribe(id, at: index, &out) }
       return
     }
-    guard subscriptions.count < configuration.maxSubscriptions else { return }
-    // A new subscription: its `subscribe` is built before it goes into the table (no second lookup),
-    // and it has no continuation timer to cancel (`unsubscribe` cancelled any).
-    assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
-    var sub = newSubscription(cursor: cursor)
-    let resume = state == .ready && negotiatedVersion != nil ? sub.beginRequest(family) : nil
-    subscriptions[key] = sub
-    if state == .ready, negotiatedVersion != nil { out.append(.send(Self.subscribeFrame(id, resume))) }
+    // One lookup finds the subscription or adds it (last in the order), takes the cursor and, when
+    // ready, prepares the request (`default:` is evaluated only for a new one).
+    let ready = state == .ready && negotiatedVersion != nil
+    let (window, serial, family) = (configuration.dedupWindow, nextSubscriptionSerial, family)
+    var created = false
+    let resume = subscriptions[
+      key,
+      default: {
+        created = true
+        return Subscription(cursor: nil, window: window, serial: serial)
+      }()
+    ].prepareSubscribe(cursor: cursor, ready: ready, family: family)
+    if created {
+      // A new subscription has no continuation timer to cancel (`unsubscribe` cancelled any).
+      assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
+      nextSubscriptionSerial += 1
+    } else if ready {
+      cancel(.continuation(sessionId: id), &out)
+    }
+    if ready { out.append(.send(Self.subscribeFrame(id, resume))) }
   }
 
   /// Adds a subscription to `id` (not yet subscribed), last in the order.
   mutating func addSubscription(_ id: String, cursor: SubscriptionCursor?) {
-    subscriptions[SessionKey(id)] = newSubscription(cursor: cursor)
-  }
-
-  /// A subscription last in the order.
-  mutating func newSubscription(cursor: SubscriptionCursor?) -> Subscription {
-    defer { nextSubscriptionSerial += 1 }
-    return Subscription(cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial)
+    subscriptions[SessionKey(id)] = Subscription(
+      cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial)
+    nextSubscriptionSerial += 1
   }
 
   /// The `subscribe` frame for `id`, asking with `resume` (``Subscription/beginRequest(_:)``).
@@ -49,7 +59,7 @@ extension ClientEngine {
   mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
     guard subscriptions.removeValue(forKey: SessionKey(id)) != nil else { return }
     cancel(.continuation(sessionId: id), &out)
-    if state == .ready { out.append(.send(.frame("unsubscribe", ["session_id": .string(id)]))) }
+    if state == .ready { out.append(.send(.frame("unsubscribe", "session_id", .string(id)))) }
   }
 
   /// `subscribe` for `id` in the negotiated version's terms. 0.5.0 never sends

@@ -7,4 +7,10 @@ extension JSONObject {
     for (key, value) in members { all.append(Member(key: key, value: value)) }
     return JSONObject(all)
   }
+
+  /// A frame of `type` and one member, `key`: `value` (one allocation; a `KeyValuePairs` literal is one
+  /// more, on paths that run for every frame or request).
+  static func frame(_ type: String, _ key: String, _ value: JSONValue) -> JSONObject {
+    JSONObject([Member(key: "type", value: .string(type)), Member(key: key, value: value)])
+  }
 }

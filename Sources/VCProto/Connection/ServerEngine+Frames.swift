@@ -33,7 +33,7 @@ extension ServerEngine {
     case .prompt where capabilityFlags.contains(.idempotentPrompt):
       guard let key = frame["idempotency_key"]?.stringValue, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
       if memory.keys.contains(key) {
-        out.append(.send(.frame("ack", ["message": "Processing prompt..."])))
+        out.append(.send(.frame("ack", "message", "Processing prompt...")))
         out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
         return
       }

@@ -55,6 +55,15 @@ struct Subscription: Sendable, Hashable {
     }
   }
 
+  /// The application subscribed (again): takes its cursor, if any, and when the connection is ready
+  /// returns what ``beginRequest(_:)`` returns (`nil` otherwise).
+  mutating func prepareSubscribe(cursor: SubscriptionCursor?, ready: Bool, family: VersionFamily)
+    -> JSONObject.Member?
+  {
+    if let cursor { resume(from: cursor) }
+    return ready ? beginRequest(family) : nil
+  }
+
   mutating func resetForReconnect() {
     requestedFrom = nil
     continuing = false
