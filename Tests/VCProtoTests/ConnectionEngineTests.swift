@@ -334,6 +334,23 @@ import Testing
     #expect(engine.occupancy.subscriptions == 5)
   }
 
+  /// At ``ClientConfiguration/maxSubscriptions`` a new session is not subscribed, while one already
+  /// held still takes the application's cursor and is asked for again.
+  @Test func atTheSubscriptionCapOnlyHeldSessionsResume() throws {
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, maxSubscriptions: 2))
+    for id in ["a", "b"] { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
+    _ = try engine.handle(.start, now: 0)
+    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
+    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    #expect(try engine.handle(.subscribe(sessionId: "c", cursor: nil), now: 1).isEmpty)
+    #expect(engine.occupancy.subscriptions == 2 && engine.cursor(for: "c") == nil)
+    let again = try engine.handle(.subscribe(sessionId: "a", cursor: .offset(7, signature: nil)), now: 1)
+    #expect(
+      again == [.send(.frame("subscribe", ["session_id": "a", "from_offset": JSONValue(integerLiteral: 7)]))])
+    #expect(engine.cursor(for: "a") == .offset(7, signature: nil))
+  }
+
   /// A 0.2.0/0.3.0 connection whose subscription still holds an offset cursor (the application's, from
   /// a 0.5.0 connection) reports that cursor with the frame's `file_signature`, as on 0.5.0 (found by
   /// `tools/crosscheck_sessions.py`, conversation client.random.263).

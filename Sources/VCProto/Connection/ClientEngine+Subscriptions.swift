@@ -1,11 +1,8 @@
 extension ClientEngine {
   mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout [ClientAction]) {
     let key = SessionKey(id)
-    guard subscriptions.count < configuration.maxSubscriptions else {
-      // Full: only a subscription already held is resumed.
-      guard let index = subscriptions.index(forKey: key) else { return }
-      if let cursor { subscriptions.values[index].resume(from: cursor) }
-      if state == .ready { sendSubscribe(id, at: index, &out) }
+    // Full: only a subscription already held is resumed.
+    guard subscriptions.count < configuration.maxSubscriptions || subscriptions.index(forKey: key) != nil else {
       return
     }
     // One lookup finds the subscription or adds it (last in the order), takes the cursor and, when

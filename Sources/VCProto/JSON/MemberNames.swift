@@ -74,7 +74,8 @@ extension String {
   static func sameRepresentation(_ a: String, _ b: String) -> Bool {
     withUnsafeBytes(of: a) { a in
       withUnsafeBytes(of: b) { b in
-        // Word by word (16 bytes on 64-bit platforms, 12 on 32-bit ones).
+        // Word by word (16 bytes on 64-bit platforms, 12 on 32-bit ones). Not `UTF8Bytes.equal` made to
+        // take raw buffers: measured 2 % more instructions on the engine's history path.
         var offset = 0
         while offset + 4 <= a.count {
           guard
