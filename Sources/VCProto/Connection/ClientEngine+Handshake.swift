@@ -199,7 +199,7 @@ extension ClientEngine {
     negotiatedVersion = version
     family = VersionFamily(version)
     if let previous = deliveredFamily, previous != family {
-      for index in subscriptions.indices { subscriptions.values[index].delivered.removeAll() }
+      for index in subscriptions.indices { subscriptions[index].delivered.removeAll() }
     }
     deliveredFamily = family
     capabilities = Set(caps)

@@ -20,7 +20,8 @@ extension ClientEngine {
   public var occupancy: Occupancy {
     Occupancy(
       pendingRequests: pending.count, subscriptions: subscriptions.count,
-      largestDedupWindow: subscriptions.values.map(\.delivered.count).max() ?? 0, messageIds: seenMessageIds.count,
+      largestDedupWindow: subscriptions.entries.map(\.subscription.delivered.count).max() ?? 0,
+      messageIds: seenMessageIds.count,
       pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count)
   }
 

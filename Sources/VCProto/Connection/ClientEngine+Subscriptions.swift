@@ -1,36 +1,29 @@
 extension ClientEngine {
   mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout [ClientAction]) {
     let key = SessionKey(id)
-    // Full: only a subscription already held is resumed.
-    guard subscriptions.count < configuration.maxSubscriptions || subscriptions.index(forKey: key) != nil else {
-      return
-    }
-    // One lookup finds the subscription or adds it (last in the order), takes the cursor and, when
-    // ready, prepares the request (`default:` is evaluated only for a new one).
     let ready = state == .ready && negotiatedVersion != nil
-    let (window, serial, family) = (configuration.dedupWindow, nextSubscriptionSerial, family)
-    var created = false
-    let resume = subscriptions[
-      key,
-      default: {
-        created = true
-        return Subscription(cursor: nil, window: window, serial: serial)
-      }()
-    ].prepareSubscribe(cursor: cursor, ready: ready, family: family)
-    if created {
+    let index: Int
+    if let held = subscriptions.index(of: key) {
+      index = held
+      if ready { cancel(.continuation(sessionId: id), &out) }
+    } else {
+      // Full: only a subscription already held is resumed.
+      guard subscriptions.count < configuration.maxSubscriptions else { return }
       // A new subscription has no continuation timer to cancel (`unsubscribe` cancelled any).
       assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
+      index = subscriptions.append(
+        key, Subscription(cursor: nil, window: configuration.dedupWindow, serial: nextSubscriptionSerial))
       nextSubscriptionSerial += 1
-    } else if ready {
-      cancel(.continuation(sessionId: id), &out)
     }
+    // Changed in place: the cursor taken and, when ready, the request prepared.
+    let resume = subscriptions[index].prepareSubscribe(cursor: cursor, ready: ready, family: family)
     if ready { out.append(.send(Self.subscribeFrame(id, resume))) }
   }
 
   /// Adds a subscription to `id` (not yet subscribed), last in the order.
   mutating func addSubscription(_ id: String, cursor: SubscriptionCursor?) {
-    subscriptions[SessionKey(id)] = Subscription(
-      cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial)
+    subscriptions.append(
+      SessionKey(id), Subscription(cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial))
     nextSubscriptionSerial += 1
   }
 
@@ -47,14 +40,12 @@ extension ClientEngine {
   func subscriptionIdsInOrder() -> [String] {
     var order: [(serial: Int, id: String)] = []
     order.reserveCapacity(subscriptions.count)
-    for index in subscriptions.indices {
-      order.append((subscriptions.values[index].serial, subscriptions.keys[index].id))
-    }
+    for index in subscriptions.indices { order.append((subscriptions[index].serial, subscriptions.id(at: index))) }
     return order.sorted { $0.serial < $1.serial }.map(\.id)
   }
 
   mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
-    guard subscriptions.removeValue(forKey: SessionKey(id)) != nil else { return }
+    guard subscriptions.remove(SessionKey(id)) else { return }
     cancel(.continuation(sessionId: id), &out)
     if state == .ready { out.append(.send(.frame("unsubscribe", "session_id", .string(id)))) }
   }
@@ -64,17 +55,17 @@ extension ClientEngine {
   /// on every append, so sending it turns every resume into a full reload (the engine detects a
   /// replaced file from the reply's signature instead; see ``FileSignature``).
   mutating func sendSubscribe(_ id: String, _ out: inout [ClientAction]) {
-    guard let index = subscriptions.index(forKey: SessionKey(id)) else { return }
+    guard let index = subscriptions.index(of: SessionKey(id)) else { return }
     sendSubscribe(id, at: index, &out)
   }
 
   /// ``sendSubscribe(_:_:)`` for the subscription at `index` of ``subscriptions`` (changed in place).
   mutating func sendSubscribe(
-    _ id: String, at index: Dictionary<SessionKey, Subscription>.Index, _ out: inout [ClientAction]
+    _ id: String, at index: Int, _ out: inout [ClientAction]
   ) {
     guard negotiatedVersion != nil else { return }
-    // Changed in place: reading the subscription through `values[index]` would copy all of it.
-    let resume = subscriptions.values[index].beginRequest(family)
+    // Changed in place: reading the subscription out would copy all of it.
+    let resume = subscriptions[index].beginRequest(family)
     cancel(.continuation(sessionId: id), &out)
     out.append(.send(Self.subscribeFrame(id, resume)))
   }
@@ -84,7 +75,7 @@ extension ClientEngine {
   mutating func onHistory(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) -> Bool {
     let fields = HistoryFrame(frame)
     guard negotiatedVersion != nil, let id = fields[fields.sessionId]?.stringValue,
-      let index = subscriptions.index(forKey: SessionKey(id)), let messages = fields[fields.messages]?.arrayValue
+      let index = subscriptions.index(of: SessionKey(id)), let messages = fields[fields.messages]?.arrayValue
     else { return false }
     // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
     // the follow-up `subscribe` come after, once that access has ended. The update is built here and
@@ -92,7 +83,7 @@ extension ClientEngine {
     // (`apply` sets the update's cursor.)
     var update = SessionUpdate(
       sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: nil)
-    let next = Self.apply(fields, to: &subscriptions.values[index], update: &update, family: family)
+    let next = Self.apply(fields, to: &subscriptions[index], update: &update, family: family)
     if next == .retryLater {
       // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
       arm(.continuation(sessionId: id), at: now.addingSaturating(configuration.timing.continuationRetryMs), &out)

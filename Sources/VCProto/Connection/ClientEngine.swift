@@ -57,7 +57,7 @@ public struct ClientEngine: Sendable {
 
   /// The subscriptions; their order (``Subscription/serial``) is the order `subscribe` is sent in
   /// after a reconnect.
-  var subscriptions: [SessionKey: Subscription] = [:]
+  var subscriptions = SubscriptionTable()
   /// The ``Subscription/serial`` of the next subscription.
   var nextSubscriptionSerial = 0
   /// Sessions a `prompt` created (`new_session_id`) whose `session_ready` may be lost by a drop.
@@ -211,7 +211,7 @@ public struct ClientEngine: Sendable {
     sentConnect = nil
     implicitAuthVersion = nil
     drainRetryAfterMs = nil
-    for index in subscriptions.indices { subscriptions.values[index].resetForReconnect() }
+    for index in subscriptions.indices { subscriptions[index].resetForReconnect() }
   }
 
   /// The connection is gone: fail what waits, stop keepalive, and back off (or stop).

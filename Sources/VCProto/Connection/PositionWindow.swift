@@ -225,18 +225,21 @@ struct PositionWindow: Sendable {
   /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
   /// match.
   private mutating func grow(to newCapacity: Int) {
-    let start = head
-    ring = [Int](unsafeUninitializedCapacity: newCapacity) { fresh, initialized in
-      ring.withUnsafeBufferPointer { old in
-        // `start` and `count` are within `old` (both below its size); the copy is `count` entries.
-        for age in 0..<count {
+    let (start, live) = (head, count)
+    // Zeroed, then filled: `Array(repeating:count:)` is specialised for `Int`, where
+    // `init(unsafeUninitializedCapacity:)` took the generic path (a metadata lookup, about five
+    // hundred instructions for each new subscription's first window).
+    var fresh = [Int](repeating: 0, count: newCapacity)
+    ring.withUnsafeBufferPointer { old in
+      fresh.withUnsafeMutableBufferPointer { fresh in
+        // `start` and `live` are within `old` (both below its size); the copy is `live` entries.
+        for age in 0..<live {
           let index = start + age
-          fresh.initializeElement(at: age, to: old[index < old.count ? index : index - old.count])
+          fresh[age] = old[index < old.count ? index : index - old.count]
         }
       }
-      for index in count..<newCapacity { fresh.initializeElement(at: index, to: 0) }
-      initialized = newCapacity
     }
+    ring = fresh
     head = 0
     guard !ascending else { return }
     let tableSize = Self.tableSize(for: newCapacity)

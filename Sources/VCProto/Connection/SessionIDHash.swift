@@ -1,0 +1,60 @@
+/// A seeded 64-bit hash of a session id's UTF-8 bytes (``SessionKey``): eight bytes at a time, each
+/// word folded into the state by a 64 × 64 → 128-bit multiplication whose halves are xored, with the
+/// length and two per-process random words (drawn from `Hasher`'s seed) mixed in.
+///
+/// It is not a keyed pseudo-random function like SipHash; what it must do is spread real ids over a
+/// table and give a peer no way to aim ids at one bucket without the process's seed. The table it
+/// feeds is bounded (``ClientConfiguration/maxSubscriptions``), and rehashed with SipHash by the
+/// dictionary, so even a full collision costs a probe over at most that many entries.
+enum SessionIDHash {
+  private static let seeds: (UInt64, UInt64) = {
+    var first = Hasher()
+    first.combine(0x5E55_1011 as UInt64)
+    var second = Hasher()
+    second.combine(0x1D5 as UInt64)
+    return (UInt64(UInt(bitPattern: first.finalize())), UInt64(UInt(bitPattern: second.finalize())) | 1)
+  }()
+
+  @inline(__always)
+  private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let product = a.multipliedFullWidth(by: b)
+    return product.high ^ product.low
+  }
+
+  /// The hash of `bytes`, and whether they are all ASCII.
+  @inline(__always)
+  static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: Int, ascii: Bool) {
+    let (seed, multiplier) = seeds
+    let count = bytes.count
+    var state = seed ^ UInt64(count)
+    var seen: UInt64 = 0
+    if count > 0, let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      var offset = 0
+      while offset + 8 <= count {
+        let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        seen |= word
+        state = fold(state ^ word, multiplier)
+        offset += 8
+      }
+      if offset < count {
+        // The last one to seven bytes, zero-padded (the length is already in the state).
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        if offset + 4 <= count {
+          word = UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+          shift = 32
+          offset += 4
+        }
+        while offset < count {
+          word |= UInt64(bytes[offset]) << shift
+          shift += 8
+          offset += 1
+        }
+        seen |= word
+        state = fold(state ^ word, multiplier)
+      }
+    }
+    return (Int(truncatingIfNeeded: fold(state ^ seed, 0x9E37_79B9_7F4A_7C15)), seen & 0x8080_8080_8080_8080 == 0)
+  }
+}

@@ -1,0 +1,152 @@
+/// The client engine's subscriptions by session id: a hash table over ``SessionKey``, whose hash is
+/// computed once per id and used as it is.
+///
+/// A `Dictionary<SessionKey, Subscription>` hashed every key again on every lookup, insertion and
+/// move (a SipHash finalisation of the stored hash, about a hundred and fifty instructions), five
+/// times or more for each session a client opens, reads and closes. Here a lookup masks the stored
+/// hash and probes.
+///
+/// The subscriptions live in one dense array, in no particular order (a removal moves the last one
+/// into the hole; the order of subscribing is ``Subscription/serial``). An open-addressing index
+/// (linear probing, a power-of-two size at least twice the count, backward-shift deletion) maps a
+/// key to its entry. Each slot holds the entry's position and the low 32 bits of its hash, so a probe
+/// compares hashes without touching entries, and a deletion finds every key's home slot without
+/// hashing anything. Its size is bounded by the entries it holds (at most
+/// ``ClientConfiguration/maxSubscriptions``), so even ids with colliding hashes cost at most a probe
+/// over that many slots.
+struct SubscriptionTable: Sendable {
+  /// One subscribed session.
+  struct Entry: Sendable {
+    /// The session.
+    let key: SessionKey
+    /// What the client holds for it.
+    var subscription: Subscription
+  }
+
+  /// Every subscription, densely.
+  private(set) var entries: [Entry] = []
+  /// `0`: free; otherwise the entry's position plus one (low 32 bits) under the low 32 bits of its
+  /// key's hash.
+  private var slots: [UInt64] = []
+
+  /// The number of subscriptions.
+  var count: Int { entries.count }
+
+  /// The positions of the entries.
+  var indices: Range<Int> { entries.indices }
+
+  /// The session id of the entry at `index`.
+  func id(at index: Int) -> String { entries[index].key.id }
+
+  /// The subscription at `index`, read or changed in place.
+  subscript(index: Int) -> Subscription {
+    get { entries[index].subscription }
+    _modify { yield &entries[index].subscription }
+  }
+
+  /// The subscription of `key`, if any.
+  subscript(key: SessionKey) -> Subscription? {
+    guard let index = index(of: key) else { return nil }
+    return entries[index].subscription
+  }
+
+  /// The position of `key`'s entry, if any.
+  func index(of key: SessionKey) -> Int? {
+    guard let slot = slot(of: key) else { return nil }
+    return Self.entry(in: slots[slot])
+  }
+
+  /// Adds `key` (not yet present) with `subscription`; returns its position.
+  @discardableResult
+  mutating func append(_ key: consuming SessionKey, _ subscription: consuming Subscription) -> Int {
+    assert(index(of: key) == nil, "a session subscribed twice")
+    precondition(entries.count < Int(Int32.max), "too many subscriptions for the table")
+    if (entries.count + 1) * 2 > slots.count { rebuild(size: max(16, slots.count * 2)) }
+    let (index, hash) = (entries.count, key.hash)
+    entries.append(Entry(key: key, subscription: subscription))
+    place(index, hash: hash)
+    return index
+  }
+
+  /// Removes `key`'s entry; `false` when there was none.
+  @discardableResult
+  mutating func remove(_ key: SessionKey) -> Bool {
+    guard let slot = slot(of: key) else { return false }
+    let index = Self.entry(in: slots[slot])
+    vacate(slot)
+    var last = entries.removeLast()
+    if index != entries.count {
+      // The last entry moves into the hole: its slot is found by its stored hash and old position.
+      let (position, hash) = (entries.count, last.key.hash)
+      slots.withUnsafeMutableBufferPointer { slots in
+        let mask = slots.count - 1
+        var probe = hash & mask
+        while Self.entry(in: slots[probe]) != position { probe = (probe + 1) & mask }
+        slots[probe] = Self.slotValue(index, hash: hash)
+      }
+      // Moved, not copied (a copy would count references to every table of both subscriptions).
+      swap(&last, &entries[index])
+    }
+    return true
+  }
+
+  // MARK: index
+
+  /// The slot holding `key`, if any.
+  private func slot(of key: SessionKey) -> Int? {
+    guard !slots.isEmpty else { return nil }
+    let tag = UInt64(UInt32(truncatingIfNeeded: key.hash))
+    return slots.withUnsafeBufferPointer { slots -> Int? in
+      let mask = slots.count - 1
+      var probe = key.hash & mask
+      while true {
+        let held = slots[probe]
+        if held == 0 { return nil }
+        if held >> 32 == tag, entries[Self.entry(in: held)].key == key { return probe }
+        probe = (probe + 1) & mask
+      }
+    }
+  }
+
+  /// Puts entry `index` (whose key hashes to `hash`) in the first free slot from its home.
+  private mutating func place(_ index: Int, hash: Int) {
+    slots.withUnsafeMutableBufferPointer { slots in
+      let mask = slots.count - 1
+      var probe = hash & mask
+      while slots[probe] != 0 { probe = (probe + 1) & mask }
+      slots[probe] = Self.slotValue(index, hash: hash)
+    }
+  }
+
+  /// Frees `slot`, moving back later members of its probe run whose home does not lie strictly
+  /// between the hole and themselves (so that every key stays reachable from its home).
+  private mutating func vacate(_ slot: Int) {
+    slots.withUnsafeMutableBufferPointer { slots in
+      let mask = slots.count - 1
+      var hole = slot
+      var next = (hole + 1) & mask
+      while slots[next] != 0 {
+        let home = Int(truncatingIfNeeded: slots[next] >> 32) & mask
+        let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+        if !stays {
+          slots[hole] = slots[next]
+          hole = next
+        }
+        next = (next + 1) & mask
+      }
+      slots[hole] = 0
+    }
+  }
+
+  /// A new index of `size` slots (a power of two) for the entries.
+  private mutating func rebuild(size: Int) {
+    slots = [UInt64](repeating: 0, count: size)
+    for index in entries.indices { place(index, hash: entries[index].key.hash) }
+  }
+
+  private static func slotValue(_ index: Int, hash: Int) -> UInt64 {
+    UInt64(UInt32(truncatingIfNeeded: hash)) << 32 | UInt64(index + 1)
+  }
+
+  private static func entry(in slot: UInt64) -> Int { Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1 }
+}

@@ -1,0 +1,69 @@
+import Testing
+
+@testable import VCProto
+
+/// `SubscriptionTable` behaves as a dictionary from session id to subscription, through insertions
+/// and removals that wrap, collide, shift and grow its index.
+@Suite struct SubscriptionTableTests {
+  /// Against a `[String: Int]` reference (the value is each subscription's serial), with real hashes
+  /// and with hashes crowded into four home slots (long probe runs, wrapping at the end of the index,
+  /// every removal shifting later keys back).
+  @Test(arguments: [false, true]) func agreesWithADictionary(crowded: Bool) {
+    var generator = SplitMix64(state: crowded ? 7 : 11)
+    func key(_ id: String) -> SessionKey {
+      // A crowded hash is a function of the id, as a real one is, whose low 32 bits are one of four:
+      // every id lands in the first two or the last two slots of the index, whatever its size (the
+      // last two wrap), and the stored low bits cannot tell the ids apart.
+      guard crowded, let n = Int(id.dropFirst(2)) else { return SessionKey(id) }
+      return SessionKey(id, hash: [0, 1, -1, -2][n % 4] ^ (n << 40))
+    }
+    var table = SubscriptionTable()
+    var reference: [String: Int] = [:]
+    for step in 0..<20_000 {
+      let id = "s-\(Int(generator.next() % 200))"
+      if generator.next() % 2 == 0 {
+        if reference[id] == nil {
+          table.append(key(id), Subscription(cursor: nil, window: 4, serial: step))
+          reference[id] = step
+        }
+      } else {
+        let held = table[key(id)]?.serial
+        #expect(held == reference[id])
+        let removed = table.remove(key(id))
+        #expect(removed == (reference.removeValue(forKey: id) != nil))
+      }
+      #expect(table.count == reference.count)
+      if step % 97 == 0 {
+        for probe in 0..<200 {
+          let id = "s-\(probe)"
+          #expect(table[key(id)]?.serial == reference[id], "\(id) at step \(step)")
+        }
+      }
+    }
+    // Every entry is where the index says, with the id it was added under.
+    for index in table.indices {
+      #expect(table.index(of: key(table.id(at: index))) == index)
+      #expect(reference[table.id(at: index)] == table[index].serial)
+    }
+  }
+
+  /// Canonically equivalent ids are one session (as `String` `==` says), spelled either way.
+  @Test func equivalentIdsAreOneEntry() {
+    var table = SubscriptionTable()
+    table.append(SessionKey("caf\u{e9}-\u{212A}"), Subscription(cursor: nil, window: 4, serial: 1))
+    #expect(table.index(of: SessionKey("cafe\u{301}-K")) == 0)
+    let removed = table.remove(SessionKey("cafe\u{301}-K"))
+    #expect(removed)
+    #expect(table.count == 0 && table[SessionKey("caf\u{e9}-\u{212A}")] == nil)
+  }
+
+  /// A subscription changed through the table is changed in place (the index's subscript yields it).
+  @Test func changesInPlace() {
+    var table = SubscriptionTable()
+    let index = table.append(SessionKey("a"), Subscription(cursor: nil, window: 4, serial: 0))
+    table[index].delivered.insert(41)
+    table[index].continuing = true
+    #expect(table[SessionKey("a")]?.delivered.contains(41) == true)
+    #expect(table[SessionKey("a")]?.continuing == true)
+  }
+}
