@@ -263,9 +263,10 @@ enum EngineBenchmark {
       clientActions.removeAll(keepingCapacity: true)
     }
 
-    /// Hands one parsed frame to its engine, as a host does.
+    /// Hands one parsed frame to its engine, as a host does: the frame moves into the event (a host
+    /// that keeps no other use of it pays no reference count for it).
     @inline(__always)
-    mutating func feed(_ frame: JSONObject, towardServer: Bool) throws {
+    mutating func feed(_ frame: consuming JSONObject, towardServer: Bool) throws {
       if towardServer {
         try server.handle(.frameReceived(frame), now: 1, into: &serverActions)
         actions += serverActions.count
@@ -299,7 +300,7 @@ enum EngineBenchmark {
       guard case .object(let o) = try reader.parse(w.frames[i]) else { continue }
       members += o.count
       try e.prepare(w, i)
-      try e.feed(o, towardServer: w.towardServer[i])
+      try e.feed(consume o, towardServer: w.towardServer[i])
     }
     return members
   }

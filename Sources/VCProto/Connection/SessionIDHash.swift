@@ -3,9 +3,10 @@
 /// length and two per-process random words (drawn from `Hasher`'s seed) mixed in.
 ///
 /// It is not a keyed pseudo-random function like SipHash; what it must do is spread real ids over a
-/// table and give a peer no way to aim ids at one bucket without the process's seed. The table it
-/// feeds is bounded (``ClientConfiguration/maxSubscriptions``), and rehashed with SipHash by the
-/// dictionary, so even a full collision costs a probe over at most that many entries.
+/// table and give a peer no way to aim ids at one slot without the process's seed. The table it
+/// feeds (``SubscriptionTable``) holds at most ``ClientConfiguration/maxSubscriptions`` entries, so
+/// even ids whose hashes all collide cost a probe over at most that many slots (the ids are the
+/// application's choice, from the server's session list).
 enum SessionIDHash {
   private static let seeds: (UInt64, UInt64) = {
     var first = Hasher()

@@ -1,22 +1,19 @@
-/// The client engine's subscription table key: a session id with its hash computed once.
+/// The client engine's subscription table key (``SubscriptionTable``): a session id with its hash
+/// computed once, so that the table never hashes an id's bytes again (a `String` key was hashed with
+/// SipHash on every lookup, and again whenever the dictionary moved it).
 ///
-/// Swift's dictionary hashes a key again whenever it moves it: every key shifted back when another is
-/// removed, every key when the table grows. For a `String` key that is a SipHash over its bytes each
-/// time, which made `unsubscribe` the dearest request of the engine. With the hash kept in the key a
-/// move hashes one integer.
-///
-/// Equality is still the ids' `==` (canonical equivalence), and the hash agrees with it:
+/// Equality is the ids' `==` (canonical equivalence), and the hash agrees with it:
 /// - An all-ASCII id (every real one: a UUID) is hashed by ``SessionIDHash``, a seeded
-///   multiply-fold over its bytes, in a few dozen instructions where `String`'s SipHash took about
-///   four hundred, three times per session a client opens (subscribe, its history, unsubscribe).
+///   multiply-fold over its bytes, in under a hundred instructions where `String`'s SipHash took
+///   about four hundred, three times per session a client opens (subscribe, its history,
+///   unsubscribe).
 /// - An id with other scalars is canonically equivalent to an ASCII one exactly when each of those
 ///   scalars is one of Unicode's three canonical singletons onto ASCII (U+037E for `;`, U+1FEF for
 ///   `` ` ``, U+212A for `K`; ASCIINameComparisonTests and SessionKeyTests check this over every
 ///   scalar): such an id is hashed as that ASCII spelling, any other as `String` hashes it (which is
 ///   canonical).
 ///
-/// The dictionary mixes this hash again with its own per-instance SipHash seed, so two ids share a
-/// bucket by design only if their 64-bit hashes collide, which needs the process's random seed.
+/// `Hashable` hashes the stored hash, for the tests that compare the table with a `Dictionary`.
 struct SessionKey: Hashable, Sendable {
   /// The session id.
   let id: String
