@@ -94,6 +94,17 @@ enum IntegerLiteral {
     if negative || (bytes.count > 0 && bytes[0] == UInt8(ascii: "+")) { index = 1 }
     guard index < bytes.count else { return nil }
     var value: Int64 = 0
+    if bytes.count - index <= 18 {
+      // Eighteen digits or fewer stay below 10^18 < Int64.max: no overflow to check (every position a
+      // history carries takes this loop).
+      while index < bytes.count {
+        let digit = bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        value = value &* 10 &+ Int64(digit)
+        index += 1
+      }
+      return negative ? 0 &- value : value
+    }
     while index < bytes.count {
       let digit = bytes[index] &- UInt8(ascii: "0")
       guard digit < 10 else { return nil }
