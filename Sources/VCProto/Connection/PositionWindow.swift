@@ -60,7 +60,23 @@ struct PositionWindow: Sendable {
   /// below the ring's size and every slot index is masked by the table's size (a power of two), so
   /// neither can leave its buffer.
   @discardableResult
+  @inline(__always)
   mutating func insert(_ position: Int) -> Bool {
+    // The common case in line: sorted, room in the ring, and a position past the newest (a live
+    // session's next message). One write, no call.
+    if ascending, count < ring.count, count == 0 || position > newest {
+      let end = head + count
+      ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
+      count += 1
+      return true
+    }
+    return insertOtherwise(position)
+  }
+
+  /// ``insert(_:)`` when the ring is full or grows, the position is not past the newest, or the
+  /// window has its table.
+  @inline(never)
+  private mutating func insertOtherwise(_ position: Int) -> Bool {
     if ascending {
       if count == 0 || position > newest {
         append(position)
