@@ -57,6 +57,16 @@ import Testing
     #expect(table.count == 0 && table[SessionKey("caf\u{e9}-\u{212A}")] == nil)
   }
 
+  /// Appending a key already there replaces its subscription (one entry, as a dictionary's
+  /// assignment), under either spelling of the id.
+  @Test func appendingAHeldKeyReplacesItsSubscription() {
+    var table = SubscriptionTable()
+    let first = table.append(SessionKey("K-1"), Subscription(cursor: nil, window: 4, serial: 1))
+    let again = table.append(SessionKey("\u{212A}-1"), Subscription(cursor: nil, window: 4, serial: 2))
+    #expect(first == again && table.count == 1)
+    #expect(table[SessionKey("K-1")]?.serial == 2 && table.id(at: first) == "K-1")
+  }
+
   /// A subscription changed through the table is changed in place (the index's subscript yields it).
   @Test func changesInPlace() {
     var table = SubscriptionTable()

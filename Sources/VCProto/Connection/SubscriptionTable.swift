@@ -56,15 +56,33 @@ struct SubscriptionTable: Sendable {
     return Self.entry(in: slots[slot])
   }
 
-  /// Adds `key` (not yet present) with `subscription`; returns its position.
+  /// Adds `key` with `subscription`, or, when an equal key is already there, gives that entry
+  /// `subscription` (as a dictionary's assignment would); returns the entry's position.
   @discardableResult
   mutating func append(_ key: consuming SessionKey, _ subscription: consuming Subscription) -> Int {
-    assert(index(of: key) == nil, "a session subscribed twice")
     precondition(entries.count < Int(Int32.max), "too many subscriptions for the table")
     if (entries.count + 1) * 2 > slots.count { rebuild(size: max(16, slots.count * 2)) }
-    let (index, hash) = (entries.count, key.hash)
+    let hash = key.hash
+    // One probe finds the key, or the free slot where it goes.
+    let (slot, held) = slots.withUnsafeBufferPointer { slots -> (Int, Int?) in
+      let mask = slots.count - 1
+      var probe = hash & mask
+      while true {
+        let value = slots[probe]
+        if value == 0 { return (probe, nil) }
+        if value >> 32 == UInt64(UInt32(truncatingIfNeeded: hash)), entries[Self.entry(in: value)].key == key {
+          return (probe, Self.entry(in: value))
+        }
+        probe = (probe + 1) & mask
+      }
+    }
+    if let held {
+      entries[held].subscription = subscription
+      return held
+    }
+    let index = entries.count
     entries.append(Entry(key: key, subscription: subscription))
-    place(index, hash: hash)
+    slots[slot] = Self.slotValue(index, hash: hash)
     return index
   }
 
