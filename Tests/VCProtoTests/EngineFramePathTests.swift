@@ -44,6 +44,12 @@ import Testing
     ]
     for (name, type) in expected {
       #expect(FrameType(name) == type, "\(name)")
+      // The same name held in a buffer (not a small string): recognised by its bytes.
+      var buffered = String()
+      buffered.reserveCapacity(64)
+      buffered.append(name)
+      #expect(!String.sameRepresentation(buffered, name))
+      #expect(FrameType(buffered) == type, "\(name) in a buffer")
       // Any other spelling is another type: a prefix, an extension, a case change, one letter changed.
       #expect(FrameType(String(name.dropLast())) == .other)
       #expect(FrameType(name + "s") == .other)
