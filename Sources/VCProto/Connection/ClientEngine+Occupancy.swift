@@ -20,7 +20,7 @@ extension ClientEngine {
   public var occupancy: Occupancy {
     Occupancy(
       pendingRequests: pending.count, subscriptions: subscriptions.count,
-      largestDedupWindow: subscriptions.entries.map(\.subscription.delivered.count).max() ?? 0,
+      largestDedupWindow: subscriptions.entries.map(\.value.delivered.count).max() ?? 0,
       messageIds: seenMessageIds.count,
       pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count)
   }

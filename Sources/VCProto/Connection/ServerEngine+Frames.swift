@@ -19,7 +19,7 @@ extension ServerEngine {
     case .subscribe: onSubscribe(frame, &out)
     case .unsubscribe:
       guard let id = frame["session_id"]?.stringValue else { break }
-      subscribed.remove(id)
+      subscribedSessions.remove(SessionKey(id))
       out.append(.deliver(.unsubscribe(sessionId: id)))
       return
     case .messageAck where capabilityFlags.contains(.messageAck):
@@ -111,7 +111,7 @@ extension ServerEngine {
     outcome = accepted
     family = VersionFamily(ProtocolVersion(accepted.version) ?? .legacy)
     state = .authenticated
-    subscribed = []  // a second connect re-runs the handshake and starts over, as in the real server
+    subscribedSessions.removeAll()  // a second connect re-runs the handshake and starts over, as in the real server
     if armed.removeValue(forKey: .authDeadline) != nil { out.append(.cancelTimer(.authDeadline)) }
     let announced =
       announcement.protocolVersion != nil || announcement.protocolVersions != nil
@@ -210,10 +210,11 @@ extension ServerEngine {
       cursor = .offset(from ?? 0, signature: seen)
     }
     // The count first: under the bound, no lookup is needed before the insert.
-    guard subscribed.count < configuration.maxSubscriptions || subscribed.contains(id) else {
+    let key = SessionKey(id)
+    guard subscribedSessions.count < configuration.maxSubscriptions || subscribedSessions.contains(key) else {
       return refuse("Too many subscriptions on this connection")
     }
-    subscribed.insert(id)
+    subscribedSessions.append(key, ())
     out.append(.deliver(.subscribe(sessionId: id, cursor: cursor)))
   }
 }

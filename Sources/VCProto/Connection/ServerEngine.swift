@@ -27,8 +27,13 @@ public struct ServerEngine: Sendable {
   var capabilityFlags = CapabilityFlags()
   /// What survives this connection for the same client (replay buffer, idempotency keys).
   public internal(set) var memory: ServerMemory
-  /// The sessions this connection subscribed to.
-  public internal(set) var subscribed: Set<String> = []
+  /// The sessions this connection subscribed to (made from ``subscribedSessions`` on each read).
+  public var subscribed: Set<String> {
+    Set(subscribedSessions.indices.lazy.map { subscribedSessions.id(at: $0) })
+  }
+  /// The sessions this connection subscribed to, by ``SessionKey`` (no SipHash of the id's bytes per
+  /// `subscribe` or per frame of session data sent).
+  var subscribedSessions = SessionTable<Void>()
 
   var challenge: String?
   var connectionId: String?
@@ -159,7 +164,7 @@ public struct ServerEngine: Sendable {
         reason: "\(missing.what) needs the \(missing.gate.name) capability, not negotiated")
     }
     if family != .messageId, type == "session_history" || type == "session_updated",
-      let id = frame["session_id"]?.stringValue, !subscribed.contains(id)
+      let id = frame["session_id"]?.stringValue, !subscribedSessions.contains(SessionKey(id))
     {
       throw IllegalEvent(
         state: state.rawValue, event: "send", reason: "session data for \(id), which this client has not subscribed to")

@@ -3,10 +3,12 @@
 /// length and two per-process random words (drawn from `Hasher`'s seed) mixed in.
 ///
 /// It is not a keyed pseudo-random function like SipHash; what it must do is spread real ids over a
-/// table and give a peer no way to aim ids at one slot without the process's seed. The table it
-/// feeds (``SubscriptionTable``) holds at most ``ClientConfiguration/maxSubscriptions`` entries, so
-/// even ids whose hashes all collide cost a probe over at most that many slots (the ids are the
-/// application's choice, from the server's session list).
+/// table and give a peer no way to aim ids at one slot without the process's seed. The ids are a
+/// peer's choice (the server's session list on a client, the client's `subscribe` frames on a
+/// server), but the table they go into (``SessionTable``) holds at most the engine's
+/// `maxSubscriptions` entries (``ClientConfiguration/maxSubscriptions``,
+/// ``ServerConfiguration/maxSubscriptions``), so even ids whose hashes all collide cost a probe over
+/// at most that many slots.
 enum SessionIDHash {
   private static let seeds: (UInt64, UInt64) = {
     var first = Hasher()

@@ -1,35 +1,35 @@
-/// The client engine's subscriptions by session id: a hash table over ``SessionKey``, whose hash is
-/// computed once per id and used as it is.
+/// Values by session id: a hash table over ``SessionKey``, whose hash is computed once per id and
+/// used as it is. The client engine keeps its subscriptions in one (``SubscriptionTable``), the server
+/// engine the sessions a connection subscribed to (`SessionTable<Void>`).
 ///
 /// A `Dictionary<SessionKey, Subscription>` hashed every key again on every lookup, insertion and
 /// move (a SipHash finalisation of the stored hash, about a hundred and fifty instructions), five
-/// times or more for each session a client opens, reads and closes. Here a lookup masks the stored
-/// hash and probes.
+/// times or more for each session a client opens, reads and closes; a `Set<String>` hashed the id's
+/// bytes with SipHash on every lookup. Here a lookup masks the stored hash and probes.
 ///
-/// The subscriptions live in one dense array, in no particular order (a removal moves the last one
-/// into the hole; the order of subscribing is ``Subscription/serial``). An open-addressing index
+/// The entries live in one dense array, in no particular order (a removal moves the last one into
+/// the hole; the client's order of subscribing is ``Subscription/serial``). An open-addressing index
 /// (linear probing, a power-of-two size at least twice the count, backward-shift deletion) maps a
 /// key to its entry. Each slot holds the entry's position and the low 32 bits of its hash, so a probe
 /// compares hashes without touching entries, and a deletion finds every key's home slot without
-/// hashing anything. Its size is bounded by the entries it holds (at most
-/// ``ClientConfiguration/maxSubscriptions``), so even ids with colliding hashes cost at most a probe
-/// over that many slots.
-struct SubscriptionTable: Sendable {
-  /// One subscribed session.
+/// hashing anything. Its size is bounded by the entries it holds (at most the engine's
+/// `maxSubscriptions`), so even ids with colliding hashes cost at most a probe over that many slots.
+struct SessionTable<Value: Sendable>: Sendable {
+  /// One session and its value.
   struct Entry: Sendable {
     /// The session.
     let key: SessionKey
-    /// What the client holds for it.
-    var subscription: Subscription
+    /// What is kept for it.
+    var value: Value
   }
 
-  /// Every subscription, densely.
+  /// Every entry, densely.
   private(set) var entries: [Entry] = []
   /// `0`: free; otherwise the entry's position plus one (low 32 bits) under the low 32 bits of its
   /// key's hash.
   private var slots: [UInt64] = []
 
-  /// The number of subscriptions.
+  /// The number of entries.
   var count: Int { entries.count }
 
   /// The positions of the entries.
@@ -38,16 +38,25 @@ struct SubscriptionTable: Sendable {
   /// The session id of the entry at `index`.
   func id(at index: Int) -> String { entries[index].key.id }
 
-  /// The subscription at `index`, read or changed in place.
-  subscript(index: Int) -> Subscription {
-    get { entries[index].subscription }
-    _modify { yield &entries[index].subscription }
+  /// The value at `index`, read or changed in place.
+  subscript(index: Int) -> Value {
+    get { entries[index].value }
+    _modify { yield &entries[index].value }
   }
 
-  /// The subscription of `key`, if any.
-  subscript(key: SessionKey) -> Subscription? {
+  /// The value of `key`, if any.
+  subscript(key: SessionKey) -> Value? {
     guard let index = index(of: key) else { return nil }
-    return entries[index].subscription
+    return entries[index].value
+  }
+
+  /// Whether `key` has an entry.
+  func contains(_ key: SessionKey) -> Bool { slot(of: key) != nil }
+
+  /// Forgets every entry.
+  mutating func removeAll() {
+    entries = []
+    slots = []
   }
 
   /// The position of `key`'s entry, if any.
@@ -56,11 +65,11 @@ struct SubscriptionTable: Sendable {
     return Self.entry(in: slots[slot])
   }
 
-  /// Adds `key` with `subscription`, or, when an equal key is already there, gives that entry
-  /// `subscription` (as a dictionary's assignment would); returns the entry's position.
+  /// Adds `key` with `value`, or, when an equal key is already there, gives that entry `value` (as a
+  /// dictionary's assignment would); returns the entry's position.
   @discardableResult
-  mutating func append(_ key: consuming SessionKey, _ subscription: consuming Subscription) -> Int {
-    precondition(entries.count < Int(Int32.max), "too many subscriptions for the table")
+  mutating func append(_ key: consuming SessionKey, _ value: consuming Value) -> Int {
+    precondition(entries.count < Int(Int32.max), "too many entries for the table")
     if (entries.count + 1) * 2 > slots.count { rebuild(size: max(16, slots.count * 2)) }
     let hash = key.hash
     // One probe finds the key, or the free slot where it goes.
@@ -77,11 +86,11 @@ struct SubscriptionTable: Sendable {
       }
     }
     if let held {
-      entries[held].subscription = subscription
+      entries[held].value = value
       return held
     }
     let index = entries.count
-    entries.append(Entry(key: key, subscription: subscription))
+    entries.append(Entry(key: key, value: value))
     slots[slot] = Self.slotValue(index, hash: hash)
     return index
   }
@@ -102,7 +111,7 @@ struct SubscriptionTable: Sendable {
         while Self.entry(in: slots[probe]) != position { probe = (probe + 1) & mask }
         slots[probe] = Self.slotValue(index, hash: hash)
       }
-      // Moved, not copied (a copy would count references to every table of both subscriptions).
+      // Moved, not copied (a copy would count references to everything both entries hold).
       swap(&last, &entries[index])
     }
     return true
@@ -168,3 +177,6 @@ struct SubscriptionTable: Sendable {
 
   private static func entry(in slot: UInt64) -> Int { Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1 }
 }
+
+/// The client engine's subscriptions by session id.
+typealias SubscriptionTable = SessionTable<Subscription>
