@@ -27,7 +27,8 @@ public struct ServerEngine: Sendable {
   var capabilityFlags = CapabilityFlags()
   /// What survives this connection for the same client (replay buffer, idempotency keys).
   public internal(set) var memory: ServerMemory
-  /// The sessions this connection subscribed to (made from ``subscribedSessions`` on each read).
+  /// The sessions this connection subscribed to (a set made on each read from the table the engine
+  /// keeps them in).
   public var subscribed: Set<String> {
     Set(subscribedSessions.indices.lazy.map { subscribedSessions.id(at: $0) })
   }
