@@ -97,7 +97,7 @@ import Testing
         actions
           == (accepted ? [.deliver(.subscribe(sessionId: id, cursor: .offset(0, signature: nil)))] : [.send(refusal)]))
     }
-    #expect(engine.subscribed == [longest])
+    #expect(engine.subscribed == [longest] && engine.subscribedCount == 1)
   }
 
   @Test func clientKeepsCursorsOfBoundedSize() throws {

@@ -32,6 +32,8 @@ public struct ServerEngine: Sendable {
   public var subscribed: Set<String> {
     Set(subscribedSessions.indices.lazy.map { subscribedSessions.id(at: $0) })
   }
+  /// How many sessions this connection subscribed to (``subscribed``'s count, without making the set).
+  public var subscribedCount: Int { subscribedSessions.count }
   /// The sessions this connection subscribed to, by ``SessionKey`` (no SipHash of the id's bytes per
   /// `subscribe` or per frame of session data sent).
   var subscribedSessions = SessionTable<Void>()

@@ -296,7 +296,7 @@ public struct EngineExerciser {
       return "replay buffer overflow"
     }
     if engine.memory.idempotencyKeyCount > ServerMemory.idempotencyCapacity { return "idempotency window overflow" }
-    if engine.subscribed.count > engine.configuration.maxSubscriptions { return "subscriptions overflow" }
+    if engine.subscribedCount > engine.configuration.maxSubscriptions { return "subscriptions overflow" }
     return nil
   }
 
