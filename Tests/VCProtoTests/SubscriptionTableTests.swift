@@ -67,6 +67,17 @@ import Testing
     #expect(table[SessionKey("K-1")]?.serial == 2 && table.id(at: first) == "K-1")
   }
 
+  /// `removeAll` forgets every entry (a server's second `connect`), and the table works again after.
+  @Test func removeAllForgetsEverything() {
+    var table = SessionTable<Void>()
+    for n in 0..<40 { table.append(SessionKey("s-\(n)"), ()) }
+    #expect(table.contains(SessionKey("s-39")) && table.count == 40)
+    table.removeAll()
+    #expect(table.count == 0 && !table.contains(SessionKey("s-39")) && table.index(of: SessionKey("s-0")) == nil)
+    table.append(SessionKey("s-39"), ())
+    #expect(table.contains(SessionKey("s-39")) && !table.contains(SessionKey("s-38")) && table.count == 1)
+  }
+
   /// A subscription changed through the table is changed in place (the index's subscript yields it).
   @Test func changesInPlace() {
     var table = SubscriptionTable()
