@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$engine" ]; then
   frames=${1:-3000} only=${2:-}
-  swift build -c release --product vcproto-bench 2>&1 | tail -n 1
+  ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
   # Prints "Ir D1-misses LL-misses" of one contender (the misses are 0 without --cache).
   engine_count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*EngineBenchmark*measured*' \
@@ -64,7 +64,7 @@ EOF
   exit 0
 fi
 min=${1:-0} max=${2:-1023} frames=${3:-3000}
-swift build -c release --product vcproto-bench 2>&1 | tail -n 1
+../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
 count() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null \
     .build/release/vcproto-bench profile --protocol "$protocol" --frames "$frames" --min-bytes "$min" \

@@ -4,7 +4,7 @@
 # of RESULTS.md (`--protocol 0.5.0` for the 0.5.0 corpus).
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -c release --product vcproto-bench 2>&1 | tail -1
+../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -1
 if [ "${1:-}" = "--smoke" ]; then
   .build/release/vcproto-bench --smoke
   .build/release/vcproto-bench --smoke --protocol 0.5.0

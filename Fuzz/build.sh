@@ -12,7 +12,7 @@ runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")/lib/clan
 fuzzer=$(find "$runtime" -name 'libclang_rt.fuzzer_no_main-*.a' | head -n 1)
 [ -n "$fuzzer" ] || { echo "libclang_rt.fuzzer_no_main not found under $runtime" >&2; exit 2; }
 for target in ${TARGETS:-fuzz-frame fuzz-envelope fuzz-capture fuzz-auth fuzz-auth-frames fuzz-engine}; do
-  swift build -c debug --scratch-path "${FUZZ_BUILD_DIR:-.build}" --product "$target" \
+  ../tools/swift-build-fresh.sh "${FUZZ_BUILD_DIR:-.build}" debug --product "$target" \
     -Xswiftc -sanitize=address -Xswiftc -Xfrontend -Xswiftc -sanitize=fuzzer,address \
     -Xlinker "$fuzzer" -Xlinker -lstdc++ 2>&1 | grep -E "error|warning: |Compiling|Build" | tail -n 3
 done
