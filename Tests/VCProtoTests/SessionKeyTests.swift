@@ -23,7 +23,7 @@ import Testing
     for (a, b, equal) in pairs {
       #expect((SessionKey(a) == SessionKey(b)) == equal, "\(a) \(b)")
       #expect((a == b) == equal, "the pair itself: \(a) \(b)")
-      if equal { #expect(SessionKey(a).hashValue == SessionKey(b).hashValue) }
+      if equal { #expect(SessionKey(a).hash == SessionKey(b).hash) }
     }
   }
 
@@ -51,7 +51,7 @@ import Testing
       #expect(SessionKey.asciiEquivalent(of: scalar) == decomposed.utf8.first)
       let id = "s-" + String(Character(scalar)) + "-1"
       #expect(SessionKey(id) == SessionKey("s-" + decomposed + "-1"))
-      #expect(SessionKey(id).hashValue == SessionKey("s-" + decomposed + "-1").hashValue)
+      #expect(SessionKey(id).hash == SessionKey("s-" + decomposed + "-1").hash)
     }
     #expect(singletons == 3)
   }

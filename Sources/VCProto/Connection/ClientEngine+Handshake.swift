@@ -215,9 +215,11 @@ extension ClientEngine {
     }
     // A session created by a prompt whose `session_ready` may have gone to the old connection:
     // subscribe to it, so its messages arrive whether or not `session_ready` ever does.
-    for id in pendingNewSessions
-    where subscriptions[SessionKey(id)] == nil && subscriptions.count < configuration.maxSubscriptions {
-      addSubscription(id, cursor: nil)
+    for id in pendingNewSessions {
+      let key = SessionKey(id)
+      if !subscriptions.contains(key) && subscriptions.count < configuration.maxSubscriptions {
+        addSubscription(key, cursor: nil)
+      }
     }
     pendingNewSessions = []
     for id in subscriptionIdsInOrder() { sendSubscribe(id, &out) }

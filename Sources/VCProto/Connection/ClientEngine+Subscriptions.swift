@@ -11,20 +11,20 @@ extension ClientEngine {
       guard subscriptions.count < configuration.maxSubscriptions else { return }
       // A new subscription has no continuation timer to cancel (`unsubscribe` cancelled any).
       assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
-      index = subscriptions.append(
-        key, Subscription(cursor: nil, window: configuration.dedupWindow, serial: nextSubscriptionSerial))
-      nextSubscriptionSerial += 1
+      index = addSubscription(key, cursor: nil)
     }
     // Changed in place: the cursor taken and, when ready, the request prepared.
     let resume = subscriptions[index].prepareSubscribe(cursor: cursor, ready: ready, family: family)
     if ready { out.append(.send(Self.subscribeFrame(id, resume))) }
   }
 
-  /// Adds a subscription to `id` (not yet subscribed), last in the order.
-  mutating func addSubscription(_ id: String, cursor: SubscriptionCursor?) {
-    subscriptions.append(
-      SessionKey(id), Subscription(cursor: cursor, window: configuration.dedupWindow, serial: nextSubscriptionSerial))
+  /// Adds a subscription to `key`'s session (not yet subscribed), last in the order; returns its
+  /// position in ``subscriptions``.
+  @discardableResult
+  mutating func addSubscription(_ key: consuming SessionKey, cursor: SubscriptionCursor?) -> Int {
+    let serial = nextSubscriptionSerial
     nextSubscriptionSerial += 1
+    return subscriptions.append(key, Subscription(cursor: cursor, window: configuration.dedupWindow, serial: serial))
   }
 
   /// The `subscribe` frame for `id`, asking with `resume` (``Subscription/beginRequest(_:)``).

@@ -277,8 +277,8 @@ public struct ClientEngine: Sendable {
         connectionLost(.heartbeatTimeout, now: now, close: true, &out)
       }
     case .continuation(let id):
-      guard state == .ready, subscriptions[SessionKey(id)] != nil else { return }
-      sendSubscribe(id, &out)
+      guard state == .ready else { return }
+      sendSubscribe(id, &out)  // (nothing when the session is no longer subscribed)
     case .requestDeadline:
       guard state == .ready else { return }
       expirePending(now: now, &out)

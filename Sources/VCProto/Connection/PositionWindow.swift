@@ -65,9 +65,7 @@ struct PositionWindow: Sendable {
     // The common case in line: sorted, room in the ring, and a position past the newest (a live
     // session's next message). One write, no call.
     if ascending, count < ring.count, count == 0 || position > newest {
-      let end = head + count
-      ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
-      count += 1
+      appendWithRoom(position)
       return true
     }
     return insertOtherwise(position)
@@ -155,11 +153,17 @@ struct PositionWindow: Sendable {
       head = head + 1 == capacity ? 0 : head + 1
       return oldest
     }
+    appendWithRoom(position)
+    return nil
+  }
+
+  /// Puts `position` last in a ring with room for it (`count < ring.count`).
+  @inline(__always)
+  private mutating func appendWithRoom(_ position: Int) {
     // `head` and `count` are both below `ring.count` here: one subtraction wraps (no division).
     let end = head + count
     ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
     count += 1
-    return nil
   }
 
   /// While ``ascending``: the age (0 = oldest) of `position` among the live positions, by binary search.

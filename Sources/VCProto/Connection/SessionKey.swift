@@ -12,9 +12,7 @@
 ///   `` ` ``, U+212A for `K`; ASCIINameComparisonTests and SessionKeyTests check this over every
 ///   scalar): such an id is hashed as that ASCII spelling, any other as `String` hashes it (which is
 ///   canonical).
-///
-/// `Hashable` hashes the stored hash, for the tests that compare the table with a `Dictionary`.
-struct SessionKey: Hashable, Sendable {
+struct SessionKey: Equatable, Sendable {
   /// The session id.
   let id: String
   /// The id's hash (``SessionIDHash``, or as described above).
@@ -60,6 +58,4 @@ struct SessionKey: Hashable, Sendable {
 
   // (`==` on two ASCII strings is a byte comparison already: no faster test was found.)
   static func == (a: SessionKey, b: SessionKey) -> Bool { a.hash == b.hash && a.id == b.id }
-
-  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }

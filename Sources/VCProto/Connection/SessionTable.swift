@@ -71,25 +71,14 @@ struct SessionTable<Value: Sendable>: Sendable {
   mutating func append(_ key: consuming SessionKey, _ value: consuming Value) -> Int {
     precondition(entries.count < Int(Int32.max), "too many entries for the table")
     if (entries.count + 1) * 2 > slots.count { rebuild(size: max(16, slots.count * 2)) }
-    let hash = key.hash
     // One probe finds the key, or the free slot where it goes.
-    let (slot, held) = slots.withUnsafeBufferPointer { slots -> (Int, Int?) in
-      let mask = slots.count - 1
-      var probe = hash & mask
-      while true {
-        let value = slots[probe]
-        if value == 0 { return (probe, nil) }
-        if value >> 32 == UInt64(UInt32(truncatingIfNeeded: hash)), entries[Self.entry(in: value)].key == key {
-          return (probe, Self.entry(in: value))
-        }
-        probe = (probe + 1) & mask
-      }
-    }
-    if let held {
+    let slot = slot(for: key)
+    if slots[slot] != 0 {
+      let held = Self.entry(in: slots[slot])
       entries[held].value = value
       return held
     }
-    let index = entries.count
+    let (index, hash) = (entries.count, key.hash)
     entries.append(Entry(key: key, value: value))
     slots[slot] = Self.slotValue(index, hash: hash)
     return index
@@ -104,13 +93,11 @@ struct SessionTable<Value: Sendable>: Sendable {
     var last = entries.removeLast()
     if index != entries.count {
       // The last entry moves into the hole: its slot is found by its stored hash and old position.
-      let (position, hash) = (entries.count, last.key.hash)
-      slots.withUnsafeMutableBufferPointer { slots in
-        let mask = slots.count - 1
-        var probe = hash & mask
-        while Self.entry(in: slots[probe]) != position { probe = (probe + 1) & mask }
-        slots[probe] = Self.slotValue(index, hash: hash)
+      let position = entries.count
+      let moved = slots.withUnsafeBufferPointer {
+        Self.probe($0, from: last.key.hash) { Self.entry(in: $0) == position }
       }
+      slots[moved] = Self.slotValue(index, hash: last.key.hash)
       // Moved, not copied (a copy would count references to everything both entries hold).
       swap(&last, &entries[index])
     }
@@ -122,27 +109,37 @@ struct SessionTable<Value: Sendable>: Sendable {
   /// The slot holding `key`, if any.
   private func slot(of key: SessionKey) -> Int? {
     guard !slots.isEmpty else { return nil }
-    let tag = UInt64(UInt32(truncatingIfNeeded: key.hash))
-    return slots.withUnsafeBufferPointer { slots -> Int? in
-      let mask = slots.count - 1
-      var probe = key.hash & mask
-      while true {
-        let held = slots[probe]
-        if held == 0 { return nil }
-        if held >> 32 == tag, entries[Self.entry(in: held)].key == key { return probe }
-        probe = (probe + 1) & mask
+    let slot = slot(for: key)
+    return slots[slot] == 0 ? nil : slot
+  }
+
+  /// The slot holding `key`, or the free slot that ends its probe run (the index is not empty).
+  @inline(__always)
+  private func slot(for key: SessionKey) -> Int {
+    let tag = Self.tag(key.hash)
+    return slots.withUnsafeBufferPointer { slots in
+      Self.probe(slots, from: key.hash) { held in
+        held == 0 || (held >> 32 == tag && entries[Self.entry(in: held)].key == key)
       }
     }
   }
 
+  /// The first slot from `hash`'s home, walking forward and wrapping, whose value satisfies `stop`
+  /// (every probe of this table stops at a free slot at the latest, or at a slot it knows is there).
+  @inline(__always)
+  private static func probe(
+    _ slots: UnsafeBufferPointer<UInt64>, from hash: Int, until stop: (UInt64) -> Bool
+  ) -> Int {
+    let mask = slots.count - 1
+    var probe = hash & mask
+    while !stop(slots[probe]) { probe = (probe + 1) & mask }
+    return probe
+  }
+
   /// Puts entry `index` (whose key hashes to `hash`) in the first free slot from its home.
   private mutating func place(_ index: Int, hash: Int) {
-    slots.withUnsafeMutableBufferPointer { slots in
-      let mask = slots.count - 1
-      var probe = hash & mask
-      while slots[probe] != 0 { probe = (probe + 1) & mask }
-      slots[probe] = Self.slotValue(index, hash: hash)
-    }
+    let free = slots.withUnsafeBufferPointer { Self.probe($0, from: hash) { $0 == 0 } }
+    slots[free] = Self.slotValue(index, hash: hash)
   }
 
   /// Frees `slot`, moving back later members of its probe run whose home does not lie strictly
@@ -171,9 +168,11 @@ struct SessionTable<Value: Sendable>: Sendable {
     for index in entries.indices { place(index, hash: entries[index].key.hash) }
   }
 
-  private static func slotValue(_ index: Int, hash: Int) -> UInt64 {
-    UInt64(UInt32(truncatingIfNeeded: hash)) << 32 | UInt64(index + 1)
-  }
+  /// What a slot keeps of a hash: its low 32 bits (enough to find the home slot of any index this
+  /// table can have).
+  private static func tag(_ hash: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: hash)) }
+
+  private static func slotValue(_ index: Int, hash: Int) -> UInt64 { tag(hash) << 32 | UInt64(index + 1) }
 
   private static func entry(in slot: UInt64) -> Int { Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1 }
 }
