@@ -144,6 +144,16 @@ import Testing
     }
     frames.append(
       JSONObject(names.enumerated().map { JSONObject.Member(key: $1, value: JSONValue(integerLiteral: $0)) }))
+    // Every name held in a buffer, not as a small string (as a key built by a host may be): no
+    // representation matches, the bytes do.
+    frames.append(
+      JSONObject(
+        names.enumerated().map { offset, name in
+          var buffered = String()
+          buffered.reserveCapacity(64)
+          buffered.append(name)
+          return JSONObject.Member(key: buffered, value: JSONValue(integerLiteral: offset))
+        }))
     for frame in frames {
       let fields = HistoryFrame(frame)
       let found = [
@@ -170,6 +180,44 @@ import Testing
     for literal in literals {
       let read = Array(literal.utf8).withUnsafeBufferPointer { IntegerLiteral.value(of: $0) }
       #expect(read == Int64(literal), "\(literal)")
+    }
+  }
+
+  /// `IntegerLiteral.text(of:)` writes what `String(_:)` writes, around every power of ten and at the
+  /// ends of `Int64`; `JSONNumber`'s integer initialisers use it.
+  @Test func integerTextAgreesWithString() {
+    var values: [Int64] = [0, 1, -1, 9, -9, .max, .min, .max - 1, .min + 1]
+    var power: Int64 = 1
+    for _ in 0..<18 {
+      power *= 10
+      values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+    }
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<2000 { values.append(Int64(truncatingIfNeeded: random.next() as UInt64) >> Int64.random(in: 0...63)) }
+    for value in values {
+      #expect(IntegerLiteral.text(of: value) == String(value), "\(value)")
+      #expect(JSONNumber(value).literal == String(value))
+      #expect(JSONNumber(value).int64Value == value)
+    }
+    #expect(JSONNumber(Int(-42)).literal == "-42")
+    #expect(JSONNumber(12.0).literal == "12")
+  }
+
+  /// `JSONNumber.int64Value` read in place agrees with its definition (an integer literal, by
+  /// `Int64(_:)`) on every kind of valid literal.
+  @Test func int64ValueAgreesWithItsDefinition() throws {
+    let literals = [
+      "0", "-0", "7", "-7", "1.0", "-1.5", "1e3", "1E3", "1e-3", "-0.0", "9223372036854775807",
+      "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "123456789012345678901234567890",
+      "999999999999999999", "1000000000000000000", "0.1e1",
+    ]
+    for literal in literals {
+      guard case .number(let number) = try JSONReader(limits: .default).parse(Array(literal.utf8)) else {
+        Issue.record("\(literal) is not a number")
+        continue
+      }
+      let defined = number.isIntegerLiteral ? Int64(literal) : nil
+      #expect(number.int64Value == defined, "\(literal)")
     }
   }
 

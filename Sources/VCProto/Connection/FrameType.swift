@@ -54,18 +54,3 @@ enum FrameType: Sendable {
     }
   }
 }
-
-/// How ``FrameType`` compares a `type` with a name.
-private protocol NameComparison {
-  static func same(_ type: String, _ name: String) -> Bool
-}
-
-/// By representation (a small string equal to the name).
-private enum ByRepresentation: NameComparison {
-  @inline(__always) static func same(_ type: String, _ name: String) -> Bool { String.sameRepresentation(type, name) }
-}
-
-/// By bytes (exact scalars).
-private enum ByBytes: NameComparison {
-  @inline(__always) static func same(_ type: String, _ name: String) -> Bool { type.hasSameScalars(as: name) }
-}

@@ -22,36 +22,41 @@ struct HistoryFrame {
     for index in frame.members.indices {
       let key = frame.members[index].key
       // The length first (stored for native strings): most keys are ruled out without a comparison.
-      switch key.utf8.count {
-      case 3: Self.take(&gap, index, key, "gap")
-      case 8:
-        if !Self.take(&messages, index, key, "messages"), !Self.take(&lastSeq, index, key, "last_seq") {
-          Self.take(&nextSeq, index, key, "next_seq")
-        }
-      case 10: Self.take(&sessionId, index, key, "session_id")
-      case 11:
-        if !Self.take(&nextOffset, index, key, "next_offset"), !Self.take(&endOfFile, index, key, "end_of_file") {
-          Self.take(&isComplete, index, key, "is_complete")
-        }
-      case 13: Self.take(&fileReplaced, index, key, "file_replaced")
-      case 14: Self.take(&fileSignature, index, key, "file_signature")
-      case 17: Self.take(&newestMessageId, index, key, "newest_message_id")
-      default: continue
-      }
+      let length = key.utf8.count
+      if !record(index, key, length, ByRepresentation.self) { recordByBytes(index, key, length) }
     }
   }
 
-  /// Records `index` for `name` when `key` is `name` (and no earlier member was); `true` when `key` is `name`.
-  /// `key` has as many UTF-8 bytes as `name` (the caller's switch), so `==` is exact for this ASCII
-  /// name (``String/hasSameScalars(asASCII:)``): it decides at once when they are equal, the common
-  /// case (measured cheaper than comparing bytes, or first bytes, beforehand).
-  @discardableResult
+  /// Records member `index` under its name when `key` (`length` UTF-8 bytes) is one of the names read
+  /// here, compared by `C`; `false` when a name has that length but none matched. The one table of
+  /// names: compared by representation first (the parser's keys are small strings), then by bytes.
+  /// Exact for these ASCII names, as the subscript is: no other sequence of scalars of the same
+  /// length is canonically equivalent to one of them.
   @inline(__always)
-  private static func take(_ slot: inout Int?, _ index: Int, _ key: String, _ name: String) -> Bool {
-    assert(key.utf8.count == name.utf8.count && name.utf8.allSatisfy { $0 < 0x80 })
-    guard key == name else { return false }
-    if slot == nil { slot = index }
-    return true
+  private mutating func record<C: NameComparison>(_ index: Int, _ key: String, _ length: Int, _: C.Type) -> Bool {
+    @inline(__always) func take(_ slot: inout Int?, _ name: String) -> Bool {
+      guard C.same(key, name) else { return false }
+      if slot == nil { slot = index }
+      return true
+    }
+    switch length {
+    case 3: return take(&gap, "gap")
+    case 8: return take(&messages, "messages") || take(&lastSeq, "last_seq") || take(&nextSeq, "next_seq")
+    case 10: return take(&sessionId, "session_id")
+    case 11:
+      return take(&nextOffset, "next_offset") || take(&endOfFile, "end_of_file") || take(&isComplete, "is_complete")
+    case 13: return take(&fileReplaced, "file_replaced")
+    case 14: return take(&fileSignature, "file_signature")
+    case 17: return take(&newestMessageId, "newest_message_id")
+    default: return true  // No name has this length.
+    }
+  }
+
+  /// ``record(_:_:_:_:)`` by bytes, for a key no name matched by representation (a name held in a
+  /// buffer, `newest_message_id`, or another key of a known length); out of line.
+  @inline(never)
+  private mutating func recordByBytes(_ index: Int, _ key: String, _ length: Int) {
+    _ = record(index, key, length, ByBytes.self)
   }
 
   /// The value of the member at `index`, if any.

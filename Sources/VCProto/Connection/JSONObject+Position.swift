@@ -82,39 +82,3 @@ enum InPlacePosition {
   /// Reading in place cannot decide: read the message with the subscript.
   case undecided
 }
-
-/// `JSONNumber.int64Value` over a literal's UTF-8 bytes, in place: `nil` unless the literal is an
-/// optional sign and one or more decimal digits whose value fits in `Int64` (a fraction or an
-/// exponent, even `1.0` or `1e3`, is not an integer literal). Only bytes of `bytes` are read.
-enum IntegerLiteral {
-  @inline(__always)
-  static func value(of bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-    var index = 0
-    let negative = bytes.count > 0 && bytes[0] == UInt8(ascii: "-")
-    if negative || (bytes.count > 0 && bytes[0] == UInt8(ascii: "+")) { index = 1 }
-    guard index < bytes.count else { return nil }
-    var value: Int64 = 0
-    if bytes.count - index <= 18 {
-      // Eighteen digits or fewer stay below 10^18 < Int64.max: no overflow to check (every position a
-      // history carries takes this loop).
-      while index < bytes.count {
-        let digit = bytes[index] &- UInt8(ascii: "0")
-        guard digit < 10 else { return nil }
-        value = value &* 10 &+ Int64(digit)
-        index += 1
-      }
-      return negative ? 0 &- value : value
-    }
-    while index < bytes.count {
-      let digit = bytes[index] &- UInt8(ascii: "0")
-      guard digit < 10 else { return nil }
-      let (scaled, o1) = value.multipliedReportingOverflow(by: 10)
-      let (next, o2) =
-        negative ? scaled.subtractingReportingOverflow(Int64(digit)) : scaled.addingReportingOverflow(Int64(digit))
-      guard !o1, !o2 else { return nil }
-      value = next
-      index += 1
-    }
-    return value
-  }
-}

@@ -10,12 +10,12 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates a number from an integer.
   public init(_ value: Int) {
-    self.literal = String(value)
+    self.literal = IntegerLiteral.text(of: Int64(value))
   }
 
   /// Creates a number from an integer.
   public init(_ value: Int64) {
-    self.literal = String(value)
+    self.literal = IntegerLiteral.text(of: value)
   }
 
   /// Creates a number from a finite double (non-finite values become `0`, which JSON cannot express otherwise).
@@ -23,7 +23,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     if !value.isFinite {
       self.literal = "0"
     } else if abs(value) < 1e15, let exact = Int64(exactly: value) {
-      self.literal = String(exact)
+      self.literal = IntegerLiteral.text(of: exact)
     } else {
       self.literal = "\(value)"
     }
@@ -40,6 +40,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
   /// The value as `Int64` when the literal is an integer literal within range, else `nil`.
   public var int64Value: Int64? {
+    // The digits in place (native and small strings); a literal whose bytes are not contiguous (a
+    // bridged string) is read by the standard library. The two agree on every valid literal.
+    if let value = literal.utf8.withContiguousStorageIfAvailable({ IntegerLiteral.value(of: $0) }) { return value }
     guard isIntegerLiteral else { return nil }
     return Int64(literal)
   }
