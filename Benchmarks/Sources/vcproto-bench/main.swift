@@ -105,6 +105,18 @@ if arguments.first == "engine-profile" {
   exit(0)
 }
 
+// `vcproto-bench engine-phases [--protocol V] [--frames N] [--workload W] [--passes P]`: where the
+// engines' time goes per session_history frame (a diagnostic; see EnginePhases).
+if arguments.first == "engine-phases" {
+  guard let kind = engineWorkloads(default: "first-contact").first, option("--workload") != "all" else {
+    fatalError("engine-phases runs one workload: --workload steady, first-contact or all-subscribed")
+  }
+  try EnginePhases.run(
+    count: Int(option("--frames") ?? "20000") ?? 20000, version: protocolVersion, kind: kind,
+    passes: Int(option("--passes") ?? "5") ?? 5)
+  exit(0)
+}
+
 // `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--workload W] [--smoke]`: the
 // connection engines' cost per frame, on the steady, first-contact and all-subscribed workloads (all by
 // default).
