@@ -3,20 +3,24 @@ import Foundation
 // The baseline a Swift developer would write without vcproto: Codable structs with explicit
 // CodingKeys, dispatched on `type` in one pass by a custom init(from:).
 
-struct CBOutput: Codable { var commandSessionId: String; var stream: String; var text: String
+struct CBOutput: Codable {
+  var commandSessionId: String; var stream: String; var text: String
   enum CodingKeys: String, CodingKey { case commandSessionId = "command_session_id", stream, text }
 }
 struct CBAck: Codable { var message: String }
-struct CBTurn: Codable { var sessionId: String?
+struct CBTurn: Codable {
+  var sessionId: String?
   enum CodingKeys: String, CodingKey { case sessionId = "session_id" }
 }
-struct CBSubscribe: Codable { var sessionId: String; var lastMessageId: String?; var fromOffset: Int?; var fileSignatureSeen: String?
+struct CBSubscribe: Codable {
+  var sessionId: String; var lastMessageId: String?; var fromOffset: Int?; var fileSignatureSeen: String?
   enum CodingKeys: String, CodingKey {
     case sessionId = "session_id", lastMessageId = "last_message_id", fromOffset = "from_offset"
     case fileSignatureSeen = "file_signature_seen"
   }
 }
-struct CBPrompt: Codable { var text: String; var resumeSessionId: String?; var workingDirectory: String?; var provider: String?
+struct CBPrompt: Codable {
+  var text: String; var resumeSessionId: String?; var workingDirectory: String?; var provider: String?
   enum CodingKeys: String, CodingKey {
     case text, resumeSessionId = "resume_session_id", workingDirectory = "working_directory", provider
   }
@@ -24,7 +28,8 @@ struct CBPrompt: Codable { var text: String; var resumeSessionId: String?; var w
 struct CBRecent: Codable {
   var sessionId: String; var name: String; var workingDirectory: String; var lastModified: String; var provider: String?
   enum CodingKeys: String, CodingKey {
-    case sessionId = "session_id", name, workingDirectory = "working_directory", lastModified = "last_modified", provider
+    case sessionId = "session_id", name, workingDirectory = "working_directory", lastModified = "last_modified",
+      provider
   }
 }
 struct CBRecentSessions: Codable { var sessions: [CBRecent]; var limit: Int }
@@ -36,13 +41,18 @@ struct CBSummary: Codable {
     case messageCount = "message_count", provider
   }
 }
-struct CBSessionList: Codable { var sessions: [CBSummary]; var totalCount: Int
+struct CBSessionList: Codable {
+  var sessions: [CBSummary]; var totalCount: Int
   enum CodingKeys: String, CodingKey { case sessions, totalCount = "total_count" }
 }
-final class CBNode: Codable { var id: String; var label: String; var type: String; var description: String?; var children: [CBNode]? }
-struct CBCommands: Codable { var workingDirectory: String?; var projectCommands: [CBNode]; var generalCommands: [CBNode]
+final class CBNode: Codable {
+  var id: String; var label: String; var type: String; var description: String?; var children: [CBNode]?
+}
+struct CBCommands: Codable {
+  var workingDirectory: String?; var projectCommands: [CBNode]; var generalCommands: [CBNode]
   enum CodingKeys: String, CodingKey {
-    case workingDirectory = "working_directory", projectCommands = "project_commands", generalCommands = "general_commands"
+    case workingDirectory = "working_directory", projectCommands = "project_commands", generalCommands =
+      "general_commands"
   }
 }
 struct CBOutputFull: Codable {
@@ -83,7 +93,8 @@ struct CBHistory: Codable {
   }
 }
 // 0.5.0 shapes.
-struct CBConnected: Codable { var message: String; var sessionId: String?; var negotiatedProtocolVersion: String
+struct CBConnected: Codable {
+  var message: String; var sessionId: String?; var negotiatedProtocolVersion: String
   enum CodingKeys: String, CodingKey {
     case message, sessionId = "session_id", negotiatedProtocolVersion = "negotiated_protocol_version"
   }
@@ -94,7 +105,8 @@ struct CBCanonical: Codable {
   enum CodingKeys: String, CodingKey { case uuid, role, text, timestamp, provider, sessionId = "session_id", offset }
 }
 struct CBHistory5: Codable {
-  var sessionId: String; var messages: [CBCanonical]; var nextOffset: Int; var endOfFile: Bool; var fileSignature: String?
+  var sessionId: String; var messages: [CBCanonical]; var nextOffset: Int; var endOfFile: Bool;
+  var fileSignature: String?
   enum CodingKeys: String, CodingKey {
     case sessionId = "session_id", messages, nextOffset = "next_offset", endOfFile = "end_of_file"
     case fileSignature = "file_signature"

@@ -73,7 +73,8 @@ struct Generator {
   func json(_ value: JSONValue) -> String { value.jsonText }
 
   mutating func timestamp() -> String {
-    String(format: "2026-01-%02dT%02d:%02d:%02d.%03dZ", int(1...28), int(0...23), int(0...59), int(0...59), int(0...999))
+    String(
+      format: "2026-01-%02dT%02d:%02d:%02d.%03dZ", int(1...28), int(0...23), int(0...59), int(0...59), int(0...999))
   }
 
   mutating func record(_ session: String, parent: String?) -> JSONValue {
@@ -179,10 +180,11 @@ struct Generator {
       ])
     case 36..<42: return json(["type": "subscribe", "session_id": .string(uuid()), "last_message_id": .string(uuid())])
     case 42..<52:
-      return json(([
-        "type": "prompt", "text": .string(prose(int(5...60))), "resume_session_id": .string(uuid()),
-        "working_directory": "/Users/dev/voice-code", "provider": v5 ? .string(provider()) : .null,
-      ] as JSONValue).withoutNulls)
+      return json(
+        ([
+          "type": "prompt", "text": .string(prose(int(5...60))), "resume_session_id": .string(uuid()),
+          "working_directory": "/Users/dev/voice-code", "provider": v5 ? .string(provider()) : .null,
+        ] as JSONValue).withoutNulls)
     case 52..<60:
       return json([
         "type": "recent_sessions",
@@ -203,7 +205,8 @@ struct Generator {
           (0..<n).map { _ in
             ([
               "session_id": .string(uuid()), "name": .string(text(int(2...6), nonASCII: chance(0.3))),
-              "working_directory": "/Users/dev/voice-code", "last_modified": .number(JSONNumber(int(1_760_000_000_000...1_770_000_000_000))),
+              "working_directory": "/Users/dev/voice-code",
+              "last_modified": .number(JSONNumber(int(1_760_000_000_000...1_770_000_000_000))),
               "message_count": .number(JSONNumber(int(0...400))), "provider": v5 ? .string(provider()) : .null,
             ] as JSONValue).withoutNulls
           }), "total_count": .number(JSONNumber(n)),
@@ -217,7 +220,8 @@ struct Generator {
     case 70..<74:
       return json([
         "type": "command_output_full", "command_session_id": .string(cmd),
-        "output": .string((0..<int(5...120)).map { _ in text(int(4...14), nonASCII: chance(0.2)) }.joined(separator: "\n")),
+        "output": .string(
+          (0..<int(5...120)).map { _ in text(int(4...14), nonASCII: chance(0.2)) }.joined(separator: "\n")),
         "exit_code": chance(0.2) ? .null : .number(JSONNumber(int(0...2))), "timestamp": .string(timestamp()),
         "duration_ms": chance(0.2) ? .null : .number(JSONNumber(int(5...90_000))), "command_id": "make.test",
         "shell_command": "make test", "working_directory": "/Users/dev/voice-code",

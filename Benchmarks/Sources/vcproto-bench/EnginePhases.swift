@@ -50,9 +50,10 @@ enum EnginePhases {
   }
 
   @inline(never)
-  static func pipeline(_ w: EngineBenchmark.Workload, _ isHistory: [Bool], _ reader: JSONReader, _ s: inout Sums,
-                       _ sink: inout Int) throws
-  {
+  static func pipeline(
+    _ w: EngineBenchmark.Workload, _ isHistory: [Bool], _ reader: JSONReader, _ s: inout Sums,
+    _ sink: inout Int
+  ) throws {
     var e = try EngineBenchmark.Engines(w)
     for i in w.frames.indices {
       let t0 = now()
@@ -90,9 +91,10 @@ enum EnginePhases {
   }
 
   @inline(never)
-  static func parseAlone(_ w: EngineBenchmark.Workload, _ isHistory: [Bool], _ reader: JSONReader, _ s: inout Sums,
-                         _ sink: inout Int) throws
-  {
+  static func parseAlone(
+    _ w: EngineBenchmark.Workload, _ isHistory: [Bool], _ reader: JSONReader, _ s: inout Sums,
+    _ sink: inout Int
+  ) throws {
     for i in w.frames.indices {
       let t0 = now()
       var t1 = 0
@@ -128,7 +130,8 @@ enum EnginePhases {
     print(String(format: "  decode alone %.0f; parse alone %.0f, its free %.0f", decode, alone, free))
     print(
       String(
-        format: "  pipeline: parse %.0f; unsubscribe %.0f, subscribe %.0f, their release %.0f; handle %.0f, release %.0f",
+        format:
+          "  pipeline: parse %.0f; unsubscribe %.0f, subscribe %.0f, their release %.0f; handle %.0f, release %.0f",
         parse, per(s.unsubscribe, s.frames), per(s.subscribe, s.frames), per(s.requestRelease, s.frames), handle,
         release))
     print(line("parse slowed by the engines", parse - alone))

@@ -13,7 +13,8 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   }
   // Text form: the same bytes as base64 data with a length taken from the first bytes.
   let length = bytes.prefix(3).reduce(0) { $0 << 8 | Int($1) }
-  _ = try? codec.open(text: size % 2 == 0 ? "zlib" : "gzip", length: length, data: String(decoding: bytes, as: UTF8.self))
+  _ = try? codec.open(
+    text: size % 2 == 0 ? "zlib" : "gzip", length: length, data: String(decoding: bytes, as: UTF8.self))
   if size >= 1024, let sealed = try? codec.seal(bytes, form: .binary) {
     precondition((try? codec.open(binary: sealed)) == bytes, "seal/open round trip failed")
   }
