@@ -45,24 +45,9 @@ enum PositionHash {
   static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
     var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count)
-    var offset = 0
-    while offset + 8 <= bytes.count {
-      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    let tail = ByteWords.forEachWord(in: bytes) { word in
       h = (h ^ word) &* multiplier
       h ^= h >> 29
-      offset += 8
-    }
-    var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    if offset + 4 <= bytes.count {
-      tail = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-      shift = 32
-      offset += 4
-    }
-    while offset < bytes.count {
-      tail |= UInt64(bytes[offset]) << shift
-      shift += 8
-      offset += 1
     }
     h = (h ^ tail) &* multiplier
     h ^= h >> 32

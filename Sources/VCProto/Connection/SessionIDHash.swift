@@ -28,35 +28,16 @@ enum SessionIDHash {
   @inline(__always)
   static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: Int, ascii: Bool) {
     let (seed, multiplier) = seeds
-    let count = bytes.count
-    var state = seed ^ UInt64(count)
+    var state = seed ^ UInt64(bytes.count)
     var seen: UInt64 = 0
-    if count > 0, let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
-      var offset = 0
-      while offset + 8 <= count {
-        let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        seen |= word
-        state = fold(state ^ word, multiplier)
-        offset += 8
-      }
-      if offset < count {
-        // The last one to seven bytes, zero-padded (the length is already in the state).
-        var word: UInt64 = 0
-        var shift: UInt64 = 0
-        if offset + 4 <= count {
-          word = UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-          shift = 32
-          offset += 4
-        }
-        while offset < count {
-          word |= UInt64(bytes[offset]) << shift
-          shift += 8
-          offset += 1
-        }
-        seen |= word
-        state = fold(state ^ word, multiplier)
-      }
+    let tail = ByteWords.forEachWord(in: UnsafeRawBufferPointer(bytes)) { word in
+      seen |= word
+      state = fold(state ^ word, multiplier)
+    }
+    if bytes.count % 8 != 0 {
+      // The last one to seven bytes, zero-padded (the length is already in the state).
+      seen |= tail
+      state = fold(state ^ tail, multiplier)
     }
     return (Int(truncatingIfNeeded: fold(state ^ seed, 0x9E37_79B9_7F4A_7C15)), seen & 0x8080_8080_8080_8080 == 0)
   }
