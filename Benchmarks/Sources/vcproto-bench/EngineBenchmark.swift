@@ -254,11 +254,28 @@ enum EngineBenchmark {
     @inline(__always)
     mutating func prepare(_ w: Workload, _ index: Int) throws {
       guard !w.opens.isEmpty else { return }
-      let step = w.opens[index]
-      if let close = step.close { try client.handle(.unsubscribe(sessionId: close), now: 1, into: &clientActions) }
-      if let open = step.open {
-        try client.handle(.subscribe(sessionId: open, cursor: nil), now: 1, into: &clientActions)
-      }
+      try unsubscribe(before: index, of: w)
+      try subscribe(before: index, of: w)
+      releaseClientActions()
+    }
+
+    /// ``prepare(_:_:)``'s unsubscribe, if frame `index` of `w` has one (its actions kept).
+    @inline(__always)
+    mutating func unsubscribe(before index: Int, of w: Workload) throws {
+      guard !w.opens.isEmpty, let close = w.opens[index].close else { return }
+      try client.handle(.unsubscribe(sessionId: close), now: 1, into: &clientActions)
+    }
+
+    /// ``prepare(_:_:)``'s subscribe, if frame `index` of `w` has one (its actions kept).
+    @inline(__always)
+    mutating func subscribe(before index: Int, of w: Workload) throws {
+      guard !w.opens.isEmpty, let open = w.opens[index].open else { return }
+      try client.handle(.subscribe(sessionId: open, cursor: nil), now: 1, into: &clientActions)
+    }
+
+    /// Counts the client engine's actions and releases them, as a host does once it has performed them.
+    @inline(__always)
+    mutating func releaseClientActions() {
       actions += clientActions.count
       clientActions.removeAll(keepingCapacity: true)
     }
@@ -273,8 +290,7 @@ enum EngineBenchmark {
         serverActions.removeAll(keepingCapacity: true)
       } else {
         try client.handle(.frameReceived(frame), now: 1, into: &clientActions)
-        actions += clientActions.count
-        clientActions.removeAll(keepingCapacity: true)
+        releaseClientActions()
       }
     }
   }

@@ -65,20 +65,15 @@ enum EnginePhases {
         try e.feed(consume o, towardServer: w.towardServer[i])
         continue
       }
-      let step: (close: String?, open: String?) = w.opens.isEmpty ? (nil, nil) : w.opens[i]
-      if let close = step.close { try e.client.handle(.unsubscribe(sessionId: close), now: 1, into: &e.clientActions) }
+      try e.unsubscribe(before: i, of: w)
       let t2 = now()
-      if let open = step.open {
-        try e.client.handle(.subscribe(sessionId: open, cursor: nil), now: 1, into: &e.clientActions)
-      }
+      try e.subscribe(before: i, of: w)
       let t3 = now()
-      sink &+= e.clientActions.count
-      e.clientActions.removeAll(keepingCapacity: true)
+      e.releaseClientActions()
       let t4 = now()
       try e.client.handle(.frameReceived(consume o), now: 1, into: &e.clientActions)
       let t5 = now()
-      sink &+= e.clientActions.count
-      e.clientActions.removeAll(keepingCapacity: true)
+      e.releaseClientActions()
       let t6 = now()
       s.parse += t1 - t0
       s.unsubscribe += t2 - t1
