@@ -6,15 +6,16 @@
 #   Benchmarks/instructions.sh [--protocol VERSION] [--encode] [MIN_BYTES MAX_BYTES [FRAMES]]
 # `--protocol 0.5.0`: the 0.5.0 corpus, decoded as 0.5.0 (default 0.2.0, like run.sh).
 # `--encode`: MessageEncoder against JSONEncoder instead of the typed decode against JSONDecoder.
-#   Benchmarks/instructions.sh --engine [--protocol VERSION] [--workload steady|first-contact|all-subscribed] [--cache]
+#   Benchmarks/instructions.sh --engine [--protocol VERSION] [--workload steady|first-contact|many-open|all-subscribed] [--cache]
 #     [FRAMES [history|other]]
 # `--engine`: the connection engines' instructions per frame against MessageDecoder's (RESULTS.md,
 # "Connection engines"): in the host pipeline (parse + engines, minus parse) and cache-cold (the
 # engines alone on frames parsed beforehand). Counted only inside each contender's function
 # (`--toggle-collect`), so neither the corpus nor the engines' setup is included. `--protocol 0.5.0`:
 # the 0.5.0 engine workload (engines and decoder at 0.5.0). `--workload`: the client's history traffic
-# (steady by default: four sessions followed as they grow; first-contact: sessions opened one after another;
-# all-subscribed: every session of the corpus subscribed up front, the stress case).
+# (steady by default: four sessions followed as they grow; first-contact: sessions opened one after another,
+# the one shown before unsubscribed; many-open: the same keeping 32 open, the oldest unsubscribed;
+# all-subscribed: every session of the corpus subscribed up front; the last two are stress cases).
 # `--cache`: also callgrind's cache
 # simulation, with a fixed geometry so that figures compare across machines (32 KiB 8-way L1 for
 # instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses (D1, reads

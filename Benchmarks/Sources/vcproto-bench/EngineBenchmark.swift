@@ -2,20 +2,25 @@ import Foundation
 import VCProto
 
 /// `vcproto-bench engine [--protocol 0.2.0|0.5.0] [--frames N] [--repetitions R]
-/// [--workload steady|first-contact|all-subscribed|all] [--smoke]`: the connection engines' cost per
+/// [--workload steady|first-contact|many-open|all-subscribed|all] [--smoke]`: the connection engines' cost per
 /// frame against decoding alone, on the benchmark corpus of that version (0.2.0 by default; engines
 /// and decoder negotiated at the same version). Server-to-client frames go to a client engine (ready,
 /// subscribed to the history's session, so `session_history` frames take the dedup path),
 /// client-to-server frames to an authenticated server engine; each engine appends its actions to one
 /// reused buffer (`handle(_:now:into:)`), as a host that cares about cost does.
 ///
-/// Three workloads (``Kind``), all by default; the first two are how the real app uses a connection,
+/// Four workloads (``Kind``), all by default; the first two are how the real app uses a connection,
 /// and the target is judged on them:
 /// - **steady**: a client following four sessions whose histories continue one another (resumed
 ///   from their cursors as the files grow);
-/// - **first-contact**: the user opens session after session: before each history of a new session
-///   the application subscribes to it, and it keeps at most ``openSessions`` open (the oldest is
-///   unsubscribed). The subscribe and unsubscribe requests count as engine work;
+/// - **first-contact**: the user opens session after session, as the real iOS client does it: it
+///   subscribes when a conversation view appears and unsubscribes when it disappears (or on a macOS
+///   sidebar switch; upstream `VoiceCodeClient.swift` lines 1770-1789 at the reference's commit), so
+///   before each history of a new session the application unsubscribes the one it showed before and
+///   subscribes to the new one. The subscribe and unsubscribe requests count as engine work;
+/// - **many-open**: a stress case, not a use: the same, but the application keeps ``manyOpenSessions``
+///   sessions open and unsubscribes the oldest, whose state has gone cold in memory by then (closing
+///   it is a chain of cache misses);
 /// - **all-subscribed**: a stress case, not a use: every session of the corpus (thousands, over ten
 ///   times the default ``ClientConfiguration/maxSubscriptions``) subscribed before the run, each
 ///   history the first of its session, so every history finds its subscription cold in memory.
@@ -99,7 +104,7 @@ enum EngineBenchmark {
     var sessions: [String]
     /// The protocol version of the frames, the engines and the decoder.
     var version: String
-    /// ``Kind/firstContact``: what the application does before frame `i`: unsubscribe `close`, then
+    /// ``Kind/firstContact`` and ``Kind/manyOpen``: what the application does before frame `i`: unsubscribe `close`, then
     /// subscribe `open` (empty for the other kinds).
     var opens: [(close: String?, open: String?)] = []
     var bytes: Int { frames.reduce(0) { $0 + $1.count } }
@@ -120,15 +125,17 @@ enum EngineBenchmark {
     /// small and warm, as in the real app (a handful of sessions open, resumed as they grow).
     case steady
     /// Every `session_history` is the first of a session never seen before (the corpus as generated),
-    /// subscribed to just before it; at most ``openSessions`` open.
+    /// subscribed to just before it, the session shown before it unsubscribed (one open at a time).
     case firstContact = "first-contact"
+    /// ``firstContact`` keeping ``manyOpenSessions`` open, the oldest unsubscribed.
+    case manyOpen = "many-open"
     /// The corpus as generated with every session subscribed before the run: thousands of
     /// subscriptions, each touched once, cold (the engine's worst case for memory traffic).
     case allSubscribed = "all-subscribed"
   }
 
-  /// The sessions a ``Kind/firstContact`` client keeps open.
-  static let openSessions = 32
+  /// The sessions a ``Kind/manyOpen`` client keeps open (a ``Kind/firstContact`` client keeps one).
+  static let manyOpenSessions = 32
 
   /// The sessions a ``Kind/steady`` client follows.
   static let steadySessions = 4
@@ -216,10 +223,11 @@ enum EngineBenchmark {
         if type == "session_history", let id = o["session_id"]?.stringValue { sessions.insert(id) }
       case .allSubscribed:
         if let id = o["session_id"]?.stringValue { sessions.insert(id) }
-      case .firstContact:
+      case .firstContact, .manyOpen:
+        let limit = kind == .manyOpen ? manyOpenSessions : 1
         var step: (close: String?, open: String?) = (nil, nil)
         if type == "session_history", let id = o["session_id"]?.stringValue, !open.contains(id) {
-          if open.count == openSessions { step.close = open.removeFirst() }
+          if open.count == limit { step.close = open.removeFirst() }
           open.append(id)
           step.open = id
         }
@@ -249,7 +257,7 @@ enum EngineBenchmark {
       serverActions.reserveCapacity(64)
     }
 
-    /// What the application does before frame `index` of `w` (``Kind/firstContact``): unsubscribe,
+    /// What the application does before frame `index` of `w` (``Kind/firstContact``, ``Kind/manyOpen``): unsubscribe,
     /// subscribe.
     @inline(__always)
     mutating func prepare(_ w: Workload, _ index: Int) throws {
@@ -452,7 +460,7 @@ enum EngineBenchmark {
   }
 
   /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold [--protocol V] [--frames N]
-  /// [--only history|other] [--workload steady|first-contact|all-subscribed] [--passes P]`:
+  /// [--only history|other] [--workload steady|first-contact|many-open|all-subscribed] [--passes P]`:
   /// one contender over the workload (P times, 1 by default: more gives a sampling profiler enough samples), for `valgrind --tool=callgrind --toggle-collect='*measured*'`
   /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus,
   /// the parsing done beforehand or the engines' setup.

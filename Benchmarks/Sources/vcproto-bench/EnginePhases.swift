@@ -8,7 +8,7 @@ import VCProto
 ///
 /// Passes alternate between the host pipeline and parsing alone, each with the same clock reads
 /// around the parse. For each history frame the pipeline times its parse, the application's requests
-/// before it (``EngineBenchmark/Kind/firstContact``: an unsubscribe and a subscribe, then the release
+/// before it (``EngineBenchmark/Kind/firstContact``, ``EngineBenchmark/Kind/manyOpen``: an unsubscribe and a subscribe, then the release
 /// of the frames they produced), the client engine's handling of the frame, and the release of its
 /// actions (which frees the parsed tree: the update holds its messages). Parsing alone times the
 /// parse and the tree's free. The report gives each phase, and the differences that are the engines'

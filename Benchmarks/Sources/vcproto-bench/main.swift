@@ -80,13 +80,13 @@ if arguments.first == "profile" {
   exit(0)
 }
 
-/// The engine workloads named by `--workload steady|first-contact|all-subscribed|all` (`fallback`
+/// The engine workloads named by `--workload steady|first-contact|many-open|all-subscribed|all` (`fallback`
 /// when absent).
 func engineWorkloads(default fallback: String) -> [EngineBenchmark.Kind] {
   let name = option("--workload") ?? fallback
   if name == "all" { return EngineBenchmark.Kind.allCases }
   guard let kind = EngineBenchmark.Kind(rawValue: name) else {
-    fatalError("--workload must be steady, first-contact, all-subscribed or all, not \(name)")
+    fatalError("--workload must be steady, first-contact, many-open, all-subscribed or all, not \(name)")
   }
   return [kind]
 }
@@ -96,7 +96,7 @@ func engineWorkloads(default fallback: String) -> [EngineBenchmark.Kind] {
 // (`Benchmarks/instructions.sh --engine`).
 if arguments.first == "engine-profile" {
   guard let kind = engineWorkloads(default: "steady").first, option("--workload") != "all" else {
-    fatalError("engine-profile runs one workload: --workload steady, first-contact or all-subscribed")
+    fatalError("engine-profile runs one workload: --workload steady, first-contact, many-open or all-subscribed")
   }
   try EngineBenchmark.profile(
     count: Int(option("--frames") ?? "3000") ?? 3000, version: protocolVersion, kind: kind,
@@ -109,7 +109,7 @@ if arguments.first == "engine-profile" {
 // engines' time goes per session_history frame (a diagnostic; see EnginePhases).
 if arguments.first == "engine-phases" {
   guard let kind = engineWorkloads(default: "first-contact").first, option("--workload") != "all" else {
-    fatalError("engine-phases runs one workload: --workload steady, first-contact or all-subscribed")
+    fatalError("engine-phases runs one workload: --workload steady, first-contact, many-open or all-subscribed")
   }
   try EnginePhases.run(
     count: Int(option("--frames") ?? "20000") ?? 20000, version: protocolVersion, kind: kind,
@@ -118,7 +118,7 @@ if arguments.first == "engine-phases" {
 }
 
 // `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--workload W] [--smoke]`: the
-// connection engines' cost per frame, on the steady, first-contact and all-subscribed workloads (all by
+// connection engines' cost per frame, on the steady, first-contact, many-open and all-subscribed workloads (all by
 // default).
 if arguments.first == "engine" {
   let smoke = arguments.contains("--smoke")
