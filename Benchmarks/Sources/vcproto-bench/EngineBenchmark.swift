@@ -14,10 +14,11 @@ import VCProto
 /// - **steady**: a client following four sessions whose histories continue one another (resumed
 ///   from their cursors as the files grow);
 /// - **first-contact**: the user opens session after session, as the real iOS client does it: it
-///   subscribes when a conversation view appears and unsubscribes when it disappears (or on a macOS
-///   sidebar switch; upstream `VoiceCodeClient.swift` lines 1770-1789 at the reference's commit), so
-///   before each history of a new session the application unsubscribes the one it showed before and
-///   subscribes to the new one. The subscribe and unsubscribe requests count as engine work;
+///   subscribes when a conversation view appears and unsubscribes when it disappears or when the macOS
+///   sidebar switches session (upstream `ios/VoiceCode/Views/ConversationView.swift` lines 676-686 and
+///   714-718 at commit `1e7bcc30`), so before each history of a new session the application
+///   unsubscribes the one it showed before and subscribes to the new one. The subscribe and
+///   unsubscribe requests count as engine work;
 /// - **many-open**: a stress case, not a use: the same, but the application keeps ``manyOpenSessions``
 ///   sessions open and unsubscribes the oldest, whose state has gone cold in memory by then (closing
 ///   it is a chain of cache misses);
