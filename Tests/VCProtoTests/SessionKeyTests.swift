@@ -24,6 +24,8 @@ import Testing
       #expect((SessionKey(a) == SessionKey(b)) == equal, "\(a) \(b)")
       #expect((a == b) == equal, "the pair itself: \(a) \(b)")
       if equal { #expect(SessionKey(a).hash == SessionKey(b).hash) }
+      // With the same hash forced, the ids alone decide (bytes first, then canonical equivalence).
+      #expect((SessionKey(a, hash: 7) == SessionKey(b, hash: 7)) == equal, "colliding hashes: \(a) \(b)")
     }
   }
 

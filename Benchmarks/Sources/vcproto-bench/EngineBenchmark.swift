@@ -330,6 +330,15 @@ enum EngineBenchmark {
     return members
   }
 
+  /// The application's requests alone (``Engines/prepare(_:_:)`` before every frame, no frame parsed
+  /// or handled): what ``Kind/firstContact`` and ``Kind/manyOpen`` add besides the histories, for
+  /// callgrind.
+  @inline(never)
+  static func measuredRequests(_ w: Workload, _ range: Range<Int>, _ e: inout Engines) throws -> Int {
+    for i in range { try e.prepare(w, i) }
+    return e.actions
+  }
+
   @inline(never)
   static func measuredDecode(_ w: Workload, _ range: Range<Int>, _ decoder: MessageDecoder) throws -> Int {
     var decoded = 0
@@ -460,7 +469,7 @@ enum EngineBenchmark {
     for (i, (name, w)) in workloads.enumerated() { report(name, w, rounds[i]) }
   }
 
-  /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold [--protocol V] [--frames N]
+  /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold|requests [--protocol V] [--frames N]
   /// [--only history|other] [--workload steady|first-contact|many-open|all-subscribed] [--passes P]`:
   /// one contender over the workload (P times, 1 by default: more gives a sampling profiler enough samples), for `valgrind --tool=callgrind --toggle-collect='*measured*'`
   /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus,
@@ -486,7 +495,8 @@ enum EngineBenchmark {
       case "pipeline": sink &+= try measuredPipeline(w, w.frames.indices, reader, &engines)
       case "decode": sink &+= try measuredDecode(w, w.frames.indices, decoder)
       case "cold": try measuredCold(parsed, w, &engines)
-      default: fatalError("--contender must be parse, pipeline, decode or cold")
+      case "requests": sink &+= try measuredRequests(w, w.frames.indices, &engines)
+      default: fatalError("--contender must be parse, pipeline, decode, cold or requests")
       }
       actions += engines.actions
     }

@@ -56,6 +56,11 @@ struct SessionKey: Equatable, Sendable {
     }
   }
 
-  // (`==` on two ASCII strings is a byte comparison already: no faster test was found.)
-  static func == (a: SessionKey, b: SessionKey) -> Bool { a.hash == b.hash && a.id == b.id }
+  /// Equal hashes, then the same bytes (in line: ids of equal bytes are equal strings), and only when
+  /// the bytes differ `String`'s `==` (canonically equivalent spellings). `==` alone on two session ids
+  /// (36-byte uuids, held in buffers) called three functions of the standard library's comparison on
+  /// every lookup, code that nothing else on the engine's path runs.
+  static func == (a: SessionKey, b: SessionKey) -> Bool {
+    a.hash == b.hash && (a.id.hasSameScalars(as: b.id) || a.id == b.id)
+  }
 }
