@@ -388,4 +388,49 @@ import VCProto
     let seen = Set(found.tests.filter { $0.kind == "envelope" }.compactMap { $0.vector["error"]?.stringValue })
     #expect(codes.subtracting(seen).isEmpty, "no vector for \(codes.subtracting(seen).sorted())")
   }
+
+  /// The message tests the documentation and `conformance --help` name (`"id": ...` in the pipe's
+  /// examples, `FAIL ...` lines, `messages/<version>/...` in backquotes) are tests the runner has,
+  /// version folder included, so a failure list copied from them works; each `--id` glob shown
+  /// runs something.
+  @Test func messageTestNamesAndIdGlobsInTheDocumentationExist() throws {
+    let found = ConformanceTestCase.discover(root: packageRoot.appendingPathComponent("Vectors").path)
+    let names = Set(found.tests.map(\.name))
+    let patterns = [
+      #""id": "(messages/[^"]+)""#, #"FAIL (messages/[^ :`]+)"#, #"`(messages/\d+\.\d+\.\d+/[^`*]+)`"#,
+    ]
+    let help = runCommand(["conformance", "--help"]).out
+    #expect(help.contains("`messages/0.5.0/connect.null.api_key`"))
+    for document in ["README.md", "Vectors/CONFORMANCE.md", "Vectors/README.md", "conformance --help"] {
+      let text =
+        document == "conformance --help"
+        ? help : try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
+      var cited = Set<String>()
+      for pattern in patterns {
+        cited.formUnion(try Self.captures(pattern, in: text))
+      }
+      for name in cited.sorted() {
+        let exists = names.contains(name)
+        #expect(exists, "\(document) names \(name), which is no test")
+      }
+      for globs in try Self.captures(#"--id\s+'([^']+)'"#, in: text) {
+        for glob in globs.split(separator: ",").map(String.init) {
+          let runsSomething = names.contains { fnmatch(glob, $0, 0) == 0 }
+          #expect(runsSomething, "\(document): --id '\(glob)' runs nothing")
+        }
+      }
+    }
+    // The check can fail: the forms the documentation used to show name no test.
+    let oldName = names.contains("messages/connect.null.api_key")
+    let oldGlob = names.contains { fnmatch("messages/connect.*", $0, 0) == 0 }
+    #expect(!oldName && !oldGlob)
+  }
+
+  /// The first capture group of every match of `pattern` in `text`.
+  static func captures(_ pattern: String, in text: String) throws -> [String] {
+    let regex = try NSRegularExpression(pattern: pattern)
+    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+      Range($0.range(at: 1), in: text).map { String(text[$0]) }
+    }
+  }
 }

@@ -20,6 +20,9 @@ enum ConformanceCommand {
       one JSON line on its standard input; it answers each with one JSON line on its standard
       output (the protocol: Vectors/CONFORMANCE.md). Its answers are compared with the vectors'
       expectations. Prints one line per failure, a line per kind and `N passed, M failed, ...`.
+        A test's name is the folder of its vector file and the vector's id; message vectors keep
+      their version folder: `messages/0.5.0/connect.null.api_key`. --id globs (`*` spans folders:
+      --id 'messages/*/connect.*') and --failure-list lines use these names.
         A peer that crashes, hangs past --timeout, answers garbage or too long a line fails that
       test and is restarted; the run goes on.
         With --failure-list, listed tests that fail are known failures; a listed test that passes
@@ -32,7 +35,7 @@ enum ConformanceCommand {
       .option("vectors", value: "dir", help: "The vectors directory (default Vectors)."),
       .option("kind", value: "kinds", help: "Only these kinds, comma-separated (messages,envelope,...)."),
       .option("id", value: "globs", help: "Only tests whose name matches a glob, comma-separated."),
-      .option("failure-list", value: "file", help: "Known failures, one test name per line."),
+      .option("failure-list", value: "file", help: "Known failures, one test name per line (as FAIL lines print it)."),
       .option(
         "timeout", value: "seconds", help: "How long one answer may take (default 10; the handshake 30 or more)."),
       .option("max-reply-bytes", value: "n", help: "The longest answer line accepted (default 16777216)."),

@@ -4,7 +4,7 @@ import VCProto
 /// One test of `vcproto conformance`: a vector, its kind and its name.
 struct ConformanceTestCase: Sendable {
   /// `<folder of its file, relative to the vectors directory>/<vector id>`, e.g.
-  /// `messages/connect.missing.api_key` or, with versioned folders, `messages/0.3.0/ping.valid`.
+  /// `negotiation/matrix.default.absent` or, with versioned folders, `messages/0.3.0/ping.valid`.
   var name: String
   /// The kind's name (``ConformanceKind/of(_:among:)``: the file's folder, and its name when the
   /// folder holds several kinds).
