@@ -30,6 +30,40 @@ import VCProto
     #expect(r.status == 0)
     let passed = lines.filter { $0.hasPrefix("PASS ") }.count
     #expect(lines.last == "\(passed) passed, 0 failed")
+    // Named as `conformance` names its tests: message vectors with their version folder, so every
+    // name is printed once and the two commands' names are the same.
+    let names = lines.filter { $0.hasPrefix("PASS ") }.map { String($0.dropFirst("PASS ".count)) }
+    let printed = Set(names)
+    for name in ["messages/0.2.0/ack.valid", "messages/0.5.0/ack.valid", "auth/v2.basic"] {
+      let found = printed.contains(name)
+      #expect(found, "\(name) not printed")
+    }
+    let unversioned = printed.contains("messages/ack.valid")
+    #expect(!unversioned)
+    #expect(printed.count == names.count, "names printed more than once")
+    let conformance = ConformanceTestCase.discover(root: packageRoot.appendingPathComponent("Vectors").path)
+    let same = printed == Set(conformance.tests.map(\.name))
+    #expect(same, "vectors and conformance name the vectors differently")
+  }
+
+  /// The same id in two version folders: two lines, each naming its folder; a vector without an id
+  /// is named by its file and index in the same folder.
+  @Test func versionFoldersAreInTheNames() throws {
+    let root = try folder()
+    let ping = #"{"id": "ping.valid", "direction": "client_to_server", "frame": "{\"type\":\"ping\"}", "valid": true"#
+    try write("[\(ping), \"protocol_version\": \"0.2.0\"}]", to: root, "messages/0.2.0/ping.json")
+    try write("[\(ping), \"protocol_version\": \"0.5.0\"}]", to: root, "messages/0.5.0/ping.json")
+    try write(#"[{"frame": "{\"type\":\"ping\"}", "valid": false}]"#, to: root, "messages/0.5.0/noid.json")
+    let r = runCommand(["vectors", root.path])
+    #expect(r.status == 1)
+    #expect(
+      r.out == """
+        PASS messages/0.2.0/ping.valid
+        FAIL messages/0.5.0/noid.json[0]: expected invalid, got valid (no findings)
+        PASS messages/0.5.0/ping.valid
+        2 passed, 1 failed
+
+        """)
   }
 
   @Test func messageVectorsPassFailLinesAndSkippedFolders() throws {

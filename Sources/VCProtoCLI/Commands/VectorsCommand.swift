@@ -9,8 +9,9 @@ enum VectorsCommand {
     abstract: "Run the golden test vectors: one PASS/FAIL line each.",
     discussion: """
       Runs every <dir>/<kind>/**/*.json (each a JSON array of vectors, in subfolders too: messages/
-      has one folder per protocol version; see Vectors/README.md) and
-      prints `PASS <kind>/<id>` or `FAIL <kind>/<id>: what differed`, then `N passed, M failed`.
+      has one folder per protocol version; see Vectors/README.md) and prints `PASS <name>` or
+      `FAIL <name>: what differed`, then `N passed, M failed`. A vector's name is its file's folder
+      and its id, as `vcproto conformance` names it: `messages/0.2.0/ack.valid`, `auth/v2.basic`.
         messages/     each frame is validated and decoded against the vector's protocol_version;
                       both must agree with `valid`, and the error findings reported must be
                       exactly the {pointer, code} pairs listed.
@@ -102,8 +103,12 @@ enum VectorsCommand {
           failed += 1
           continue
         }
+        // Named as `vcproto conformance` names its tests: the file's folder, then the vector's id
+        // (`messages/0.2.0/ack.valid`), so each name is unique and a failure list can be shared.
+        let components = file.split(separator: "/").map(String.init)
+        let folder = ([kind.folder] + components.dropLast()).joined(separator: "/")
         for (index, vector) in vectors.enumerated() {
-          let id = "\(kind.folder)/" + (vector["id"]?.stringValue ?? "\(file)[\(index)]")
+          let id = folder + "/" + (vector["id"]?.stringValue ?? "\(components.last ?? file)[\(index)]")
           if let problem = kind.check(vector) {
             io.standardOutput.line("FAIL \(id): \(problem)")
             failed += 1
