@@ -96,4 +96,58 @@ import Testing
     #expect(top.out.contains("validate"))
     #expect(!top.out.contains("generate-model"))
   }
+
+  /// `validate` and `decode` show every value their options accept in the option's help row: the
+  /// formats in the placeholder, the `send`/`receive` aliases in the text.
+  @Test func validateAndDecodeHelpShowEveryAcceptedValue() {
+    for spec in [ValidateCommand.spec, DecodeCommand.spec] {
+      for option in spec.options where option.allowedValues != nil {
+        let row = CommandSpec.row(option.synopsis, option.help)
+        for value in option.allowedValues ?? [] {
+          #expect(row.contains(value), "\(spec.name) --\(option.name): \(value) not in \(row)")
+        }
+      }
+    }
+    let validate = runCommand(["validate", "--help"]).out
+    #expect(validate.contains("--input <jsonl|har|frame>"))
+    #expect(validate.contains("--direction <client_to_server|server_to_client>"))
+    #expect(validate.contains("send = client_to_server, receive = server_to_client"))
+    let decode = runCommand(["decode", "--help"]).out
+    #expect(decode.contains("--direction <client_to_server|server_to_client>"))
+    #expect(decode.contains("send = client_to_server, receive = server_to_client"))
+  }
+
+  /// The aliases the help names do what it says, in `validate` and `decode`: `receive` makes a
+  /// client's ping travel the wrong way, `send` the right way.
+  @Test func directionAliasesAreTheDirectionsTheHelpNames() {
+    let ping = temporaryFile(#"{"type":"ping"}"# + "\n", name: "p.jsonl").path
+    for command in ["validate", "decode"] {
+      for (alias, full) in [("send", "client_to_server"), ("receive", "server_to_client")] {
+        let short = runCommand([command, "--direction", alias, ping])
+        let long = runCommand([command, "--direction", full, ping])
+        #expect(short.status == long.status, "\(command) --direction \(alias)")
+        #expect(short.out == long.out, "\(command) --direction \(alias)")
+        #expect(short.err == long.err, "\(command) --direction \(alias)")
+      }
+      #expect(runCommand([command, "--direction", "receive", ping]).status == 1)
+      #expect(runCommand([command, "--direction", "send", ping]).status == 0)
+    }
+  }
+
+  /// `file#N` counts frames from 0, as the help says: a HAR's first frame and a single frame are `#0`.
+  @Test func frameNumbersCountFromZeroAsTheHelpSays() {
+    #expect(runCommand(["validate", "--help"]).out.contains("counted from 0: the first frame is `file#0`"))
+    let bad = #"{\"type\":\"set_max_message_size\",\"size_kb\":0}"#
+    let har = temporaryFile(
+      #"{"log":{"entries":[{"_webSocketMessages":[{"type":"send","time":1,"opcode":1,"data":"\#(bad)"},"#
+        + #"{"type":"receive","time":2,"opcode":1,"data":"{\"type\":\"pong\",\"x\":1}"}]}]}}"#,
+      name: "t.har")
+    let r = runCommand(["validate", "t.har"], directory: har.deletingLastPathComponent().path)
+    #expect(r.out.hasPrefix("t.har#0: set_max_message_size /size_kb: error:"), "\(r.out)")
+    #expect(r.out.contains("\nt.har#1: pong /x: warning:"), "\(r.out)")
+    let frame = temporaryFile(#"{"type":"pong","x":1}"#, name: "f.json")
+    let single = runCommand(
+      ["validate", "--input", "frame", "f.json"], directory: frame.deletingLastPathComponent().path)
+    #expect(single.out.hasPrefix("f.json#0: pong /x: warning:"), "\(single.out)")
+  }
 }

@@ -15,8 +15,10 @@ enum DecodeCommand {
       """,
     options: [
       .option(
-        "direction", value: "direction", allowed: ["client_to_server", "server_to_client", "send", "receive"],
-        help: "The direction the frame travelled (default: from its type)."),
+        "direction", value: "client_to_server|server_to_client",
+        allowed: ["client_to_server", "server_to_client", "send", "receive"],
+        help: "The direction the frame travelled (default: from its type); send = client_to_server,"
+          + " receive = server_to_client."),
       .option("protocol", value: "version", help: "Protocol version (default 0.2.0)."),
       .flag("strict", help: "Treat warnings as errors."),
       .flag("show-secrets", help: "Print secret values instead of «redacted»."),

@@ -8,9 +8,9 @@ enum ValidateCommand {
     abstract: "Check captured traffic (JSON Lines, HAR, or one frame) against the protocol.",
     discussion: """
       Each finding is printed as `file:line: type /pointer: severity: message [code]` (`file#N` for
-      the N-th frame of a HAR or single-frame input; `(root)` for the whole frame), followed by a
-      summary per type and per code (every catalog type, at most 64 others, then one
-      "(N other types)" row). Text output shows control, bidi and format characters from the
+      frame N of a HAR or single-frame input, counted from 0: the first frame is `file#0`; `(root)`
+      for the whole frame), followed by a summary per type and per code (every catalog type, at most
+      64 others, then one "(N other types)" row). Text output shows control, bidi and format characters from the
       capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400. The
       input is streamed and every table is bounded, so memory stays flat whatever the capture's
       size or content. Secrets are never printed.
@@ -38,10 +38,13 @@ enum ValidateCommand {
       Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage or unreadable input.
       """,
     options: [
-      .option("input", value: "format", allowed: ["jsonl", "har", "frame"], help: "Input format (default: detected)."),
       .option(
-        "direction", value: "direction", allowed: ["client_to_server", "server_to_client", "send", "receive"],
-        help: "Direction of every frame (overrides the capture)."),
+        "input", value: "jsonl|har|frame", allowed: ["jsonl", "har", "frame"],
+        help: "Input format (default: detected)."),
+      .option(
+        "direction", value: "client_to_server|server_to_client",
+        allowed: ["client_to_server", "server_to_client", "send", "receive"],
+        help: "Direction of every frame (overrides the capture); send = client_to_server, receive = server_to_client."),
       .option(
         "protocol", value: "version",
         help: "Version of captures without a handshake (default 0.2.0); for a 0.4.0/0.5.0 hello, the server's floor"
