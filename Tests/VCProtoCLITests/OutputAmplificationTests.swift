@@ -5,7 +5,8 @@ import VCProto
 @testable import VCProtoCLI
 
 /// `vcproto validate` on a hostile capture must not print much more than it read: a 2-byte garbage
-/// line drew a ~100-byte finding (51x in text, 97x in JSON) with no cap on their number, and an
+/// line drew a ~100-byte finding (51x in text, 97x in JSON, more with a longer path, which every
+/// finding repeats) with no cap on their number, and an
 /// `unexpected_field` finding printed a huge member name twice (pointer and message).
 @Suite struct OutputAmplificationTests {
   /// Runs `validate` on `capture`, written as `name` in a fresh directory and named relatively (so
@@ -24,20 +25,49 @@ import VCProto
     out.split(separator: "\n").filter { $0.hasPrefix(name + ":") }
   }
 
-  /// 100,000 garbage lines: the default cap (1000) prints 1000 findings and counts the other 99,000;
-  /// text output is under half the input, JSON under the input (each was about 50x and 100x).
-  @Test func garbageCaptureOutputIsBoundedByTheDefaultCap() throws {
+  /// The most characters a text finding line has besides its capture's path (which every line
+  /// repeats whole): the line number (at most 20 digits), the type, pointer and message as
+  /// ``TerminalText`` cuts them (each with its `…`), the severity, the code (the longest is 34
+  /// characters; 40 allowed) and the separators. README.md: "at most about 700 characters".
+  static let textLineBound =
+    20 + (TerminalText.maxNameLength + 1) + (TerminalText.maxPointerLength + 1)
+    + (TerminalText.maxMessageLength + 1) + "warning".count + 40 + ":: : : : []".count
+
+  /// 100,000 garbage lines: the default cap (1000) prints 1000 findings and counts the other 99,000.
+  /// What README.md says: whatever the capture's size, the output is the summary and at most
+  /// `--max-findings` findings, each one line of at most ``textLineBound`` characters plus the
+  /// capture's path. Twice the capture prints the same findings; a 200-character path makes every
+  /// finding longer by its extra length, in text and JSON, and nothing else changes.
+  @Test func garbageCaptureOutputIsTheCappedFindingsEachBoundedPlusThePath() throws {
     let capture = Self.garbage(lines: 100_000)
     let text = Self.validate(capture)
     #expect(text.status == 1)
-    #expect(Self.findingLines(text.out).count == 1_000)
+    let findings = Self.findingLines(text.out)
+    #expect(findings.count == 1_000)
     #expect(
       text.out.contains(
         "FAIL g.jsonl: 100000 frames, 0 valid, 100000 invalid; 100000 errors, 0 warnings; "
           + "99000 findings not shown (--max-findings 1000)"))
     #expect(text.out.contains("invalid_json         100000"))
+    let tooLong = findings.filter { $0.unicodeScalars.count > "g.jsonl".count + Self.textLineBound }
+    #expect(tooLong.isEmpty, "\(tooLong.first ?? "")")
+    let summaryBytes = text.out.utf8.count - findings.reduce(0) { $0 + $1.utf8.count + 1 }
+    #expect(summaryBytes < 1_000, "summary: \(summaryBytes) bytes")
+
+    let twice = Self.validate(Self.garbage(lines: 200_000))
+    #expect(Self.findingLines(twice.out) == findings)
+    #expect(twice.out.contains("; 199000 findings not shown (--max-findings 1000)"))
+
+    let long = String(repeating: "n", count: 200) + ".jsonl"
+    let longText = Self.validate(capture, name: long)
+    let longFindings = Self.findingLines(longText.out, name: long)
+    #expect(longFindings.map { String($0.dropFirst(long.count)) } == findings.map { String($0.dropFirst(7)) })
     #expect(
-      text.out.utf8.count * 2 < capture.utf8.count, "text: \(text.out.utf8.count) bytes for \(capture.utf8.count)")
+      longText.out.utf8.count <= 1_000 * (long.utf8.count + Self.textLineBound + 1) + summaryBytes + long.utf8.count,
+      "text: \(longText.out.utf8.count) bytes")
+    // With this path the output is over half the capture's size: the size claim README.md used to
+    // make ("under half its size in text") held only for short paths.
+    #expect(longText.out.utf8.count * 2 > capture.utf8.count)
 
     let json = Self.validate(capture, ["--format", "json"])
     #expect(json.status == 1)
@@ -48,7 +78,27 @@ import VCProto
     #expect(summary["max_findings"]?.intValue == 1_000)
     #expect(summary["findings_not_shown"]?.intValue == 99_000)
     #expect(summary["codes"]?["invalid_json"]?.intValue == 100_000)
-    #expect(json.out.utf8.count < capture.utf8.count, "json: \(json.out.utf8.count) bytes for \(capture.utf8.count)")
+    let twiceJSON = Self.validate(Self.garbage(lines: 200_000), ["--format", "json"])
+    #expect(twiceJSON.out.split(separator: "\n").dropLast() == lines.dropLast())
+    let longJSON = Self.validate(capture, ["--format", "json"], name: long).out.split(separator: "\n")
+    #expect(longJSON.count == 1_001)
+    #expect(
+      longJSON.dropLast().map { $0.replacingOccurrences(of: #""source":"\#(long)""#, with: #""source":"g.jsonl""#) }
+        == lines.dropLast().map(String.init))
+  }
+
+  /// Findings that quote as much of the capture as text output shows (a long type and member name
+  /// made of characters it escapes) stay within ``textLineBound`` plus the path, and come close to it.
+  @Test func textFindingLinesAtTheirLongestStayWithinTheBound() {
+    // ESC as a JSON escape (raw it would be invalid JSON), RLO raw, and a two-byte letter.
+    let escapes = String(repeating: #"\u001b"# + "\u{202E}é", count: 2_000)
+    let capture = #"{"type":"\#(escapes)"}"# + "\n" + #"{"type":"ping","\#(escapes)":1}"# + "\n"
+    let r = Self.validate(capture)
+    let findings = Self.findingLines(r.out)
+    #expect(findings.count == 2)
+    let longest = findings.map { $0.unicodeScalars.count - "g.jsonl".count }.max() ?? 0
+    #expect(longest <= Self.textLineBound)
+    #expect(longest > Self.textLineBound / 2, "the bound is not far from what a line can reach")
   }
 
   /// The cap counts over the whole run, not per capture; `0` prints only the summary; `unlimited`
