@@ -4,8 +4,9 @@ import VCProto
 ///
 /// The schemas say what vcproto's validator says, as far as JSON Schema can: required members,
 /// nullability, JSON types, closed sets, integer ranges (including the 64-bit bounds vcproto
-/// enforces), formats, nested shapes and cross-member rules, with `null` treated like an absent
-/// optional member. Unknown types and undeclared members stay valid, as they are only warnings.
+/// enforces), formats, nested shapes, cross-member rules, with `null` treated like an absent
+/// optional member, and the handshake lists' length (`maxItems`, the validator's default
+/// `handshake_list_too_long` cap, for the members ``Validator/capsListLength(_:of:)`` names). Unknown types and undeclared members stay valid, as they are only warnings.
 /// Two things JSON Schema cannot say are documented in Vectors/README.md: vcproto rejects `1.0`
 /// for an integer member and duplicate keys, which JSON Schema validators never see.
 package struct SchemaGenerator: Sendable {
@@ -98,7 +99,8 @@ package struct SchemaGenerator: Sendable {
     var properties = JSONObject([.init(key: "type", value: ["const": .string(spec.type)])])
     var required: [JSONValue] = ["type"]
     for field in spec.fields {
-      properties[field.name] = fieldSchema(field)
+      let maxItems = Validator.capsListLength(field, of: spec) ? ValidationOptions.defaultMaxHandshakeListItems : nil
+      properties[field.name] = fieldSchema(field, maxItems: maxItems)
       if field.required { required.append(.string(field.name)) }
     }
     var schema = JSONObject([
@@ -139,8 +141,10 @@ package struct SchemaGenerator: Sendable {
     return .object(schema)
   }
 
-  func fieldSchema(_ field: FieldSpec) -> JSONValue {
+  /// A member's schema; `maxItems` bounds a list member's length (a handshake list's).
+  func fieldSchema(_ field: FieldSpec, maxItems: Int? = nil) -> JSONValue {
     guard case .object(var schema) = typeSchema(field.type) else { return .null }
+    if let maxItems { schema["maxItems"] = .number(JSONNumber(maxItems)) }
     if let allowed = field.allowedValues { schema["enum"] = .array(allowed) }
     if field.nullable {
       schema = JSONObject([.init(key: "anyOf", value: [.object(schema), ["type": "null"]])])

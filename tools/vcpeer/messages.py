@@ -12,6 +12,8 @@ The verdict and every finding come from the generated schemas, not from vcproto'
   -> missing_field at the missing member; `type` or `not {type: null}` on `null` -> null_not_allowed,
   else wrong_type; an `anyOf`/`oneOf` of alternatives -> the alternative whose JSON type the value
   has decides (none: wrong_type); const, enum, pattern, format, minimum, maximum -> invalid_value;
+  maxItems (only on the handshake lists of hello, connect and connected, STANDARDS.md section 3)
+  -> handshake_list_too_long at the list;
 - number literals: an integer member takes an integer literal only (a Decimal is never a JSON Schema
   integer) and a number that overflows a double is invalid_value;
 - rules across members: the type schema's top-level `allOf` entries, read by their structure:
@@ -175,6 +177,8 @@ class Judge:
             return [(_pointer(path), "wrong_type")]
         if keyword in INVALID_VALUE_KEYWORDS:
             return [(_pointer(path), "invalid_value")]
+        if keyword == "maxItems":
+            return [(_pointer(path), "handshake_list_too_long")]
         return [(_pointer(path), "unmapped_" + str(keyword))]
 
     def type_matches(self, validator, schema, instance):

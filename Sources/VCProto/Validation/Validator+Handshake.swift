@@ -8,14 +8,25 @@ extension Validator {
   /// against them byte for byte instead of making and hashing a `String` for every frame.
   package static let handshakeTypeNames: [StaticString] = ["hello", "connect", "connected", "auth_error"]
 
+  /// Whether the validator bounds the length of `field`, a member of `spec`: the list members of the
+  /// handshake messages (``handshakeTypes``). The one statement of which lists have the
+  /// `handshake_list_too_long` cap: ``checkHandshakeLists(_:_:into:)`` checks these members, and the
+  /// JSON Schema generator gives exactly these `maxItems`
+  /// (``ValidationOptions/defaultMaxHandshakeListItems``).
+  package static func capsListLength(_ field: FieldSpec, of spec: MessageSpec) -> Bool {
+    guard case .array = field.type else { return false }
+    return handshakeTypes.contains(spec.type)
+  }
+
   /// Reports every list member of a handshake message longer than
   /// ``ValidationOptions/maxHandshakeListItems`` (`handshake_list_too_long`; the rule is
-  /// ``HandshakeRules/accepts(listCount:limit:)``).
+  /// ``HandshakeRules/accepts(listCount:limit:)``; the members are those ``capsListLength(_:of:)``
+  /// names).
   func checkHandshakeLists(_ object: JSONObject, _ spec: MessageSpec, into state: inout ValidationState) {
     guard Self.handshakeTypes.contains(spec.type) else { return }
     let limit = options.maxHandshakeListItems
-    for field in spec.fields {
-      guard case .array = field.type, case .array(let items)? = object[field.name],
+    for field in spec.fields where Self.capsListLength(field, of: spec) {
+      guard case .array(let items)? = object[field.name],
         !HandshakeRules.accepts(listCount: items.count, limit: limit)
       else {
         continue
