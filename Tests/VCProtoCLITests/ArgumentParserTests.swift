@@ -97,10 +97,11 @@ import Testing
     #expect(!top.out.contains("generate-model"))
   }
 
-  /// `validate` and `decode` show every value their options accept in the option's help row: the
-  /// formats in the placeholder, the `send`/`receive` aliases in the text.
-  @Test func validateAndDecodeHelpShowEveryAcceptedValue() {
-    for spec in [ValidateCommand.spec, DecodeCommand.spec] {
+  /// Every command shows every value its options accept in the option's help row: the formats and
+  /// directions in the placeholder, `validate`'s and `decode`'s `send`/`receive` aliases in the text.
+  @Test func helpShowsEveryAcceptedValue() {
+    #expect(VCProtoCommand.commands.contains { $0.name == "catalog" })
+    for spec in VCProtoCommand.commands {
       for option in spec.options where option.allowedValues != nil {
         let row = CommandSpec.row(option.synopsis, option.help)
         for value in option.allowedValues ?? [] {
@@ -115,6 +116,24 @@ import Testing
     let decode = runCommand(["decode", "--help"]).out
     #expect(decode.contains("--direction <client_to_server|server_to_client>"))
     #expect(decode.contains("send = client_to_server, receive = server_to_client"))
+    let catalog = runCommand(["catalog", "--help"]).out
+    #expect(catalog.contains("--format <text|json>"))
+    #expect(catalog.contains("--direction <client_to_server|server_to_client>"))
+  }
+
+  /// `catalog --direction` takes the two directions the help names, and no alias: `send` is refused.
+  @Test func catalogDirectionTakesTheValuesTheHelpNames() {
+    let clientOnly = runCommand(["catalog", "--protocol", "0.2.0", "--direction", "client_to_server"])
+    #expect(clientOnly.status == 0)
+    #expect(clientOnly.out.contains("  client_to_server ("))
+    #expect(!clientOnly.out.contains("server_to_client"))
+    let serverOnly = runCommand(["catalog", "--protocol", "0.2.0", "--direction", "server_to_client"])
+    #expect(serverOnly.status == 0)
+    #expect(serverOnly.out.contains("  server_to_client ("))
+    #expect(!serverOnly.out.contains("client_to_server"))
+    let alias = runCommand(["catalog", "--direction", "send"])
+    #expect(alias.status == 2)
+    #expect(alias.err.contains("invalid value 'send' for '--direction'"), "\(alias.err)")
   }
 
   /// The aliases the help names do what it says, in `validate` and `decode`: `receive` makes a

@@ -19,7 +19,7 @@ enum CatalogCommand {
       .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
       .option("protocol", value: "version", help: "Only this protocol version."),
       .option(
-        "direction", value: "direction", allowed: ["client_to_server", "server_to_client"],
+        "direction", value: "client_to_server|server_to_client", allowed: ["client_to_server", "server_to_client"],
         help: "Only this direction."),
     ],
     positionals: [
