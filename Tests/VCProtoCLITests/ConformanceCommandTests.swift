@@ -389,27 +389,22 @@ import VCProto
     #expect(codes.subtracting(seen).isEmpty, "no vector for \(codes.subtracting(seen).sorted())")
   }
 
-  /// The message tests the documentation and `conformance --help` name (`"id": ...` in the pipe's
-  /// examples, `FAIL ...` lines, `messages/<version>/...` in backquotes) are tests the runner has,
-  /// version folder included, so a failure list copied from them works; each `--id` glob shown
-  /// runs something.
-  @Test func messageTestNamesAndIdGlobsInTheDocumentationExist() throws {
+  /// The tests the documentation and the help of `conformance` and `vectors` name (`"id": ...` in the
+  /// pipe's examples, `FAIL ...` and `PASS ...` lines, `<kind>/<id>` in backquotes), of every kind,
+  /// are tests the runner has, a message test with its version folder, so a failure list copied from
+  /// them works; each `--id` glob shown runs something.
+  @Test func testNamesAndIdGlobsInTheDocumentationExist() throws {
     let found = ConformanceTestCase.discover(root: packageRoot.appendingPathComponent("Vectors").path)
     let names = Set(found.tests.map(\.name))
-    let patterns = [
-      #""id": "(messages/[^"]+)""#, #"FAIL (messages/[^ :`]+)"#, #"`(messages/\d+\.\d+\.\d+/[^`*]+)`"#,
-    ]
     let help = runCommand(["conformance", "--help"]).out
     #expect(help.contains("`messages/0.5.0/connect.null.api_key`"))
-    for document in ["README.md", "Vectors/CONFORMANCE.md", "Vectors/README.md", "conformance --help"] {
+    let helps = ["conformance --help": help, "vectors --help": runCommand(["vectors", "--help"]).out]
+    var citedKinds = Set<String>()
+    for document in ["README.md", "Vectors/CONFORMANCE.md", "Vectors/README.md"] + helps.keys.sorted() {
       let text =
-        document == "conformance --help"
-        ? help : try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
-      var cited = Set<String>()
-      for pattern in patterns {
-        cited.formUnion(try Self.captures(pattern, in: text))
-      }
-      for name in cited.sorted() {
+        try helps[document] ?? String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
+      for name in try Self.citedTestNames(in: text).sorted() {
+        citedKinds.insert(String(name.prefix { $0 != "/" }))
         let exists = names.contains(name)
         #expect(exists, "\(document) names \(name), which is no test")
       }
@@ -420,10 +415,47 @@ import VCProto
         }
       }
     }
-    // The check can fail: the forms the documentation used to show name no test.
-    let oldName = names.contains("messages/connect.null.api_key")
+    // Every kind's examples are checked: the documents cite a test of each folder.
+    #expect(citedKinds == ["messages", "envelope", "auth", "negotiation", "sessions"], "\(citedKinds.sorted())")
+    // The check can fail: the names the documentation used to show are found in its forms, and none
+    // is a test.
+    let former = #"""
+      {"id": "envelope/valid-binary-tiny", "kind": "envelope", "input": {}}
+      {"id": "negotiation/ceiling", "result": {}}
+      {"id": "sessions/client.example", "kind": "sessions", "input": {}}
+      `auth/frames.one` `messages/0.5.0/connect.nope` `negotiation/matrix.default."0.9"`
+      FAIL messages/connect.null.api_key: ...
+      """#
+    let formerNames: Set = [
+      "envelope/valid-binary-tiny", "negotiation/ceiling", "sessions/client.example", "auth/frames.one",
+      "messages/0.5.0/connect.nope", #"negotiation/matrix.default."0.9""#, "messages/connect.null.api_key",
+    ]
+    #expect(try Self.citedTestNames(in: former) == formerNames)
+    #expect(formerNames.isDisjoint(with: names))
     let oldGlob = names.contains { fnmatch("messages/connect.*", $0, 0) == 0 }
-    #expect(!oldName && !oldGlob)
+    #expect(!oldGlob)
+    // An id with JSON escapes is read decoded: the negotiation example's id is a test.
+    #expect(
+      try Self.citedTestNames(in: #"{"id": "negotiation/extensions.default.\"0.5.0\""}"#) == [
+        #"negotiation/extensions.default."0.5.0""#
+      ])
+  }
+
+  /// The test names `text` cites: the `"id"` of a pipe example (a JSON string, decoded), the name of
+  /// a `FAIL` or `PASS` line, and `<kind>/<id>` in backquotes (a message test with its version folder;
+  /// not a glob, a folder or a `.json` file).
+  static func citedTestNames(in text: String) throws -> Set<String> {
+    let kinds = "(?:messages|envelope|auth|negotiation|sessions)"
+    var cited = Set<String>()
+    for literal in try captures(#""id": ("\#(kinds)/(?:[^"\\]|\\.)*")"#, in: text) {
+      let decoded = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)
+      cited.insert(try #require(decoded as? String))
+    }
+    cited.formUnion(try captures(#"(?:FAIL|PASS) (\#(kinds)/[^ :`]+)"#, in: text))
+    cited.formUnion(try captures(#"`(messages/\d+\.\d+\.\d+/[^`*]+)`"#, in: text))
+    cited.formUnion(
+      try captures(#"`((?:envelope|auth|negotiation|sessions)/[^`*/]+)`"#, in: text).filter { !$0.hasSuffix(".json") })
+    return cited
   }
 
   /// The first capture group of every match of `pattern` in `text`.
