@@ -485,6 +485,26 @@ def nested_vectors(type_, frames, schema):
     return out
 
 
+def list_entries(start, items, count):
+    """`start` followed by distinct entries valid for the array's `items` schema, `count` in all: older
+    versions (0.1.N) for a version list, the next integers for an integer list, `x-extension-N` names
+    for a list of strings."""
+    if items.get("type") == "integer":
+        more = (items.get("minimum", 0) + n for n in range(10 ** 6))
+    elif items.get("type") == "string" and items.get("pattern") == "^[0-9]+\\.[0-9]+\\.[0-9]+$":
+        more = ("0.1.%d" % n for n in range(10 ** 6))
+    elif items == {"type": "string"}:
+        more = ("x-extension-%d" % n for n in range(10 ** 6))
+    else:
+        raise ValueError("no entries for items %s" % items)
+    entries = list(start)
+    for entry in more:
+        if len(entries) == count:
+            return entries
+        if entry not in entries:
+            entries.append(entry)
+
+
 def vector(id_, description, direction, frame, findings=None, warnings=None):
     v = {"id": id_, "description": description, "direction": direction, "protocol_version": VERSION,
          "frame": frame, "valid": not findings}
@@ -725,6 +745,27 @@ def generate(version):
     hello_v2 = next(m for t, suffix, _, m in extra_valid if t == "hello" and suffix == "negotiation")
     add("hello", "invalid_value.auth_versions", "auth versions start at 1",
         make_frame("hello", dict(hello_v2, auth_versions=[0, 2]), schemas), [("/auth_versions/0", "invalid_value")])
+    # The handshake lists' cap (STANDARDS.md section 3): every list a schema bounds with maxItems (the
+    # validator's handshake_list_too_long cap, generated into Schema/ from it) at exactly its bound,
+    # valid, and one entry past it, handshake_list_too_long at the list. The carrier is the valid
+    # frame of the type that already has the list; the added entries are valid ones, all distinct.
+    for type_ in sorted(schemas):
+        for name, prop in schemas[type_]["properties"].items():
+            if "maxItems" not in prop:
+                continue
+            assert prop["type"] == "array", (type_, name)
+            carrier = next(m for t, _, _, m in extra_valid if t == type_ and m.get(name))
+            limit = prop["maxItems"]
+            for count in (limit, limit + 1):
+                members = dict(carrier, **{name: list_entries(carrier[name], prop["items"], count)})
+                if count <= limit:
+                    add(type_, "valid.max_items.%s" % name,
+                        "%s lists %d entries, the most a handshake list may hold" % (name, count),
+                        make_frame(type_, members, schemas))
+                else:
+                    add(type_, "handshake_list_too_long.%s" % name,
+                        "%s lists %d entries, one more than a handshake list may hold" % (name, count),
+                        make_frame(type_, members, schemas), [("/" + name, "handshake_list_too_long")])
     unsupported = next(m for t, suffix, _, m in extra_valid if t == "error" and suffix == "unsupported_version")
     add("error", "invalid_value.required", "required is not MAJOR.MINOR.PATCH",
         make_frame("error", dict(unsupported, required="0.2"), schemas), [("/required", "invalid_value")])
