@@ -441,6 +441,30 @@ import VCProto
       ])
   }
 
+  /// The counts README.md and CONFORMANCE.md quote from a passing run are the runner's: each kind's
+  /// line is the number of tests of that kind under Vectors/, the last line their total.
+  @Test func quotedCountsAreTheVectorsCounts() throws {
+    let found = ConformanceTestCase.discover(root: packageRoot.appendingPathComponent("Vectors").path)
+    #expect(found.problems.isEmpty && found.unknownKinds.isEmpty, "\(found.problems) \(found.unknownKinds)")
+    let counts = Dictionary(grouping: found.tests, by: \.kind).mapValues(\.count)
+    for document in ["README.md", "Vectors/CONFORMANCE.md"] {
+      let text = try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
+      let regex = try NSRegularExpression(pattern: #"(?m)^(?:([a-z_]+): )?(\d+) passed, 0 failed, 0 skipped$"#)
+      let lines = regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+        (
+          Range(match.range(at: 1), in: text).map { String(text[$0]) },
+          Range(match.range(at: 2), in: text).flatMap { Int(text[$0]) }
+        )
+      }
+      #expect(Set(lines.compactMap(\.0)) == Set(counts.keys), "\(document): kinds \(lines.compactMap(\.0))")
+      for (kind, quoted) in lines {
+        let actual = kind.map { counts[$0] ?? 0 } ?? found.tests.count
+        #expect(
+          quoted == actual, "\(document) quotes \(quoted ?? -1) for \(kind ?? "the total"), the vectors have \(actual)")
+      }
+    }
+  }
+
   /// The test names `text` cites: the `"id"` of a pipe example (a JSON string, decoded), the name of
   /// a `FAIL` or `PASS` line, and `<kind>/<id>` in backquotes (a message test with its version folder;
   /// not a glob, a folder or a `.json` file).
