@@ -119,10 +119,49 @@ import Testing
         }
       }
     }
+    // Every order of a message's members (the reader scans from the last one): the same answer.
+    for owner in ["s", "t"] {
+      let members: [JSONObject.Member] = [
+        .init(key: "uuid", value: "u-1"), .init(key: "role", value: "user"), .init(key: "text", value: "hi"),
+        .init(key: "timestamp", value: .null), .init(key: "provider", value: "claude"),
+        .init(key: "session_id", value: .string(owner)), .init(key: "offset", value: 1234),
+      ]
+      var orders = 0
+      Self.forEachPermutation(of: members) { order in
+        orders += 1
+        let message = JSONObject(order)
+        let plain = ClientEngine.plainPosition(of: .object(message), named: "offset", session: "s")
+        switch message.inPlacePosition(named: "offset", session: "s") {
+        case .position(let position): #expect(owner == "s" && position == plain && plain == 1234, "\(order)")
+        case .absent: Issue.record("absent in \(order)")
+        case .undecided: #expect(owner == "t" && plain == nil, "\(order)")
+        }
+      }
+      #expect(orders == 5040)
+    }
     // "é" precomposed and decomposed are the same session: kept by the plain reading.
     let decomposed = try #require(try reader.parse(Array(#"{"offset":5,"session_id":"e\u0301"}"#.utf8)).objectValue)
     #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "\u{e9}") == 5)
     #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "t") == nil)
+  }
+
+  /// Calls `body` with every ordering of `items` (Heap's algorithm).
+  static func forEachPermutation<T>(of items: [T], _ body: ([T]) -> Void) {
+    var items = items
+    var counters = [Int](repeating: 0, count: items.count)
+    body(items)
+    var i = 0
+    while i < items.count {
+      if counters[i] < i {
+        items.swapAt(i % 2 == 0 ? 0 : counters[i], i)
+        body(items)
+        counters[i] += 1
+        i = 0
+      } else {
+        counters[i] = 0
+        i += 1
+      }
+    }
   }
 
   /// ``HistoryFrame`` finds, in one pass, the member the subscript finds for every name the engine

@@ -49,7 +49,14 @@ extension JSONObject {
     var seenSession = false
     var sameSession = true
     let nameBytes = name.utf8.count
-    for i in members.indices {
+    // From the last member: the real server builds a message by `assoc`-ing `session_id` and
+    // `offset` onto the canonical one (`replication.clj` lines 1560, 1633 and 1659 at `1e7bcc30`;
+    // a Clojure map of up to eight entries keeps that order when written), so both are found in
+    // the last two members and the loop stops there instead of reading every member's lines
+    // (callgrind, 758 first-contact histories: 1,100 fewer instructions and 22 fewer first-level data
+    // misses a history). Any order gives the same answer: the keys of a parsed object are unique
+    // (`JSONReader` refuses a repeated one), as `JSONObject` asks of one built by hand.
+    for i in members.indices.reversed() {
       // ``String/hasSameScalars(asASCII:)`` with the key's length read once for both names.
       let keyBytes = members[i].key.utf8.count
       if keyBytes == nameBytes, !seenPosition, members[i].key == name {
