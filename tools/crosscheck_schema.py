@@ -451,7 +451,15 @@ def main():
     schemas = SchemaJudge()
     oracles = {version: ReferenceOracle(version, path) for version, path in REFERENCES.items()}
     results = run_binary(binary, vectors) if use_binary else {}
-    passed = failed = judged_by_oracle = 0
+    judged_by_oracle = 0
+    tally = {"passed": 0, "failed": 0}
+
+    def record(vector, problems):
+        # One vector's verdict: each disagreement printed, the vector counted once.
+        tally["failed" if problems else "passed"] += 1
+        for p in problems:
+            print("DISAGREE %s %s: %s" % (vector["protocol_version"], vector["id"], p))
+
     skipped = {}
     for v in vectors:
         problems = schemas.judge(v)
@@ -467,22 +475,12 @@ def main():
                     "valid" if reason is None else "invalid (%s)" % reason, v["valid"]))
         else:
             skipped[why_not] = skipped.get(why_not, 0) + 1
-        if problems:
-            failed += 1
-            for p in problems:
-                print("DISAGREE %s %s: %s" % (v["protocol_version"], v["id"], p))
-        else:
-            passed += 1
+        record(v, problems)
     cases = list_cap_cases(vectors)
     cap_results = run_binary(binary, [case for case, _ in cases]) if use_binary else {}
     for case, valid in cases:
-        problems = judge_list_cap(schemas, case, valid, cap_results.get((case["protocol_version"], case["id"])))
-        if problems:
-            failed += 1
-            for p in problems:
-                print("DISAGREE %s %s: %s" % (case["protocol_version"], case["id"], p))
-        else:
-            passed += 1
+        record(case, judge_list_cap(schemas, case, valid, cap_results.get((case["protocol_version"], case["id"]))))
+    passed, failed = tally["passed"], tally["failed"]
     for vid in VCPROTO_ONLY:
         if vid not in {(v["protocol_version"], v["id"]) for v in vectors}:
             failed += 1
