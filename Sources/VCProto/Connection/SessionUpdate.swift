@@ -73,6 +73,11 @@ public struct SessionUpdate: Sendable, Hashable {
   }
 
   /// Creates an update over a frame's `messages` array. Every index must name an object of `messages`.
+  // Not inlined: inlined into the client engine's history path, the optimizer left a copy of the new
+  // value and its destruction (a reference count taken and released on its strings and arrays, once
+  // a history); called, it builds the value where it goes. (The engine passes every argument: the
+  // defaults are functions of their own.)
+  @inline(never)
   public init(
     sessionId: String, purge: Purge? = nil, messages: [JSONValue], insertIndices: [Int], replaceIndices: [Int],
     cursor: SubscriptionCursor?, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
