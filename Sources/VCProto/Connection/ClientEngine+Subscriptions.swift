@@ -80,10 +80,9 @@ extension ClientEngine {
     // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
     // the follow-up `subscribe` come after, once that access has ended. The update is built here and
     // filled in place (returning it would copy it).
-    // (`apply` sets the update's cursor. Every argument is given: see the initializer.)
+    // (`apply` sets the update's cursor.)
     var update = SessionUpdate(
-      sessionId: id, purge: nil, messages: messages, insertIndices: [], replaceIndices: [], cursor: nil,
-      isComplete: true, gap: nil, dropped: 0)
+      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: nil)
     let next = Self.apply(fields, to: &subscriptions[index], update: &update, family: family)
     if next == .retryLater {
       // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.

@@ -73,13 +73,6 @@ public struct SessionUpdate: Sendable, Hashable {
   }
 
   /// Creates an update over a frame's `messages` array. Every index must name an object of `messages`.
-  // Not inlined: inlined into the client engine's history path, the optimizer built the new value
-  // twice and copied one into the other (an outlined copy and destroy: reference counts taken and
-  // released on its strings and arrays, once a history), 270 more instructions a history than the
-  // call. (The body itself still ends with a `retain_value`/`release_value` pair of the whole value
-  // that the optimizer does not remove. The engine passes every argument: each default is a
-  // function of its own.)
-  @inline(never)
   public init(
     sessionId: String, purge: Purge? = nil, messages: [JSONValue], insertIndices: [Int], replaceIndices: [Int],
     cursor: SubscriptionCursor?, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
