@@ -995,6 +995,20 @@ server("server.draining",
            frame(PING, [])],
        capabilities=["draining", "heartbeat"])
 
+server("server.close",
+       "close from the application: the timers cancelled in name order, close (server_close), closed; nothing after.",
+       ready_server(caps=["heartbeat"]) + [
+           step("close", closed_by("server_close", "heartbeat")),
+           frame(PING, [])],
+       capabilities=["heartbeat"])
+
+server("server.transport_closed",
+       "The socket went by itself: the timers cancelled, closed (transport_closed); no close action, nothing after.",
+       ready_server(caps=["heartbeat"]) + [
+           step("transport_closed", [cancel("heartbeat"), ev("closed", reason="transport_closed")]),
+           frame(PING, [])],
+       capabilities=["heartbeat"])
+
 server("server.disconnect",
        "disconnect (negotiated): the client leaves on purpose; the server closes without treating it as a failure.",
        ready_server(caps=["disconnect"]) + [

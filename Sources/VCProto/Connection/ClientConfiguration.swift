@@ -21,9 +21,10 @@ public struct ClientConfiguration: Sendable {
   public var timing: ClientTiming
   /// Seed of the jitter generator (any value; pass something random in production).
   public var randomSeed: UInt64
-  /// Most requests waiting for an answer at once, tracked or not: 256. A further tracked request
-  /// fails at once with ``RequestFailure/tooManyPending``; a further untracked one takes the place of
-  /// the oldest untracked one.
+  /// Most requests waiting for an answer at once, tracked or not: 256. When that many wait, a new
+  /// request (tracked or not) takes the place of the oldest untracked one; when every waiting one is
+  /// tracked, a new tracked request fails at once with ``RequestFailure/tooManyPending`` and a new
+  /// untracked one is sent unrecorded (no deadline; its answer is delivered as received).
   public var maxPendingRequests: Int
   /// Most sessions subscribed at once: 256.
   public var maxSubscriptions: Int
