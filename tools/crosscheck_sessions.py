@@ -236,6 +236,7 @@ def client_config(r):
     if r.random() < 0.2: c["allow_auth_v1"] = False
     if r.random() < 0.2: c["max_reconnect_attempts"] = r.randrange(1, 4)
     if r.random() < 0.2: c["max_message_size_kb"] = 200
+    if r.random() < 0.2: c["max_pending_requests"] = r.randrange(-1, 4)  # -1 is held to 0
     if r.random() < 0.2: c["session_id"] = S1
     if r.random() < 0.2: c["recent_sessions_limit"] = 10
     if r.random() < 0.3: c["ping_interval_ms"] = 10**7  # keepalive out of the way: requests can time out

@@ -388,6 +388,21 @@ EXEC = {"type": "execute_command", "command_id": "git.status", "working_director
 OUT = {"type": "get_command_output", "command_session_id": "cmd-1"}
 INFER = {"type": "infer_session_name", "session_id": S1, "message_text": "Fix the backoff"}
 INFERRED = {"type": "session_name_inferred", "session_id": S1, "name": "Backoff fix"}
+OUT_FULL = {"type": "command_output_full", "command_session_id": "cmd-1", "output": "ok\n"}
+client("client.requests.full_list",
+       "At most max_pending_requests wait (256 by default; 2 here): a new request takes the place of the oldest "
+       "untracked one; when every waiting one is tracked, a new untracked request is sent unrecorded (its answer is "
+       "delivered as received) and a new tracked one fails at once with too_many_pending.",
+       ready_steps() + [
+           step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
+           step("send", [send(OUT)], frame=OUT),
+           step("send", [send(INFER)], frame=INFER, request_id="r3"),
+           step("send", [send(OUT)], frame=OUT),
+           step("send", [ev("request_failed", request_id="r5", reason="too_many_pending")], frame=EXEC, request_id="r5"),
+           frame(OUT_FULL, [ev("received", frame=OUT_FULL)]),
+           frame(INFERRED, [ev("answered", request_id="r3", frame=INFERRED)])],
+       max_pending_requests=2)
+
 client("client.bug.pending_request_fails_on_drop",
        "Real-system bug (executeCommand hangs after a drop): every request still waiting fails with connection_lost "
        "when the socket drops; an answered one is delivered as answered.",

@@ -90,7 +90,7 @@ class ClientEngine:
         self.auth_failures = 0  # auth_error in a row
         self.subs = {}  # session id -> Subscription, in subscription order
         self.new_sessions = []  # prompt-created sessions whose session_ready may be lost
-        self.requests = Requests(MAX_PENDING)  # tracked and untracked, oldest first
+        self.requests = Requests(at_least_zero(c.get("max_pending_requests"), MAX_PENDING))  # oldest first
         self.seen_ids = BoundedSet(DEDUP_WINDOW)
         self.delivered_family = None  # the family of the positions the subscriptions remember
         self.forget_connection()

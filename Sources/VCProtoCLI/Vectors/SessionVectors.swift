@@ -68,7 +68,8 @@ enum SessionVectors {
       capabilities: strings(c["capabilities"]) ?? [], allowAuthV1: c["allow_auth_v1"]?.boolValue ?? true,
       sessionId: c["session_id"]?.stringValue, recentSessionsLimit: c["recent_sessions_limit"]?.intValue,
       maxMessageSizeKB: c["max_message_size_kb"]?.intValue, timing: timing,
-      randomSeed: UInt64(truncatingIfNeeded: c["random_seed"]?.int64Value ?? 0))
+      randomSeed: UInt64(truncatingIfNeeded: c["random_seed"]?.int64Value ?? 0),
+      maxPendingRequests: max(0, c["max_pending_requests"]?.intValue ?? 256))
   }
 
   static func serverConfiguration(_ c: JSONObject) -> ServerConfiguration {
