@@ -26,12 +26,6 @@ The exact findings of every vector, derived from the per-type schemas, are the r
 does not make: the verdicts of the aggregate schemas, the vcproto binary's `validate` path and the
 independent reference catalog.
 
-Besides the vectors, the handshake lists' cap (STANDARDS.md section 3: a list in `hello`, `connect`
-or `connected` has at most 64 entries, `handshake_list_too_long`): every list member of those types'
-schemas, in each version's `<type>.valid` frame, with 64 entries must pass the per-type schema
-(jsonschema) and the binary, and with 65 fail both: the schema by `maxItems` at the list, the binary
-with exactly `handshake_list_too_long` there.
-
 Prints one line per disagreement and `N passed, M failed` (a vector passes when every judge that
 applies agrees); exits 1 on any disagreement.
 
@@ -368,67 +362,6 @@ class ReferenceOracle:
 
 
 # ---------------------------------------------------------------------------------------------------
-# The handshake lists' cap, in Schema/ and in the binary.
-
-HANDSHAKE_LIST_TYPES = ["hello", "connect", "connected"]
-HANDSHAKE_LIST_LIMIT = 64
-
-
-def list_entry(items):
-    """An entry valid for an array's `items` schema (the generated ones: a version string, an integer
-    with a minimum, a string)."""
-    if "enum" in items:
-        return items["enum"][0]
-    if items.get("type") == "integer":
-        return items.get("minimum", 1)
-    if items.get("pattern") == "^[0-9]+\\.[0-9]+\\.[0-9]+$":
-        return "0.5.0"
-    return "heartbeat"
-
-
-def list_cap_cases(vectors):
-    """(case, expect_valid) for every list member of the handshake types' schemas in every version:
-    the `<type>.valid` frame with the list at 64 and at 65 entries. A case is a vector-like dict."""
-    valid = {(v["protocol_version"], v["id"]): v for v in vectors}
-    cases = []
-    for version in VERSIONS:
-        for type_name in HANDSHAKE_LIST_TYPES:
-            path = os.path.join(ROOT, "Schema", version, "types", type_name + ".schema.json")
-            with open(path, encoding="utf-8") as f:
-                properties = json.load(f)["properties"]
-            base = valid[(version, type_name + ".valid")]
-            for member, schema in properties.items():
-                arrays = [b for b in [schema] + schema.get("anyOf", []) if b.get("type") == "array"]
-                if not arrays:
-                    continue
-                for count in (HANDSHAKE_LIST_LIMIT, HANDSHAKE_LIST_LIMIT + 1):
-                    frame = dict(parse(base["frame"]))
-                    frame[member] = [list_entry(arrays[0]["items"])] * count
-                    cases.append(({"id": "%s.%s.%d_entries" % (type_name, member, count), "type": type_name,
-                                   "member": member, "direction": base["direction"], "protocol_version": version,
-                                   "frame": json.dumps(frame)}, count <= HANDSHAKE_LIST_LIMIT))
-    return cases
-
-
-def judge_list_cap(schemas, case, valid, result):
-    """The disagreements of one list-cap case with the schema and, when run, the binary."""
-    out = []
-    path = os.path.join(ROOT, "Schema", case["protocol_version"], "types", case["type"] + ".schema.json")
-    errors = list(schemas.validator(path).iter_errors(parse(case["frame"])))
-    if valid and errors:
-        out.append("jsonschema rejects it: %s" % errors[0].message)
-    if not valid and [(e.validator, list(e.absolute_path)) for e in errors] != [("maxItems", [case["member"]])]:
-        out.append("jsonschema errors %s, expected maxItems at /%s" % (
-            sorted((e.validator, "/".join(map(str, e.absolute_path))) for e in errors), case["member"]))
-    if result is not None:
-        found = result[0]
-        expected = set() if valid else {("/" + case["member"], "handshake_list_too_long")}
-        if found != expected:
-            out.append("vcproto binary errors %s, expected %s" % (sorted(found), sorted(expected)))
-    return out
-
-
-# ---------------------------------------------------------------------------------------------------
 
 def main():
     explicit = len(sys.argv) > 1
@@ -451,15 +384,7 @@ def main():
     schemas = SchemaJudge()
     oracles = {version: ReferenceOracle(version, path) for version, path in REFERENCES.items()}
     results = run_binary(binary, vectors) if use_binary else {}
-    judged_by_oracle = 0
-    tally = {"passed": 0, "failed": 0}
-
-    def record(vector, problems):
-        # One vector's verdict: each disagreement printed, the vector counted once.
-        tally["failed" if problems else "passed"] += 1
-        for p in problems:
-            print("DISAGREE %s %s: %s" % (vector["protocol_version"], vector["id"], p))
-
+    passed = failed = judged_by_oracle = 0
     skipped = {}
     for v in vectors:
         problems = schemas.judge(v)
@@ -475,12 +400,12 @@ def main():
                     "valid" if reason is None else "invalid (%s)" % reason, v["valid"]))
         else:
             skipped[why_not] = skipped.get(why_not, 0) + 1
-        record(v, problems)
-    cases = list_cap_cases(vectors)
-    cap_results = run_binary(binary, [case for case, _ in cases]) if use_binary else {}
-    for case, valid in cases:
-        record(case, judge_list_cap(schemas, case, valid, cap_results.get((case["protocol_version"], case["id"]))))
-    passed, failed = tally["passed"], tally["failed"]
+        if problems:
+            failed += 1
+            for p in problems:
+                print("DISAGREE %s %s: %s" % (v["protocol_version"], v["id"], p))
+        else:
+            passed += 1
     for vid in VCPROTO_ONLY:
         if vid not in {(v["protocol_version"], v["id"]) for v in vectors}:
             failed += 1
@@ -488,9 +413,6 @@ def main():
     print("judges: jsonschema (3 levels), %s, reference oracle on %d vectors (skipped: %s)" % (
         "vcproto binary %s" % binary if use_binary else "vcproto binary SKIPPED (not built)",
         judged_by_oracle, ", ".join("%d %s" % (n, k) for k, n in sorted(skipped.items()))))
-    print("handshake list cap: %d frames (each list of %s at %d and %d entries), jsonschema and %s" % (
-        len(cases), ", ".join(HANDSHAKE_LIST_TYPES), HANDSHAKE_LIST_LIMIT, HANDSHAKE_LIST_LIMIT + 1,
-        "the binary" if use_binary else "no binary"))
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed or not passed else 0)
 

@@ -6,7 +6,8 @@ import VCProto
 /// nullability, JSON types, closed sets, integer ranges (including the 64-bit bounds vcproto
 /// enforces), formats, nested shapes, cross-member rules, with `null` treated like an absent
 /// optional member, and the handshake lists' length (`maxItems`, the validator's default
-/// `handshake_list_too_long` cap, for the members ``Validator/capsListLength(_:of:)`` names). Unknown types and undeclared members stay valid, as they are only warnings.
+/// `handshake_list_too_long` cap, for the members ``Validator/capsListLength(_:of:)`` names).
+/// Unknown types and undeclared members stay valid, as they are only warnings.
 /// Two things JSON Schema cannot say are documented in Vectors/README.md: vcproto rejects `1.0`
 /// for an integer member and duplicate keys, which JSON Schema validators never see.
 package struct SchemaGenerator: Sendable {

@@ -7,8 +7,9 @@ import VCProtoCodegen
 /// Schema/ and the validator agree on the handshake lists' cap (STANDARDS.md sections 3 and 8): the
 /// committed schemas give `maxItems` to exactly the lists the validator caps, at the validator's
 /// default limit, and for each of them 64 entries pass the validator and 65 draw
-/// `handshake_list_too_long`. (tools/crosscheck_schema.py runs the same frames through Python's
-/// jsonschema and the vcproto binary.)
+/// `handshake_list_too_long`. (The message vectors `<type>.valid.max_items.<list>` and
+/// `<type>.handshake_list_too_long.<list>` hold the same frames, which tools/crosscheck_schema.py runs
+/// through Python's jsonschema and the vcproto binary.)
 @Suite struct SchemaListCapTests {
   /// The lists STANDARDS.md section 3 caps ("`hello`, `connect` or `connected` lists"), written out
   /// here rather than derived from the catalog, with an entry valid in each.
