@@ -13,9 +13,11 @@ extension ClientEngine {
       assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
       index = addSubscription(key, cursor: nil)
     }
-    // Changed in place: the cursor taken and, when ready, the request prepared.
-    let resume = subscriptions[index].prepareSubscribe(cursor: cursor, ready: ready, family: family)
-    if ready { out.append(.send(Self.subscribeFrame(id, resume))) }
+    // Changed in place: the cursor taken and, when ready, the request begun.
+    if let cursor { subscriptions[index].resume(from: cursor) }
+    guard ready else { return }
+    let request = subscriptions[index].beginRequest(family)
+    out.append(.send(Self.subscribeFrame(id, request)))
   }
 
   /// Adds a subscription to `key`'s session (not yet subscribed), last in the order; returns its
@@ -27,13 +29,22 @@ extension ClientEngine {
     return subscriptions.append(key, Subscription(cursor: cursor, window: configuration.dedupWindow, serial: serial))
   }
 
-  /// The `subscribe` frame for `id`, asking with `resume` (``Subscription/beginRequest(_:)``).
-  static func subscribeFrame(_ id: String, _ resume: JSONObject.Member?) -> JSONObject {
+  /// The `subscribe` frame for `id`, asking for `request` (``Subscription/beginRequest(_:)``): `type`,
+  /// `session_id`, then the resume member, if any (one allocation of the right size: appending to a
+  /// two-member literal would grow it).
+  static func subscribeFrame(_ id: String, _ request: Subscription.Request) -> JSONObject {
     let type = JSONObject.Member(key: "type", value: "subscribe")
     let session = JSONObject.Member(key: "session_id", value: .string(id))
-    // One allocation of the right size (appending to a two-member literal would grow it).
-    guard let resume else { return JSONObject([type, session]) }
-    return JSONObject([type, session, resume])
+    switch request {
+    case .everything:
+      return JSONObject([type, session])
+    case .lastMessageId(let last):
+      return JSONObject([type, session, JSONObject.Member(key: "last_message_id", value: .string(last))])
+    case .lastSeq(let last):
+      return JSONObject([type, session, JSONObject.Member(key: "last_seq", value: JSONValue(integerLiteral: last))])
+    case .fromOffset(let from):
+      return JSONObject([type, session, JSONObject.Member(key: "from_offset", value: JSONValue(integerLiteral: from))])
+    }
   }
 
   /// The subscribed session ids in the order they were subscribed to.
@@ -65,9 +76,9 @@ extension ClientEngine {
   ) {
     guard negotiatedVersion != nil else { return }
     // Changed in place: reading the subscription out would copy all of it.
-    let resume = subscriptions[index].beginRequest(family)
+    let request = subscriptions[index].beginRequest(family)
     cancel(.continuation(sessionId: id), &out)
-    out.append(.send(Self.subscribeFrame(id, resume)))
+    out.append(.send(Self.subscribeFrame(id, request)))
   }
 
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's
