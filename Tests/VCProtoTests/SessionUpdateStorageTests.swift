@@ -37,6 +37,37 @@ import Testing
     #expect(update.messages.count == 2)
   }
 
+  /// `purge`, `cursor`, `isComplete`, `gap` and `dropped` live in one internal value: each reads
+  /// back what the initializer or a setter gave it, changes that one member only, and counts in `==`.
+  @Test func membersKeptTogetherReadBackAndCountInEquality() {
+    let gap = JSONObject.frame("gap", ["reason": "client_ahead"])
+    let built = SessionUpdate(
+      sessionId: "s", purge: .from(3), messages: [.object(Self.a)], insertIndices: [0], replaceIndices: [],
+      cursor: .offset(4, signature: "4:x"), isComplete: false, gap: gap, dropped: 2)
+    #expect(built.purge == .from(3) && built.cursor == .offset(4, signature: "4:x"))
+    #expect(!built.isComplete && built.gap == gap && built.dropped == 2)
+    var update = SessionUpdate(sessionId: "s", insert: [Self.a], cursor: nil)
+    #expect(
+      update.purge == nil && update.cursor == nil && update.isComplete && update.gap == nil && update.dropped == 0)
+    update.purge = .from(3)
+    update.cursor = .offset(4, signature: "4:x")
+    update.isComplete = false
+    update.gap = gap
+    update.dropped = 2
+    #expect(update == built)
+    #expect(update.hashValue == built.hashValue)
+    #expect(update.insert == [Self.a] && update.sessionId == "s")
+    let changes: [(inout SessionUpdate) -> Void] = [
+      { $0.purge = .all }, { $0.cursor = .offset(5, signature: "4:x") }, { $0.isComplete = true },
+      { $0.gap = nil }, { $0.dropped = 3 },
+    ]
+    for (number, change) in changes.enumerated() {
+      var changed = built
+      change(&changed)
+      #expect(changed != built, "change \(number)")
+    }
+  }
+
   /// `handle(_:now:into:)` appends exactly what `handle(_:now:)` returns, after what the buffer held.
   @Test func bufferTakingHandleAppendsTheSameActions() throws {
     let events: [ClientEvent] = [
