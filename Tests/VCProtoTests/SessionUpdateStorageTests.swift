@@ -68,6 +68,23 @@ import Testing
     }
   }
 
+  /// A member kept in ``SessionUpdate/State`` changes in place (the members of the `JSONObject` in
+  /// `gap` keep their storage), and `print` shows the nine public members, not the internal storage.
+  @Test func membersKeptTogetherChangeInPlaceAndPrintAsBefore() {
+    var update = SessionUpdate(sessionId: "s", insert: [], cursor: nil, gap: JSONObject.frame("gap", ["n": 1]))
+    let before = update.gap?.members.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    update.gap?["n"] = 2
+    update.dropped += 3
+    #expect(update.gap?["n"] == 2 && update.dropped == 3)
+    // The same member storage: a getter and a setter would have copied it before the change.
+    #expect(update.gap?.members.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == before)
+    let printed = String(describing: SessionUpdate(sessionId: "s", insert: [], cursor: nil))
+    #expect(
+      printed
+        == "SessionUpdate(sessionId: \"s\", purge: nil, messages: [], insertIndices: [], replaceIndices: [], "
+        + "cursor: nil, isComplete: true, gap: nil, dropped: 0)")
+  }
+
   /// `handle(_:now:into:)` appends exactly what `handle(_:now:)` returns, after what the buffer held.
   @Test func bufferTakingHandleAppendsTheSameActions() throws {
     let events: [ClientEvent] = [

@@ -28,7 +28,7 @@ public struct SessionUpdate: Sendable, Hashable {
   /// What to delete before inserting, or `nil`.
   public var purge: Purge? {
     get { state.purge }
-    set { state.purge = newValue }
+    _modify { yield &state.purge }
   }
   /// The messages the indices point into: the frame's `messages` array as received (elements that
   /// are neither inserted nor replaced were dropped, see ``dropped``).
@@ -44,29 +44,31 @@ public struct SessionUpdate: Sendable, Hashable {
   /// keep the previous one then); the engine itself keeps only a digest of it.
   public var cursor: SubscriptionCursor? {
     get { state.cursor }
-    set { state.cursor = newValue }
+    _modify { yield &state.cursor }
   }
   /// `false` while the engine is still fetching the rest (a continuation is pending or retrying).
   public var isComplete: Bool {
     get { state.isComplete }
-    set { state.isComplete = newValue }
+    _modify { yield &state.isComplete }
   }
   /// 0.4.0 `gap` object as received, or `nil`.
   public var gap: JSONObject? {
     get { state.gap }
-    set { state.gap = newValue }
+    _modify { yield &state.gap }
   }
   /// Messages dropped: no position, or another session's `session_id`.
   public var dropped: Int {
     get { state.dropped }
-    set { state.dropped = newValue }
+    _modify { yield &state.dropped }
   }
 
   /// Where ``purge``, ``cursor``, ``isComplete``, ``gap`` and ``dropped`` are stored. Stored in the
   /// update itself, the nine members made the optimizer give up on the initializer: every update the
   /// engine built was copied once and the copy destroyed (a retain and a release of each of its
   /// references, about three hundred instructions and ten atomic operations per `session_history`).
-  /// Built with its memberwise initializer, the five are one value and the copy goes away.
+  /// Built with its memberwise initializer, the five are one value and the copy goes away. Their
+  /// accessors change them in place (`_modify`), as stored properties are; unlike stored properties,
+  /// two of them cannot be passed `inout` to one call at once.
   struct State: Sendable {
     var purge: Purge?
     var cursor: SubscriptionCursor?

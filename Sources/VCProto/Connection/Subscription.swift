@@ -40,7 +40,7 @@ struct Subscription: Sendable, Hashable {
   /// a `JSONObject.Member?` went through the runtime's generic `Optional` witnesses (type metadata
   /// looked up, about two hundred and fifty instructions a `subscribe`).
   enum Request: Sendable, Equatable {
-    /// 0.2.0/0.3.0 with no cursor: the whole history (no resume member).
+    /// 0.2.0/0.3.0 without a `last_message_id` cursor: the whole history (no resume member).
     case everything
     /// 0.2.0/0.3.0 `last_message_id`.
     case lastMessageId(String)
