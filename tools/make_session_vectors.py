@@ -630,6 +630,21 @@ client("client.0.4.0.subscribe.continuation_and_client_ahead",
                  [update(insert=[msg4(1), msg4(2)], purge={"from": 3}, cursor={"last_seq": 2},
                          gap={"requested_last_seq": 50, "min_available_seq": 1, "reason": "client_ahead"})])])
 
+PRUNED = {"requested_last_seq": 2, "min_available_seq": 10, "reason": "pruned"}
+client("client.0.4.0.subscribe.dedup_and_pruned",
+       "0.4.0: a message whose seq was delivered is a replace, another session's message is dropped; a gap with reason "
+       "pruned (the server no longer has the messages asked for) is passed on as received, with no purge, and the "
+       "cursor moves to the frame's last_seq.",
+       ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
+           step("subscribe", [send(SUB4(5))], session_id=S1, cursor={"last_seq": 5}),
+           frame(hist4([msg4(6), msg4(7)], 7, 8), [update(insert=[msg4(6), msg4(7)], cursor={"last_seq": 7})]),
+           frame(hist4([msg4(7), msg4(8), msg4(9, session=S2)], 8, 9),
+                 [update(insert=[msg4(8)], replace=[msg4(7)], cursor={"last_seq": 8}, dropped=1)]),
+           step("unsubscribe", [send({"type": "unsubscribe", "session_id": S1})], session_id=S1),
+           step("subscribe", [send(SUB4(2))], session_id=S1, cursor={"last_seq": 2}),
+           frame(hist4([msg4(10), msg4(11)], 11, 12, gap=PRUNED),
+                 [update(insert=[msg4(10), msg4(11)], cursor={"last_seq": 11}, gap=PRUNED)])])
+
 H2 = lambda msgs, newest: {"type": "session_history", "session_id": S1, "messages": msgs, "total_count": len(msgs),
                            "oldest_message_id": msgs[0]["uuid"] if msgs else None, "newest_message_id": newest, "is_complete": True}
 client("client.0.2.0.subscribe.last_message_id",
@@ -850,6 +865,16 @@ server("server.0.3.0.handshake.announced",
        [opened(versions=("0.3.0", "0.4.0"), connection_id="conn-7"),
         frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0")), authenticated("0.3.0")]),
         frame({"type": "subscribe", "session_id": S1}, [ev("subscribe", session_id=S1, cursor=None)])],
+       protocol_versions=["0.3.0", "0.4.0"], floor="0.3.0")
+
+server("server.0.3.0.subscribe.last_message_id",
+       "0.3.0 subscribe resumes by last_message_id (a string; null or absent is the whole history); unsubscribe ends it.",
+       [opened(versions=("0.3.0", "0.4.0")),
+        frame(connect_v1("0.3.0"), [cancel("auth_deadline"), send(sconnected("0.3.0")), authenticated("0.3.0")]),
+        frame({"type": "subscribe", "session_id": S1, "last_message_id": "u-1"},
+              [ev("subscribe", session_id=S1, cursor={"last_message_id": "u-1"})]),
+        frame({"type": "subscribe", "session_id": S2, "last_message_id": None}, [ev("subscribe", session_id=S2, cursor=None)]),
+        frame({"type": "unsubscribe", "session_id": S1}, [ev("unsubscribe", session_id=S1)])],
        protocol_versions=["0.3.0", "0.4.0"], floor="0.3.0")
 
 server("server.0.2.0.handshake.announced",
