@@ -633,8 +633,8 @@ client("client.0.4.0.subscribe.continuation_and_client_ahead",
 PRUNED = {"requested_last_seq": 2, "min_available_seq": 10, "reason": "pruned"}
 client("client.0.4.0.subscribe.dedup_and_pruned",
        "0.4.0: a message whose seq was delivered is a replace, another session's message is dropped; a gap with reason "
-       "pruned (the server no longer has the messages asked for) is passed on as received, with no purge, and the "
-       "cursor moves to the frame's last_seq.",
+       "pruned (the catalog allows it; the real server never sends it, STANDARDS.md section 14) is passed on as "
+       "received, with no purge, and the cursor moves to the frame's last_seq.",
        ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
            step("subscribe", [send(SUB4(5))], session_id=S1, cursor={"last_seq": 5}),
            frame(hist4([msg4(6), msg4(7)], 7, 8), [update(insert=[msg4(6), msg4(7)], cursor={"last_seq": 7})]),
