@@ -35,16 +35,14 @@ extension ClientEngine {
   static func subscribeFrame(_ id: String, _ request: Subscription.Request) -> JSONObject {
     let type = JSONObject.Member(key: "type", value: "subscribe")
     let session = JSONObject.Member(key: "session_id", value: .string(id))
+    let resume: JSONObject.Member
     switch request {
-    case .everything:
-      return JSONObject([type, session])
-    case .lastMessageId(let last):
-      return JSONObject([type, session, JSONObject.Member(key: "last_message_id", value: .string(last))])
-    case .lastSeq(let last):
-      return JSONObject([type, session, JSONObject.Member(key: "last_seq", value: JSONValue(integerLiteral: last))])
-    case .fromOffset(let from):
-      return JSONObject([type, session, JSONObject.Member(key: "from_offset", value: JSONValue(integerLiteral: from))])
+    case .everything: return JSONObject([type, session])
+    case .lastMessageId(let last): resume = JSONObject.Member(key: "last_message_id", value: .string(last))
+    case .lastSeq(let last): resume = JSONObject.Member(key: "last_seq", value: JSONValue(integerLiteral: last))
+    case .fromOffset(let from): resume = JSONObject.Member(key: "from_offset", value: JSONValue(integerLiteral: from))
     }
+    return JSONObject([type, session, resume])
   }
 
   /// The subscribed session ids in the order they were subscribed to.
