@@ -56,7 +56,7 @@ enum DecodeCommand {
       io.standardError.line(
         "\(TerminalText.escaped(name)): \(outcome.messageType.map(TerminalText.name) ?? "-") "
           + "\(TerminalText.pointer(finding.pointer)): \(finding.severity.rawValue): "
-          + "\(TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength)) [\(finding.code.rawValue)]")
+          + "\(TerminalText.message(finding.message)) [\(finding.code.rawValue)]")
     }
     guard outcome.isValid, let message = outcome.message else { return 1 }
     let options = ValidationOptions(direction: outcome.direction, protocolVersion: version, strict: args.has("strict"))
@@ -69,7 +69,7 @@ enum DecodeCommand {
         io.standardError.line(
           "\(TerminalText.escaped(name)): \(finding.severity.rawValue) \(finding.code.rawValue) "
             + "\(TerminalText.pointer(finding.pointer)): "
-            + TerminalText.escaped(finding.message, limit: TerminalText.maxMessageLength)
+            + TerminalText.message(finding.message)
             + " [\(finding.code.rawValue)]")
       }
       return 1

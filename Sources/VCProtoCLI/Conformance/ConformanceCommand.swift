@@ -100,10 +100,10 @@ enum ConformanceCommand {
     let kinds = ConformanceKind.all.filter { o.kinds?.contains($0.name) ?? true }
     let root = io.resolve(o.vectors)
     let found = ConformanceTestCase.discover(root: root)
-    for problem in found.problems { io.standardError.line("vcproto conformance: \(problem)") }
+    for problem in found.problems { io.standardError.line("vcproto conformance: " + TerminalText.message(problem)) }
     guard found.problems.isEmpty else { return 2 }
     for kind in found.unknownKinds where o.kinds == nil {
-      io.standardOutput.line("skip \(kind)/: not a kind this runner knows")
+      io.standardOutput.line("skip \(TerminalText.name(kind))/: not a kind this runner knows")
     }
     let tests = found.tests.filter { test in
       kinds.contains { $0.name == test.kind }
@@ -118,22 +118,26 @@ enum ConformanceCommand {
     do throws(ConformancePeer.Failure) {
       try runner.startPeer()
     } catch {
-      io.standardError.line("vcproto conformance: \(error)")
+      io.standardError.line("vcproto conformance: " + TerminalText.message("\(error)"))
       return 2
     }
     var tally = ConformanceTally()
     for test in tests {
       let kind = kinds.first { $0.name == test.kind }!
-      let (passed, message) = runner.run(test, kind: kind)
+      let (passed, said) = runner.run(test, kind: kind)
+      // The message quotes the peer (its error texts, its answers, its error output): escaped and
+      // cut like validate's findings, so a peer cannot steer the terminal or flood it.
+      let message = TerminalText.message(said)
+      let name = TerminalText.escaped(test.name)
       let verdict = passed.map { o.failureList.verdict(test.name, passed: $0) } ?? .skipped
       tally.add(verdict, kind: test.kind)
       switch verdict {
-      case .failed: io.standardOutput.line("FAIL \(test.name): \(message)")
+      case .failed: io.standardOutput.line("FAIL \(name): \(message)")
       case .unexpectedPass:
-        io.standardOutput.line("UNEXPECTED PASS \(test.name): listed as a known failure; remove it from the list")
-      case .knownFailure where o.verbose: io.standardOutput.line("known failure \(test.name): \(message)")
-      case .skipped where o.verbose: io.standardOutput.line("skip \(test.name): \(message)")
-      case .passed where o.verbose: io.standardOutput.line("PASS \(test.name)")
+        io.standardOutput.line("UNEXPECTED PASS \(name): listed as a known failure; remove it from the list")
+      case .knownFailure where o.verbose: io.standardOutput.line("known failure \(name): \(message)")
+      case .skipped where o.verbose: io.standardOutput.line("skip \(name): \(message)")
+      case .passed where o.verbose: io.standardOutput.line("PASS \(name)")
       default: break
       }
     }
@@ -144,7 +148,9 @@ enum ConformanceCommand {
       let names = Set(found.tests.map(\.name))
       let stale = o.failureList.names.subtracting(names).sorted()
       if !stale.isEmpty {
-        io.standardOutput.line("note: the failure list names tests that do not exist: " + stale.joined(separator: ", "))
+        io.standardOutput.line(
+          "note: the failure list names tests that do not exist: "
+            + stale.map { TerminalText.escaped($0) }.joined(separator: ", "))
       }
     }
     io.standardOutput.line(tally.total.summary)

@@ -14,7 +14,10 @@ import Foundation
 /// Every wait has a deadline: writes and reads go through `poll(2)` on non-blocking pipes, so a peer
 /// that hangs, stops reading or never ends its line costs one timeout, never the run. A reply is
 /// bounded by `maxReplyBytes`. The peer's standard error is drained as it comes (so it can never
-/// block on a full pipe) and its last bytes are kept to explain a crash.
+/// block on a full pipe) and its last bytes are kept to explain a crash. The peer runs in a process
+/// group of its own (``PeerProcess``): stopping it kills the group and reaps the peer against a
+/// deadline, so nothing it started can hold the run past its timeouts. What the peer says is
+/// printed only through ``TerminalText`` (escaped and cut), by ``ConformanceCommand``.
 final class ConformancePeer {
   /// Why a peer gave no usable line.
   enum Failure: Error, CustomStringConvertible {
@@ -49,8 +52,7 @@ final class ConformancePeer {
   /// The directory the peer starts in.
   let directory: String
 
-  private var process: Process?
-  private var pipes: [Pipe] = []
+  private var process: PeerProcess?
   private var input: Int32 = -1
   private var output: Int32 = -1
   private var errors: Int32 = -1
@@ -59,6 +61,9 @@ final class ConformancePeer {
   /// The last bytes of the peer's standard error.
   private var errorTail: [UInt8] = []
   private static let errorTailLimit = 2048
+  /// How long a peer may take to exit on its own once its input is closed (``stop(gracefully:)``),
+  /// and how long the runner waits for it after its output closed or after it was killed.
+  static let exitGrace: Duration = .seconds(2)
 
   init(command: [String], maxReplyBytes: Int, directory: String) {
     self.command = command
@@ -71,56 +76,37 @@ final class ConformancePeer {
   /// Whether a peer process is running (started and not stopped).
   var isRunning: Bool { process != nil }
 
-  /// Starts the peer (stopping any previous one).
+  /// The process id of the running peer (the id of its process group too).
+  var processIdentifier: Int32? { process?.pid }
+
+  /// Starts the peer (stopping any previous one) in a process group of its own (``PeerProcess``).
   func start() throws(Failure) {
     stop(gracefully: false)
     // A peer that dies while we write must not kill the runner with SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    child.arguments = command
-    child.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    child.standardInput = stdin
-    child.standardOutput = stdout
-    child.standardError = stderr
-    do {
-      try child.run()
-    } catch {
-      throw .notStarted("\(command.joined(separator: " ")): \(error)")
-    }
-    // The child's ends belong to the child alone: with ours closed, its exit is seen as end of file.
-    try? stdin.fileHandleForReading.close()
-    try? stdout.fileHandleForWriting.close()
-    try? stderr.fileHandleForWriting.close()
+    let child = try PeerProcess.spawn(command, directory: directory)
     process = child
-    pipes = [stdin, stdout, stderr]
-    input = stdin.fileHandleForWriting.fileDescriptor
-    output = stdout.fileHandleForReading.fileDescriptor
-    errors = stderr.fileHandleForReading.fileDescriptor
-    for fd in [input, output, errors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    input = child.input
+    output = child.output
+    errors = child.errors
     pending = []
     errorTail = []
   }
 
-  /// Stops the peer: closes its input and, when `gracefully`, gives it a moment to exit on its own
-  /// before it is killed.
+  /// Stops the peer: closes its input and, when `gracefully`, gives it ``exitGrace`` to exit on its
+  /// own; then kills its whole process group (whatever it left running goes too) and reaps it
+  /// against a deadline. Never waits for its pipes: a descendant that escaped the group and holds
+  /// them costs nothing.
   func stop(gracefully: Bool) {
     guard let child = process else { return }
     process = nil
-    if input >= 0 { try? pipes[0].fileHandleForWriting.close() }
+    if input >= 0 { close(input) }
     input = -1
-    if gracefully {
-      let until = ContinuousClock.now + .seconds(2)
-      while child.isRunning, ContinuousClock.now < until { usleep(10_000) }
-    }
-    if child.isRunning { kill(child.processIdentifier, SIGKILL) }
-    child.waitUntilExit()
-    try? pipes[1].fileHandleForReading.close()
-    try? pipes[2].fileHandleForReading.close()
-    pipes = []
+    if gracefully { child.wait(until: .now + Self.exitGrace) }
+    child.killGroup()
+    child.wait(until: .now + Self.exitGrace)
+    close(child.output)
+    close(child.errors)
     output = -1
     errors = -1
   }
@@ -194,18 +180,9 @@ final class ConformancePeer {
   /// line of its standard error.
   private func exitFailure() -> Failure {
     guard let child = process else { return .exited(status: "not running", stderr: "") }
-    let until = ContinuousClock.now + .seconds(2)
-    while child.isRunning, ContinuousClock.now < until { usleep(5_000) }
+    child.wait(until: .now + Self.exitGrace)
     drainErrors()
-    let status: String
-    if child.isRunning {
-      status = "its output closed while it still runs"
-    } else if child.terminationReason == .uncaughtSignal {
-      status = "killed by signal \(child.terminationStatus)"
-    } else {
-      status = "status \(child.terminationStatus)"
-    }
-    return .exited(status: status, stderr: lastErrorLine)
+    return .exited(status: child.statusText, stderr: lastErrorLine)
   }
 
   /// Reads what the peer's error output holds now (once), keeping the tail.
@@ -220,10 +197,12 @@ final class ConformancePeer {
     }
   }
 
+  /// Reads what the peer's error output holds now, at most 1 MiB (a descendant that keeps writing
+  /// there cannot keep the runner reading).
   private func drainErrors() {
     guard errors >= 0 else { return }
     var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
+    for _ in 0..<16 {
       let n = read(errors, &buffer, buffer.count)
       guard n > 0 else { return }
       errorTail.append(contentsOf: buffer[..<n])

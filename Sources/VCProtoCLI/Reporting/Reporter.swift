@@ -21,7 +21,7 @@ struct TextReporter: Reporter {
     let f = record.finding
     let severity = f.severity == .error ? paint("error", "31;1") : paint("warning", "33;1")
     let type = record.messageType.map(TerminalText.name) ?? "-"
-    let message = TerminalText.escaped(f.message, limit: TerminalText.maxMessageLength)
+    let message = TerminalText.message(f.message)
     out.line(
       "\(paint(TerminalText.escaped(record.location), "1")): \(type) \(TerminalText.pointer(f.pointer)): \(severity): "
         + "\(message) " + paint("[\(TerminalText.escaped(f.code.rawValue))]", "2"))

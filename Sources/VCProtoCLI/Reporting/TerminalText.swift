@@ -2,7 +2,7 @@ import VCProto
 
 /// Makes text that came from a capture safe to print on a terminal, and bounds its length.
 ///
-/// A capture is attacker-controlled: a message `type` or member name can hold escape sequences that
+/// A capture is attacker-controlled, and so is everything a peer of `vcproto conformance` says: a message `type` or member name can hold escape sequences that
 /// write to the clipboard (OSC 52), move the cursor, erase lines or reorder what is shown (bidi
 /// overrides), and so forge a clean summary. Text output therefore shows every such character as a
 /// visible escape instead of sending it to the terminal, and shortens long names. JSON output needs
@@ -78,6 +78,12 @@ enum TerminalText {
   /// A finding's pointer for text output: `(root)` for the whole frame, else the escaped pointer.
   static func pointer(_ pointer: String) -> String {
     pointer.isEmpty ? root : escaped(pointer, limit: maxPointerLength)
+  }
+
+  /// A message for text output (a finding's, or what `vcproto conformance` says about a test, which
+  /// quotes the peer): escaped, at most ``maxMessageLength`` characters.
+  static func message(_ text: String) -> String {
+    escaped(text, limit: maxMessageLength)
   }
 
   /// A message type (or other name from the input) for text output.
