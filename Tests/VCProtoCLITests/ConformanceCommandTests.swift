@@ -400,7 +400,7 @@ import VCProto
     #expect(help.contains("`messages/0.5.0/connect.null.api_key`"))
     let helps = ["conformance --help": help, "vectors --help": runCommand(["vectors", "--help"]).out]
     var citedKinds = Set<String>()
-    for document in ["README.md", "Vectors/CONFORMANCE.md", "Vectors/README.md"] + helps.keys.sorted() {
+    for document in ["docs/CLI.md", "Vectors/CONFORMANCE.md", "Vectors/README.md"] + helps.keys.sorted() {
       let text =
         try helps[document] ?? String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
       for name in try Self.citedTestNames(in: text).sorted() {
@@ -441,13 +441,13 @@ import VCProto
       ])
   }
 
-  /// The counts README.md and CONFORMANCE.md quote from a passing run are the runner's: each kind's
+  /// The counts docs/CLI.md and CONFORMANCE.md quote from a passing run are the runner's: each kind's
   /// line is the number of tests of that kind under Vectors/, the last line their total.
   @Test func quotedCountsAreTheVectorsCounts() throws {
     let found = ConformanceTestCase.discover(root: packageRoot.appendingPathComponent("Vectors").path)
     #expect(found.problems.isEmpty && found.unknownKinds.isEmpty, "\(found.problems) \(found.unknownKinds)")
     let counts = Dictionary(grouping: found.tests, by: \.kind).mapValues(\.count)
-    for document in ["README.md", "Vectors/CONFORMANCE.md"] {
+    for document in ["docs/CLI.md", "Vectors/CONFORMANCE.md"] {
       let text = try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
       let regex = try NSRegularExpression(pattern: #"(?m)^(?:([a-z_]+): )?(\d+) passed, 0 failed, 0 skipped$"#)
       let lines = regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in

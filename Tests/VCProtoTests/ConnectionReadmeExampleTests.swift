@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import VCProto
 
-// The client and the server that README.md ("A client and a server on the connection engines") and
-// the DocC article Sources/VCProto/VCProto.docc/ConnectionEngines.md ("A client", "A server") show
+// The client that README.md ("A client in a few lines") shows, and the client and the server that
+// the DocC article Sources/VCProto/VCProto.docc/ConnectionEngines.md ("A client", "A server") shows,
 // are the code between the `snippet` markers below, line for line: `documentationShowsThisCode`
 // fails when a document and this file differ, and an API change breaks the build of this file, not
 // silently the documents. The file imports VCProto without @testable, as an application would.
@@ -205,14 +205,17 @@ private func documentedServer(
     return blocks
   }
 
-  @Test(arguments: ["README.md", "Sources/VCProto/VCProto.docc/ConnectionEngines.md"])
-  func documentationShowsThisCode(_ path: String) throws {
+  /// README.md shows the client; the DocC article shows the client and the server.
+  @Test(arguments: [
+    ("README.md", ["client"]), ("Sources/VCProto/VCProto.docc/ConnectionEngines.md", ["client", "server"]),
+  ])
+  func documentationShowsThisCode(_ path: String, _ names: [String]) throws {
     let markdown = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
     let engineBlocks = Self.swiftBlocks(markdown).filter {
       $0.contains { $0.contains("ClientEngine(") || $0.contains("ServerEngine(") }
     }
-    #expect(engineBlocks.count == 2, "\(path) shows one client and one server")
-    for name in ["client", "server"] {
+    #expect(engineBlocks.count == names.count, "\(path) shows \(names.joined(separator: " and "))")
+    for name in names {
       let code = try Self.snippet(name)
       #expect(engineBlocks.contains(code), "\(path) shows the \(name) exactly as in \(#fileID)")
     }
