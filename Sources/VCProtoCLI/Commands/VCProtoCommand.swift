@@ -38,6 +38,9 @@ public enum VCProtoCommand {
       """
     for command in commands where !command.hidden { out += CommandSpec.row(command.name, command.abstract) }
     out += CommandSpec.row("help", "Show help for a subcommand.")
+    out += "\nOPTIONS:\n"
+    out += CommandSpec.row("-V, --version", "Print vcproto's version.")
+    out += CommandSpec.row("-h, --help", "Show this help.")
     out += "\n  See 'vcproto help <subcommand>' or 'vcproto <subcommand> --help' for details.\n"
     return out
   }
@@ -53,6 +56,10 @@ public enum VCProtoCommand {
     }
     if first == "--help" || first == "-h" {
       io.standardOutput.write(help)
+      return 0
+    }
+    if first == "--version" || first == "-V" {
+      io.standardOutput.write(versionLine)
       return 0
     }
     if first == "help" {
