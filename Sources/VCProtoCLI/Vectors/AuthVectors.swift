@@ -174,7 +174,7 @@ enum AuthVectors {
     guard let challenge = sentHello.challenge, let seenChallenge = seenHello.challenge else {
       throw Problem(text: "auth v2 vector's hello has no challenge")
     }
-    var sent = try connect(connectObject, nonce: nonce, response: response).get()
+    let sent = try connect(connectObject, nonce: nonce, response: response).get()
     let clientInput = AuthMAC.clientInput(challenge: seenChallenge, clientNonce: nonce, connect: sent, hello: seenHello)
     if let hex = v["mac_input_hex"]?.stringValue, hex != Hex.encode(clientInput) {
       throw Problem(text: "the client's MAC input differs from mac_input_hex")
