@@ -1,21 +1,22 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
-final class Base64Tests: XCTestCase {
+@Suite struct Base64Tests {
   private let codec = EnvelopeCodec()
 
-  func testEncodeMatchesFoundation() {
+  @Test func encodeMatchesFoundation() {
     for count in 0..<300 {
       let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 11) }
       var out: [UInt8] = []
       bytes.withUnsafeBufferPointer { Base64.encode($0, appendingTo: &out) }
-      XCTAssertEqual(String(decoding: out, as: UTF8.self), Data(bytes).base64EncodedString())
-      XCTAssertEqual(Base64.decode(String(decoding: out, as: UTF8.self)), bytes)
+      #expect(String(decoding: out, as: UTF8.self) == Data(bytes).base64EncodedString())
+      #expect(Base64.decode(String(decoding: out, as: UTF8.self)) == bytes)
     }
   }
 
-  func testStrictDecodeRejects() {
+  @Test func strictDecodeRejects() {
     let rejected = [
       "QUJD RA==",  // space
       "QUJDRA==\n",  // trailing newline
@@ -37,41 +38,41 @@ final class Base64Tests: XCTestCase {
       "Q",
     ]
     for text in rejected {
-      XCTAssertNil(Base64.decode(text), "accepted \(text.debugDescription)")
+      #expect(Base64.decode(text) == nil, "accepted \(text.debugDescription)")
       assertEnvelopeError(.invalidBase64) { () throws(EnvelopeError) in
         try codec.open(text: "zlib", length: 4, data: text)
       }
     }
     // The canonical forms decode.
-    XCTAssertEqual(Base64.decode("QUJDRA=="), Array("ABCD".utf8))
-    XCTAssertEqual(Base64.decode("QUJDREU="), Array("ABCDE".utf8))
-    XCTAssertEqual(Base64.decode("QUJDREVG"), Array("ABCDEF".utf8))
-    XCTAssertEqual(Base64.decode(""), [])
+    #expect(Base64.decode("QUJDRA==") == Array("ABCD".utf8))
+    #expect(Base64.decode("QUJDREU=") == Array("ABCDE".utf8))
+    #expect(Base64.decode("QUJDREVG") == Array("ABCDEF".utf8))
+    #expect(Base64.decode("") == [])
   }
 
-  func testFoundationIsLenientWhereWeAreNot() {
+  @Test func foundationIsLenientWhereWeAreNot() {
     // Documents why the envelope does not use Data(base64Encoded:): it accepts non-zero
     // padding bits. (If Foundation ever tightens, this assertion is simply informative.)
     let lenient = Data(base64Encoded: "QUJDRB==")
-    XCTAssertNil(Base64.decode("QUJDRB=="))
-    if let lenient { XCTAssertEqual(Array(lenient), Array("ABCD".utf8)) }
+    #expect(Base64.decode("QUJDRB==") == nil)
+    if let lenient { #expect(Array(lenient) == Array("ABCD".utf8)) }
   }
 
-  func testMalformedLength() {
+  @Test func malformedLength() throws {
     let data = Data(compressed(Array("{}".utf8))).base64EncodedString()
     for length in [-1, Int(UInt32.max) + 1, Int.min, Int.max] {
       assertEnvelopeError(.malformed) { () throws(EnvelopeError) in
         try codec.open(text: "zlib", length: length, data: data)
       }
     }
-    XCTAssertEqual(try codec.open(text: "zlib", length: 2, data: data), Array("{}".utf8))
+    #expect(try codec.open(text: "zlib", length: 2, data: data) == Array("{}".utf8))
     // UInt32.max itself is well-formed, just over the default cap.
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in
       try codec.open(text: "zlib", length: Int(UInt32.max), data: data)
     }
   }
 
-  func testMissingOrMistypedFieldsOfATextFrameAreMalformed() {
+  @Test func missingOrMistypedFieldsOfATextFrameAreMalformed() throws {
     let frames = [
       #"{"type":"compressed","encoding":"zlib","length":2}"#,
       #"{"type":"compressed","encoding":"zlib","length":"2","data":"eJyrrgUAAXUA+Q=="}"#,
@@ -84,6 +85,6 @@ final class Base64Tests: XCTestCase {
       }
     }
     let good = #"{"type":"compressed","encoding":"zlib","length":2,"data":"eJyrrgUAAXUA+Q=="}"#
-    XCTAssertEqual(try codec.open(textFrame: Array(good.utf8)), Array("{}".utf8))
+    #expect(try codec.open(textFrame: Array(good.utf8)) == Array("{}".utf8))
   }
 }

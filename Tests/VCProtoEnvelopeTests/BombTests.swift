@@ -1,10 +1,11 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
 /// A decompression bomb: 1 GiB of zeros deflated (streamed, never materialised) to about
 /// 1 MiB. Opening it must fail fast and without the process's memory growing.
-final class BombTests: XCTestCase {
+@Suite struct BombTests {
   static let inflatedSize = 1 << 30
 
   /// Streams `inflatedSize` zero bytes through the deflater in 1 MiB chunks.
@@ -22,13 +23,13 @@ final class BombTests: XCTestCase {
     return output
   }
 
-  func testOneGibibyteBomb() throws {
+  @Test func oneGibibyteBomb() throws {
     let started = ContinuousClock.now
     let payload = Self.makeBombPayload(level: 9)
     let generated = ContinuousClock.now - started
     print("bomb: 1 GiB of zeros -> \(payload.count) bytes at level 9 in \(generated)")
-    XCTAssertLessThan(payload.count, 1_100_000)
-    XCTAssertGreaterThan(payload.count, 900_000)
+    #expect(payload.count < 1_100_000)
+    #expect(payload.count > 900_000)
 
     let codec = EnvelopeCodec()
     // Every input is built before the memory baseline, so the measurement is what opening costs.
@@ -37,12 +38,39 @@ final class BombTests: XCTestCase {
     let base64 = Data(payload).base64EncodedString()
     let textFrame = Array(
       #"{"type":"compressed","encoding":"zlib","length":\#(codec.limits.maxInflatedSize),"data":"\#(base64)"}"#.utf8)
+    // The peak RSS is the whole process's, and Swift Testing runs the other tests of the process in
+    // parallel: a test allocating at the same moment raises the peak. So the openings are measured up
+    // to three times, and the least growth is held to the bound (a bomb that is inflated grows it by
+    // far more on every try).
+    let bound = codec.limits.maxInflatedSize + (8 << 20)
+    var growths: [Int] = []
+    for _ in 0..<3 {
+      #if os(Linux)
+        let resetWorked = resetPeakRSS()
+        let baseline = try #require(resetWorked ? procStatusBytes("VmRSS") : procStatusBytes("VmHWM"))
+      #endif
+      Self.openBomb(codec: codec, honest: honest, atCap: atCap, base64: base64, textFrame: textFrame)
+      #if os(Linux)
+        let peak = try #require(procStatusBytes("VmHWM"))
+        let growth = peak - baseline
+        // The inflate buffer is the cap + 1 byte; the rest is zlib's state, the text form's decoded
+        // payload and base64 text (2.4 MB) and allocator slack. Measured on Linux: 18.0 MiB (cap + 2 MiB).
+        print(
+          "bomb: peak RSS growth \(growth / 1024) KiB, bound \(bound / 1024) KiB (clear_refs reset: \(resetWorked))")
+        growths.append(growth)
+        if growth < bound { break }
+      #else
+        break
+      #endif
+    }
     #if os(Linux)
-      let resetWorked = resetPeakRSS()
-      let baseline = try XCTUnwrap(
-        resetWorked ? procStatusBytes("VmRSS") : procStatusBytes("VmHWM"))
+      let least = try #require(growths.min())
+      #expect(least < bound, "peak RSS grew by \(growths) bytes")
     #endif
+  }
 
+  /// Opens the bomb in every form; each opening must fail with the error a bomb gets.
+  static func openBomb(codec: EnvelopeCodec, honest: [UInt8], atCap: [UInt8], base64: String, textFrame: [UInt8]) {
     // Honest declared length: refused from the header, nothing inflated.
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in try codec.open(binary: honest) }
 
@@ -62,17 +90,6 @@ final class BombTests: XCTestCase {
 
     // A tighter ratio limit catches it as a ratio violation instead.
     let strict = EnvelopeCodec(limits: .init(maxCompressionRatio: 10))
-    assertEnvelopeError(.ratioExceeded) { () throws(EnvelopeError) in try strict.open(binary: atCap)
-    }
-
-    #if os(Linux)
-      let peak = try XCTUnwrap(procStatusBytes("VmHWM"))
-      let growth = peak - baseline
-      // The inflate buffer is the cap + 1 byte; the rest is zlib's state, the text form's decoded
-      // payload and base64 text (2.4 MB) and allocator slack. Measured on Linux: 18.0 MiB (cap + 2 MiB).
-      let bound = codec.limits.maxInflatedSize + (8 << 20)
-      print("bomb: peak RSS growth \(growth / 1024) KiB, bound \(bound / 1024) KiB (clear_refs reset: \(resetWorked))")
-      XCTAssertLessThan(growth, bound, "peak RSS grew by \(growth) bytes")
-    #endif
+    assertEnvelopeError(.ratioExceeded) { () throws(EnvelopeError) in try strict.open(binary: atCap) }
   }
 }

@@ -1,96 +1,96 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
 /// `Validator.validate(envelopedFrame:codec:)`: a host app validates what it received, enveloped
 /// or not, and gets findings against the inner message.
-final class EnvelopedValidationTests: XCTestCase {
+@Suite struct EnvelopedValidationTests {
   private let sender = EnvelopeCodec(configuration: .init(threshold: 0))
   private let history = sampleHistory()
 
   private func sealed(_ frame: [UInt8], _ form: EnvelopeForm) throws -> ReceivedFrame {
-    let bytes = try XCTUnwrap(try sender.seal(frame, form: form))
+    let bytes = try #require(try sender.seal(frame, form: form))
     return form == .binary ? .binary(bytes) : .text(bytes)
   }
 
-  func testValidInnerMessageInBothForms() throws {
+  @Test func validInnerMessageInBothForms() throws {
     for form in EnvelopeForm.allCases {
       let result = Validator().validate(envelopedFrame: try sealed(history, form))
-      XCTAssertEqual(result.envelope, form)
-      XCTAssertEqual(result.findings, [], "\(form)")
-      XCTAssertTrue(result.isValid)
-      XCTAssertEqual(result.frame, history)
-      XCTAssertEqual(result.report.messageType, "session_history")
-      XCTAssertEqual(result.report.direction, .serverToClient)
-      XCTAssertEqual(result.report.value?["session_id"]?.stringValue, "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11")
+      #expect(result.envelope == form)
+      #expect(result.findings == [], "\(form)")
+      #expect(result.isValid)
+      #expect(result.frame == history)
+      #expect(result.report.messageType == "session_history")
+      #expect(result.report.direction == .serverToClient)
+      #expect(result.report.value?["session_id"]?.stringValue == "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11")
     }
   }
 
-  func testFindingsPointIntoTheInnerMessage() throws {
+  @Test func findingsPointIntoTheInnerMessage() throws {
     // Inner session_history without session_id and with a wrong total_count type.
-    var object = try XCTUnwrap(try JSONReader().parse(history).objectValue)
+    var object = try #require(try JSONReader().parse(history).objectValue)
     object["session_id"] = nil
     object["total_count"] = .string("2")
     var writer = JSONWriter()
     writer.write(.object(object))
     let inner = writer.bytes
     let plain = Validator().validate(inner)
-    XCTAssertFalse(plain.isValid)
+    #expect(!plain.isValid)
     for form in EnvelopeForm.allCases {
       let result = Validator().validate(envelopedFrame: try sealed(inner, form))
-      XCTAssertEqual(result.envelope, form)
-      XCTAssertEqual(result.findings, plain.findings, "\(form): the same findings as the plain frame")
-      XCTAssertEqual(
-        Set(result.findings.map { "\($0.code.rawValue) \($0.pointer)" }),
-        ["missing_field /session_id", "wrong_type /total_count"])
-      XCTAssertEqual(result.report.messageType, "session_history")
+      #expect(result.envelope == form)
+      #expect(result.findings == plain.findings, "\(form): the same findings as the plain frame")
+      #expect(
+        Set(result.findings.map { "\($0.code.rawValue) \($0.pointer)" }) == [
+          "missing_field /session_id", "wrong_type /total_count",
+        ])
+      #expect(result.report.messageType == "session_history")
     }
   }
 
-  func testDirectionAndStrictnessApplyToTheInnerMessage() throws {
+  @Test func directionAndStrictnessApplyToTheInnerMessage() throws {
     let validator = Validator(options: .init(direction: .clientToServer))
     let result = validator.validate(envelopedFrame: try sealed(history, .binary))
-    XCTAssertEqual(result.findings.map(\.code), [.wrongDirection])
+    #expect(result.findings.map(\.code) == [.wrongDirection])
     let unknown = Array(#"{"type":"not_a_message","x":1}"#.utf8)
-    XCTAssertEqual(
-      Validator().validate(envelopedFrame: try sealed(unknown, .text)).findings.map(\.severity), [.warning])
-    XCTAssertEqual(
+    #expect(Validator().validate(envelopedFrame: try sealed(unknown, .text)).findings.map(\.severity) == [.warning])
+    #expect(
       Validator(options: .init(strict: true)).validate(envelopedFrame: try sealed(unknown, .text)).findings
-        .map(\.severity), [.error])
+        .map(\.severity) == [.error])
   }
 
-  func testEnvelopeErrorsAreTheirOwnFindings() throws {
-    var corrupt = try XCTUnwrap(try sender.seal(history, form: .binary))
+  @Test func envelopeErrorsAreTheirOwnFindings() throws {
+    var corrupt = try #require(try sender.seal(history, form: .binary))
     corrupt[corrupt.count - 1] ^= 0xFF
     let binary = Validator().validate(envelopedFrame: .binary(corrupt))
-    XCTAssertEqual(binary.envelope, .binary)
-    XCTAssertEqual(binary.findings.map(\.code), [FindingCode(EnvelopeError.corrupt)])
-    XCTAssertEqual(binary.findings.first?.code.rawValue, "envelope_corrupt")
-    XCTAssertEqual(binary.findings.first?.severity, .error)
-    XCTAssertEqual(binary.findings.first?.pointer, "")
-    XCTAssertNil(binary.frame)
-    XCTAssertNil(binary.report.value)
-    XCTAssertNil(binary.report.messageType)
+    #expect(binary.envelope == .binary)
+    #expect(binary.findings.map(\.code) == [FindingCode(EnvelopeError.corrupt)])
+    #expect(binary.findings.first?.code.rawValue == "envelope_corrupt")
+    #expect(binary.findings.first?.severity == .error)
+    #expect(binary.findings.first?.pointer == "")
+    #expect(binary.frame == nil)
+    #expect(binary.report.value == nil)
+    #expect(binary.report.messageType == nil)
 
     let text = Validator().validate(
       envelopedFrame: .text(Array(#"{"type":"compressed","encoding":"zlib","length":2}"#.utf8)))
-    XCTAssertEqual(text.envelope, .text)
-    XCTAssertEqual(text.findings.map(\.code.rawValue), ["envelope_malformed"])
-    XCTAssertEqual(text.report.messageType, "compressed")
-    XCTAssertEqual(text.findings.first?.messageType, "compressed")
+    #expect(text.envelope == .text)
+    #expect(text.findings.map(\.code.rawValue) == ["envelope_malformed"])
+    #expect(text.report.messageType == "compressed")
+    #expect(text.findings.first?.messageType == "compressed")
   }
 
-  func testInflationIsBoundedByTheCodecsLimits() throws {
+  @Test func inflationIsBoundedByTheCodecsLimits() throws {
     let big = sampleFrame(byteCount: 5000)
     let frame = try sealed(big, .binary)
     let tight = EnvelopeCodec(limits: .init(maxInflatedSize: 4999))
-    XCTAssertEqual(
-      Validator().validate(envelopedFrame: frame, codec: tight).findings.map(\.code.rawValue),
-      ["envelope_too_large"])
-    XCTAssertNotNil(Validator().validate(envelopedFrame: frame).frame)
+    #expect(
+      Validator().validate(envelopedFrame: frame, codec: tight).findings.map(\.code.rawValue) == ["envelope_too_large"])
+    #expect(Validator().validate(envelopedFrame: frame).frame != nil)
   }
 
-  func testPlainTextFramesAreValidatedAsBefore() {
+  @Test func plainTextFramesAreValidatedAsBefore() {
     for text in [
       #"{"type":"ping"}"#, #"{"type":"ping","extra":1}"#, #"{"type":"connect"}"#, #"{"type":"ping""#,
       #"[1,2]"#, "{\"type\":\"ping\",\"type\":\"ping\"}",
@@ -98,38 +98,38 @@ final class EnvelopedValidationTests: XCTestCase {
       let bytes = Array(text.utf8)
       let plain = Validator().validate(bytes)
       let result = Validator().validate(envelopedFrame: .text(bytes))
-      XCTAssertNil(result.envelope, text)
-      XCTAssertEqual(result.findings, plain.findings, text)
-      XCTAssertEqual(result.report.messageType, plain.messageType, text)
-      XCTAssertEqual(result.frame, bytes)
+      #expect(result.envelope == nil, "\(text)")
+      #expect(result.findings == plain.findings, "\(text)")
+      #expect(result.report.messageType == plain.messageType, "\(text)")
+      #expect(result.frame == bytes)
     }
   }
 
-  func testBinaryFramesMustBeEnvelopes() {
+  @Test func binaryFramesMustBeEnvelopes() {
     let result = Validator().validate(envelopedFrame: .binary(Array(#"{"type":"ping"}"#.utf8)))
-    XCTAssertEqual(result.envelope, .binary)
-    XCTAssertEqual(result.findings.map(\.code.rawValue), ["envelope_bad_magic"])
+    #expect(result.envelope == .binary)
+    #expect(result.findings.map(\.code.rawValue) == ["envelope_bad_magic"])
   }
 
-  func testNegotiation() throws {
+  @Test func negotiation() throws {
     for form in EnvelopeForm.allCases {
       let capability = form == .binary ? Capability.compressionBinary : Capability.compressionText
       let other = form == .binary ? Capability.compressionText : Capability.compressionBinary
       let frame = try sealed(history, form)
       let granted = Validator(options: .init(negotiatedCapabilities: [capability]))
-      XCTAssertEqual(granted.validate(envelopedFrame: frame).findings, [], "\(form)")
+      #expect(granted.validate(envelopedFrame: frame).findings == [], "\(form)")
       let refused = Validator(options: .init(negotiatedCapabilities: [other]))
       let findings = refused.validate(envelopedFrame: frame).findings
-      XCTAssertEqual(findings.map(\.code), [.extensionNotNegotiated], "\(form)")
-      XCTAssertEqual(findings.first?.messageType, "session_history")
+      #expect(findings.map(\.code) == [.extensionNotNegotiated], "\(form)")
+      #expect(findings.first?.messageType == "session_history")
       // Unknown negotiation state (nil): not checked.
-      XCTAssertEqual(Validator().validate(envelopedFrame: frame).findings, [])
+      #expect(Validator().validate(envelopedFrame: frame).findings == [])
     }
   }
 
   /// The envelope's `extension_not_negotiated` counts against the frame's findings cap: an enveloped
   /// frame never reports more findings than the same frame sent plain.
-  func testTheEnvelopeFindingCountsAgainstTheCap() throws {
+  @Test func theEnvelopeFindingCountsAgainstTheCap() throws {
     let nulls = Array(repeating: "null", count: 500).joined(separator: ",")
     let frame = Array(#"{"type":"session_list","sessions":[\#(nulls)],"total_count":500}"#.utf8)
     for form in EnvelopeForm.allCases {
@@ -137,34 +137,34 @@ final class EnvelopedValidationTests: XCTestCase {
       let options = ValidationOptions(negotiatedCapabilities: [other], maxFindings: 10)
       let plain = Validator(options: options).validate(frame).findings
       let enveloped = Validator(options: options).validate(envelopedFrame: try sealed(frame, form)).findings
-      XCTAssertEqual(plain.count, 11, "\(form)")  // 10 and the summary
-      XCTAssertEqual(enveloped.count, plain.count, "\(form)")
-      XCTAssertEqual(enveloped.first?.code, .extensionNotNegotiated)
-      XCTAssertEqual(enveloped.last?.code, .findingsSuppressed)
+      #expect(plain.count == 11, "\(form)")  // 10 and the summary
+      #expect(enveloped.count == plain.count, "\(form)")
+      #expect(enveloped.first?.code == .extensionNotNegotiated)
+      #expect(enveloped.last?.code == .findingsSuppressed)
     }
   }
 
-  func testEnvelopesDoNotNest() throws {
-    let inner = try XCTUnwrap(try sender.seal(history, form: .text))
+  @Test func envelopesDoNotNest() throws {
+    let inner = try #require(try sender.seal(history, form: .text))
     let result = Validator(options: .init(strict: true)).validate(envelopedFrame: try sealed(inner, .binary))
-    XCTAssertEqual(result.frame, inner, "opened once")
-    XCTAssertEqual(result.findings.map(\.code), [.unknownType])
-    XCTAssertFalse(result.isValid)
+    #expect(result.frame == inner, "opened once")
+    #expect(result.findings.map(\.code) == [.unknownType])
+    #expect(!result.isValid)
   }
 
-  func testEnvelopeFindingCodes() {
-    XCTAssertEqual(FindingCode.envelopeCodes.map(\.rawValue), EnvelopeError.allCases.map(\.code))
-    XCTAssertEqual(FindingCode(.trailingData).rawValue, "envelope_trailing_data")
+  @Test func envelopeFindingCodes() {
+    #expect(FindingCode.envelopeCodes.map(\.rawValue) == EnvelopeError.allCases.map(\.code))
+    #expect(FindingCode(.trailingData).rawValue == "envelope_trailing_data")
   }
 
-  func testEnvelopeFindingsAreLogged() throws {
+  @Test func envelopeFindingsAreLogged() throws {
     let lines = LockedLines()
     let logger = ProtocolLogger(minimumLevel: .debug) { lines.append($0.message) }
-    var corrupt = try XCTUnwrap(try sender.seal(history, form: .binary))
+    var corrupt = try #require(try sender.seal(history, form: .binary))
     corrupt[corrupt.count - 1] ^= 0xFF
     _ = Validator(logger: logger).validate(envelopedFrame: .binary(corrupt))
-    XCTAssertEqual(lines.all.count, 1)
-    XCTAssertTrue(lines.all.first?.contains("envelope_corrupt") ?? false, "\(lines.all)")
+    #expect(lines.all.count == 1)
+    #expect(lines.all.first?.contains("envelope_corrupt") ?? false, "\(lines.all)")
   }
 }
 

@@ -1,20 +1,25 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
-final class HeaderTests: XCTestCase {
+@Suite struct HeaderTests {
   private let codec = EnvelopeCodec()
-  private lazy var frame = sampleFrame(byteCount: 2000)
-  private lazy var payload = compressed(frame)
+  private let frame: [UInt8]
+  private let payload: [UInt8]
 
-  func testValidHandBuiltHeader() throws {
-    XCTAssertEqual(try codec.open(binary: binaryEnvelope(payload, declared: 2000)), frame)
-    let gzip = compressed(frame, .gzip)
-    XCTAssertEqual(
-      try codec.open(binary: binaryEnvelope(gzip, declared: 2000, encodingID: 2)), frame)
+  init() {
+    frame = sampleFrame(byteCount: 2000)
+    payload = compressed(frame)
   }
 
-  func testBadMagic() {
+  @Test func validHandBuiltHeader() throws {
+    #expect(try codec.open(binary: binaryEnvelope(payload, declared: 2000)) == frame)
+    let gzip = compressed(frame, .gzip)
+    #expect(try codec.open(binary: binaryEnvelope(gzip, declared: 2000, encodingID: 2)) == frame)
+  }
+
+  @Test func badMagic() {
     let p = payload
     assertEnvelopeError(.badMagic) { () throws(EnvelopeError) in
       try codec.open(binary: binaryEnvelope(p, declared: 2000, magic: [0x58, 0x43]))
@@ -28,7 +33,7 @@ final class HeaderTests: XCTestCase {
     assertEnvelopeError(.badMagic) { () throws(EnvelopeError) in try codec.open(binary: [0x7B]) }
   }
 
-  func testUnsupportedVersion() {
+  @Test func unsupportedVersion() {
     let p = payload
     for version: UInt8 in [0, 2, 0xFF] {
       assertEnvelopeError(.unsupportedVersion) { () throws(EnvelopeError) in
@@ -37,7 +42,7 @@ final class HeaderTests: XCTestCase {
     }
   }
 
-  func testReservedFlags() {
+  @Test func reservedFlags() {
     let p = payload
     for flags: UInt8 in [1, 0x80, 0xFF] {
       assertEnvelopeError(.reservedFlags) { () throws(EnvelopeError) in
@@ -46,7 +51,7 @@ final class HeaderTests: XCTestCase {
     }
   }
 
-  func testUnknownEncoding() {
+  @Test func unknownEncoding() {
     let p = payload
     for id: UInt8 in [0, 3, 0xFF] {
       assertEnvelopeError(.unknownEncoding) { () throws(EnvelopeError) in
@@ -55,9 +60,9 @@ final class HeaderTests: XCTestCase {
     }
   }
 
-  func testHeaderShorterThanNineBytes() {
+  @Test func headerShorterThanNineBytes() {
     let header = binaryEnvelope([], declared: 2000)
-    XCTAssertEqual(header.count, 9)
+    #expect(header.count == 9)
     for length in 0..<9 {
       let prefix = Array(header.prefix(length))
       assertEnvelopeError(.truncatedHeader) { () throws(EnvelopeError) in
@@ -68,7 +73,7 @@ final class HeaderTests: XCTestCase {
     assertEnvelopeError(.truncated) { () throws(EnvelopeError) in try codec.open(binary: header) }
   }
 
-  func testFirstBadFieldWins() {
+  @Test func firstBadFieldWins() {
     // Bad version and bad flags: the version (earlier field) decides.
     assertEnvelopeError(.unsupportedVersion) { () throws(EnvelopeError) in
       try codec.open(binary: [0x56, 0x43, 9, 9, 9])
@@ -79,35 +84,34 @@ final class HeaderTests: XCTestCase {
     }
   }
 
-  func testIsBinaryEnvelope() {
-    XCTAssertTrue(codec.isBinaryEnvelope([0x56, 0x43]))
-    XCTAssertTrue(codec.isBinaryEnvelope(binaryEnvelope(payload, declared: 2000)))
-    XCTAssertFalse(codec.isBinaryEnvelope([0x56]))
-    XCTAssertFalse(codec.isBinaryEnvelope([]))
-    XCTAssertFalse(codec.isBinaryEnvelope(Array(#"{"type":"ping"}"#.utf8)))
-    XCTAssertFalse(codec.isBinaryEnvelope([0x43, 0x56]))
+  @Test func isBinaryEnvelope() {
+    #expect(codec.isBinaryEnvelope([0x56, 0x43]))
+    #expect(codec.isBinaryEnvelope(binaryEnvelope(payload, declared: 2000)))
+    #expect(!codec.isBinaryEnvelope([0x56]))
+    #expect(!codec.isBinaryEnvelope([]))
+    #expect(!(codec.isBinaryEnvelope(Array(#"{"type":"ping"}"#.utf8))))
+    #expect(!codec.isBinaryEnvelope([0x43, 0x56]))
   }
 
-  func testErrorCodesAreStable() {
-    XCTAssertEqual(
-      EnvelopeError.allCases.map(\.code),
-      [
+  @Test func errorCodesAreStable() {
+    #expect(
+      EnvelopeError.allCases.map(\.code) == [
         "envelope_bad_magic", "envelope_unsupported_version", "envelope_reserved_flags",
         "envelope_unknown_encoding", "envelope_truncated_header", "envelope_too_large",
         "envelope_inflate_limit", "envelope_ratio_exceeded", "envelope_length_mismatch",
         "envelope_truncated", "envelope_corrupt", "envelope_trailing_data",
         "envelope_gzip_header_too_large", "envelope_invalid_base64", "envelope_malformed",
       ])
-    for error in EnvelopeError.allCases { XCTAssertEqual(EnvelopeError(code: error.code), error) }
-    XCTAssertNil(EnvelopeError(code: "envelope_nope"))
+    for error in EnvelopeError.allCases { #expect(EnvelopeError(code: error.code) == error) }
+    #expect(EnvelopeError(code: "envelope_nope") == nil)
   }
 
-  func testEncodingNamesAndIDs() {
-    XCTAssertEqual(EnvelopeEncoding.zlib.wireID, 1)
-    XCTAssertEqual(EnvelopeEncoding.gzip.wireID, 2)
-    XCTAssertEqual(EnvelopeEncoding(name: "gzip"), .gzip)
-    XCTAssertEqual(EnvelopeEncoding(name: "zlib"), .zlib)
-    XCTAssertNil(EnvelopeEncoding(name: "Zlib"))
-    XCTAssertNil(EnvelopeEncoding(wireID: 3))
+  @Test func encodingNamesAndIDs() {
+    #expect(EnvelopeEncoding.zlib.wireID == 1)
+    #expect(EnvelopeEncoding.gzip.wireID == 2)
+    #expect(EnvelopeEncoding(name: "gzip") == .gzip)
+    #expect(EnvelopeEncoding(name: "zlib") == .zlib)
+    #expect(EnvelopeEncoding(name: "Zlib") == nil)
+    #expect(EnvelopeEncoding(wireID: 3) == nil)
   }
 }

@@ -1,23 +1,22 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
-final class LimitTests: XCTestCase {
+@Suite struct LimitTests {
   private let cap = 4096
   private var codec: EnvelopeCodec { EnvelopeCodec(limits: .init(maxInflatedSize: cap)) }
 
-  func testInflatedSizeEqualToCapIsAccepted() throws {
+  @Test func inflatedSizeEqualToCapIsAccepted() throws {
     let frame = sampleFrame(byteCount: cap)
-    XCTAssertEqual(
-      try codec.open(binary: binaryEnvelope(compressed(frame), declared: UInt32(cap))), frame)
+    #expect(try codec.open(binary: binaryEnvelope(compressed(frame), declared: UInt32(cap))) == frame)
     let fields = (
       encoding: "zlib", length: cap, data: Data(compressed(frame)).base64EncodedString()
     )
-    XCTAssertEqual(
-      try codec.open(text: fields.encoding, length: fields.length, data: fields.data), frame)
+    #expect(try codec.open(text: fields.encoding, length: fields.length, data: fields.data) == frame)
   }
 
-  func testDeclaredCapPlusOneIsRefusedBeforeInflating() {
+  @Test func declaredCapPlusOneIsRefusedBeforeInflating() {
     let frame = sampleFrame(byteCount: cap + 1)
     let envelope = binaryEnvelope(compressed(frame), declared: UInt32(cap + 1))
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in try codec.open(binary: envelope) }
@@ -31,7 +30,7 @@ final class LimitTests: XCTestCase {
     }
   }
 
-  func testOutputPastCapIsStoppedWhileInflating() {
+  @Test func outputPastCapIsStoppedWhileInflating() {
     // Declares exactly the cap but really holds cap + 1 bytes.
     let frame = sampleFrame(byteCount: cap + 1)
     let envelope = binaryEnvelope(compressed(frame), declared: UInt32(cap))
@@ -40,7 +39,7 @@ final class LimitTests: XCTestCase {
     }
   }
 
-  func testInflaterNeverWritesPastTheLimitPlusOne() throws {
+  @Test func inflaterNeverWritesPastTheLimitPlusOne() throws {
     // Drive the inflater directly: 1 MiB of real output, limit 100 bytes.
     let big = compressed(sampleFrame(byteCount: 1 << 20))
     big.withUnsafeBufferPointer { buffer in
@@ -57,17 +56,17 @@ final class LimitTests: XCTestCase {
     }
   }
 
-  func testRatioBoundary() throws {
+  @Test func ratioBoundary() throws {
     // 200 000 zero bytes compress to a few hundred bytes: ratio well above 100.
     let zeros = [UInt8](repeating: 0x20, count: 200_000)
     let payload = compressed(zeros, level: 9)
     let ratio = zeros.count / payload.count
-    XCTAssertGreaterThan(ratio, 100)
+    #expect(ratio > 100)
     let envelope = binaryEnvelope(payload, declared: UInt32(zeros.count))
     // Exactly at the ratio (inflated <= ratio * compressed) is accepted ...
     let exactRatio = (zeros.count + payload.count - 1) / payload.count
     let atLimit = EnvelopeCodec(limits: .init(maxCompressionRatio: exactRatio))
-    XCTAssertEqual(try atLimit.open(binary: envelope), zeros)
+    #expect(try atLimit.open(binary: envelope) == zeros)
     // ... one less is refused.
     let below = EnvelopeCodec(limits: .init(maxCompressionRatio: exactRatio - 1))
     assertEnvelopeError(.ratioExceeded) { () throws(EnvelopeError) in
@@ -78,27 +77,27 @@ final class LimitTests: XCTestCase {
     }
   }
 
-  func testCompressedSizeLimit() {
+  @Test func compressedSizeLimit() {
     let frame = sampleFrame(byteCount: 8000)
     let payload = compressed(frame)
     let exact = EnvelopeCodec(limits: .init(maxCompressedSize: payload.count))
-    XCTAssertNoThrow(try exact.open(binary: binaryEnvelope(payload, declared: 8000)))
+    #expect(throws: Never.self) { try exact.open(binary: binaryEnvelope(payload, declared: 8000)) }
     let tight = EnvelopeCodec(limits: .init(maxCompressedSize: payload.count - 1))
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in
       try tight.open(binary: binaryEnvelope(payload, declared: 8000))
     }
     let base64 = Data(payload).base64EncodedString()
-    XCTAssertNoThrow(try exact.open(text: "zlib", length: 8000, data: base64))
+    #expect(throws: Never.self) { try exact.open(text: "zlib", length: 8000, data: base64) }
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in
       try tight.open(text: "zlib", length: 8000, data: base64)
     }
   }
 
-  func testDefaultLimitsAcceptSixteenMiB() throws {
+  @Test func defaultLimitsAcceptSixteenMiB() throws {
     let frame = sampleFrame(byteCount: 16 * 1024 * 1024)
     let codec = EnvelopeCodec()
-    let sealed = try XCTUnwrap(try codec.seal(frame, form: .binary))
-    XCTAssertEqual(try codec.open(binary: sealed), frame)
+    let sealed = try #require(try codec.seal(frame, form: .binary))
+    #expect(try codec.open(binary: sealed) == frame)
     var oneMore = sealed
     oneMore[8] &+= 1  // declared 16 MiB + 1
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in try codec.open(binary: oneMore) }

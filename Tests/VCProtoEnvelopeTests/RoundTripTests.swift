@@ -1,72 +1,74 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
-final class RoundTripTests: XCTestCase {
+@Suite struct RoundTripTests {
   private let sizes = [1024, 1500, 4096, 30_000, 65_537, 1_048_576]
 
-  func testBinaryRoundTripBothEncodings() throws {
+  @Test func binaryRoundTripBothEncodings() throws {
     for encoding in EnvelopeEncoding.allCases {
       let codec = EnvelopeCodec(configuration: .init(encoding: encoding))
       for size in sizes {
         let frame = sampleFrame(byteCount: size, seed: UInt64(size))
-        let sealed = try XCTUnwrap(try codec.seal(frame, form: .binary), "size \(size)")
-        XCTAssertTrue(codec.isBinaryEnvelope(sealed))
-        XCTAssertEqual(Array(sealed[0..<5]), [0x56, 0x43, 1, 0, encoding.wireID])
-        XCTAssertEqual(Array(sealed[5..<9]), bigEndian(UInt32(size)))
-        XCTAssertLessThan(sealed.count, frame.count, "realistic JSON must shrink")
-        XCTAssertEqual(try codec.open(binary: sealed), frame, "\(encoding) size \(size)")
+        let sealed = try #require(try codec.seal(frame, form: .binary), "size \(size)")
+        #expect(codec.isBinaryEnvelope(sealed))
+        #expect(Array(sealed[0..<5]) == [0x56, 0x43, 1, 0, encoding.wireID])
+        #expect(Array(sealed[5..<9]) == bigEndian(UInt32(size)))
+        #expect(sealed.count < frame.count, "realistic JSON must shrink")
+        #expect(try codec.open(binary: sealed) == frame, "\(encoding) size \(size)")
       }
     }
   }
 
-  func testTextRoundTripBothEncodings() throws {
+  @Test func textRoundTripBothEncodings() throws {
     for encoding in EnvelopeEncoding.allCases {
       let codec = EnvelopeCodec(configuration: .init(encoding: encoding))
       for size in sizes {
         let frame = sampleFrame(byteCount: size, seed: UInt64(size) + 7)
-        let sealed = try XCTUnwrap(try codec.seal(frame, form: .text))
+        let sealed = try #require(try codec.seal(frame, form: .text))
         let text = String(decoding: sealed, as: UTF8.self)
         let prefix =
           #"{"type":"compressed","encoding":"\#(encoding.name)","length":\#(size),"data":""#
-        XCTAssertTrue(text.hasPrefix(prefix), text.prefix(80).description)
-        XCTAssertTrue(text.hasSuffix("\"}"))
-        XCTAssertFalse(codec.isBinaryEnvelope(sealed))
-        XCTAssertEqual(try codec.open(textFrame: sealed), frame, "\(encoding) \(size)")
+        #expect(text.hasPrefix(prefix), "\(text.prefix(80).description)")
+        #expect(text.hasSuffix("\"}"))
+        #expect(!codec.isBinaryEnvelope(sealed))
+        #expect(try codec.open(textFrame: sealed) == frame, "\(encoding) \(size)")
       }
     }
   }
 
-  func testTextFormMatchesFoundationBase64() throws {
+  @Test func textFormMatchesFoundationBase64() throws {
     let codec = EnvelopeCodec()
     let frame = sampleFrame(byteCount: 5000)
-    let object = try textEnvelopeObject(try XCTUnwrap(try codec.seal(frame, form: .text)))
-    let decoded = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(object["data"]?.stringValue)))
-    XCTAssertEqual(object["length"]?.intValue, frame.count)
-    XCTAssertEqual(Data(compressed(frame)), decoded, "same zlib settings, same stream")
-    XCTAssertEqual(
-      try XCTUnwrap(try codec.sealText(frame)),
-      String(decoding: try XCTUnwrap(try codec.seal(frame, form: .text)), as: UTF8.self))
+    let object = try textEnvelopeObject(try #require(try codec.seal(frame, form: .text)))
+    let data = try #require(object["data"]?.stringValue)
+    let decoded = try #require(Data(base64Encoded: data))
+    #expect(object["length"]?.intValue == frame.count)
+    #expect(Data(compressed(frame)) == decoded, "same zlib settings, same stream")
+    #expect(
+      try #require(try codec.sealText(frame))
+        == String(decoding: try #require(try codec.seal(frame, form: .text)), as: UTF8.self))
   }
 
-  func testEveryLevelRoundTrips() throws {
+  @Test func everyLevelRoundTrips() throws {
     let frame = sampleFrame(byteCount: 20_000)
     var sizes: [Int] = []
     for level in [0, 1, 6, 9] {
       let codec = EnvelopeCodec(configuration: .init(level: level))
-      let sealed = try XCTUnwrap(try codec.seal(frame, form: .binary))
+      let sealed = try #require(try codec.seal(frame, form: .binary))
       sizes.append(sealed.count)
-      XCTAssertEqual(try codec.open(binary: sealed), frame)
+      #expect(try codec.open(binary: sealed) == frame)
     }
-    XCTAssertGreaterThan(sizes[0], frame.count, "level 0 stores")
-    XCTAssertGreaterThan(sizes[1], sizes[3], "level 1 is larger than level 9")
+    #expect(sizes[0] > frame.count, "level 0 stores")
+    #expect(sizes[1] > sizes[3], "level 1 is larger than level 9")
   }
 
-  func testSealIsDeterministic() throws {
+  @Test func sealIsDeterministic() throws {
     let codec = EnvelopeCodec()
     let frame = sampleFrame(byteCount: 3000)
-    XCTAssertEqual(try codec.seal(frame, form: .binary), try codec.seal(frame, form: .binary))
-    XCTAssertEqual(try codec.seal(frame, form: .text), try codec.seal(frame, form: .text))
+    #expect(try codec.seal(frame, form: .binary) == codec.seal(frame, form: .binary))
+    #expect(try codec.seal(frame, form: .text) == codec.seal(frame, form: .text))
   }
 
   private func bigEndian(_ value: UInt32) -> [UInt8] {

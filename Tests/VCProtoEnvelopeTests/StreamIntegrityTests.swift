@@ -1,12 +1,13 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
-final class StreamIntegrityTests: XCTestCase {
+@Suite struct StreamIntegrityTests {
   private let codec = EnvelopeCodec()
   private let frame = sampleFrame(byteCount: 6000, seed: 42)
 
-  func testDeclaredLengthTooShort() {
+  @Test func declaredLengthTooShort() {
     for encoding in EnvelopeEncoding.allCases {
       let envelope = binaryEnvelope(
         compressed(frame, encoding), declared: 5999, encodingID: encoding.wireID)
@@ -16,7 +17,7 @@ final class StreamIntegrityTests: XCTestCase {
     }
   }
 
-  func testDeclaredLengthTooLong() {
+  @Test func declaredLengthTooLong() {
     for encoding in EnvelopeEncoding.allCases {
       for declared: UInt32 in [6001, 7000] {
         let envelope = binaryEnvelope(
@@ -28,7 +29,7 @@ final class StreamIntegrityTests: XCTestCase {
     }
   }
 
-  func testTruncatedStream() {
+  @Test func truncatedStream() {
     for encoding in EnvelopeEncoding.allCases {
       let payload = compressed(frame, encoding)
       for cut in [1, 4, payload.count / 2, payload.count - 2] {
@@ -41,7 +42,7 @@ final class StreamIntegrityTests: XCTestCase {
     }
   }
 
-  func testChecksumFlipIsCorrupt() {
+  @Test func checksumFlipIsCorrupt() {
     for encoding in EnvelopeEncoding.allCases {
       var payload = compressed(frame, encoding)
       // zlib: last byte of Adler-32; gzip: first byte of CRC-32 (8 bytes from the end).
@@ -52,20 +53,19 @@ final class StreamIntegrityTests: XCTestCase {
     }
   }
 
-  func testFlippedByteInTheMiddle() throws {
+  @Test func flippedByteInTheMiddle() throws {
     var payload = compressed(frame)
     let middle = payload.count / 2
     payload[middle] ^= 0xFF
     let envelope = binaryEnvelope(payload, declared: 6000)
     do {
       let opened = try codec.open(binary: envelope)
-      XCTFail("corrupted stream opened (\(opened.count) bytes)")
+      Issue.record("corrupted stream opened (\(opened.count) bytes)")
     } catch {
       // A flip may turn the DEFLATE data into an invalid code (corrupt), valid code
       // producing different bytes (Adler-32 mismatch: corrupt), or codes producing a
       // different amount of output (the length checks fire first).
-      XCTAssertTrue(
-        [.corrupt, .inflateLimit, .lengthMismatch, .truncated].contains(error), error.code)
+      #expect([.corrupt, .inflateLimit, .lengthMismatch, .truncated].contains(error), "\(error.code)")
     }
     // Across the whole stream, no single-bit flip ever yields different bytes: it is
     // either rejected, or it hit the unused padding bits of the last DEFLATE byte, which
@@ -77,16 +77,16 @@ final class StreamIntegrityTests: XCTestCase {
       damaged[index] ^= 0x10
       do {
         let opened = try codec.open(binary: binaryEnvelope(damaged, declared: 6000))
-        XCTAssertEqual(opened, frame, "flip at \(index) changed the output undetected")
+        #expect(opened == frame, "flip at \(index) changed the output undetected")
         accepted += 1
       } catch {
-        XCTAssertNotEqual(error, .badMagic)
+        #expect(error != .badMagic)
       }
     }
-    XCTAssertLessThanOrEqual(accepted, 1, "only padding bits may be flipped harmlessly")
+    #expect(accepted <= 1, "only padding bits may be flipped harmlessly")
   }
 
-  func testTrailingGarbage() {
+  @Test func trailingGarbage() {
     for encoding in EnvelopeEncoding.allCases {
       let payload = compressed(frame, encoding)
       for garbage: [UInt8] in [[0], [0x78, 0x9C], payload] {
@@ -99,12 +99,12 @@ final class StreamIntegrityTests: XCTestCase {
     }
   }
 
-  func testWrongEncodingLabel() {
+  @Test func wrongEncodingLabel() {
     let envelope = binaryEnvelope(compressed(frame, .zlib), declared: 6000, encodingID: 2)
     assertEnvelopeError(.corrupt) { () throws(EnvelopeError) in try codec.open(binary: envelope) }
   }
 
-  func testTextFormStreamErrors() {
+  @Test func textFormStreamErrors() {
     let payload = compressed(frame)
     let data = Data(payload).base64EncodedString()
     assertEnvelopeError(.inflateLimit) { () throws(EnvelopeError) in

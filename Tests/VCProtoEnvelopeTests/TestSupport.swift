@@ -1,5 +1,5 @@
 import Foundation
-import XCTest
+import Testing
 
 @testable import VCProto
 
@@ -11,15 +11,14 @@ func packageRoot() -> URL {
 
 /// Asserts that `body` throws exactly `expected`.
 func assertEnvelopeError<T>(
-  _ expected: EnvelopeError, file: StaticString = #filePath, line: UInt = #line,
+  _ expected: EnvelopeError, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws(EnvelopeError) -> T
 ) {
   do {
     _ = try body()
-    XCTFail("expected \(expected.code), but it succeeded", file: file, line: line)
+    Issue.record("expected \(expected.code), but it succeeded", sourceLocation: sourceLocation)
   } catch {
-    XCTAssertEqual(
-      error, expected, "expected \(expected.code), got \(error.code)", file: file, line: line)
+    #expect(error == expected, "expected \(expected.code), got \(error.code)", sourceLocation: sourceLocation)
   }
 }
 
@@ -83,7 +82,7 @@ func sampleFrame(byteCount: Int, seed: UInt64 = 1) -> [UInt8] {
 /// The members of a text frame, parsed with the package's JSON reader (for tests that look
 /// inside a sealed text envelope).
 func textEnvelopeObject(_ frame: [UInt8]) throws -> JSONObject {
-  try XCTUnwrap(try JSONReader().parse(frame).objectValue)
+  try #require(try JSONReader().parse(frame).objectValue)
 }
 
 /// One vector of Vectors/messages/<version>/*.json.

@@ -1,10 +1,11 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
 /// `EnvelopeCodec.open(textFrame:)`: the receiver rule of STANDARDS.md section 9, with the
 /// package's own strict JSON reader.
-final class TextFrameTests: XCTestCase {
+@Suite struct TextFrameTests {
   private let codec = EnvelopeCodec()
   private let inner = Array(#"{"type":"ping"}"#.utf8)
   /// `{"type":"ping"}` as a zlib stream at level 6 (STANDARDS.md's example).
@@ -14,25 +15,25 @@ final class TextFrameTests: XCTestCase {
     try codec.open(textFrame: Array(text.utf8))
   }
 
-  func testSendersWriteTheCompactCanonicalForm() throws {
-    let sealed = try XCTUnwrap(try EnvelopeCodec(configuration: .init(threshold: 0)).seal(inner, form: .text))
-    XCTAssertEqual(
-      String(decoding: sealed, as: UTF8.self),
-      #"{"type":"compressed","encoding":"zlib","length":15,"data":"\#(data)"}"#)
-    XCTAssertEqual(try codec.open(textFrame: sealed), inner)
+  @Test func sendersWriteTheCompactCanonicalForm() throws {
+    let sealed = try #require(try EnvelopeCodec(configuration: .init(threshold: 0)).seal(inner, form: .text))
+    #expect(
+      String(decoding: sealed, as: UTF8.self)
+        == #"{"type":"compressed","encoding":"zlib","length":15,"data":"\#(data)"}"#)
+    #expect(try codec.open(textFrame: sealed) == inner)
   }
 
-  func testSpecExamplesAreWhatTheCodecProduces() throws {
+  @Test func specExamplesAreWhatTheCodecProduces() throws {
     let spec = try String(contentsOf: packageRoot().appendingPathComponent("STANDARDS.md"), encoding: .utf8)
     let sender = EnvelopeCodec(configuration: .init(threshold: 0))
-    let text = String(decoding: try XCTUnwrap(try sender.seal(inner, form: .text)), as: UTF8.self)
-    XCTAssertTrue(spec.contains("`\(text)`"), text)
-    let binary = try XCTUnwrap(try sender.seal(inner, form: .binary))
+    let text = String(decoding: try #require(try sender.seal(inner, form: .text)), as: UTF8.self)
+    #expect(spec.contains("`\(text)`"), "\(text)")
+    let binary = try #require(try sender.seal(inner, form: .binary))
     let hex = binary.map { String(format: "%02x", $0) }.joined(separator: " ")
-    XCTAssertTrue(spec.contains("`\(hex)`"), hex)
+    #expect(spec.contains("`\(hex)`"), "\(hex)")
   }
 
-  func testReceiversAcceptAnyMemberOrder() throws {
+  @Test func receiversAcceptAnyMemberOrder() throws {
     let members = [
       #""type":"compressed""#, #""encoding":"zlib""#, #""length":15"#, #""data":"\#(data)""#,
     ]
@@ -44,34 +45,31 @@ final class TextFrameTests: XCTestCase {
       }
     }
     let orders = permutations(members)
-    XCTAssertEqual(orders.count, 24)
+    #expect(orders.count == 24)
     for order in orders {
-      XCTAssertEqual(try open("{" + order.joined(separator: ",") + "}"), inner, order.joined())
+      #expect(try open("{" + order.joined(separator: ",") + "}") == inner, "\(order.joined())")
     }
   }
 
-  func testReceiversAcceptWhitespaceAndEscapes() throws {
-    XCTAssertEqual(
+  @Test func receiversAcceptWhitespaceAndEscapes() throws {
+    #expect(
       try open(
         " \n{ \"data\" :\t\"\(data)\" ,\r\n \"length\" : 15 , "
-          + "\"encoding\": \"zlib\", \"type\":\"compressed\" }\n "),
-      inner)
-    XCTAssertEqual(
-      try open(#"{"type":"compr\u0065ssed","encoding":"\u007alib","length":15,"data":"\#(data)"}"#),
-      inner)
-    XCTAssertEqual(
-      try open(#"{"type":"compressed","encoding":"zlib","length":15,"data":"eJyrViqpLEhVslIqyMxLV6oFACm9BSs\u003d"}"#),
-      inner)
+          + "\"encoding\": \"zlib\", \"type\":\"compressed\" }\n ") == inner)
+    #expect(try open(#"{"type":"compr\u0065ssed","encoding":"\u007alib","length":15,"data":"\#(data)"}"#) == inner)
+    #expect(
+      try open(#"{"type":"compressed","encoding":"zlib","length":15,"data":"eJyrViqpLEhVslIqyMxLV6oFACm9BSs\u003d"}"#)
+        == inner)
   }
 
-  func testReceiversIgnoreOtherMembers() throws {
-    XCTAssertEqual(
+  @Test func receiversIgnoreOtherMembers() throws {
+    #expect(
       try open(
         #"{"type":"compressed","v":2,"encoding":"zlib","meta":{"a":[1,null,{"b":true}]},"length":15,"data":"\#(data)","z":null}"#
-      ), inner)
+      ) == inner)
   }
 
-  func testMalformedFrames() {
+  @Test func malformedFrames() {
     let frames = [
       "",  // not JSON
       "{",  // cut short
@@ -107,7 +105,7 @@ final class TextFrameTests: XCTestCase {
     }
   }
 
-  func testFieldsAreCheckedInSpecOrderWhateverTheWireOrder() {
+  @Test func fieldsAreCheckedInSpecOrderWhateverTheWireOrder() {
     // Unknown encoding is found before a missing data member, even when data comes first.
     assertEnvelopeError(.unknownEncoding) { () throws(EnvelopeError) in
       try open(#"{"length":15,"encoding":"deflate","type":"compressed"}"#)
@@ -125,11 +123,11 @@ final class TextFrameTests: XCTestCase {
     }
   }
 
-  func testOversizedFramesAreRefusedBeforeParsing() throws {
+  @Test func oversizedFramesAreRefusedBeforeParsing() throws {
     let limits = EnvelopeLimits(maxCompressedSize: 3000)
     let small = EnvelopeCodec(limits: limits)
     let bound = small.maxTextFrameSize
-    XCTAssertEqual(bound, 4004 + 65_536)
+    #expect(bound == 4004 + 65_536)
     // A frame one byte over the bound is refused even though it is not JSON at all.
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in
       try small.open(textFrame: [UInt8](repeating: 0x20, count: bound + 1))
@@ -142,21 +140,21 @@ final class TextFrameTests: XCTestCase {
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in
       try small.open(textFrame: Array(#"{"type":"compressed","encoding":"zlib","length":1,"data":"\#(huge)"}"#.utf8))
     }
-    XCTAssertEqual(EnvelopeCodec(limits: .init(maxCompressedSize: .max)).maxTextFrameSize, .max)
+    #expect(EnvelopeCodec(limits: .init(maxCompressedSize: .max)).maxTextFrameSize == .max)
   }
 
-  func testOpenTextEnvelopeFromAParsedObject() throws {
-    let sealed = try XCTUnwrap(try EnvelopeCodec(configuration: .init(threshold: 0)).seal(inner, form: .text))
+  @Test func openTextEnvelopeFromAParsedObject() throws {
+    let sealed = try #require(try EnvelopeCodec(configuration: .init(threshold: 0)).seal(inner, form: .text))
     let value = try JSONReader().parse(sealed)
-    XCTAssertTrue(EnvelopeCodec.isTextEnvelope(value))
-    XCTAssertEqual(try codec.open(textEnvelope: try XCTUnwrap(value.objectValue)), inner)
+    #expect(EnvelopeCodec.isTextEnvelope(value))
+    #expect(try codec.open(textEnvelope: try #require(value.objectValue)) == inner)
     // The parsed-object entry point checks `type` itself.
-    var other = try XCTUnwrap(value.objectValue)
+    var other = try #require(value.objectValue)
     other["type"] = "Compressed"
     assertEnvelopeError(.malformed) { () throws(EnvelopeError) in try codec.open(textEnvelope: other) }
     other["type"] = nil
     assertEnvelopeError(.malformed) { () throws(EnvelopeError) in try codec.open(textEnvelope: other) }
-    XCTAssertFalse(EnvelopeCodec.isTextEnvelope(try JSONReader().parse(#"{"type":"ping"}"#)))
-    XCTAssertFalse(EnvelopeCodec.isTextEnvelope(try JSONReader().parse(#"["compressed"]"#)))
+    #expect(!(EnvelopeCodec.isTextEnvelope(try JSONReader().parse(#"{"type":"ping"}"#))))
+    #expect(!(EnvelopeCodec.isTextEnvelope(try JSONReader().parse(#"["compressed"]"#))))
   }
 }

@@ -1,55 +1,55 @@
-import XCTest
+import Foundation
+import Testing
 
 @testable import VCProto
 
-final class ThresholdTests: XCTestCase {
-  func testBelowThresholdIsNotSealed() throws {
+@Suite struct ThresholdTests {
+  @Test func belowThresholdIsNotSealed() throws {
     let codec = EnvelopeCodec()
     let frame = sampleFrame(byteCount: 1023)
-    XCTAssertNil(try codec.seal(frame, form: .binary))
-    XCTAssertNil(try codec.seal(frame, form: .text))
-    XCTAssertNil(try codec.sealText(frame))
+    #expect(try codec.seal(frame, form: .binary) == nil)
+    #expect(try codec.seal(frame, form: .text) == nil)
+    #expect(try codec.sealText(frame) == nil)
   }
 
-  func testAtThresholdIsSealed() throws {
+  @Test func atThresholdIsSealed() throws {
     let codec = EnvelopeCodec()
     let frame = sampleFrame(byteCount: 1024)
-    let binary = try XCTUnwrap(try codec.seal(frame, form: .binary))
-    XCTAssertEqual(try codec.open(binary: binary), frame)
-    let text = try XCTUnwrap(try codec.seal(frame, form: .text))
-    XCTAssertEqual(try codec.open(textFrame: text), frame)
+    let binary = try #require(try codec.seal(frame, form: .binary))
+    #expect(try codec.open(binary: binary) == frame)
+    let text = try #require(try codec.seal(frame, form: .text))
+    #expect(try codec.open(textFrame: text) == frame)
   }
 
-  func testCustomThreshold() throws {
+  @Test func customThreshold() throws {
     let codec = EnvelopeCodec(configuration: .init(threshold: 300))
-    XCTAssertNil(try codec.seal(sampleFrame(byteCount: 299), form: .binary))
-    XCTAssertNotNil(try codec.seal(sampleFrame(byteCount: 300), form: .binary))
+    #expect(try codec.seal(sampleFrame(byteCount: 299), form: .binary) == nil)
+    #expect(try codec.seal(sampleFrame(byteCount: 300), form: .binary) != nil)
   }
 
-  func testDefaults() {
+  @Test func defaults() {
     let configuration = EnvelopeConfiguration()
-    XCTAssertEqual(configuration.threshold, 1024)
-    XCTAssertEqual(configuration.level, 6)
-    XCTAssertEqual(configuration.encoding, .zlib)
+    #expect(configuration.threshold == 1024)
+    #expect(configuration.level == 6)
+    #expect(configuration.encoding == .zlib)
     let limits = EnvelopeLimits()
-    XCTAssertEqual(limits.maxInflatedSize, 16 * 1024 * 1024)
-    XCTAssertEqual(limits.maxCompressionRatio, 1000)
-    XCTAssertEqual(limits.maxCompressedSize, 16 * 1024 * 1024)
+    #expect(limits.maxInflatedSize == 16 * 1024 * 1024)
+    #expect(limits.maxCompressionRatio == 1000)
+    #expect(limits.maxCompressedSize == 16 * 1024 * 1024)
   }
 
-  func testReceiversAcceptSmallEnvelopes() throws {
+  @Test func receiversAcceptSmallEnvelopes() throws {
     // The threshold binds senders only; a peer with a lower threshold is still understood.
     let small = Array(#"{"type":"ping"}"#.utf8)
-    let sealed = try XCTUnwrap(
-      try EnvelopeCodec(configuration: .init(threshold: 0)).seal(small, form: .binary))
-    XCTAssertEqual(try EnvelopeCodec().open(binary: sealed), small)
+    let sealed = try #require(try EnvelopeCodec(configuration: .init(threshold: 0)).seal(small, form: .binary))
+    #expect(try EnvelopeCodec().open(binary: sealed) == small)
   }
 
-  func testSealRefusesFramesOverTheInflateCap() {
+  @Test func sealRefusesFramesOverTheInflateCap() {
     let codec = EnvelopeCodec(limits: .init(maxInflatedSize: 4096))
     assertEnvelopeError(.tooLarge) { () throws(EnvelopeError) in
       try codec.seal(sampleFrame(byteCount: 4097), form: .binary)
     }
-    XCTAssertNoThrow(try codec.seal(sampleFrame(byteCount: 4096), form: .binary))
+    #expect(throws: Never.self) { try codec.seal(sampleFrame(byteCount: 4096), form: .binary) }
   }
 }
