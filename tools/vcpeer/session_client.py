@@ -37,6 +37,15 @@ MAX_CURSOR_ID_BYTES = 256  # a longer 0.2.0/0.3.0 cursor is not kept (section 15
 MAX_HANDSHAKE_LIST = 64
 
 
+def usable_cursor(cursor):
+    """The application's cursor, or None (the whole history) when its position is negative."""
+    if isinstance(cursor, dict):
+        for key in ("last_seq", "offset"):
+            if is_int(cursor.get(key)) and cursor[key] < 0:
+                return None
+    return cursor
+
+
 class Subscription:
     """The client's view of one followed session."""
 
@@ -168,9 +177,9 @@ class ClientEngine:
         if session_id not in self.subs:
             if len(self.subs) >= MAX_SUBSCRIPTIONS:
                 return
-            self.subs[session_id] = Subscription(cursor)
+            self.subs[session_id] = Subscription(usable_cursor(cursor))
         elif cursor is not None:
-            self.subs[session_id].cursor = cursor
+            self.subs[session_id].cursor = usable_cursor(cursor)
         if self.state == "ready":
             self.send_subscribe(session_id, out)
 
@@ -505,7 +514,8 @@ class ClientEngine:
             if isinstance(gap, dict):
                 update["gap"] = gap
                 next_seq = frame.get("next_seq")
-                if gap.get("reason") == "client_ahead" and is_int(next_seq):
+                # seq is 1-based: a next_seq below 1 is not trusted (no purge, the cursor stays).
+                if gap.get("reason") == "client_ahead" and is_int(next_seq) and next_seq >= 1:
                     update["purge"] = {"from": next_seq}
                     sub.delivered.discard_where(lambda p: p[0] == "seq" and p[1] >= next_seq)
                     held = next_seq - 1
@@ -525,7 +535,8 @@ class ClientEngine:
             out.append(self.session_update(session, sub, update, False))
             self.send_subscribe(session, out)
             return True
-        next_offset = frame.get("next_offset") if is_int(frame.get("next_offset")) else held
+        # A negative next_offset is not trusted: as if absent.
+        next_offset = frame.get("next_offset") if is_int(frame.get("next_offset")) and frame["next_offset"] >= 0 else held
         if next_offset < held:  # the client is ahead of the file
             update["purge"] = {"from": next_offset}
             sub.delivered.discard_where(lambda p: p[0] == "offset" and p[1] >= next_offset)
@@ -561,7 +572,8 @@ class ClientEngine:
         key = {"uuid": "uuid", "seq": "seq", "offset": "offset"}[fam]
         for message in messages:
             position = message.get(key) if isinstance(message, dict) else None
-            valid = isinstance(position, str) if fam == "uuid" else is_int(position)
+            # A negative seq or offset is no position (never trusted).
+            valid = isinstance(position, str) if fam == "uuid" else is_int(position) and position >= 0
             owner = message.get("session_id") if isinstance(message, dict) else None
             if not valid or (fam != "uuid" and isinstance(owner, str) and owner != session):
                 update["dropped"] += 1

@@ -440,7 +440,7 @@ extension ProtocolCatalog {
         doc: "All sessions the backend knows, sent after connect and on refresh.",
         fields: [
           FieldSpec("sessions", .array(.shape("SessionSummary"))),
-          FieldSpec("total_count", .int),
+          FieldSpec("total_count", .integer(minimum: 0)),
         ]),
       MessageSpec(
         "recent_sessions", .serverToClient,
@@ -465,16 +465,17 @@ extension ProtocolCatalog {
           FieldSpec("session_id", .text),
           FieldSpec("messages", .array(.shape("ClaudeRecord")), versions: .only(.v0_2_0)),
           FieldSpec("messages", .array(.shape("HistoryMessage")), versions: .since(.v0_3_0)),
-          FieldSpec("total_count", .int, versions: .removedIn(.v0_4_0)),
+          FieldSpec("total_count", .integer(minimum: 0), versions: .removedIn(.v0_4_0)),
           FieldSpec("oldest_message_id", .text, versions: .removedIn(.v0_4_0), nullable: true),
           FieldSpec("newest_message_id", .text, versions: .removedIn(.v0_4_0), nullable: true),
           FieldSpec(
-            "first_seq", .int, versions: .only(.v0_4_0), nullable: true,
+            "first_seq", .integer(minimum: 1), versions: .only(.v0_4_0), nullable: true,
             doc: "The seq of the first message, null when there is none."),
           FieldSpec(
-            "last_seq", .int, versions: .only(.v0_4_0), nullable: true,
+            "last_seq", .integer(minimum: 0), versions: .only(.v0_4_0), nullable: true,
             doc: "The seq of the last message, null when there is none; the next subscribe's last_seq."),
-          FieldSpec("next_seq", .int, versions: .only(.v0_4_0), doc: "The seq the next message will get."),
+          FieldSpec(
+            "next_seq", .integer(minimum: 1), versions: .only(.v0_4_0), doc: "The seq the next message will get."),
           FieldSpec(
             "is_complete", .boolean, versions: .removedIn(.v0_5_0),
             doc:
@@ -521,7 +522,7 @@ extension ProtocolCatalog {
           FieldSpec("name", .text),
           FieldSpec("working_directory", .text),
           FieldSpec("last_modified", .int),
-          FieldSpec("message_count", .int),
+          FieldSpec("message_count", .integer(minimum: 0)),
           FieldSpec("preview", .text, nullable: true),
           FieldSpec(
             "provider", .text, versions: .since(.v0_3_0), knownValues: ["claude", "copilot", "cursor", "opencode"],
@@ -664,7 +665,7 @@ extension ProtocolCatalog {
         fields: [
           FieldSpec("filename", .text),
           FieldSpec("path", .text),
-          FieldSpec("size", .int),
+          FieldSpec("size", .integer(minimum: 0)),
           FieldSpec("timestamp", .string(.dateTime)),
         ]),
       MessageSpec(
@@ -697,7 +698,7 @@ extension ProtocolCatalog {
           FieldSpec(
             "current_step", .text,
             knownValues: recipeSteps),
-          FieldSpec("step_count", .int),
+          FieldSpec("step_count", .integer(minimum: 0)),
         ]),
       MessageSpec(
         "recipe_step_started", .serverToClient,
@@ -707,7 +708,7 @@ extension ProtocolCatalog {
           FieldSpec(
             "step", .text,
             knownValues: recipeSteps),
-          FieldSpec("step_count", .int),
+          FieldSpec("step_count", .integer(minimum: 0)),
         ]),
       MessageSpec(
         "recipe_step_transition", .serverToClient,
@@ -828,7 +829,7 @@ extension ProtocolCatalog {
           FieldSpec("name", .text),
           FieldSpec("working_directory", .text),
           FieldSpec("last_modified", .int),
-          FieldSpec("message_count", .int),
+          FieldSpec("message_count", .integer(minimum: 0)),
           FieldSpec(
             "provider", .text, versions: .since(.v0_3_0), required: false,
             knownValues: ["claude", "copilot", "cursor", "opencode"], doc: "Absent when the index has no provider."),
@@ -899,8 +900,8 @@ extension ProtocolCatalog {
         "HistoryGap",
         doc: "Why a 0.4.0 reply does not continue from the client's last_seq.",
         fields: [
-          FieldSpec("requested_last_seq", .int),
-          FieldSpec("min_available_seq", .int),
+          FieldSpec("requested_last_seq", .integer(minimum: 0)),
+          FieldSpec("min_available_seq", .integer(minimum: 1)),
           FieldSpec("reason", .text, allowedValues: ["pruned", "client_ahead"]),
         ]),
       ShapeSpec(
@@ -944,7 +945,7 @@ extension ProtocolCatalog {
         fields: [
           FieldSpec("filename", .text),
           FieldSpec("path", .text),
-          FieldSpec("size", .int),
+          FieldSpec("size", .integer(minimum: 0)),
           FieldSpec("timestamp", .string(.dateTime)),
         ]),
       ShapeSpec(

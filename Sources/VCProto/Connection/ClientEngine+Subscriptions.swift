@@ -138,7 +138,9 @@ extension ClientEngine {
       if case .lastSeq(let n)? = sub.cursor { last = n }
       if let gap = frame[frame.gap]?.objectValue {
         update.gap = gap
-        if gap["reason"]?.stringValue == "client_ahead", let next = frame[frame.nextSeq]?.intValue {
+        // seq is 1-based: a `next_seq` below 1 is not trusted (no purge, the cursor stays; the
+        // validator reports it), and `next - 1` cannot overflow.
+        if gap["reason"]?.stringValue == "client_ahead", let next = frame[frame.nextSeq]?.intValue, next >= 1 {
           update.purge = .from(next)
           sub.delivered.removeAll { $0 >= next }
           last = next - 1
@@ -181,7 +183,8 @@ extension ClientEngine {
         update.isComplete = false
         return .continueNow
       }
-      let nextOffset = frame[frame.nextOffset]?.intValue ?? held
+      // A negative `next_offset` is not trusted (no purge from it, no negative cursor): as if absent.
+      let nextOffset = frame[frame.nextOffset]?.intValue.flatMap { $0 >= 0 ? $0 : nil } ?? held
       if nextOffset < held {
         update.purge = .from(nextOffset)
         sub.delivered.removeAll { $0 >= nextOffset }
@@ -237,7 +240,7 @@ extension ClientEngine {
   }
 
   /// ``classify(_:family:session:into:sub:)`` for 0.4.0 and later: by the integer member `name`,
-  /// dropping messages whose `session_id` names another session.
+  /// dropping messages whose `session_id` names another session or whose position is negative.
   @inline(never)
   static func classifyByInteger(
     _ messages: [JSONValue], named name: String, session: String, into update: inout SessionUpdate,
@@ -252,6 +255,8 @@ extension ClientEngine {
         case .undecided: position = plainPosition(of: messages[index], named: name, session: session)
         }
       }
+      // A negative seq or offset is no position (never trusted; the validator reports it).
+      if let found = position, found < 0 { position = nil }
       record(position, at: index, into: &update, sub: &sub)
     }
   }

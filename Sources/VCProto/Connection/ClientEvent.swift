@@ -17,7 +17,8 @@ public enum ClientEvent: Sendable, Hashable {
   /// A timer the engine armed has expired.
   case timerFired(ConnectionTimer)
   /// Application: keep this session subscribed (now and after every reconnect), resuming from
-  /// `cursor` (the position the app has stored) or from the start.
+  /// `cursor` (the position the app has stored) or from the start. A negative `last_seq` or
+  /// offset is no position: the session is fetched from the start (the server refuses a negative one).
   case subscribe(sessionId: String, cursor: SubscriptionCursor?)
   /// Application: stop following this session.
   case unsubscribe(sessionId: String)

@@ -181,8 +181,9 @@ extension ConversationObserver {
     case .messageId:
       guard let last = message["last_message_id"]?.stringValue, last.utf8.count <= maxTrackedIDBytes else { return nil }
       return .lastMessageId(last)
-    case .seq: return message["last_seq"]?.intValue.map(SubscriptionCursor.lastSeq)
-    case .offset: return message["from_offset"]?.intValue.map { .offset($0, signature: nil) }
+    // A negative one is refused by the server (and reported by the validator): no cursor.
+    case .seq: return message["last_seq"]?.intValue.flatMap { $0 >= 0 ? .lastSeq($0) : nil }
+    case .offset: return message["from_offset"]?.intValue.flatMap { $0 >= 0 ? .offset($0, signature: nil) : nil }
     }
   }
 }

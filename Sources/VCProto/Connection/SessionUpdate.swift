@@ -19,7 +19,8 @@ public struct SessionUpdate: Sendable, Hashable {
     /// Everything of the session (0.5.0 `file_replaced`, or a signature showing a new file).
     case all
     /// Every message at position ≥ this (0.5.0 client ahead: `next_offset` below the cursor; 0.4.0
-    /// `gap.reason` `client_ahead`: `seq` ≥ `next_seq`).
+    /// `gap.reason` `client_ahead`: `seq` ≥ `next_seq`). Never negative: a negative `next_offset`
+    /// or a `next_seq` below 1 purges nothing.
     case from(Int)
   }
 
@@ -56,7 +57,7 @@ public struct SessionUpdate: Sendable, Hashable {
     get { state.gap }
     _modify { yield &state.gap }
   }
-  /// Messages dropped: no position, or another session's `session_id`.
+  /// Messages dropped: no position, a negative `seq` or `offset`, or another session's `session_id`.
   public var dropped: Int {
     get { state.dropped }
     _modify { yield &state.dropped }

@@ -23,12 +23,17 @@ struct Subscription: Sendable, Hashable {
     resume(from: cursor)
   }
 
-  /// Takes the application's cursor, keeping only a digest of its signature.
+  /// Takes the application's cursor, keeping only a digest of its signature; a negative position
+  /// is none (the whole history), never sent.
   mutating func resume(from cursor: SubscriptionCursor?) {
-    if case .offset(let offset, let text?)? = cursor {
+    switch cursor {
+    case .lastSeq(let n)? where n < 0, .offset(let n, _)? where n < 0:
+      self.cursor = nil
+      signature = nil
+    case .offset(let offset, let text?)?:
       self.cursor = .offset(offset, signature: nil)
       signature = SignatureDigest(text)
-    } else {
+    default:
       self.cursor = cursor
       signature = nil
     }

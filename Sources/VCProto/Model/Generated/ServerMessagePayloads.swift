@@ -1234,6 +1234,8 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
           continue
         }
       default: break
@@ -1287,6 +1289,7 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _totalCount = v
           continue
         }
@@ -1366,6 +1369,8 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
           continue
         }
       default: break
@@ -1419,6 +1424,7 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _totalCount = v
           continue
         }
@@ -2063,6 +2069,8 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
           continue
         }
         if member.key.hasSameScalars(as: "is_complete") {
@@ -2158,6 +2166,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _totalCount = v
           continue
         }
@@ -2307,6 +2316,8 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           if case .null = member.value { throw ModelDecodingError(null: "total_count") }
           _totalCount = try Int.decodeField(
             member.value, key: "total_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
           continue
         }
         if member.key.hasSameScalars(as: "is_complete") {
@@ -2402,6 +2413,7 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _totalCount = v
           continue
         }
@@ -2558,12 +2570,16 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           if case .null = member.value { continue }
           _lastSeq = try Int.decodeField(
             member.value, key: "last_seq")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "last_seq")
           continue
         }
         if member.key.hasSameScalars(as: "next_seq") {
           if case .null = member.value { throw ModelDecodingError(null: "next_seq") }
           _nextSeq = try Int.decodeField(
             member.value, key: "next_seq")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 1), allowed: nil, key: "next_seq")
           continue
         }
       case 9:
@@ -2572,6 +2588,8 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           if case .null = member.value { continue }
           _firstSeq = try Int.decodeField(
             member.value, key: "first_seq")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 1), allowed: nil, key: "first_seq")
           continue
         }
       case 10:
@@ -2662,6 +2680,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 8
           if p.pullNull() { continue }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _lastSeq = v
           continue
         }
@@ -2670,6 +2689,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _nextSeq = v
           continue
         }
@@ -2679,6 +2699,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 4
           if p.pullNull() { continue }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _firstSeq = v
           continue
         }
@@ -3473,6 +3494,8 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "message_count")
           continue
         }
       case 17:
@@ -3570,6 +3593,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _messageCount = v
           continue
         }
@@ -3727,6 +3751,8 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "message_count")
           continue
         }
       case 17:
@@ -3836,6 +3862,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _messageCount = v
           continue
         }
@@ -6634,6 +6661,8 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
           if case .null = member.value { throw ModelDecodingError(null: "size") }
           _size = try Int.decodeField(
             member.value, key: "size")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "size")
           continue
         }
       case 8:
@@ -6707,6 +6736,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _size = v
           continue
         }
@@ -7200,6 +7230,8 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
           if case .null = member.value { throw ModelDecodingError(null: "step_count") }
           _stepCount = try Int.decodeField(
             member.value, key: "step_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "step_count")
           continue
         }
       case 12:
@@ -7283,6 +7315,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _stepCount = v
           continue
         }
@@ -7401,6 +7434,8 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
           if case .null = member.value { throw ModelDecodingError(null: "step_count") }
           _stepCount = try Int.decodeField(
             member.value, key: "step_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "step_count")
           continue
         }
       default: break
@@ -7464,6 +7499,7 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _stepCount = v
           continue
         }

@@ -67,6 +67,8 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, JSONPullDecodable {
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "message_count")
           continue
         }
       case 17:
@@ -139,6 +141,7 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _messageCount = v
           continue
         }
@@ -273,6 +276,8 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecod
           if case .null = member.value { throw ModelDecodingError(null: "message_count") }
           _messageCount = try Int.decodeField(
             member.value, key: "message_count")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "message_count")
           continue
         }
       case 17:
@@ -356,6 +361,7 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecod
           seen |= 16
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _messageCount = v
           continue
         }
@@ -1770,6 +1776,8 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, JSONPullDecodable {
           if case .null = member.value { throw ModelDecodingError(null: "min_available_seq") }
           _minAvailableSeq = try Int.decodeField(
             member.value, key: "min_available_seq")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 1), allowed: nil, key: "min_available_seq")
           continue
         }
       case 18:
@@ -1777,6 +1785,8 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, JSONPullDecodable {
           if case .null = member.value { throw ModelDecodingError(null: "requested_last_seq") }
           _requestedLastSeq = try Int.decodeField(
             member.value, key: "requested_last_seq")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "requested_last_seq")
           continue
         }
       default: break
@@ -1819,6 +1829,7 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 2
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
           _minAvailableSeq = v
           continue
         }
@@ -1828,6 +1839,7 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 1
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _requestedLastSeq = v
           continue
         }
@@ -2506,6 +2518,8 @@ public struct Resource: Sendable, Hashable, JSONModel, JSONPullDecodable {
           if case .null = member.value { throw ModelDecodingError(null: "size") }
           _size = try Int.decodeField(
             member.value, key: "size")
+          try FieldCheck.require(
+            member.value, .integer(minimum: 0), allowed: nil, key: "size")
           continue
         }
       case 8:
@@ -2566,6 +2580,7 @@ public struct Resource: Sendable, Hashable, JSONModel, JSONPullDecodable {
           seen |= 4
           guard !p.pullNull() else { throw JSONParser.miss(key.start) }
           let v = try Int.pull(&p)
+          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
           _size = v
           continue
         }
