@@ -8,7 +8,10 @@ let package = Package(
   targets: [
     .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
     .executableTarget(
-      name: "fuzz-frame", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")], path: "Sources/fuzz-frame"),
+      name: "fuzz-frame",
+      dependencies: [
+        "FuzzDriver", .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoCLI", package: "vcproto"),
+      ], path: "Sources/fuzz-frame"),
     .executableTarget(
       name: "fuzz-envelope", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")],
       path: "Sources/fuzz-envelope"),

@@ -36,6 +36,11 @@ for v in json.load(open(os.path.join(ROOT, "Vectors", "auth", "frames.json"), en
     write("fuzz-auth-frames", b"\xff".join(wires))
     for w in wires:
         write("fuzz-auth-frames", w)
+# fuzz-frame regressions. Issue 29: a 0.2.0 session_history with 102 findings (its byte sum picks
+# 0.2.0) stopped the target on its own findings-cap oracle, which took the default report's count
+# (itself capped at 100) for the whole count (Tests/VCProtoCLITests/FindingsCapCheckTests.swift).
+write("fuzz-frame", json.dumps({"type": "session_history", "session_id": "s", "messages": [{"role": "x"}] * 98},
+                               separators=(",", ":")).encode("utf-8"))
 # fuzz-capture: small seeds (at most CAPTURE_SEED bytes). Every exec reads its input several times
 # (two readers, two chunkings, the validate pipeline twice), so seed size sets the speed.
 CAPTURE_SEED = 4096

@@ -1,5 +1,6 @@
 import FuzzDriver
 import VCProto
+import VCProtoCLI
 
 /// Frame decode + validate on arbitrary bytes. Traps (a finding for libFuzzer) when an invariant breaks:
 /// decode succeeds exactly when the validator reports no error, the direct path (straight from bytes)
@@ -16,7 +17,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let version = versions[bytes.reduce(0) { ($0 + Int($1)) % versions.count }].rawValue
   let options = ValidationOptions(protocolVersion: version)
   let report = Validator(options: options).validate(bytes)
-  checkFindingsCap(bytes, report, version: version)
+  if let problem = FindingsCapCheck.problem(bytes, report, version: version) { preconditionFailure(problem) }
   checkValueLimit(bytes, version: version)
   for finding in report.findings {
     precondition(
@@ -42,25 +43,6 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     precondition(!report.isValid, "refused a valid frame: \(error)")
   }
   return 0
-}
-
-/// A frame's findings stay within the cap (``ValidationOptions/maxFindings``, plus the one
-/// `findings_suppressed` summary), at the default and at a cap of 3 the fuzzer reaches easily; the
-/// capped report keeps the verdict and the first findings of the uncapped one.
-func checkFindingsCap(_ bytes: [UInt8], _ report: ValidationReport, version: String) {
-  precondition(report.findings.count <= ValidationOptions().maxFindings + 1, "findings over the default cap")
-  let cap = 3
-  let capped = Validator(options: ValidationOptions(protocolVersion: version, maxFindings: cap)).validate(bytes)
-  precondition(capped.findings.count <= cap + 1, "findings over the cap: \(capped.findings.count)")
-  precondition(capped.isValid == report.isValid, "the findings cap changed the verdict")
-  if report.findings.count <= cap {
-    precondition(capped.findings == report.findings, "the cap changed findings under the cap")
-  } else {
-    precondition(Array(capped.findings.prefix(cap)) == Array(report.findings.prefix(cap)), "the cap reordered findings")
-    let summary = capped.findings[cap]
-    precondition(summary.code == .findingsSuppressed, "no findings_suppressed summary")
-    precondition(summary.message.hasPrefix("\(report.findings.count - cap) more findings"), "wrong count: \(summary)")
-  }
 }
 
 /// Under a value limit the fuzzer reaches (``JSONLimits/maxValues`` 24), the direct path and the tree
