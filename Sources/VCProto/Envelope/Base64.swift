@@ -18,6 +18,13 @@ public enum Base64 {
   /// Length of the encoding of `count` bytes.
   static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
+  /// The encoding of `bytes` (for capture writers in this package).
+  package static func encode(_ bytes: [UInt8]) -> String {
+    var output: [UInt8] = []
+    bytes.withUnsafeBufferPointer { encode($0, appendingTo: &output) }
+    return String(decoding: output, as: UTF8.self)
+  }
+
   /// Upper bound of the decoded length of an `encodedCount`-character string.
   static func maxDecodedCount(_ encodedCount: Int) -> Int { encodedCount / 4 * 3 }
 

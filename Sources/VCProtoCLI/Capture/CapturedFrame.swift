@@ -28,8 +28,12 @@ public struct CapturedFrame: Sendable {
   var payload: FramePayload?
   /// Problems found while reading (before the frame itself is validated).
   var findings: [Finding] = []
-  /// Which connection of the capture it belongs to (HAR: one per entry with messages).
+  /// Which connection of the capture it belongs to (HAR: one per entry with messages; JSON Lines:
+  /// the record's `connection` member, else 0).
   var connection: Int = 0
+  /// Whether the capture names the connection (a JSON Lines record's `connection` member, as
+  /// `vcproto-tap` writes): findings then name it too.
+  var namesConnection = false
   /// `false` for items that are not a frame at all (e.g. "the HAR ends early").
   var isFrame: Bool = true
 }

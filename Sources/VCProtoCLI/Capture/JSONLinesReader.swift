@@ -2,7 +2,8 @@ import Foundation
 import VCProto
 
 /// Streams a JSON Lines capture: one frame per line, either the bare message or a record
-/// `{"direction": ..., "time": ..., "data": "<frame text>"}`. Blank lines are skipped. Memory is
+/// `{"direction": ..., "time": ..., "data": "<frame text>"}` (with `"connection": N` when the
+/// capture interleaves connections, as `vcproto-tap` writes it). Blank lines are skipped. Memory is
 /// bounded by one line (``CaptureLimits/maxLineBytes``) plus one chunk.
 public final class JSONLinesReader: CaptureReader {
   let lines: LineSplitter
@@ -59,6 +60,7 @@ public final class JSONLinesReader: CaptureReader {
     }
     frame.payload = nil
     CaptureRecord.fill(&frame, from: object, directionKey: directionKey)
+    CaptureRecord.fillConnection(&frame, from: object)
     return frame
   }
 

@@ -7,7 +7,8 @@ import VCProto
 ///
 /// Each connection is checked against the version its handshake gives
 /// (``ConversationObserver/protocolVersion``); a new capture connection or a `hello` starts a new
-/// one. The frame that changes the version (`hello`, `connect`, `connected`) is itself checked
+/// one. Connections may interleave (records naming their `connection`): each has its own
+/// ``ConversationCheck``, at most ``maxOpenConnections`` at once. The frame that changes the version (`hello`, `connect`, `connected`) is itself checked
 /// against the new version.
 struct CaptureValidation {
   /// How each frame is checked on its own.
@@ -17,34 +18,37 @@ struct CaptureValidation {
   /// Whether `--protocol` was given: it is then also the floor assumed for a negotiating server.
   var explicitVersion = false
 
+  /// Most connections whose conversations are followed at once: a capture that interleaves more
+  /// (JSON Lines records with `connection`) has the least recently seen one forgotten, and its next
+  /// frame starts it again as a new connection.
+  static let maxOpenConnections = 4_096
+
   /// Runs over a reader; calls `emit` for each outcome (with conversation findings added).
   func run(
     _ reader: CaptureReader, progress: (Int, Int) -> Void = { _, _ in }, emit: (FrameOutcome) -> Void
   ) throws {
-    var observer = ConversationObserver(fallbackVersion: defaultVersion, explicitVersion: explicitVersion)
-    var connection: Int?
+    var open: [Int: (check: ConversationCheck, lastSeen: Int)] = [:]
+    var last = ConversationObserver(fallbackVersion: defaultVersion, explicitVersion: explicitVersion)
+    var started = false
     var frames = 0
+    var seen = 0
     while let frame = try reader.next() {
-      if frame.connection != connection {
-        if connection != nil { observer.startConnection() }
-        connection = frame.connection
-      }
-      let before = observer.protocolVersion
-      var outcome = checker.check(frame, protocolVersion: before, needsMessage: observer.isActive)
-      if let message = outcome.message, let direction = outcome.direction {
-        let observed = observer.observe(
-          ConversationObserver.Frame(
-            direction: direction, message: message, envelope: outcome.envelope,
-            time: outcome.time.flatMap(Self.milliseconds)))
-        if observer.protocolVersion != before, ProtocolCatalog.version(observer.protocolVersion) != nil {
-          // The frame that set the version belongs to it: check it again against that version.
-          outcome = checker.check(frame, protocolVersion: observer.protocolVersion, needsMessage: true)
+      seen += 1
+      var check: ConversationCheck
+      if let known = open.removeValue(forKey: frame.connection) {
+        check = known.check
+      } else {
+        // A new connection: what the last one's observer starts (the first one as created).
+        if started { last.startConnection() }
+        started = true
+        check = ConversationCheck(checker: checker, observer: last)
+        if open.count >= Self.maxOpenConnections, let oldest = open.min(by: { $0.value.lastSeen < $1.value.lastSeen }) {
+          open[oldest.key] = nil
         }
-        outcome.findings += observed
       }
-      if checker.strict {
-        outcome.findings = outcome.findings.map { $0.with(severity: .error) }
-      }
+      let outcome = check.check(frame)
+      last = check.observer
+      open[frame.connection] = (check, seen)
       frames += outcome.isFrame ? 1 : 0
       emit(outcome)
       progress(reader.bytesRead, frames)

@@ -12,12 +12,17 @@ struct FindingRecord: Sendable {
   var messageType: String?
   /// The finding itself (already redacted by whoever made it).
   var finding: Finding
+  /// The connection, when the capture names it (`vcproto-tap`'s records).
+  var connection: Int?
 
-  /// `file:12` for line-based inputs, `file#3` for frame indexes.
+  /// `file:12` for line-based inputs, `file#3` for frame indexes; `file:12 (connection 3)` when the
+  /// capture names the connection.
   var location: String {
+    let place: String
     switch position {
-    case .line(let n): return "\(source):\(n)"
-    case .entry(let n): return "\(source)#\(n)"
+    case .line(let n): place = "\(source):\(n)"
+    case .entry(let n): place = "\(source)#\(n)"
     }
+    return connection.map { "\(place) (connection \($0))" } ?? place
   }
 }

@@ -18,6 +18,8 @@ struct FrameOutcome: Sendable {
   var time: Double?
   /// The capture connection.
   var connection: Int
+  /// Whether the capture names the connection (findings then name it too).
+  var namesConnection = false
   /// `false` for capture-level items that are not frames.
   var isFrame: Bool
 
@@ -42,6 +44,7 @@ struct FrameChecker: Sendable {
       position: frame.position, direction: directionOverride ?? frame.direction, messageType: nil,
       findings: frame.findings, message: nil, envelope: nil, time: frame.time, connection: frame.connection,
       isFrame: frame.isFrame)
+    outcome.namesConnection = frame.namesConnection
     guard let payload = frame.payload else { return outcome }
     let received: ReceivedFrame
     switch payload {

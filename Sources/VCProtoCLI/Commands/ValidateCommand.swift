@@ -21,6 +21,9 @@ enum ValidateCommand {
       decides; until then the connect's protocol_version and the floor (--protocol, else 0.4.0)
       predict it. A handshake the real server could not produce is a negotiation_mismatch.
       --protocol applies to captures without a handshake.
+      JSON Lines records with a "connection" number (vcproto-tap's captures) are checked as one
+      conversation per connection however they interleave (at most 4096 followed at once), and
+      their findings are located as `file:line (connection N)` (JSON: "connection").
       Conversation checks run only when the capture contains the handshake; they are the connection
       engines' rules (STANDARDS.md section 15, rule 10): authentication order, negotiated extensions
       and capabilities, message_ack ids, continuations, session data only to subscribers (0.5.0),
@@ -116,7 +119,8 @@ enum ValidateCommand {
             reporter.report(
               FindingRecord(
                 source: name, position: outcome.position, direction: outcome.direction,
-                messageType: outcome.messageType, finding: finding))
+                messageType: outcome.messageType, finding: finding,
+                connection: outcome.namesConnection ? outcome.connection : nil))
           }
         }
       } catch {

@@ -94,6 +94,9 @@ struct JSONLinesReporter: Reporter {
     case .line(let n): members.append(JSONObject.Member(key: "line", value: .number(JSONNumber(n))))
     case .entry(let n): members.append(JSONObject.Member(key: "entry", value: .number(JSONNumber(n))))
     }
+    if let connection = record.connection {
+      members.append(JSONObject.Member(key: "connection", value: .number(JSONNumber(connection))))
+    }
     members += [
       JSONObject.Member(key: "direction", value: record.direction.map { .string($0.rawValue) } ?? .null),
       JSONObject.Member(

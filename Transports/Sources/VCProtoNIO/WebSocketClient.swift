@@ -64,7 +64,8 @@ public enum WebSocketClient {
           }
         )
         return channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHTTPClientHandlers(withClientUpgrade: configuration)
+          try channel.pipeline.syncOperations.addHTTPClientHandlers(
+            leftOverBytesStrategy: .forwardBytes, withClientUpgrade: configuration)
           try channel.pipeline.syncOperations.addHandler(requestHandler)
         }
       }

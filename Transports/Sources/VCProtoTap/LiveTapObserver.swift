@@ -1,15 +1,46 @@
+import Foundation
 import VCProto
 import VCProtoCLI
 import VCProtoNIO
 
-/// Checks and captures what the tap forwards (filled in with the live checking).
+/// Checks and captures what the tap forwards: each message gets its capture record and line
+/// (``TapCapture``) and is checked by `vcproto validate`'s code (``LiveValidation``), one
+/// conversation per connection, its findings printed as it crosses.
 final class LiveTapObserver: TapObserver {
-  init(options: TapOptions, io: CommandIO) throws {}
+  let capture: TapCapture
+  let validation: LiveValidation
+  private let checks = LockedBox<[Int: LiveConnectionCheck]>([:])
 
-  func observe(_ message: WebSocketMessage, direction: MessageDirection, connection: Int) {}
+  init(options: TapOptions, io: CommandIO) throws {
+    capture = try TapCapture(path: options.capture)
+    validation = LiveValidation(
+      source: options.capture ?? "tap", format: options.json ? .json : .text, strict: options.strict,
+      output: io.standardOutput, color: io.standardOutputIsTerminal && (io.environment["NO_COLOR"] ?? "").isEmpty)
+  }
 
-  func ended(connection: Int) {}
+  func observe(_ message: WebSocketMessage, direction: MessageDirection, connection: Int) {
+    let time = Date().timeIntervalSince1970
+    let record: [UInt8]
+    switch message {
+    case .text(let bytes):
+      record = LiveValidation.record(connection: connection, direction: direction, time: time, text: bytes)
+    case .binary(let bytes):
+      record = LiveValidation.record(connection: connection, direction: direction, time: time, binary: bytes)
+    }
+    let line = capture.append(record)
+    // Only this connection's event loop uses its check: take it out, use it, put it back.
+    var check = checks.withLock { $0.removeValue(forKey: connection) } ?? validation.connection()
+    check.check(record: record, line: line)
+    checks.withLock { $0[connection] = check }
+  }
 
-  /// Flushes the capture.
-  func finish() {}
+  func ended(connection: Int) {
+    checks.withLock { $0[connection] = nil }
+  }
+
+  /// Flushes the capture and prints validate's summary of the run.
+  func finish() {
+    capture.flush()
+    validation.finish()
+  }
 }

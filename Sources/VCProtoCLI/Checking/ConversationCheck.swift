@@ -1,0 +1,33 @@
+import VCProto
+
+/// One connection's checks: each frame on its own (``FrameChecker``) against the version the
+/// conversation has reached, then the conversation's rules (``ConversationObserver``). What
+/// `vcproto validate` runs for each connection of a capture and `vcproto-tap` for each live one.
+struct ConversationCheck: Sendable {
+  /// How each frame is checked on its own.
+  var checker: FrameChecker
+  /// The conversation so far.
+  var observer: ConversationObserver
+
+  /// Checks the connection's next frame; the outcome carries every finding (with `--strict`'s
+  /// severities).
+  mutating func check(_ frame: CapturedFrame) -> FrameOutcome {
+    let before = observer.protocolVersion
+    var outcome = checker.check(frame, protocolVersion: before, needsMessage: observer.isActive)
+    if let message = outcome.message, let direction = outcome.direction {
+      let observed = observer.observe(
+        ConversationObserver.Frame(
+          direction: direction, message: message, envelope: outcome.envelope,
+          time: outcome.time.flatMap(CaptureValidation.milliseconds)))
+      if observer.protocolVersion != before, ProtocolCatalog.version(observer.protocolVersion) != nil {
+        // The frame that set the version belongs to it: check it again against that version.
+        outcome = checker.check(frame, protocolVersion: observer.protocolVersion, needsMessage: true)
+      }
+      outcome.findings += observed
+    }
+    if checker.strict {
+      outcome.findings = outcome.findings.map { $0.with(severity: .error) }
+    }
+    return outcome
+  }
+}

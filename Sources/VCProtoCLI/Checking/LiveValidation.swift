@@ -1,0 +1,95 @@
+import VCProto
+
+/// `vcproto validate` applied to traffic as it travels (`vcproto-tap`): each message becomes the
+/// JSON Lines record validate reads (``record(connection:direction:time:text:)``), that record is
+/// read back by validate's own reader and checked by the same code (``ConversationCheck``, one
+/// conversation per connection), and each finding is printed at once by validate's reporters. So
+/// `vcproto validate --max-findings unlimited` on a capture of those records prints the same
+/// finding lines (connections' lines interleaved in another order only where two connections ran at
+/// once) and, after ``finish()``, the same summary.
+///
+/// Thread-safe: each connection's ``LiveConnectionCheck`` is used by one thread at a time, the
+/// output and the summary are shared under locks.
+public final class LiveValidation: Sendable {
+  /// The output format: validate's text lines or its JSON finding objects.
+  public enum Format: Sendable {
+    /// `source:line (connection N): type /pointer: severity: message [code]`.
+    case text
+    /// validate's `--format json` objects, with `"connection"`.
+    case json
+  }
+
+  let source: String
+  let checker: FrameChecker
+  let text: TextReporter?
+  let json: JSONLinesReporter?
+  let summary = Locked(ValidationSummary())
+
+  /// Reports findings on `output` under the name `source` (the capture's path as it will be given
+  /// to `vcproto validate`); `strict` makes warnings errors, like `--strict`.
+  public init(source: String, format: Format, strict: Bool, output: OutputSink, color: Bool = false) {
+    self.source = source
+    checker = FrameChecker(directionOverride: nil, strict: strict, opener: .standard)
+    text = format == .text ? TextReporter(out: output, color: color) : nil
+    json = format == .json ? JSONLinesReporter(out: output) : nil
+    summary.withLock { $0.printed = FindingCap(limit: nil) }
+  }
+
+  /// A new connection's checks.
+  public func connection() -> LiveConnectionCheck {
+    LiveConnectionCheck(
+      validation: self,
+      check: ConversationCheck(
+        checker: checker, observer: ConversationObserver(fallbackVersion: KnownVersion.validationDefault.rawValue)))
+  }
+
+  /// The capture record of a text message (without the newline).
+  public static func record(connection: Int, direction: MessageDirection, time: Double, text: [UInt8]) -> [UInt8] {
+    CaptureRecord.line(connection: connection, direction: direction, time: time, payload: .text(text))
+  }
+
+  /// The capture record of a binary message (without the newline).
+  public static func record(connection: Int, direction: MessageDirection, time: Double, binary: [UInt8]) -> [UInt8] {
+    CaptureRecord.line(connection: connection, direction: direction, time: time, payload: .binary(binary))
+  }
+
+  /// Prints validate's summary of everything checked so far; returns validate's exit status for it
+  /// (1 when there was an error, else 0).
+  @discardableResult
+  public func finish() -> Int32 {
+    let summary = self.summary.withLock { $0 }
+    text?.finish(summary, sources: [source])
+    json?.finish(summary, sources: [source])
+    return summary.errors > 0 ? 1 : 0
+  }
+
+  func report(_ outcome: FrameOutcome) {
+    summary.withLock { $0.add(outcome) }
+    for finding in outcome.findings {
+      let record = FindingRecord(
+        source: source, position: outcome.position, direction: outcome.direction,
+        messageType: outcome.messageType, finding: finding,
+        connection: outcome.namesConnection ? outcome.connection : nil)
+      text?.report(record)
+      json?.report(record)
+    }
+  }
+}
+
+/// One live connection's conversation, for ``LiveValidation``.
+public struct LiveConnectionCheck: Sendable {
+  let validation: LiveValidation
+  var check: ConversationCheck
+
+  /// Checks the message whose capture record is `record` (from
+  /// ``LiveValidation/record(connection:direction:time:text:)``), at line `line` of the capture,
+  /// and prints its findings.
+  public mutating func check(record: [UInt8], line: Int) {
+    let reader = JSONLinesReader(source: ByteSource(bytes: record))
+    while let frame = try? reader.next() {
+      var frame = frame
+      frame.position = .line(line)
+      validation.report(check.check(frame))
+    }
+  }
+}
