@@ -233,7 +233,9 @@ def client_config(r):
     c = {"api_key": KEY, "min_version": lo, "max_version": hi, "capabilities": r.sample(CAPS, r.randrange(4)),
          "jitter": r.choice([0, 0.25]), "clock_start_ms": 1768150000000}
     if r.random() < 0.3: c["random_seed"] = r.randrange(1000)
-    if r.random() < 0.2: c["allow_auth_v1"] = False
+    # Absent (the default: v1 refused), or said; most opt into v1, as a client of the real backend must.
+    v1 = r.choice([None, False, True, True, True])
+    if v1 is not None: c["allow_auth_v1"] = v1
     if r.random() < 0.2: c["max_reconnect_attempts"] = r.randrange(1, 4)
     if r.random() < 0.2: c["max_message_size_kb"] = 200
     if r.random() < 0.2: c["max_pending_requests"] = r.randrange(-1, 4)  # -1 is held to 0

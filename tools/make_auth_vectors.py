@@ -338,6 +338,14 @@ def handshakes():
            age_seconds=61),
         v2("v2.expired_at_lifetime", "answered exactly at the end of a 10 s lifetime", "auth_error",
            "challenge_not_valid", age_seconds=10, lifetime_seconds=10),
+        # A time before the issue time (a clock that went backwards, a host's mistake) is refused too,
+        # at any distance: the age is compared with 0 and the lifetime without overflowing.
+        v2("v2.answered_before_issue", "answered 1 s before the hello's challenge was issued", "auth_error",
+           "challenge_not_valid", age_seconds=-1),
+        v2("v2.answered_a_day_before_issue", "answered a day before the challenge was issued", "auth_error",
+           "challenge_not_valid", age_seconds=-86400),
+        v2("v2.answered_2e62ms_before_issue", "answered 2^62 ms (4,611,686,018,427,388 s, rounded up) before the "
+           "challenge was issued", "auth_error", "challenge_not_valid", age_seconds=-4611686018427388),
         v2("v2.bad_nonce", "client_nonce shorter than 128 bits", "auth_error", "bad_nonce", nonce="0123456789abcdef"),
         # Refused by the client: the server's proof does not verify.
         v2("v2.wrong_server_proof", "a fake server that does not know the key (server_api_key)",

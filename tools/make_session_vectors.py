@@ -112,9 +112,13 @@ def off(n, sig): return {"offset": n, "signature": sig}
 RQ, SLOW_RQ = 120000, 3720000
 
 def client_config(**kw):
+    # The real backend speaks only auth v1 (STANDARDS.md section 8), so the vectors that model it opt into
+    # v1 explicitly; a client left to the default refuses it (allow_auth_v1=None: the member absent).
     c = {"api_key": KEY, "min_version": "0.4.0", "max_version": "0.5.0", "capabilities": [], "jitter": 0,
-         "clock_start_ms": T0}
-    c.update(kw); return c
+         "clock_start_ms": T0, "allow_auth_v1": True}
+    c.update(kw)
+    if c["allow_auth_v1"] is None: del c["allow_auth_v1"]
+    return c
 
 def connect_v1(pv="0.5.0", **extra):
     c = {"type": "connect", "api_key": KEY, "protocol_version": pv}; c.update(extra); return c
@@ -268,6 +272,24 @@ client("client.auth.downgrade_refused",
        [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
         frame(hello("0.5.0"), [cancel("handshake_deadline"), close("downgrade_refused"), ev("reauth_required", reason="downgrade_refused")])],
        allow_auth_v1=False)
+
+REFUSED = [cancel("handshake_deadline"), close("downgrade_refused"), ev("reauth_required", reason="downgrade_refused")]
+h, c, k = v2_steps()
+client("client.auth.v2.stripped_challenge_default",
+       "A client left to its default (no allow_auth_v1: v1 refused) facing a vcproto hello whose challenge a man in the "
+       "middle stripped: no connect, so no key on the wire; the unproven connected and any other frame that follow "
+       "are acted on by no one.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame({m: v for m, v in h.items() if m != "challenge"}, REFUSED),
+        frame(connected("0.5.0", capabilities=[], auth_version=1), []), frame(SESSION_LIST, [])],
+       allow_auth_v1=None)
+
+client("client.auth.legacy_hello_default",
+       "A client left to its default facing a 0.2.0-style hello (no negotiation members, no challenge): it refuses "
+       "auth v1, sends nothing, and no later frame makes it ready (a v1 client would take any frame for success).",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(hello("0.2.0"), REFUSED), frame(SESSION_LIST, []), frame(connected("0.2.0"), [])],
+       min_version="0.2.0", allow_auth_v1=None)
 
 AUTH_ERROR = {"type": "auth_error", "message": "Authentication failed"}
 def reconnect_to_hello(at_open):
@@ -931,6 +953,14 @@ server("server.auth.v2",
                            authenticated("0.5.0", ["heartbeat"], auth=2, session=S1), arm("heartbeat", 45000)]),
         frame(CONNECT_V2, [send(AUTH_ERROR)] + closed_by("auth_failed", "heartbeat"))],
        auth_versions=[1, 2], capabilities=["heartbeat"])
+
+for name, back, said in [("1s", 1000, "1 s"), ("1d", 86400000, "a day"), ("2e62ms", 2**62, "2^62 ms")]:
+    server("server.auth.v2.answer_before_challenge_" + name,
+           "An auth v2 answer at a time %s before the challenge was issued (a clock that went backwards) is "
+           "refused like an expired one: auth_error and close, without overflow at any distance." % said,
+           [opened(auth=(1, 2), caps=("heartbeat",), challenge=CHALLENGE), advance(-back, []),
+            frame(CONNECT_V2, [send(AUTH_ERROR)] + closed_by("auth_failed", "auth_deadline"))],
+           auth_versions=[1, 2], capabilities=["heartbeat"])
 
 bad = dict(CONNECT_V2, auth_response="0" * 64)
 server("server.auth.v2.wrong_answer",

@@ -58,7 +58,7 @@ import Testing
   }
 
   static func readyEngine(_ configuration: ClientConfiguration? = nil) throws -> ClientEngine {
-    var engine = ClientEngine(configuration ?? ClientConfiguration(apiKey: key))
+    var engine = ClientEngine(configuration ?? ClientConfiguration(apiKey: key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
@@ -199,7 +199,7 @@ import Testing
   /// The engine's own `set_max_message_size` takes its place in the answer order: its `ack` does not
   /// answer a `prompt` sent right after it (both are answered by `ack`).
   @Test func theEnginesOwnRequestKeepsItsPlace() throws {
-    var engine = try Self.readyEngine(ClientConfiguration(apiKey: Self.key, maxMessageSizeKB: 200))
+    var engine = try Self.readyEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, maxMessageSizeKB: 200))
     _ = try engine.handle(.send(Self.request("prompt"), requestId: "r1"), now: 1)
     let sizeAck = JSONObject.frame("ack", ["message": "Max message size set to 200 KB"])
     #expect(try engine.handle(.frameReceived(sizeAck), now: 2) == [.deliver(.received(sizeAck))])
@@ -209,7 +209,7 @@ import Testing
   }
 
   @Test func untrackedRequestsAreBoundedAndNeverDisplaceTrackedOnes() throws {
-    var engine = try Self.readyEngine(ClientConfiguration(apiKey: Self.key, maxPendingRequests: 4))
+    var engine = try Self.readyEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, maxPendingRequests: 4))
     for _ in 0..<10 { _ = try engine.handle(.send(.frame("execute_command"), requestId: nil), now: 1) }
     #expect(engine.occupancy.pendingRequests == 4)
     for id in ["r1", "r2", "r3", "r4"] {

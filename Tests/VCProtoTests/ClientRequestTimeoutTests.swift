@@ -12,7 +12,7 @@ import Testing
     timing.slowRequestTimeoutMs = slow
     timing.pingIntervalMs = 10_000_000  // keepalive out of the way
     return try ClientEngineErrorTests.readyEngine(
-      ClientConfiguration(apiKey: ClientEngineErrorTests.key, timing: timing))
+      ClientConfiguration(apiKey: ClientEngineErrorTests.key, allowAuthV1: true, timing: timing))
   }
 
   @Test func configuredTimeoutsFailTheRequestsAtTheirDeadlines() throws {
@@ -48,7 +48,7 @@ import Testing
     timing.requestTimeoutMs = 5_000
     timing.slowRequestTimeoutMs = 50_000
     var engine = try ClientEngineErrorTests.readyEngine(
-      ClientConfiguration(apiKey: ClientEngineErrorTests.key, timing: timing, maxPendingRequests: 1))
+      ClientConfiguration(apiKey: ClientEngineErrorTests.key, allowAuthV1: true, timing: timing, maxPendingRequests: 1))
     let compact = JSONObject.frame("compact_session", ["session_id": "s"])
     #expect(
       try engine.handle(.send(compact, requestId: "r1"), now: 0)

@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test func anIllegalEventNamesStateAndEventAndChangesNothing() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
     #expect(throws: IllegalEvent(state: "awaiting_hello", event: "send", reason: "not in the transition table")) {
@@ -121,7 +121,7 @@ import Testing
   /// Every reconnect delay, over many attempts and seeds, lies within [floor, cap * (1 + jitter)].
   @Test func backoffStaysWithinItsBounds() throws {
     for seed in UInt64(0)..<20 {
-      var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, randomSeed: seed))
+      var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, randomSeed: seed))
       var now: Int64 = 0
       _ = try engine.handle(.start, now: now)
       var previous: Int64 = 0
@@ -267,7 +267,7 @@ import Testing
   /// server makes it, and still tells a grown file from a replaced one (STANDARDS.md section 15
   /// rule 7: the first-record part differs or the length shrank).
   @Test func fileSignatureIsKeptAsADigest() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
@@ -304,7 +304,7 @@ import Testing
   /// After a reconnect the `subscribe` frames go out in the order the application subscribed, with
   /// unsubscribed sessions left out and a session subscribed again placed last.
   @Test func resubscribeFollowsTheOrderOfSubscribing() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     func connect(at now: Int64) throws -> [String] {
       _ = try engine.handle(.transportOpened(clientNonce: "00"), now: now)
       _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: now)
@@ -337,7 +337,7 @@ import Testing
   /// At ``ClientConfiguration/maxSubscriptions`` a new session is not subscribed, while one already
   /// held still takes the application's cursor and is asked for again.
   @Test func atTheSubscriptionCapOnlyHeldSessionsResume() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, maxSubscriptions: 2))
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, maxSubscriptions: 2))
     for id in ["a", "b"] { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
@@ -355,7 +355,8 @@ import Testing
   /// a 0.5.0 connection) reports that cursor with the frame's `file_signature`, as on 0.5.0 (found by
   /// `tools/crosscheck_sessions.py`, conversation client.random.263).
   @Test func offsetCursorOnAMessageIdConnectionCarriesTheFrameSignature() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, maximumVersion: ProtocolVersion("0.3.0")!))
+    var engine = ClientEngine(
+      ClientConfiguration(apiKey: Self.key, maximumVersion: ProtocolVersion("0.3.0")!, allowAuthV1: true))
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: .offset(0, signature: nil)), now: 0)
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
@@ -392,7 +393,7 @@ import Testing
   /// it is read: the client closes without sending `connect` and backs off; 64 entries are fine.
   @Test func overlongHelloListsAreRefused() throws {
     func answer(_ member: String, _ count: Int) throws -> [ClientAction] {
-      var engine = ClientEngine(ClientConfiguration(apiKey: Self.key))
+      var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
       _ = try engine.handle(.start, now: 0)
       _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
       var hello = JSONObject.frame(
@@ -416,7 +417,7 @@ import Testing
   }
 
   @Test func dedupWindowIsBounded() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, dedupWindow: 16))
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, dedupWindow: 16))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)

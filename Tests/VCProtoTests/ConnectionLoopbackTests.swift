@@ -121,7 +121,7 @@ import Testing
   @Test func replayAfterReconnect() throws {
     let caps = [Capability.messageAck]
     var loop = Loopback(
-      client: ClientConfiguration(apiKey: Self.key, capabilities: caps),
+      client: ClientConfiguration(apiKey: Self.key, capabilities: caps, allowAuthV1: true),
       server: ServerConfiguration(
         offer: ServerOffer(protocolVersions: ["0.4.0", "0.5.0"], capabilities: caps), apiKey: Self.key))
     try loop.clientDoes(.start)

@@ -43,7 +43,9 @@ private func documentedClient(
 ) throws -> DocumentedHost<ClientEvent> {
   var timers: [ConnectionTimer: Int64] = [:]
   // snippet begin: client
-  var client = ClientEngine(ClientConfiguration(apiKey: apiKey, capabilities: [Capability.heartbeat]))
+  // The real backend speaks only auth v1: opting in sends the key in clear and the server proves nothing.
+  let configuration = ClientConfiguration(apiKey: apiKey, capabilities: [Capability.heartbeat], allowAuthV1: true)
+  var client = ClientEngine(configuration)
   func handle(_ event: ClientEvent) throws {
     for action in try client.handle(event, now: clock.now) {
       switch action {

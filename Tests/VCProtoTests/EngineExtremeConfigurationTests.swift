@@ -62,7 +62,7 @@ import Testing
   static func runClient(_ timing: ClientTiming, label: String) throws {
     for clock in clocks {
       let configuration = ClientConfiguration(
-        apiKey: key, capabilities: ["heartbeat", "draining"], timing: timing, randomSeed: 7)
+        apiKey: key, capabilities: ["heartbeat", "draining"], allowAuthV1: true, timing: timing, randomSeed: 7)
       var run = ClientRun(engine: ClientEngine(configuration), now: clock, label: "\(label), now \(clock)")
       let t = run.engine.configuration.timing
       for duration in [

@@ -39,7 +39,8 @@ import Testing
   }
 
   @Test func clientKeepsServerMessageIDsInBoundedBytes() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: "k", capabilities: [Capability.messageAck]))
+    var engine = ClientEngine(
+      ClientConfiguration(apiKey: "k", capabilities: [Capability.messageAck], allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0)
     _ = try engine.handle(
@@ -101,7 +102,7 @@ import Testing
   }
 
   @Test func clientKeepsCursorsOfBoundedSize() throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: "k"))
+    var engine = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0)
     _ = try engine.handle(

@@ -19,7 +19,7 @@ import Testing
   }
 
   @Test func clientConfigurationAndEngineMaskTheKey() throws {
-    let configuration = ClientConfiguration(apiKey: Self.canary, sessionId: "ios-1")
+    let configuration = ClientConfiguration(apiKey: Self.canary, allowAuthV1: true, sessionId: "ios-1")
     SecretDescriptionTests.expectHidden(configuration, [Self.canary])
     #expect(String(describing: configuration).contains("ios-1"))  // what is not secret is still shown
     var engine = ClientEngine(configuration)

@@ -10,7 +10,7 @@ import Testing
 /// and counted).
 @Suite struct HostileServerPositionTests {
   static func ready(_ version: String) throws -> ClientEngine {
-    var engine = ClientEngine(ClientConfiguration(apiKey: "k", dedupWindow: 8))
+    var engine = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true, dedupWindow: 8))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0)
     _ = try engine.handle(

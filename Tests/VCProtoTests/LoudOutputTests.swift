@@ -130,7 +130,8 @@ import Testing
 
   @Test func engineCloseReasonsQuoteAtMostSixtyScalarsOfThePeersText() throws {
     func close(_ connected: JSONObject) throws -> CloseReason? {
-      var engine = ClientEngine(ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef"))
+      var engine = ClientEngine(
+        ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef", allowAuthV1: true))
       _ = try engine.handle(.start, now: 0)
       _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
       let hello = JSONObject.frame(
@@ -159,7 +160,8 @@ import Testing
       "\(failure)"
         == "unsupported_protocol_version: required 0.4.0, received \"0.1.0-\(String(repeating: "x", count: 54))…\"")
     // A hostile server's `required`: delivered cut to 64 scalars, marked with its length.
-    var engine = ClientEngine(ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef"))
+    var engine = ClientEngine(
+      ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef", allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
     let refusal = JSONObject.frame(

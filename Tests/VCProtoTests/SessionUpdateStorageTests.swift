@@ -97,8 +97,8 @@ import Testing
           "session_history",
           ["session_id": "s", "messages": [.object(Self.a), .object(Self.b)], "next_offset": 3, "end_of_file": true])),
     ]
-    var returning = ClientEngine(ClientConfiguration(apiKey: "k"))
-    var appending = ClientEngine(ClientConfiguration(apiKey: "k"))
+    var returning = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))
+    var appending = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))
     var buffer: [ClientAction] = [.openTransport]
     for event in events {
       let returned = try returning.handle(event, now: 5)

@@ -115,7 +115,7 @@ def answer(v):
                accepted_capabilities=negotiated["capabilities"], auth_version=2)
 
     # The server's decision, in order: challenge, nonce, auth_version, MAC.
-    if 2 not in server.get("auth_versions", [1]) or not v.get("age_seconds", 0) < v.get("lifetime_seconds", 60):
+    if 2 not in server.get("auth_versions", [1]) or not 0 <= v.get("age_seconds", 0) < v.get("lifetime_seconds", 60):
         return dict(out, outcome="auth_error", failure="challenge_not_valid")
     if re.fullmatch(r"[0-9a-f]{32,128}", nonce) is None or len(nonce) % 2:
         return dict(out, outcome="auth_error", failure="bad_nonce")

@@ -79,7 +79,7 @@ class ClientEngine:
         self.min_version = parse_version(c.get("min_version")) or (0, 2, 0)
         self.max_version = parse_version(c.get("max_version")) or (0, 5, 0)
         self.wanted = list(c.get("capabilities") or [])
-        self.allow_v1 = c.get("allow_auth_v1", True)
+        self.allow_v1 = c.get("allow_auth_v1", False)  # v1 only when the application opted in (STANDARDS.md section 8)
         self.session_id = c.get("session_id")
         self.recent_limit = c.get("recent_sessions_limit")
         self.max_kb = c.get("max_message_size_kb")

@@ -321,7 +321,9 @@ class ServerEngine:
     def answer_holds(self, connect, response, now):
         """Auth v2: a fresh, unused challenge, a well-formed nonce, and the MAC over this connection's
         hello and the connect as received (section 8), compared in constant time."""
-        fresh = self.challenge is not None and not self.challenge_used and now - self.challenge_at < self.auth_within
+        # Valid from the issue time (inclusive) to auth_within later (exclusive): an answer at a time
+        # before the issue time (a clock that went backwards) is refused (STANDARDS.md section 8).
+        fresh = self.challenge is not None and not self.challenge_used and 0 <= now - self.challenge_at < self.auth_within
         self.challenge_used = True  # the first answer consumes it, right or wrong
         nonce = connect.get("client_nonce")
         if not fresh or not isinstance(nonce, str) or not re.fullmatch(r"[0-9a-f]{32,128}", nonce):

@@ -67,7 +67,8 @@ enum EngineBenchmark {
   static func readyClient(sessions: [String], version: String) throws -> ClientEngine {
     var engine = ClientEngine(
       ClientConfiguration(
-        apiKey: key, maximumVersion: ProtocolVersion(version)!, maxPendingRequests: 256, maxSubscriptions: 100_000))
+        apiKey: key, maximumVersion: ProtocolVersion(version)!, allowAuthV1: true, maxPendingRequests: 256,
+        maxSubscriptions: 100_000))
     for id in sessions { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)

@@ -15,10 +15,17 @@
 public struct AuthClient: Sendable {
   /// The pre-shared API key.
   public var apiKey: String
+  /// Whether auth v1 is allowed when the application does not say: `false`, for ``AuthClient`` and
+  /// ``ClientConfiguration`` alike (both defaults are this constant). A client that refuses v1 never
+  /// sends its key to a hello without a v2 challenge, whether the server is old or a man in the
+  /// middle stripped the challenge (STANDARDS.md section 8, "Client rules").
+  public static let allowsAuthV1ByDefault = false
+
   /// Whether the client may fall back to sending the key itself (auth v1) to a server whose hello
-  /// offers no v2 challenge. Default `false` (downgrade protection): a man in the middle who strips
-  /// the challenge gets ``Refusal/downgradeRefused``, never the key. Set it only to talk to a real
-  /// 0.2.0 backend, knowingly.
+  /// offers no v2 challenge. Default ``allowsAuthV1ByDefault`` (`false`, downgrade protection): a man
+  /// in the middle who strips the challenge gets ``Refusal/downgradeRefused``, never the key. Set it
+  /// only to talk to a backend that speaks only v1 (the real one, today), knowingly: the key then
+  /// crosses the wire in clear and the server proves nothing.
   public var allowAuthV1: Bool
   /// Whether the client refuses a connection without authenticated frames (``Capability/authenticatedFrames``):
   /// it then asks for the capability and refuses a hello that does not offer it and a `connected`
@@ -26,7 +33,9 @@ public struct AuthClient: Sendable {
   public var requireAuthenticatedFrames: Bool
 
   /// Creates the client side; auth v1 is refused unless `allowAuthV1` is `true`.
-  public init(apiKey: String, allowAuthV1: Bool = false, requireAuthenticatedFrames: Bool = false) {
+  public init(
+    apiKey: String, allowAuthV1: Bool = AuthClient.allowsAuthV1ByDefault, requireAuthenticatedFrames: Bool = false
+  ) {
     self.apiKey = apiKey
     self.allowAuthV1 = allowAuthV1
     self.requireAuthenticatedFrames = requireAuthenticatedFrames

@@ -9,7 +9,11 @@ public struct ClientConfiguration: Sendable {
   public var maximumVersion: ProtocolVersion
   /// Capabilities to ask for (sent only to a server whose `hello` lists capabilities).
   public var capabilities: [String]
-  /// Whether the key may travel in the clear (auth v1). `false` is downgrade protection.
+  /// Whether the key may travel in the clear (auth v1) to a server whose `hello` offers no v2
+  /// challenge. Default ``AuthClient/allowsAuthV1ByDefault`` (`false`, downgrade protection): the
+  /// engine then closes with ``CloseReason/downgradeRefused`` and sends no key, and never becomes
+  /// ready on a `connected` it cannot verify. The real backend speaks only v1 today: set `true` to
+  /// talk to it, knowing that the key crosses the wire in clear and the server proves nothing.
   public var allowAuthV1: Bool
   /// `connect.session_id`, or `nil`.
   public var sessionId: String?
@@ -35,7 +39,7 @@ public struct ClientConfiguration: Sendable {
   public init(
     apiKey: String, minimumVersion: ProtocolVersion = KnownVersion.oldest.protocolVersion,
     maximumVersion: ProtocolVersion = KnownVersion.newest.protocolVersion, capabilities: [String] = [],
-    allowAuthV1: Bool = true, sessionId: String? = nil, recentSessionsLimit: Int? = nil,
+    allowAuthV1: Bool = AuthClient.allowsAuthV1ByDefault, sessionId: String? = nil, recentSessionsLimit: Int? = nil,
     maxMessageSizeKB: Int? = nil, timing: ClientTiming = ClientTiming(), randomSeed: UInt64 = 0,
     maxPendingRequests: Int = 256, maxSubscriptions: Int = 256, dedupWindow: Int = 2_048
   ) {

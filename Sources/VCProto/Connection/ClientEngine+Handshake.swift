@@ -111,6 +111,12 @@ extension ClientEngine {
         refuseAuth(.downgradeRefused, &out)
         return
       }
+      // The engine saw a v2 offer: a handshake the library would run as v1 (a hello it reads
+      // otherwise) is refused, never sent as a `connect` with neither key nor answer.
+      guard started.authVersion == 2 else {
+        refuseAuth(.downgradeRefused, &out)
+        return
+      }
       usedAuthVersion = started.authVersion
       handshake = started
       connect["auth_version"] = 2
@@ -141,7 +147,9 @@ extension ClientEngine {
     case "pong", "hello", "error":
       return  // not a verdict (an `error` leaves the socket open and unauthenticated)
     default:
-      guard let version = implicitAuthVersion else { return }  // not authenticated yet: act on nothing
+      // Not authenticated yet: act on nothing, unless the application opted into v1 (STANDARDS.md
+      // section 8, "Client rules") and the server is one that sends no `connected`.
+      guard let version = implicitAuthVersion, configuration.allowAuthV1 else { return }
       becomeReady(version: version, capabilities: [], now: now, &out)
       onReady(frame, type: type, now: now, &out)
     }
@@ -150,6 +158,10 @@ extension ClientEngine {
   mutating func onConnected(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) {
     let versionText = frame["negotiated_protocol_version"]?.stringValue
     let accepted = frame["capabilities"]?.arrayValue?.compactMap(\.stringValue)
+    guard usedAuthVersion == 2 || configuration.allowAuthV1 else {
+      refuseAuth(.downgradeRefused, &out)  // a `connected` nothing proves, to a client that refuses v1
+      return
+    }
     if usedAuthVersion == 2 {
       // The library's handshake verifies server_proof over every member of `connected`.
       // Whatever is wrong (no handshake, a malformed `connected`, a missing or wrong proof), the

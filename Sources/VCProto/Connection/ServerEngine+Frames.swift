@@ -78,7 +78,11 @@ extension ServerEngine {
     var authVersion = 1
     if let response = authResponse {
       let issued = challenge
-      let fresh = !challengeUsed && now.subtractingSaturating(challengeIssuedAt) < configuration.authTimeoutMs
+      // Valid from its issue time (inclusive) for `authTimeoutMs` (exclusive); an answer at a time
+      // before the issue time (a clock that went backwards, a host's mistake) is refused, not
+      // trusted (STANDARDS.md section 8). The difference saturates, so no pair of times overflows.
+      let age = now.subtractingSaturating(challengeIssuedAt)
+      let fresh = !challengeUsed && age >= 0 && age < configuration.authTimeoutMs
       challengeUsed = true  // consumed by the first answer, right or wrong
       guard let challenge = issued, fresh, let nonce = frame["client_nonce"]?.stringValue,
         (32...128).contains(nonce.utf8.count),

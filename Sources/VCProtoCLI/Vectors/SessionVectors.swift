@@ -65,7 +65,8 @@ enum SessionVectors {
     return ClientConfiguration(
       apiKey: c["api_key"]?.stringValue ?? "", minimumVersion: version(c["min_version"]) ?? ProtocolVersion("0.2.0")!,
       maximumVersion: version(c["max_version"]) ?? ProtocolVersion("0.5.0")!,
-      capabilities: strings(c["capabilities"]) ?? [], allowAuthV1: c["allow_auth_v1"]?.boolValue ?? true,
+      capabilities: strings(c["capabilities"]) ?? [],
+      allowAuthV1: c["allow_auth_v1"]?.boolValue ?? AuthClient.allowsAuthV1ByDefault,
       sessionId: c["session_id"]?.stringValue, recentSessionsLimit: c["recent_sessions_limit"]?.intValue,
       maxMessageSizeKB: c["max_message_size_kb"]?.intValue, timing: timing,
       randomSeed: UInt64(truncatingIfNeeded: c["random_seed"]?.int64Value ?? 0),
