@@ -42,6 +42,16 @@ let package = Package(
       dependencies: ["VCProtoTap"],
       path: "Sources/vcproto-tap"
     ),
+    .testTarget(
+      name: "VCProtoTapTests",
+      dependencies: [
+        "VCProtoNIO", "VCProtoTap", "vcproto-tap",
+        .product(name: "VCProtoCLI", package: "vcproto"),
+        .product(name: "VCProto", package: "vcproto"),
+      ],
+      path: "Tests/VCProtoTapTests",
+      exclude: ["Python"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -47,7 +47,7 @@ public enum WebSocketClient {
       .channelOption(
         ChannelOptions.writeBufferWaterMark,
         value:
-          WriteBufferWaterMark(low: limits.writeBufferLowWater, high: limits.writeBufferHighWater)
+          ChannelOptions.Types.WriteBufferWaterMark(low: limits.writeBufferLowWater, high: limits.writeBufferHighWater)
       )
       .channelInitializer { channel in
         let requestHandler = UpgradeRequestHandler(target: url.target, headers: requestHeaders, promise: promise)

@@ -74,7 +74,7 @@ public final class WebSocketListener: Sendable {
       .childChannelOption(
         ChannelOptions.writeBufferWaterMark,
         value:
-          WriteBufferWaterMark(low: limits.writeBufferLowWater, high: limits.writeBufferHighWater)
+          ChannelOptions.Types.WriteBufferWaterMark(low: limits.writeBufferLowWater, high: limits.writeBufferHighWater)
       )
       .childChannelInitializer { channel in
         let delegate = NIOLoopBound(makeDelegate(channel), eventLoop: channel.eventLoop)
@@ -122,7 +122,8 @@ private final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandl
     context.write(
       wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
     context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
   }
 }
 

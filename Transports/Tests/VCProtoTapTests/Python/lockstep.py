@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A WebSocket peer for vcproto-tap's tests (Python `websockets`): plays one side of a script.
 
-    lockstep.py server PORT SCRIPT [--close CODE]   serves on 127.0.0.1:PORT (port 0: any; prints "port N")
-    lockstep.py client URL SCRIPT [--close CODE]     connects to URL
+    lockstep.py server PORT SCRIPT [N]   serves N connections (default 1) on 127.0.0.1:PORT (0: any
+                                         free port; prints "port N")
+    lockstep.py client URL SCRIPT [N] [--close CODE]   N clients at once (default 1) connect to URL
 
 SCRIPT is JSON Lines of {"direction": "client_to_server"|"server_to_client", "data": "<text>"} or
 {"direction": ..., "opcode": 2, "data": "<base64>"}. Each side sends its own steps in order and,
@@ -48,7 +49,10 @@ async def play(ws, steps, mine):
     return len(steps)
 
 
-async def server(port, steps, done):
+async def server(port, steps, count):
+    done = asyncio.Event()
+    served = [0]
+
     async def handler(ws):
         n = await play(ws, steps, "server_to_client")
         try:
@@ -56,7 +60,9 @@ async def server(port, steps, done):
         finally:
             print(f"server ok {n} messages close {ws.close_code} path {ws.request.path} "
                   f"subprotocol {ws.subprotocol}", flush=True)
-            done.set()
+            served[0] += 1
+            if served[0] >= count:
+                done.set()
 
     async with websockets.serve(handler, "127.0.0.1", port, subprotocols=["vcproto.test"],
                                 compression=None, max_size=None) as srv:
@@ -72,14 +78,23 @@ async def client(url, steps, code):
         print(f"client ok {n} messages close {ws.close_code} subprotocol {ws.subprotocol}", flush=True)
 
 
+async def clients(url, steps, count, code):
+    await asyncio.gather(*(client(url, steps, code) for _ in range(count)))
+
+
 def main():
     role, where, script = sys.argv[1:4]
-    code = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[4] == "--close" else 1000
+    rest = sys.argv[4:]
+    code = 1000
+    if "--close" in rest:
+        code = int(rest[rest.index("--close") + 1])
+        del rest[rest.index("--close"):rest.index("--close") + 2]
+    count = int(rest[0]) if rest else 1
     steps = load(script)
     if role == "server":
-        asyncio.run(server(int(where), steps, asyncio.Event()))
+        asyncio.run(server(int(where), steps, count))
     else:
-        asyncio.run(client(where, steps, code))
+        asyncio.run(clients(where, steps, count, code))
 
 
 if __name__ == "__main__":
