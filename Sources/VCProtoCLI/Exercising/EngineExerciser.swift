@@ -29,7 +29,18 @@ public struct EngineExerciser {
   var exhausted: Bool { index >= bytes.count }
 
   static let key = "untethered-0123456789abcdef0123456789abcdef"
-  static let sessions = ["s-1", "s-2", "s-3"]
+  static let sessions = ["s-1", "s-2", "s-3", "s-\u{E9}", "s-e\u{301}"]
+  /// Integers a peer may send beyond the usual: Int.min, Int.min+1, -1, 0, 2^53+1, Int.max-1,
+  /// Int.max (issue 29: a `next_seq` of Int.min trapped the client; 2.2 M runs never drew one).
+  static let extremes: [Int] = [.min, .min + 1, -1, 0, 9_007_199_254_740_993, .max - 1, .max]
+  /// Ids that are canonically equivalent to each other but differ in bytes (`é` precomposed and
+  /// decomposed; `Å`, `A` + ring, Angstrom sign): engines compare peer ids by exact bytes (issue 29).
+  static let equivalentIds = ["\u{E9}", "e\u{301}", "\u{C5}", "A\u{30A}", "\u{212B}"]
+
+  /// An id: `prefix` and a number, or one of ``equivalentIds``.
+  mutating func id(_ prefix: String, _ number: Int) -> String {
+    byte() % 4 == 0 ? pick(Self.equivalentIds) : "\(prefix)\(number)"
+  }
 
   /// Runs the client engine on the bytes; returns the first invariant broken, or `nil`.
   public mutating func runClient() -> String? {
@@ -156,22 +167,26 @@ public struct EngineExerciser {
       ]
       return .subscribe(sessionId: pick(Self.sessions), cursor: pick(cursors))
     case 10: return .unsubscribe(sessionId: pick(Self.sessions))
-    default: return .send(clientFrame(), requestId: byte() % 2 == 0 ? "r\(byte())" : nil)
+    default: return .send(clientFrame(), requestId: byte() % 2 == 0 ? id("r", byte()) : nil)
     }
   }
 
+  /// A value for an integer member: small, large, an extreme, or not an integer at all.
   mutating func number() -> JSONValue {
-    pick([
-      JSONValue(integerLiteral: byte()), JSONValue(integerLiteral: -1), .null, .string("5"),
-      JSONValue(integerLiteral: byte() * 1000),
-    ])
+    switch byte() % 6 {
+    case 0: return .null
+    case 1: return .string("5")
+    case 2: return JSONValue(integerLiteral: byte() * 1000)
+    case 3: return JSONValue(integerLiteral: pick(Self.extremes))
+    default: return JSONValue(integerLiteral: byte())
+    }
   }
 
   mutating func messages(_ key: String) -> JSONValue {
     var out: [JSONValue] = []
     for _ in 0..<(byte() % 4) {
       var m = JSONObject([.init(key: "role", value: "assistant"), .init(key: "text", value: "x")])
-      m[key] = key == "uuid" ? .string("u\(byte() % 16)") : number()
+      m[key] = key == "uuid" ? .string(id("u", byte() % 16)) : number()
       if byte() % 5 == 0 { m["session_id"] = .string(pick(Self.sessions)) }
       out.append(.object(m))
     }
@@ -221,14 +236,20 @@ public struct EngineExerciser {
       f["last_seq"] = number()
       f["next_seq"] = number()
       f["is_complete"] = .bool(byte() % 3 != 0)
-      if byte() % 4 == 0 { f["gap"] = ["reason": "client_ahead", "requested_last_seq": 9, "min_available_seq": 1] }
+      if byte() % 4 == 0 {
+        f["gap"] = .object(
+          JSONObject([
+            .init(key: "reason", value: "client_ahead"), .init(key: "requested_last_seq", value: number()),
+            .init(key: "min_available_seq", value: number()),
+          ]))
+      }
     case 9:
       f["type"] = pick(["session_history", "session_updated"])
       f["messages"] = messages("uuid")
       f["newest_message_id"] = pick(["u1", nil])
     case 10, 11:
       f["type"] = pick(["response", "replay", "error"])
-      f["message_id"] = .string("m\(byte() % 16)")
+      f["message_id"] = .string(id("m", byte() % 16))
     case 12: f["type"] = pick(["command_error", "session_name_inferred", "command_output_full", "ack"])
     case 13:
       f["type"] = "error"
@@ -313,7 +334,7 @@ public struct EngineExerciser {
           value: .string(pick(["session_history", "response", "heartbeat", "draining", "replay", "session_list"])))
       ])
       f["session_id"] = .string(pick(Self.sessions))
-      if byte() % 2 == 0 { f["message_id"] = .string("m\(byte())") }
+      if byte() % 2 == 0 { f["message_id"] = .string(id("m", byte())) }
       return .send(f)
     case 8: return pick([.drain(retryAfterMs: byte(), message: "bye"), .close, .transportClosed])
     default: return .frameReceived(clientRequest())
@@ -340,11 +361,11 @@ public struct EngineExerciser {
     case 4:
       f["type"] = pick(["unsubscribe", "message_ack", "disconnect"])
       f["session_id"] = .string(pick(Self.sessions))
-      f["message_id"] = .string("m\(byte())")
+      f["message_id"] = .string(id("m", byte()))
     case 5:
       f["type"] = "prompt"
       f["text"] = "go"
-      f["idempotency_key"] = .string("k\(byte())")
+      f["idempotency_key"] = .string(id("k", byte()))
     default: f["type"] = .string(pick(["", "execute_command", "refresh_sessions", "junk"]))
     }
     return f
