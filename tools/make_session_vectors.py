@@ -41,9 +41,10 @@ def value(kind, v):
     if kind == L: return b"\x02" + struct.pack(">I", len(v)) + b"".join(text(e) for e in v)
     if kind == I: return b"\x03" + struct.pack(">q", v)
     return b"\x04" + struct.pack(">I", len(v)) + b"".join(struct.pack(">q", e) for e in v)
+def layout(label, fields):
+    return label.encode() + b"\x00" + b"".join(text(n) + value(k, v) for n, k, v in fields)
 def mac(label, fields):
-    data = label.encode() + b"\x00" + b"".join(text(n) + value(k, v) for n, k, v in fields)
-    return hmac.new(KEY.encode(), data, hashlib.sha256).hexdigest()
+    return hmac.new(KEY.encode(), layout(label, fields), hashlib.sha256).hexdigest()
 CONNECT_FIELDS = [("session_id", S), ("recent_sessions_limit", I), ("protocol_version", S),
                   ("protocol_versions", L), ("capabilities", L), ("auth_version", I)]
 HELLO_FIELDS = [("message", S), ("version", S), ("auth_version", I), ("instructions", S),
@@ -59,6 +60,34 @@ def server_proof(connected, response, challenge=CHALLENGE, nonce=NONCE):
     """The server's proof: binds the client's answer and every member of connected but the proof."""
     return mac("vcproto/auth/v2/server", [("challenge", S, challenge), ("client_nonce", S, nonce), ("auth_response", S, response)]
                + [(n, k, connected.get(n)) for n, k in CONNECTED_FIELDS])
+
+# ---------- authenticated frames (STANDARDS.md section 8, capability authenticated_frames) ----------
+# One key per direction: HKDF-SHA256 (RFC 5869, written out here with hmac) with the API key as input
+# keying material, the challenge and client nonce as salt, and the verified connected as info. Each
+# frame after connected travels as {"type":"authenticated","seq","mac","frame"}, frame being the inner
+# frame's compact JSON text and mac HMAC-SHA256 over layout("vcproto/auth/v2/frame"; seq, frame).
+FR = "authenticated_frames"
+def frame_keys(connected_frame, response, challenge=CHALLENGE, nonce=NONCE):
+    salt = layout("vcproto/auth/v2/frames/salt", [("challenge", S, challenge), ("client_nonce", S, nonce)])
+    prk = hmac.new(salt, KEY.encode(), hashlib.sha256).digest()
+    def key(direction):
+        info = layout("vcproto/auth/v2/frames/key",
+                      [("direction", S, direction),
+                       ("negotiated_protocol_version", S, connected_frame.get("negotiated_protocol_version")),
+                       ("capabilities", L, connected_frame.get("capabilities")),
+                       ("auth_version", I, connected_frame.get("auth_version")), ("auth_response", S, response),
+                       ("server_proof", S, connected_frame.get("server_proof"))])
+        return hmac.new(prk, info + b"\x01", hashlib.sha256).digest()  # one block: 32 bytes
+    return key("client_to_server"), key("server_to_client")
+class Sealer:
+    """One direction's sender: each call seals the next frame (section 2's compact text inside)."""
+    def __init__(self, key): self.key, self.seq = key, 0
+    def __call__(self, f):
+        inner = json.dumps(f, ensure_ascii=False, separators=(",", ":"))
+        tag = hmac.new(self.key, layout("vcproto/auth/v2/frame", [("seq", I, self.seq), ("frame", S, inner)]),
+                       hashlib.sha256).hexdigest()
+        self.seq += 1
+        return {"type": "authenticated", "seq": self.seq - 1, "mac": tag, "frame": inner}
 
 # ---------- SplitMix64 (the engines' jitter source) ----------
 class SplitMix64:
@@ -290,6 +319,85 @@ client("client.auth.legacy_hello_default",
        [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
         frame(hello("0.2.0"), REFUSED), frame(SESSION_LIST, []), frame(connected("0.2.0"), [])],
        min_version="0.2.0", allow_auth_v1=None)
+
+
+# --- authenticated frames (STANDARDS.md section 8): enforced once negotiated ---
+CMD = {"type": "execute_command", "command_id": "c-1", "shell_command": "make test", "working_directory": "/srv/app"}
+STARTED = {"type": "command_started", "command_id": "c-1", "shell_command": "make test"}
+RECENT = {"type": "recent_sessions", "sessions": [], "limit": 5}
+def frames_client():
+    """start -> subscribe -> v2 handshake granting authenticated_frames; the subscribe goes out sealed (seq 0)."""
+    h, c, k = v2_steps(caps=(FR,))
+    to_server, to_client = (Sealer(key) for key in frame_keys(k, c["auth_response"]))
+    sub = to_server({"type": "subscribe", "session_id": S1, "from_offset": 0})
+    steps = [step("start", [OPEN]), step("subscribe", [], session_id=S1, cursor=None),
+             step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+             frame(h, [send(c)]),
+             frame(k, [cancel("handshake_deadline"), ev("connected", version="0.5.0", capabilities=[FR], auth_version=2),
+                       send(sub), arm("ping", 30000)])]
+    return steps, to_server, to_client, sub
+def refused_by_client(code):
+    return [cancel("ping"), close(code), ev("disconnected", reason=code), arm("reconnect", 1000),
+            ev("reconnect_scheduled", attempt=1, at=1000)]
+def frames_client_vector(id, desc, more):
+    steps, to_server, to_client, sub = frames_client()
+    client(id, desc, steps + more(to_server, to_client, sub), capabilities=[FR], allow_auth_v1=False)
+
+frames_client_vector(
+    "client.auth.frames.sealed_conversation",
+    "authenticated_frames granted on a verified auth v2 handshake: every frame after connected is sealed both ways "
+    "(keys: HKDF-SHA256 over the handshake; MACs computed here with Python's hmac), each direction counting from 0; "
+    "the application sees the inner frames only.",
+    lambda to_server, to_client, sub: [
+        frame(to_client(SESSION_LIST), [ev("received", frame=SESSION_LIST)]),
+        step("send", [send(to_server(CMD)), arm("request_deadline", RQ)], frame=CMD, request_id="r-1"),
+        frame(to_client(STARTED), [ev("answered", request_id="r-1", frame=STARTED)]),
+        advance(30000, [send(to_server(PING)), arm("pong_deadline", 45000), arm("ping", 60000)]),
+        frame(to_client(PONG), [cancel("pong_deadline")])])
+frames_client_vector(
+    "client.auth.frames.plain_refused",
+    "With authenticated frames in force a plain frame is injected: not_authenticated, the connection closes and "
+    "the frame reaches nothing (a plain unsupported_protocol_version refusal does not park the client); later "
+    "frames are ignored.",
+    lambda to_server, to_client, sub: [
+        frame({"type": "error", "code": "unsupported_protocol_version", "required": "0.6.0", "received": "0.5.0",
+               "message": "Client is too old; upgrade required"}, refused_by_client("not_authenticated")),
+        frame(to_client(SESSION_LIST), [])])
+def altered(to_server, to_client, sub):
+    genuine = to_client(SESSION_LIST)
+    return [frame(dict(genuine, frame=genuine["frame"].replace('"total_count":0', '"total_count":1')),
+                  refused_by_client("mac_mismatch"))]
+frames_client_vector(
+    "client.auth.frames.altered_refused",
+    "A sealed frame whose inner text was altered on the way: mac_mismatch, close, nothing delivered.", altered)
+def replayed(to_server, to_client, sub):
+    genuine = to_client(SESSION_LIST)
+    return [frame(genuine, [ev("received", frame=SESSION_LIST)]), frame(genuine, refused_by_client("replayed"))]
+frames_client_vector(
+    "client.auth.frames.replayed_refused",
+    "A genuine sealed frame delivered twice: the second is replayed, the connection closes, it is delivered once.",
+    replayed)
+def reordered(to_server, to_client, sub):
+    to_client(SESSION_LIST)  # seq 0, held back by the attacker
+    return [frame(to_client(RECENT), refused_by_client("sequence_gap"))]
+frames_client_vector(
+    "client.auth.frames.reordered_refused",
+    "The server's second sealed frame arrives first: sequence_gap, close, nothing delivered.", reordered)
+frames_client_vector(
+    "client.auth.frames.reflected_refused",
+    "The client's own sealed subscribe sent back to it: the server-to-client key does not match (mac_mismatch), close.",
+    lambda to_server, to_client, sub: [frame(sub, refused_by_client("mac_mismatch"))])
+
+h, c, k = negotiated_ready([FR])
+k["auth_version"] = 1
+client("client.auth.frames.granted_without_v2",
+       "A connected that grants authenticated_frames on auth v1 (no handshake keys, nothing could be sealed) is a "
+       "protocol violation: close and back off, never ready.",
+       [step("start", [OPEN]), step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame(h, [send(c)]),
+        frame(k, [cancel("handshake_deadline"), close("protocol_violation"), ev("disconnected", reason="protocol_violation"),
+                  arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)])],
+       capabilities=[FR], allow_auth_v1=True)
 
 AUTH_ERROR = {"type": "auth_error", "message": "Authentication failed"}
 def reconnect_to_hello(at_open):
@@ -967,6 +1075,101 @@ server("server.auth.v2.wrong_answer",
        "A wrong auth v2 answer: auth_error and close.",
        [opened(auth=(1, 2), caps=("heartbeat",), challenge=CHALLENGE), frame(bad, [send(AUTH_ERROR)] + closed_by("auth_failed", "auth_deadline"))],
        auth_versions=[1, 2], capabilities=["heartbeat"])
+
+
+# --- authenticated frames (STANDARDS.md section 8): enforced once negotiated ---
+def frames_server():
+    """A v2 connect asking for authenticated_frames, granted: connected (plain, with the proof) and the keys."""
+    hello_f = shello(auth=(2,), caps=(FR,), challenge=CHALLENGE)
+    connect = {"type": "connect", "session_id": S1, "protocol_version": "0.5.0", "protocol_versions": pvs,
+               "capabilities": [FR], "auth_version": 2, "client_nonce": NONCE}
+    connect["auth_response"] = response = client_mac(connect, hello_f)
+    k = sconnected("0.5.0", [FR], auth=2, session=S1)
+    k["server_proof"] = server_proof(k, response)
+    to_server, to_client = (Sealer(key) for key in frame_keys(k, response))
+    steps = [opened(auth=(2,), caps=(FR,), challenge=CHALLENGE),
+             frame(connect, [cancel("auth_deadline"), send(k), authenticated("0.5.0", [FR], auth=2, session=S1)])]
+    return steps, to_server, to_client, connect
+def frames_server_vector(id, desc, more):
+    steps, to_server, to_client, connect = frames_server()
+    server(id, desc, steps + more(to_server, to_client, connect), auth_versions=[2], capabilities=[FR])
+SCMD = {"type": "execute_command", "command_id": "c-1", "shell_command": "make test", "working_directory": "/srv/app"}
+frames_server_vector(
+    "server.auth.frames.sealed_conversation",
+    "authenticated_frames granted with auth v2: connected goes out plain (with its proof), then every frame both "
+    "ways is sealed, each direction counting from 0 (keys: HKDF-SHA256 over the handshake; MACs computed here with "
+    "Python's hmac); the application gets the inner frames and its frames go out sealed.",
+    lambda to_server, to_client, connect: [
+        frame(to_server(PING), [send(to_client(PONG))]),
+        frame(to_server({"type": "subscribe", "session_id": S1, "from_offset": 0}),
+              [ev("subscribe", session_id=S1, cursor=off(0, None))]),
+        frame(to_server(SCMD), [ev("request", frame=SCMD)]),
+        step("send", [send(to_client(SESSION_LIST))], frame=SESSION_LIST),
+        frame(to_server({"type": "subscribe", "session_id": S1, "from_offset": -1}),
+              [send(to_client({"type": "error", "code": "invalid_subscribe",
+                               "message": "from_offset must be a non-negative integer"}))])])
+frames_server_vector(
+    "server.auth.frames.plain_refused",
+    "With authenticated frames in force an injected plain execute_command is refused: not_authenticated, close; "
+    "the application never sees it (a plain ping is refused the same way).",
+    lambda to_server, to_client, connect: [frame(SCMD, closed_by("not_authenticated")), frame(PING, [])])
+frames_server_vector(
+    "server.auth.frames.plain_ping_refused",
+    "A plain ping after connected is not answered: not_authenticated, close.",
+    lambda to_server, to_client, connect: [frame(PING, closed_by("not_authenticated"))])
+frames_server_vector(
+    "server.auth.frames.forged_refused",
+    "An authenticated wrapper forged without the key (a well-formed MAC of zeros): mac_mismatch, close, no request.",
+    lambda to_server, to_client, connect: [
+        frame({"type": "authenticated", "seq": 0, "mac": "0" * 64,
+               "frame": json.dumps(SCMD, separators=(",", ":"))}, closed_by("mac_mismatch"))])
+def s_altered(to_server, to_client, connect):
+    genuine = to_server(SCMD)
+    return [frame(dict(genuine, frame=genuine["frame"].replace("make test", "rm -rf /")), closed_by("mac_mismatch"))]
+frames_server_vector(
+    "server.auth.frames.altered_refused",
+    "A sealed execute_command whose command was altered on the way: mac_mismatch, close, no request.", s_altered)
+def s_replayed(to_server, to_client, connect):
+    genuine = to_server(SCMD)
+    return [frame(genuine, [ev("request", frame=SCMD)]), frame(genuine, closed_by("replayed"))]
+frames_server_vector(
+    "server.auth.frames.replayed_refused",
+    "A genuine sealed execute_command delivered twice: the second is replayed, close; the command runs once.",
+    s_replayed)
+def s_reordered(to_server, to_client, connect):
+    to_server(PING)  # seq 0, held back by the attacker
+    return [frame(to_server(SCMD), closed_by("sequence_gap"))]
+frames_server_vector(
+    "server.auth.frames.reordered_refused",
+    "The client's second sealed frame arrives first: sequence_gap, close, no request.", s_reordered)
+def s_reflected(to_server, to_client, connect):
+    pong = to_client(PONG)
+    return [frame(to_server(PING), [send(pong)]), frame(pong, closed_by("mac_mismatch"))]
+frames_server_vector(
+    "server.auth.frames.reflected_refused",
+    "The server's own sealed pong sent back to it: the client-to-server key does not match (mac_mismatch), close.",
+    s_reflected)
+frames_server_vector(
+    "server.auth.frames.not_json_refused",
+    "A message that is not JSON where an authenticated frame is due: malformed, close (without the capability the "
+    "server answers error and stays open).",
+    lambda to_server, to_client, connect: [step("malformed_frame", closed_by("malformed"), detail="bad")])
+frames_server_vector(
+    "server.auth.frames.second_connect_refused",
+    "A sealed second connect: the frame keys belong to the first handshake, so it is refused like a failed "
+    "authentication (a sealed auth_error, then close).",
+    lambda to_server, to_client, connect: [
+        frame(to_server(connect), [send(to_client(AUTH_ERROR))] + closed_by("auth_failed"))])
+
+server("server.auth.v1_claiming_v2_no_frames",
+       "An auth v1 connect (the key itself) that claims auth_version 2 is not granted authenticated_frames: the grant "
+       "follows the auth performed, so connected says auth_version 1 without the capability and frames stay plain.",
+       [opened(auth=(1, 2), caps=(FR, "heartbeat"), challenge=CHALLENGE),
+        frame(connect_v1(auth_version=2, capabilities=[FR, "heartbeat"]),
+              [cancel("auth_deadline"), send(sconnected("0.5.0", ["heartbeat"])), authenticated("0.5.0", ["heartbeat"]),
+               arm("heartbeat", 45000)]),
+        frame(PING, [send(PONG)])],
+       auth_versions=[1, 2], capabilities=[FR, "heartbeat"])
 
 def ts(ms): return datetime.datetime.fromtimestamp((T0 + ms) / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 server("server.heartbeat.every_45s",

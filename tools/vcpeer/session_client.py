@@ -8,6 +8,7 @@ upgrade_required, stopped. `LEGAL` says which inputs each accepts; anything else
 import hmac
 
 from . import auth_bound
+from .session_frames import Channel
 from .session_requests import ANSWERS, Requests
 from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, at_least_zero, close,
                              duration, event, family, fraction, is_int, later, parse_version, send, show_version)
@@ -115,8 +116,20 @@ class ClientEngine:
         self.last_frame_at = 0
         self.ping_at = None
         self.drain_ms = None
+        self.channel = None  # authenticated frames (section 8): seals what is sent, opens what arrives
+        self.exhausted = False  # the channel used its last sequence number while sending
         for sub in self.subs.values():
             sub.asked_from = None
+
+    def emit(self, frame, out):
+        """Sends `frame`, sealed when authenticated frames are in force."""
+        if self.channel is None:
+            return out.append(send(frame))
+        sealed = None if self.exhausted else self.channel.seal(frame)
+        if sealed is None:
+            self.exhausted = True
+        else:
+            out.append(send(sealed))
 
     # -- inputs ---------------------------------------------------------------------------------
 
@@ -128,6 +141,8 @@ class ClientEngine:
             raise IllegalEvent(self.state, kind, "the engine writes %s itself" % inp["frame"].get("type"))
         out = []
         getattr(self, "on_" + kind)(out, now, **inp)
+        if self.exhausted and self.state == "ready":
+            self.lost("sequence_exhausted", now, True, out)
         return out
 
     def on_start(self, out, now):
@@ -155,7 +170,7 @@ class ClientEngine:
             self.state = "stopped"
             return
         if self.state == "ready" and "disconnect" in self.caps:
-            out.append(send({"type": "disconnect", "reason": reason}))
+            self.emit({"type": "disconnect", "reason": reason}, out)
         self.fail_pending("stopped", out)
         self.cancel_connection_timers(out)
         out.append(close("client_disconnect"))
@@ -188,7 +203,7 @@ class ClientEngine:
             return
         self.cancel("continuation:" + session_id, out)
         if self.state == "ready":
-            out.append(send({"type": "unsubscribe", "session_id": session_id}))
+            self.emit({"type": "unsubscribe", "session_id": session_id}, out)
 
     def on_send(self, out, now, frame, request_id=None):
         kind = frame.get("type")
@@ -199,7 +214,7 @@ class ClientEngine:
         created = frame.get("new_session_id") if kind == "prompt" else None
         if isinstance(created, str) and created not in self.new_sessions:
             self.new_sessions = (self.new_sessions + [created])[-MAX_NEW_SESSIONS:]
-        out.append(send(frame))
+        self.emit(frame, out)
         self.arm_request_deadline(deadline, out)
 
     def arm_request_deadline(self, deadline, out):
@@ -237,7 +252,7 @@ class ClientEngine:
         elif self.state != "ready":
             return
         elif name == "ping":
-            out.append(send({"type": "ping"}))
+            self.emit({"type": "ping"}, out)
             self.ping_at = now
             self.arm("pong_deadline", later(now, self.pong_within), out)
             self.arm("ping", later(now, self.ping_every), out)
@@ -308,6 +323,14 @@ class ClientEngine:
     def on_frame(self, out, now, frame):
         if self.state not in ("awaiting_hello", "awaiting_connected", "ready"):
             return  # still in flight after the socket went: ignored
+        if self.channel is not None:
+            # Every frame after the verified connected is opened first; a refused one closes.
+            refused, frame = self.channel.open(frame)
+            if refused:
+                return self.lost(refused, now, True, out)
+            if frame is None:
+                self.last_frame_at = now
+                return  # genuine, but no JSON object: nothing to act on
         self.last_frame_at = now
         kind = frame.get("type")
         if kind == "error" and frame.get("code") == "unsupported_protocol_version":
@@ -394,6 +417,10 @@ class ClientEngine:
         caps = [c for c in caps if isinstance(c, str)] if isinstance(caps, list) else []
         if any(c not in self.wanted for c in caps):
             return self.lost("protocol_violation", now, True, out)
+        if "authenticated_frames" in caps:
+            if self.auth_version != 2:  # no handshake keys: nothing could be sealed
+                return self.lost("protocol_violation", now, True, out)
+            self.channel = Channel(self.api_key, self.hello.get("challenge"), self.nonce, self.response, frame, "client")
         self.become_ready(version, caps, now, out)
 
     def proof_holds(self, connected):
@@ -425,7 +452,7 @@ class ClientEngine:
             frame = {"type": "set_max_message_size", "size_kb": self.max_kb}
             # Recorded so that its ack does not answer a later prompt.
             deadline = self.requests.add("set_max_message_size", frame, None, now)
-            out.append(send(frame))
+            self.emit(frame, out)
             self.arm_request_deadline(deadline, out)
         # session_ready goes only to the connection that sent the prompt: follow the session instead.
         for session in self.new_sessions:
@@ -458,7 +485,7 @@ class ClientEngine:
             self.new_sessions = [s for s in self.new_sessions if s != frame.get("session_id")]
         message_id = frame.get("message_id")
         if "message_ack" in self.caps and isinstance(message_id, str):
-            out.append(send({"type": "message_ack", "message_id": message_id}))
+            self.emit({"type": "message_ack", "message_id": message_id}, out)
             if not self.seen_ids.add(message_id):
                 return  # a replay of a frame already delivered
         ended = self.requests.resolve(frame)
@@ -482,7 +509,7 @@ class ClientEngine:
         else:
             sub.asked_from = frame["from_offset"] = cursor.get("offset", 0) if is_int(cursor.get("offset")) else 0
         self.cancel("continuation:" + session, out)
-        out.append(send(frame))
+        self.emit(frame, out)
 
     def on_history(self, frame, now, out):
         """A subscribed session's history or live push becomes one session_update; False otherwise."""

@@ -10,6 +10,7 @@ import hmac
 import re
 
 from . import auth_bound, negotiation
+from .session_frames import Channel
 from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, at_least_zero, close, duration, event, family,
                              is_int, later, parse_version, send, show_version)
 
@@ -98,6 +99,18 @@ class ServerEngine:
         self.max_session_id_bytes = at_least_zero(config.get("max_session_id_bytes"), MAX_SESSION_ID_BYTES)
         self.unacked = []  # [message id, replay message, cost in bytes], oldest first
         self.keys = BoundedSet(KEY_CAPACITY)  # idempotency keys already run
+        self.channel = None  # authenticated frames (section 8): seals what is sent, opens what arrives
+        self.exhausted = False  # the channel used its last sequence number while sending
+
+    def emit(self, frame, out):
+        """Sends `frame`, sealed when authenticated frames are in force."""
+        if self.channel is None:
+            return out.append(send(frame))
+        sealed = None if self.exhausted else self.channel.seal(frame)
+        if sealed is None:
+            self.exhausted = True
+        else:
+            out.append(send(sealed))
 
     def handle(self, kind, now, **inp):
         if kind not in LEGAL[self.state]:
@@ -106,6 +119,8 @@ class ServerEngine:
             return []
         out = []
         getattr(self, "on_" + kind)(out, now, **inp)
+        if self.exhausted and self.state != "closed":
+            self.finish("sequence_exhausted", out)
         return out
 
     # -- timers and closing -----------------------------------------------------------------------
@@ -131,7 +146,7 @@ class ServerEngine:
         if name == "auth_deadline" and self.state == "awaiting_connect":
             self.finish("auth_timeout", out)
         elif name == "heartbeat" and self.state == "authenticated":
-            out.append(send({"type": "heartbeat", "timestamp": rfc3339(now)}))
+            self.emit({"type": "heartbeat", "timestamp": rfc3339(now)}, out)
             self.arm("heartbeat", later(now, self.heartbeat_every), out)
 
     # -- inputs ---------------------------------------------------------------------------------
@@ -178,11 +193,16 @@ class ServerEngine:
 
     def on_drain(self, out, now, retry_after_ms=0, message=""):
         if self.state == "authenticated" and "draining" in self.caps:
-            out.append(send({"type": "draining", "message": message, "retry_after_ms": max(0, retry_after_ms)}))
+            self.emit({"type": "draining", "message": message, "retry_after_ms": max(0, retry_after_ms)}, out)
         self.finish("draining", out)
 
     def on_malformed_frame(self, out, now, detail=""):
-        out.append(send({"type": "error", "message": "Error processing message: " + detail[:200]}))
+        if self.channel is not None:  # not JSON where an authenticated frame was due: close
+            return self.finish("malformed", out)
+        self.answer_malformed(detail, out)
+
+    def answer_malformed(self, detail, out):
+        self.emit({"type": "error", "message": "Error processing message: " + detail[:200]}, out)
 
     def on_send(self, out, now, frame):
         kind = frame.get("type")
@@ -193,7 +213,7 @@ class ServerEngine:
         if (kind in SESSION_DATA and family(self.version) != "uuid"
                 and isinstance(frame.get("session_id"), str) and frame["session_id"] not in self.subscribed):
             raise IllegalEvent(self.state, "send", "session data for a session the client did not subscribe to")
-        out.append(send(frame))
+        self.emit(frame, out)
         message_id = frame.get("message_id")
         if "message_ack" in self.caps and isinstance(message_id, str):
             for dropped in self.keep(message_id, self.replay_message(frame, now)):
@@ -222,10 +242,19 @@ class ServerEngine:
         return message
 
     def on_frame(self, out, now, frame):
+        if self.channel is not None:
+            # Every frame after connected is opened first; a refused one closes and reaches nothing.
+            refused, frame = self.channel.open(frame)
+            if refused:
+                return self.finish(refused, out)
+            if frame is None:
+                return self.answer_malformed("the authenticated frame does not hold a JSON object", out)
         kind = frame.get("type")
         if kind == "ping":
-            return out.append(send({"type": "pong"}))
+            return self.emit({"type": "pong"}, out)
         if kind == "connect":
+            if self.channel is not None:  # the keys belong to the first handshake
+                return self.refuse(out)
             return self.on_connect(frame, now, out)
         if self.state != "authenticated":
             # Before authentication only ping and connect (a frame without a type too).
@@ -250,13 +279,13 @@ class ServerEngine:
         if (kind == "prompt" and "idempotent_prompt" in self.caps and isinstance(key, str)
                 and len(key.encode("utf-8")) <= MAX_KEY_BYTES):
             if key in self.keys:
-                out.append(send({"type": "ack", "message": "Processing prompt..."}))
+                self.emit({"type": "ack", "message": "Processing prompt..."}, out)
                 return out.append(event("duplicate_prompt", idempotency_key=key))
             self.keys.add(key)
         out.append(event("request", frame=frame))
 
     def refuse(self, out):
-        out.append(send({"type": "auth_error", "message": "Authentication failed"}))
+        self.emit({"type": "auth_error", "message": "Authentication failed"}, out)
         self.finish("auth_failed", out)
 
     def on_connect(self, connect, now, out):
@@ -308,6 +337,9 @@ class ServerEngine:
                 connected["server_proof"] = auth_bound.mac(
                     self.api_key, auth_bound.build("vcproto/auth/v2/server", members, auth_bound.SERVER))
             out.append(send(connected))
+            if "authenticated_frames" in caps:  # granted only with auth v2: every later frame is sealed
+                self.channel = Channel(self.api_key, self.challenge, connect["client_nonce"], response, connected,
+                                       "server")
         limit = connect.get("recent_sessions_limit")
         out.append(event("authenticated", version=show_version(self.version), capabilities=caps,
                          auth_version=auth_version, session_id=session,
@@ -316,7 +348,7 @@ class ServerEngine:
             self.arm("heartbeat", later(now, self.heartbeat_every), out)
         if "message_ack" in caps:
             for message_id, message, _ in self.unacked:
-                out.append(send({"type": "replay", "message_id": message_id, "message": message}))
+                self.emit({"type": "replay", "message_id": message_id, "message": message}, out)
 
     def answer_holds(self, connect, response, now):
         """Auth v2: a fresh, unused challenge, a well-formed nonce, and the MAC over this connection's
@@ -340,7 +372,7 @@ class ServerEngine:
             if code:
                 error["code"] = code
             error["message"] = message
-            out.append(send(error))
+            self.emit(error, out)
 
         session = frame.get("session_id")
         if not isinstance(session, str):

@@ -106,7 +106,46 @@ public struct AuthenticatedChannel: Sendable {
     } catch {
       throw .malformed(reason: "not a JSON text (\(error.kind.rawValue))")
     }
-    guard let object = value.objectValue, object["type"]?.stringValue == Self.type else { throw .notAuthenticated }
+    guard let object = value.objectValue else { throw .notAuthenticated }
+    return Array(try check(object).utf8)
+  }
+
+  /// ``open(_:)`` for a message the host already parsed (strictly, STANDARDS.md section 2): the
+  /// inner frame's text. The connection engines receive parsed frames and open them here.
+  mutating func open(object: JSONObject) throws(AuthenticatedFrameError) -> String {
+    guard !isClosed else { throw .channelClosed }
+    do {
+      return try check(object)
+    } catch {
+      isClosed = true
+      throw error
+    }
+  }
+
+  /// ``seal(_:)`` for a frame the engines built: the authenticated frame as an object whose members
+  /// are in the order a sender writes them (`type`, `seq`, `mac`, `frame`), the inner frame being
+  /// `frame` written as compact JSON (``JSONValue/jsonText``).
+  mutating func seal(object frame: JSONObject) throws(AuthenticatedFrameError) -> JSONObject {
+    guard nextSendSequence <= Self.maximumSequence else { throw .sequenceExhausted }
+    let sequence = nextSendSequence
+    nextSendSequence += 1
+    let text = JSONValue.object(frame).jsonText
+    return JSONObject([
+      .init(key: "type", value: .string(Self.type)), .init(key: "seq", value: JSONValue(integerLiteral: Int(sequence))),
+      .init(key: "mac", value: .string(Self.mac(key: sendKey, sequence: sequence, frame: text))),
+      .init(key: "frame", value: .string(text)),
+    ])
+  }
+
+  /// The members of a received authenticated frame, checked for form only (no key): `nil`-free
+  /// `seq`, `mac` and `frame` when `object` is `{"type":"authenticated",...}` with exactly those
+  /// members, `seq` an integer literal from 0 to 2^53 - 1, `mac` 64 lowercase hex and `frame` a string;
+  /// else ``AuthenticatedFrameError/notAuthenticated`` or ``AuthenticatedFrameError/malformed(reason:)``.
+  /// What an observer without the keys can check (``ConversationObserver``).
+  static func parts(of object: JSONObject) throws(AuthenticatedFrameError) -> (
+    sequence: UInt64, mac: String, frame: String
+  ) {
+    guard object["type"]?.stringValue == Self.type else { throw .notAuthenticated }
     for key in object.keys where !["type", "seq", "mac", "frame"].contains(key) {
       throw .malformed(reason: "a member other than type, seq, mac and frame")
     }
@@ -118,6 +157,11 @@ public struct AuthenticatedChannel: Sendable {
       throw .malformed(reason: "mac is not 64 lowercase hex digits")
     }
     guard let frame = object["frame"]?.stringValue else { throw .malformed(reason: "frame is not a string") }
+    return (sequence, mac, frame)
+  }
+
+  private mutating func check(_ object: JSONObject) throws(AuthenticatedFrameError) -> String {
+    let (sequence, mac, frame) = try Self.parts(of: object)
     let expected = Self.mac(key: receiveKey, sequence: sequence, frame: frame)
     guard constantTimeEquals(Array(expected.utf8), Array(mac.utf8)) else { throw .macMismatch(sequence: sequence) }
     guard sequence >= nextReceiveSequence else { throw .replayed(sequence: sequence, expected: nextReceiveSequence) }
@@ -125,7 +169,7 @@ public struct AuthenticatedChannel: Sendable {
       throw .sequenceGap(sequence: sequence, expected: nextReceiveSequence)
     }
     nextReceiveSequence += 1
-    return Array(frame.utf8)
+    return frame
   }
 }
 

@@ -1,9 +1,26 @@
 extension ClientEngine {
   /// Every frame goes through here; the state decides what it means.
-  mutating func receive(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) {
+  mutating func receive(_ wire: JSONObject, now: Int64, _ out: inout [ClientAction]) {
     switch state {
     case .awaitingHello, .awaitingConnected, .ready: break
     default: return  // in flight after the client closed: ignored
+    }
+    var frame = wire
+    if channel != nil {
+      // Authenticated frames (STANDARDS.md section 8): every frame after the verified `connected` is
+      // opened first; a plain, malformed, altered, replayed or reordered one closes the connection
+      // and reaches nothing.
+      let text: String
+      do {
+        text = try channel!.open(object: wire)
+      } catch {
+        connectionLost(.authenticatedFrame(error), now: now, close: true, &out)
+        return
+      }
+      lastFrameAt = now
+      // A genuine frame that holds no JSON object: nothing to act on (as a host drops one unsealed).
+      guard case .object(let inner)? = try? JSONReader().parse(Array(text.utf8)) else { return }
+      frame = inner
     }
     lastFrameAt = now
     let type = frame["type"]?.stringValue ?? ""
@@ -162,6 +179,7 @@ extension ClientEngine {
       refuseAuth(.downgradeRefused, &out)  // a `connected` nothing proves, to a client that refuses v1
       return
     }
+    var sealWith: AuthenticatedChannel?
     if usedAuthVersion == 2 {
       // The library's handshake verifies server_proof over every member of `connected`.
       // Whatever is wrong (no handshake, a malformed `connected`, a missing or wrong proof), the
@@ -171,7 +189,8 @@ extension ClientEngine {
         return
       }
       do {
-        _ = try handshake.complete(with: .connected(try ConnectedMessage(json: frame)))
+        // With `authenticated_frames` granted, the session holds the channel of this handshake's keys.
+        sealWith = try handshake.complete(with: .connected(try ConnectedMessage(json: frame))).channel
       } catch {
         refuseAuth(.serverProofInvalid, &out)
         return
@@ -200,6 +219,13 @@ extension ClientEngine {
         &out)
       return
     }
+    if sealWith == nil, caps.contains(Capability.authenticatedFrames) {
+      // Granted without a verified auth v2 handshake, there are no keys: nothing could be sealed.
+      connectionLost(
+        .protocolViolation("authenticated_frames granted without auth v2"), now: now, close: true, &out)
+      return
+    }
+    channel = sealWith
     becomeReady(version: version, capabilities: caps, now: now, &out)
   }
 

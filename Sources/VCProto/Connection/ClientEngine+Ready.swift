@@ -28,7 +28,7 @@ extension ClientEngine {
     default: break
     }
     if capabilityFlags.contains(.messageAck), let id = frame["message_id"]?.stringValue {
-      out.append(.send(.frame("message_ack", "message_id", .string(id))))
+      emit(.frame("message_ack", "message_id", .string(id)), &out)
       guard seenMessageIds.insert(id) else { return }  // a `replay` of a frame already delivered
     }
     if let requestId = resolvePending(frame, type: type)?.id {

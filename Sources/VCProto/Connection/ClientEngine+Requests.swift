@@ -73,7 +73,7 @@ extension ClientEngine {
       pendingNewSessions.append(id)
       if pendingNewSessions.count > 16 { pendingNewSessions.removeFirst() }
     }
-    out.append(.send(frame))
+    emit(frame, &out)
     // One timer for every waiting request, at the earliest deadline; answers leave it alone (a fire
     // that finds nothing due only moves it on).
     if let deadline, armed[.requestDeadline].map({ deadline < $0 }) ?? true {

@@ -17,7 +17,7 @@ extension ClientEngine {
     if let cursor { subscriptions[index].resume(from: cursor) }
     guard ready else { return }
     let request = subscriptions[index].beginRequest(family)
-    out.append(.send(Self.subscribeFrame(id, request)))
+    emit(Self.subscribeFrame(id, request), &out)
   }
 
   /// Adds a subscription to `key`'s session (not yet subscribed), last in the order; returns its
@@ -56,7 +56,7 @@ extension ClientEngine {
   mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
     guard subscriptions.remove(SessionKey(id)) else { return }
     cancel(.continuation(sessionId: id), &out)
-    if state == .ready { out.append(.send(.frame("unsubscribe", "session_id", .string(id)))) }
+    if state == .ready { emit(.frame("unsubscribe", "session_id", .string(id)), &out) }
   }
 
   /// `subscribe` for `id` in the negotiated version's terms. 0.5.0 never sends
@@ -76,7 +76,7 @@ extension ClientEngine {
     // Changed in place: reading the subscription out would copy all of it.
     let request = subscriptions[index].beginRequest(family)
     cancel(.continuation(sessionId: id), &out)
-    out.append(.send(Self.subscribeFrame(id, request)))
+    emit(Self.subscribeFrame(id, request), &out)
   }
 
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's

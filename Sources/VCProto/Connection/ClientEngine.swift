@@ -49,6 +49,12 @@ public struct ClientEngine: Sendable {
   var pingSentAt: Int64?
   var clientNonce: String?
   var handshake: ClientHandshake?
+  /// With `authenticated_frames` granted: seals every frame sent after the verified `connected` and
+  /// opens every frame received (STANDARDS.md section 8). `nil` otherwise.
+  var channel: AuthenticatedChannel?
+  /// The channel used its last sequence number while sending: the connection closes at the end of
+  /// the event.
+  var sealingExhausted = false
   var sentConnect: JSONObject?
   var usedAuthVersion = 1
   /// A 0.2.0/0.3.0 server sends no `connected`: any frame but `auth_error` means success.
@@ -123,6 +129,12 @@ public struct ClientEngine: Sendable {
       }
       send(frame, requestId: requestId, now: now, &actions)
     }
+    if sealingExhausted {
+      sealingExhausted = false
+      if state == .ready {
+        connectionLost(.authenticatedFrame(.sequenceExhausted), now: now, close: true, &actions)
+      }
+    }
     assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
     assert(
       armedContinuations == armed.keys.count(where: { if case .continuation = $0 { true } else { false } }),
@@ -130,6 +142,22 @@ public struct ClientEngine: Sendable {
   }
 
   // MARK: helpers shared by the extensions
+
+  /// Sends `frame`: sealed when authenticated frames are in force (STANDARDS.md section 8), else as
+  /// it is. A channel that used its last sequence number sends nothing more and closes the connection
+  /// at the end of the event.
+  mutating func emit(_ frame: JSONObject, _ out: inout [ClientAction]) {
+    guard channel != nil else {
+      out.append(.send(frame))
+      return
+    }
+    guard !sealingExhausted else { return }
+    do {
+      out.append(.send(try channel!.seal(object: frame)))
+    } catch {
+      sealingExhausted = true
+    }
+  }
 
   mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ClientAction]) {
     if armed.updateValue(deadline, forKey: timer) == nil, case .continuation = timer { armedContinuations += 1 }
@@ -190,7 +218,7 @@ public struct ClientEngine: Sendable {
       return
     }
     if state == .ready, capabilityFlags.contains(.disconnect) {
-      out.append(.send(.frame("disconnect", ["reason": .string(reason)])))
+      emit(.frame("disconnect", ["reason": .string(reason)]), &out)
     }
     failPending(.stopped, &out)
     cancelConnectionTimers(&out)
@@ -208,6 +236,8 @@ public struct ClientEngine: Sendable {
     pingSentAt = nil
     clientNonce = nil
     handshake = nil
+    channel = nil
+    sealingExhausted = false
     sentConnect = nil
     implicitAuthVersion = nil
     drainRetryAfterMs = nil
@@ -260,7 +290,7 @@ public struct ClientEngine: Sendable {
       connectionLost(.handshakeTimeout, now: now, close: true, &out)
     case .ping:
       guard state == .ready else { return }
-      out.append(.send(.frame("ping")))
+      emit(.frame("ping"), &out)
       pingSentAt = now
       arm(.pongDeadline, at: now.addingSaturating(t.pongTimeoutMs), &out)
       arm(.ping, at: now.addingSaturating(t.pingIntervalMs), &out)

@@ -28,7 +28,11 @@ public enum ClientTransitions {
     t[.awaitingHello]!["frame"] = down.union([.awaitingHello, .awaitingConnected])
     t[.awaitingConnected]!["frame"] = down.union([.awaitingConnected, .ready])
     t[.ready]!["frame"] = down.union([.ready])
-    t[.ready]!["send"] = [.ready]
+    // A channel of authenticated frames that used its last sequence number while sending closes the
+    // connection (STANDARDS.md section 8).
+    t[.ready]!["send"] = down.union([.ready])
+    t[.ready]!["subscribe"] = down.union([.ready])
+    t[.ready]!["unsubscribe"] = down.union([.ready])
     for s in parked {
       t[s]!["start"] = [.connecting]
       t[s]!["transport_closed"] = [s]

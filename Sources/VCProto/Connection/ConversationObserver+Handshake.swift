@@ -28,7 +28,8 @@ extension ConversationObserver {
       protocolVersion: message["protocol_version"]?.stringValue,
       protocolVersions: Self.strings(message["protocol_versions"], known: nil),
       capabilities: Self.strings(message["capabilities"]),
-      authVersion: message["auth_version"]?.intValue ?? (message["auth_response"]?.stringValue != nil ? 2 : 1))
+      // The auth the connect performs, whatever its `auth_version` says (STANDARDS.md section 8).
+      authVersion: message["auth_response"]?.stringValue != nil ? 2 : 1)
     if !confirmed { negotiatedCapabilities = Set(negotiation?.capabilities ?? []) }
     startFollowing(now: now)
   }

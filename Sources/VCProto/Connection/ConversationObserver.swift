@@ -92,6 +92,10 @@ public struct ConversationObserver: Sendable {
   /// Whether every request of this connection is followed (else answers are not checked).
   var answersTracked = true
   var requestsSent = 0
+  /// A `connected` granted `authenticated_frames`: every later frame must be an authenticated one.
+  var framesAuthenticated = false
+  /// The `seq` the next authenticated frame of each direction must carry (client's, server's).
+  var nextSequence: (clientToServer: UInt64, serverToClient: UInt64) = (0, 0)
 
   /// At most this many server `message_id`s are remembered per connection, as fixed-size hashes.
   public static let rememberedMessageIDs = 65_536
@@ -144,11 +148,14 @@ public struct ConversationObserver: Sendable {
     // its intervals to them, so they are held where no sum can overflow.
     var frame = frame
     frame.time = frame.time.map { min(max($0, -Self.timeBound), Self.timeBound) }
-    let type = frame.type
-    if frame.direction == .serverToClient, type == "hello" {
+    if frame.direction == .serverToClient, frame.type == "hello" {
       beginConnection(hello: frame.message)
     }
-    var findings = version.receive(frame.direction, frame.message)
+    var sealing: [Finding] = []
+    // With authenticated frames, the rest is checked on the frame inside (when it can be read).
+    if framesAuthenticated, !openAuthenticated(&frame, into: &sealing) { return sealing }
+    let type = frame.type
+    var findings = sealing + version.receive(frame.direction, frame.message)
     if let known = ProtocolCatalog.version(version.version) { catalog = known }
     if !isActive {
       guard Self.startsConversation(type: type, direction: frame.direction) else { return findings }
@@ -194,7 +201,10 @@ public struct ConversationObserver: Sendable {
           .error, .serverFrameBeforeAuthentication, pointer: "/type", messageType: type,
           message: "\(Self.shown(type)) sent to a client that has not authenticated"))
     }
-    if type == "connected" { connected(frame.message, into: &findings) }
+    if type == "connected" {
+      connected(frame.message, into: &findings)
+      framesAuthenticated = negotiatedCapabilities.contains(Capability.authenticatedFrames)
+    }
     if clientState == .awaitingConnected { verdict(frame, type) }
     if let id = frame.message["message_id"]?.stringValue { serverMessageIDs.insert(id) }
     if clientState == .ready, let now = frame.time {

@@ -31,10 +31,21 @@ extension FindingCode {
   /// connection (the server sends session data only to subscribers).
   public static let unsubscribedSessionData = FindingCode(rawValue: "unsubscribed_session_data")
 
+  /// With `authenticated_frames` granted by `connected`, a later frame that is not a well-formed
+  /// authenticated frame: a plain one (injected, or a peer that does not seal) or an `authenticated`
+  /// wrapper that breaks the format, or one whose `frame` holds no JSON object. The receiving engine
+  /// closes the connection (`not_authenticated`, `malformed`). An observer has no key: MACs are not
+  /// checked.
+  public static let unauthenticatedFrame = FindingCode(rawValue: "unauthenticated_frame")
+  /// With authenticated frames, a `seq` other than the next of its direction (each counts from 0): a
+  /// replayed frame (below), or reordered or dropped frames (above). The receiver closes the
+  /// connection (`replayed`, `sequence_gap`).
+  public static let frameSequence = FindingCode(rawValue: "frame_sequence")
+
   /// Every code ``ConversationObserver`` reports, in documentation order.
   public static let conversationCodes: [FindingCode] = [
     .unknownProtocolVersion, .negotiationMismatch, .beforeAuthentication, .serverFrameBeforeAuthentication,
     .extensionNotNegotiated, .unknownMessageID, .continuationMismatch, .heartbeatGap, .unsolicitedAnswer,
-    .unsubscribedSessionData,
+    .unsubscribedSessionData, .unauthenticatedFrame, .frameSequence,
   ]
 }

@@ -1,11 +1,33 @@
 extension ServerEngine {
-  mutating func receive(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) {
+  mutating func receive(_ wire: JSONObject, now: Int64, _ out: inout [ServerAction]) {
+    var frame = wire
+    if channel != nil {
+      // Authenticated frames (STANDARDS.md section 8): every frame after `connected` is opened first;
+      // a plain, malformed, altered, replayed or reordered one closes the connection unseen.
+      let text: String
+      do {
+        text = try channel!.open(object: wire)
+      } catch {
+        finish(.authenticatedFrame(error), close: true, &out)
+        return
+      }
+      guard case .object(let inner)? = try? JSONReader().parse(Array(text.utf8)) else {
+        answerMalformed("the authenticated frame does not hold a JSON object", &out)
+        return
+      }
+      frame = inner
+    }
     let type = FrameType(frame["type"]?.stringValue ?? "")
     if type == .ping {
-      out.append(.send(.frame("pong")))
+      emit(.frame("pong"), &out)
       return
     }
     if type == .connect {
+      guard channel == nil else {
+        // The frame keys belong to the first handshake: a second one is refused (STANDARDS.md section 8).
+        refuseAuth(&out)
+        return
+      }
       onConnect(frame, now: now, &out)
       return
     }
@@ -33,7 +55,7 @@ extension ServerEngine {
     case .prompt where capabilityFlags.contains(.idempotentPrompt):
       guard let key = frame["idempotency_key"]?.stringValue, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
       if memory.keys.contains(key) {
-        out.append(.send(.frame("ack", "message", "Processing prompt...")))
+        emit(.frame("ack", "message", "Processing prompt..."), &out)
         out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
         return
       }
@@ -49,7 +71,9 @@ extension ServerEngine {
     let announcement = ClientAnnouncement(
       protocolVersion: frame["protocol_version"]?.stringValue, protocolVersions: strings("protocol_versions"),
       capabilities: strings("capabilities"),
-      authVersion: frame["auth_version"]?.intValue ?? (authResponse != nil ? 2 : 1))
+      // The auth this connect performs decides, not its `auth_version` member: a v1 connect that
+      // claims 2 is not granted `authenticated_frames` (STANDARDS.md section 8).
+      authVersion: authResponse != nil ? 2 : 1)
     let negotiated: NegotiationOutcome
     let negotiation: Result<NegotiationOutcome, NegotiationFailure>
     do {
@@ -111,7 +135,10 @@ extension ServerEngine {
       else { return refuseAuth(&out) }
     }
     var accepted = negotiated
+    var sealWith: AuthenticatedChannel?
     accepted.authVersion = authVersion
+    // Its keys come from auth v2: never granted with the plain key (also the negotiator's rule).
+    if authVersion != 2 { accepted.capabilities.removeAll { $0 == Capability.authenticatedFrames } }
     outcome = accepted
     family = VersionFamily(ProtocolVersion(accepted.version) ?? .legacy)
     state = .authenticated
@@ -142,14 +169,24 @@ extension ServerEngine {
         let typed = ConnectedMessage(
           message: "Session registered", sessionId: echoed,
           negotiatedProtocolVersion: accepted.version, capabilities: accepted.capabilities, authVersion: authVersion)
-        connected["server_proof"] = .string(
-          AuthMAC.mac(
-            apiKey: configuration.apiKey,
-            input: AuthMAC.serverInput(
-              challenge: v2.challenge, clientNonce: v2.nonce, authResponse: v2.response, connected: typed)))
+        var proven = typed
+        proven.serverProof = AuthMAC.mac(
+          apiKey: configuration.apiKey,
+          input: AuthMAC.serverInput(
+            challenge: v2.challenge, clientNonce: v2.nonce, authResponse: v2.response, connected: typed))
+        connected["server_proof"] = proven.serverProof.map(JSONValue.string)
+        if accepted.allows(Capability.authenticatedFrames) {
+          // Every frame after this `connected` is sealed and every frame received opened.
+          sealWith = AuthenticatedChannel(
+            keys: FrameKeys.derive(
+              apiKey: configuration.apiKey, challenge: v2.challenge, clientNonce: v2.nonce, authResponse: v2.response,
+              connected: proven),
+            role: .server)
+        }
       }
       out.append(.send(connected))
     }
+    channel = sealWith
     let limit = frame["recent_sessions_limit"]?.intValue.map { min(max($0, 1), 50) } ?? 5
     out.append(.deliver(.authenticated(accepted, sessionId: sessionId, recentSessionsLimit: limit)))
     if accepted.allows(Capability.heartbeat) {
@@ -157,14 +194,13 @@ extension ServerEngine {
     }
     if accepted.allows(Capability.messageAck) {
       for entry in memory.unacknowledged {
-        out.append(
-          .send(.frame("replay", ["message_id": .string(entry.messageId), "message": .object(entry.message)])))
+        emit(.frame("replay", ["message_id": .string(entry.messageId), "message": .object(entry.message)]), &out)
       }
     }
   }
 
   mutating func refuseAuth(_ out: inout [ServerAction]) {
-    out.append(.send(.frame("auth_error", ["message": "Authentication failed"])))
+    emit(.frame("auth_error", ["message": "Authentication failed"]), &out)
     finish(.authFailed, close: true, &out)
   }
 
@@ -173,7 +209,7 @@ extension ServerEngine {
       var error = JSONObject.frame("error")
       if let code { error["code"] = .string(code) }
       error["message"] = .string(message)
-      out.append(.send(error))
+      emit(error, &out)
     }
     guard let id = frame["session_id"]?.stringValue else {
       return refuse("session_id required in subscribe message")

@@ -44,6 +44,12 @@ public struct ServerEngine: Sendable {
   var challengeUsed = false
   var armed: [ConnectionTimer: Int64] = [:]
   var family: VersionFamily = .messageId
+  /// With `authenticated_frames` granted: seals every frame sent after `connected` and opens every
+  /// frame received (STANDARDS.md section 8). `nil` otherwise.
+  var channel: AuthenticatedChannel?
+  /// The channel used its last sequence number while sending: the connection closes at the end of
+  /// the event.
+  var sealingExhausted = false
 
   /// Creates an engine for a new socket, with what is remembered of the client (if anything).
   public init(_ configuration: ServerConfiguration, memory: ServerMemory = ServerMemory()) {
@@ -81,23 +87,28 @@ public struct ServerEngine: Sendable {
       arm(.authDeadline, at: now.addingSaturating(configuration.authTimeoutMs), &actions)
     case .frameReceived(let frame): receive(frame, now: now, &actions)
     case .malformedFrame(let detail):
-      actions.append(
-        .send(
-          .frame(
-            "error", ["message": .string("Error processing message: " + String(detail.unicodeScalars.prefix(200)))])))
+      if channel != nil {
+        // Not JSON where an authenticated frame was due (STANDARDS.md section 8): close.
+        finish(.authenticatedFrame(.malformed(reason: "not a JSON text")), close: true, &actions)
+      } else {
+        answerMalformed(detail, &actions)
+      }
     case .transportClosed: finish(.transportClosed, close: false, &actions)
     case .timerFired(let timer): fire(timer, now: now, &actions)
     case .send(let frame): try send(frame, now: now, &actions)
     case .drain(let retryAfter, let message):
       if state == .authenticated, outcome?.allows(Capability.draining) == true {
-        actions.append(
-          .send(
-            .frame(
-              "draining",
-              ["message": .string(message), "retry_after_ms": JSONValue(integerLiteral: max(0, retryAfter))])))
+        emit(
+          .frame(
+            "draining", ["message": .string(message), "retry_after_ms": JSONValue(integerLiteral: max(0, retryAfter))]),
+          &actions)
       }
       finish(.draining, close: true, &actions)
     case .close: finish(.serverClose, close: true, &actions)
+    }
+    if sealingExhausted {
+      sealingExhausted = false
+      if state != .closed { finish(.authenticatedFrame(.sequenceExhausted), close: true, &actions) }
     }
     assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
   }
@@ -153,7 +164,7 @@ public struct ServerEngine: Sendable {
       if state == .awaitingConnect { finish(.authTimeout, close: true, &out) }
     case .heartbeat:
       guard state == .authenticated else { return }
-      out.append(.send(.frame("heartbeat", ["timestamp": .string(RFC3339.string(millisecondsSince1970: now))])))
+      emit(.frame("heartbeat", ["timestamp": .string(RFC3339.string(millisecondsSince1970: now))]), &out)
       arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out)
     default: return
     }
@@ -185,10 +196,34 @@ public struct ServerEngine: Sendable {
       let evicted = memory.keep(
         ServerMemory.Unacknowledged(messageId: id, message: message, cost: cost),
         budget: configuration.replayBufferBytes)
-      out.append(.send(frame))
+      emit(frame, &out)
       for dropped in evicted { out.append(.deliver(.replayEvicted(messageId: dropped))) }
       return
     }
-    out.append(.send(frame))
+    emit(frame, &out)
+  }
+
+  /// Sends `frame`: sealed when authenticated frames are in force (STANDARDS.md section 8), else as
+  /// it is. A channel that used its last sequence number sends nothing more and closes the connection
+  /// at the end of the event.
+  mutating func emit(_ frame: JSONObject, _ out: inout [ServerAction]) {
+    guard channel != nil else {
+      out.append(.send(frame))
+      return
+    }
+    guard !sealingExhausted else { return }
+    do {
+      out.append(.send(try channel!.seal(object: frame)))
+    } catch {
+      sealingExhausted = true
+    }
+  }
+
+  /// The answer to a frame that is not JSON: the real server's `error`, quoting at most 200 Unicode
+  /// scalars of the parser's message; the socket stays open.
+  mutating func answerMalformed(_ detail: String, _ out: inout [ServerAction]) {
+    emit(
+      .frame("error", ["message": .string("Error processing message: " + String(detail.unicodeScalars.prefix(200)))]),
+      &out)
   }
 }

@@ -8,8 +8,11 @@ public enum ServerTransitions {
       "timer": [.awaitingConnect, .closed], "close": [.closed], "drain": [.closed], "transport_closed": [.closed],
     ],
     .authenticated: [
-      "frame": [.authenticated, .closed], "malformed_frame": [.authenticated], "timer": [.authenticated],
-      "send": [.authenticated], "close": [.closed], "drain": [.closed], "transport_closed": [.closed],
+      // With authenticated frames, a frame that is not JSON closes, and so does a channel that used
+      // its last sequence number while sending (STANDARDS.md section 8).
+      "frame": [.authenticated, .closed], "malformed_frame": [.authenticated, .closed],
+      "timer": [.authenticated, .closed], "send": [.authenticated, .closed], "close": [.closed], "drain": [.closed],
+      "transport_closed": [.closed],
     ],
     .closed: [
       "frame": [.closed], "malformed_frame": [.closed], "timer": [.closed], "close": [.closed], "drain": [.closed],

@@ -24,11 +24,13 @@ public struct ClientAnnouncement: Sendable, Hashable {
     self.authVersion = authVersion
   }
 
-  /// The announcement in a `connect`. The auth version is its `auth_version` member, else 2 when it
-  /// carries `auth_response`, else 1.
+  /// The announcement in a `connect`. The auth version is the auth the `connect` performs: 2 when it
+  /// carries `auth_response` (an answer to the challenge), else 1 (the key itself), whatever its
+  /// `auth_version` member claims, so a v1 `connect` that says `auth_version: 2` is never granted
+  /// `authenticated_frames` (STANDARDS.md section 8).
   public init(connect: ConnectMessage) {
     self.init(
       protocolVersion: connect.protocolVersion, protocolVersions: connect.protocolVersions,
-      capabilities: connect.capabilities, authVersion: connect.authVersion ?? (connect.authResponse != nil ? 2 : 1))
+      capabilities: connect.capabilities, authVersion: connect.authResponse != nil ? 2 : 1)
   }
 }
