@@ -31,4 +31,24 @@ import Testing
     #expect(r.status == 0, "\(r.out)\(r.err)")
     #expect(r.out.contains("OK \(url.path): 5 frames, 5 valid, 0 invalid; 0 errors"), "\(r.out)")
   }
+
+  /// An observed `subscribe` with a negative `last_seq` is a finding and sets no cursor: the
+  /// continuation after the incomplete reply resumes from 0 (the server refuses the negative one
+  /// and the client's engine would have asked from the start), so `last_seq` 0 is no
+  /// `continuation_mismatch`.
+  @Test func aNegativeObservedCursorIsAFindingAndNoCursor() {
+    let lines = [
+      #"{"type":"hello","message":"Welcome to voice-code backend","version":"0.4.0","auth_version":1,"instructions":"Send connect message with api_key"}"#,
+      #"{"type":"connect","api_key":"\#(fakeKey)"}"#,
+      #"{"type":"connected","message":"Session registered","session_id":null,"negotiated_protocol_version":"0.4.0"}"#,
+      #"{"type":"subscribe","session_id":"s","last_seq":-5}"#,
+      #"{"type":"session_history","session_id":"s","messages":[],"first_seq":null,"last_seq":null,"next_seq":1,"is_complete":false,"gap":null}"#,
+      #"{"type":"subscribe","session_id":"s","last_seq":0}"#,
+    ]
+    let url = temporaryFile(lines.joined(separator: "\n") + "\n", name: "negative-cursor.jsonl")
+    let r = runCommand(["validate", url.path])
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    #expect(r.out.contains(":4: subscribe /last_seq: error: -5 is below the minimum 0 [invalid_value]"), "\(r.out)")
+    #expect(!r.out.contains("continuation_mismatch"), "\(r.out)")
+  }
 }

@@ -39,4 +39,21 @@ import Testing
     // A valid next_seq past the client's position leaves the cursor at the larger of the two.
     #expect(update.cursor == .lastSeq(last))
   }
+
+  /// A negative position from the application is none: the engine asks for the whole history
+  /// (`last_seq` 0, `from_offset` 0) instead of sending a position the server refuses.
+  @Test(arguments: [
+    ("0.4.0", SubscriptionCursor.lastSeq(-5), "last_seq"),
+    ("0.5.0", SubscriptionCursor.offset(Int.min, signature: "3:u"), "from_offset"),
+  ])
+  func aNegativeApplicationCursorIsNone(version: String, cursor: SubscriptionCursor, member: String) throws {
+    var engine = try HostileServerPositionTests.ready(version)
+    let actions = try engine.handle(.subscribe(sessionId: "t", cursor: cursor), now: 1)
+    let sent = actions.compactMap { action -> JSONObject? in
+      if case .send(let frame) = action, frame["type"] == "subscribe" { return frame }
+      return nil
+    }
+    #expect(sent.count == 1)
+    #expect(sent.first?[member] == 0, "\(sent)")
+  }
 }
