@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """`vcproto validate` end to end against Python's jsonschema and fastjsonschema on the same JSON Lines
-capture and the project's own Schema/ (the validators a user would otherwise pick).
+capture and the project's own Schema/ (the validators a user would otherwise pick), and against
+jsonschema-rs (Rust, with orjson parsing each line) as a whole process, like vcproto's: start, read,
+parse, validate, exit, with both processes' peak memory.
 
-    pip install jsonschema rfc3339-validator fastjsonschema
+    pip install jsonschema rfc3339-validator fastjsonschema jsonschema-rs orjson
     Benchmarks/.build/release/vcproto-bench corpus --megabytes 20 --output /tmp/corpus.jsonl
     python3 Benchmarks/python_baseline.py /tmp/corpus.jsonl path/to/release/vcproto [FRAMES [VERSION]]
 
 VERSION (default 0.2.0) picks Schema/VERSION and is passed to `vcproto validate --protocol`; a 0.5.0
-corpus comes from `vcproto-bench corpus --protocol 0.5.0 ...`.
+corpus comes from `vcproto-bench corpus --protocol 0.5.0 ...`. FRAMES 0: the whole capture.
 """
 import json
 import os
@@ -20,6 +22,33 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 ROUNDS = 5
+
+# The jsonschema-rs contender as a whole process: every line parsed by orjson and validated (formats on).
+JSONSCHEMA_RS = """
+import sys, orjson, jsonschema_rs
+with open(sys.argv[1], "rb") as f:
+    validator = jsonschema_rs.validator_for(orjson.loads(f.read()), validate_formats=True)
+invalid = 0
+with open(sys.argv[2], "rb") as f:
+    for line in f:
+        invalid += not validator.is_valid(orjson.loads(line))
+sys.exit(1 if invalid else 0)
+"""
+
+
+def process(command):
+    """(wall seconds, peak RSS in MB) of the fastest of ROUNDS runs of `command`; it must exit 0."""
+    best, peak = float("inf"), 0.0
+    for _ in range(ROUNDS):
+        t = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - t
+        child.returncode = os.waitstatus_to_exitcode(status)
+        assert child.returncode == 0, (command[:3], child.stderr.read().decode()[:500])
+        if seconds < best:
+            best, peak = seconds, usage.ru_maxrss / 1024
+    return best, peak
 
 
 def fastest(body):
@@ -35,6 +64,7 @@ def fastest(body):
 def main():
     capture, binary = sys.argv[1], sys.argv[2]
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+    limit = limit or float("inf")
     version = sys.argv[4] if len(sys.argv) > 4 else "0.2.0"
     with open(os.path.join(ROOT, "Schema", version, "message.schema.json")) as f:
         schema = json.load(f)
@@ -67,17 +97,26 @@ def main():
             if i >= len(frames):
                 break
             dst.write(line)
-    def validate():
-        run = subprocess.run([binary, "validate", "--protocol", version, "--format", "json", head], capture_output=True)
-        assert run.returncode == 0, run.stderr.decode()[:500]
-    results["vcproto validate"] = len(frames) / fastest(validate)
+    memory = {}
+    seconds, memory["vcproto validate"] = process([binary, "validate", "--protocol", version, "--format", "json", head])
+    results["vcproto validate"] = len(frames) / seconds
+    try:
+        import jsonschema_rs, orjson  # noqa: F401 (the contender imports them in its own process)
+        schema_path = os.path.join(ROOT, "Schema", version, "message.schema.json")
+        seconds, memory["jsonschema-rs"] = process([sys.executable, "-c", JSONSCHEMA_RS, schema_path, head])
+        results["jsonschema-rs"] = len(frames) / seconds
+    except ImportError:
+        print("jsonschema-rs or orjson not installed: pip install jsonschema-rs orjson")
 
-    print("protocol %s: %d frames, %.1f MB" % (version, len(frames), size / 1e6))
+    print("protocol %s: %d frames, %.1f MB (%d bytes of JSON Lines)" % (version, len(frames), size / 1e6, os.path.getsize(head)))
     for name, rate in results.items():
-        print("%-18s %10.0f msg/s" % (name, rate))
+        rss = " (whole process, peak RSS %.1f MB)" % memory[name] if name in memory else ""
+        print("%-18s %10.0f msg/s %8.1f MB/s%s" % (name, rate, rate * os.path.getsize(head) / len(frames) / 1e6, rss))
     print("vcproto validate vs jsonschema: %.0fx" % (results["vcproto validate"] / results["jsonschema"]))
     if "fastjsonschema" in results:
         print("vcproto validate vs fastjsonschema: %.1fx" % (results["vcproto validate"] / results["fastjsonschema"]))
+    if "jsonschema-rs" in results:
+        print("vcproto validate vs jsonschema-rs (whole processes): %.2fx" % (results["vcproto validate"] / results["jsonschema-rs"]))
 
 
 if __name__ == "__main__":

@@ -80,6 +80,15 @@ if arguments.first == "profile" {
   exit(0)
 }
 
+// `vcproto-bench peer-server --protocol V --frames N --output F`: vcproto's side of Benchmarks/peers.py
+// (timing requests over standard input; see PeerServer).
+if arguments.first == "peer-server" {
+  try PeerServer.run(
+    count: Int(option("--frames") ?? "20000") ?? 20000, version: protocolVersion,
+    output: option("--output") ?? "peer-corpus.jsonl")
+  exit(0)
+}
+
 /// The engine workloads named by `--workload steady|first-contact|many-open|all-subscribed|all` (`fallback`
 /// when absent).
 func engineWorkloads(default fallback: String) -> [EngineBenchmark.Kind] {
