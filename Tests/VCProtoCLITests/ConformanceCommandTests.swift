@@ -51,7 +51,8 @@ import VCProto
     #expect(r.out == "negotiation: 3 passed, 0 failed, 0 skipped\n3 passed, 0 failed, 0 skipped\n")
   }
 
-  @Test func crashHangGarbageOversizeAndWrongIdFailOneTestEachAndTheRunGoesOn() throws {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun))
+  func crashHangGarbageOversizeAndWrongIdFailOneTestEachAndTheRunGoesOn() throws {
     let behaviour = """
       if rid == "negotiation/crash":
           sys.stderr.write("boom: simulated crash\\n"); sys.exit(3)

@@ -13,7 +13,7 @@ import VCProto
 /// `vcproto conformance` against a peer that attacks the runner rather than failing a test: one that
 /// writes terminal control sequences into everything the runner quotes, and one that leaves children
 /// holding its pipes (issue 29, items 4 and 5).
-@Suite struct ConformanceHostilePeerTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct ConformanceHostilePeerTests {
   let base = ConformanceCommandTests()
 
   /// Whether a scalar could steer a terminal: C0 (but line feed, which ends each line), DEL, C1,

@@ -6,7 +6,7 @@ import Testing
 
 /// `vcproto validate` settles clean frames with the direct decode path alone when no conversation
 /// needs the parsed object: the outcome (type, direction, findings) must be the one the validator gives.
-@Suite struct FrameCheckerFastPathTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct FrameCheckerFastPathTests {
   static let vectors = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Vectors/messages")

@@ -12,7 +12,7 @@ import VCProto
 
 /// Captures crafted to attack the person running `vcproto validate`: terminal escapes in names,
 /// tables that grow with the input, output that grows faster than the input.
-@Suite struct HostileCaptureTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct HostileCaptureTests {
   /// Writes to the clipboard (OSC 52), returns the carriage, erases the line, moves up and prints a
   /// forged verdict; then a bidi override, an isolate, a C1 CSI and DEL in member names.
   static let osc52 = "\u{1B}]52;c;ZWNobyBwd25lZA==\u{07}"

@@ -4,7 +4,7 @@ import VCProto
 
 @testable import VCProtoCLI
 
-@Suite struct MemoryTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct MemoryTests {
   /// A multi-megabyte capture goes through the streaming reader holding at most one line plus one
   /// chunk: the buffer's high-water mark is independent of the file size.
   @Test func readerMemoryStaysFlat() throws {

@@ -8,7 +8,7 @@ import VCProto
 /// line drew a ~100-byte finding (51x in text, 97x in JSON, more with a longer path, which every
 /// finding repeats) with no cap on their number, and an
 /// `unexpected_field` finding printed a huge member name twice (pointer and message).
-@Suite struct OutputAmplificationTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct OutputAmplificationTests {
   /// Runs `validate` on `capture`, written as `name` in a fresh directory and named relatively (so
   /// the location column is as short as a user's would be).
   static func validate(_ capture: String, _ options: [String] = [], name: String = "g.jsonl") -> (

@@ -18,7 +18,7 @@ import VCProto
   }
 
   /// The repository's own vectors: every kind runs and passes against the library.
-  @Test func repositoryVectorsAllKindsPass() throws {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func repositoryVectorsAllKindsPass() throws {
     let r = runCommand(["vectors", packageRoot.appendingPathComponent("Vectors").path])
     let lines = r.out.split(separator: "\n").map(String.init)
     for kind in ["messages", "envelope", "auth", "negotiation", "sessions"] {

@@ -5,7 +5,7 @@ import Testing
 
 /// A decompression bomb: 1 GiB of zeros deflated (streamed, never materialised) to about
 /// 1 MiB. Opening it must fail fast and without the process's memory growing.
-@Suite struct BombTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct BombTests {
   static let inflatedSize = 1 << 30
 
   /// Streams `inflatedSize` zero bytes through the deflater in 1 MiB chunks.

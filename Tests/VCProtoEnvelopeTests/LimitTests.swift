@@ -93,7 +93,7 @@ import Testing
     }
   }
 
-  @Test func defaultLimitsAcceptSixteenMiB() throws {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func defaultLimitsAcceptSixteenMiB() throws {
     let frame = sampleFrame(byteCount: 16 * 1024 * 1024)
     let codec = EnvelopeCodec()
     let sealed = try #require(try codec.seal(frame, form: .binary))

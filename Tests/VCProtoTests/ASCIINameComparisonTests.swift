@@ -27,7 +27,7 @@ import Testing
 
   /// The reason it is exact, checked over every Unicode scalar: one that is not ASCII but whose
   /// canonical decomposition is all ASCII is a single ASCII scalar spelled with more UTF-8 bytes.
-  @Test func everyScalarEquivalentToASCIIIsLonger() {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func everyScalarEquivalentToASCIIIsLonger() {
     var singletons = 0
     for value in UInt32(0x80)...0x10_FFFF {
       guard let scalar = Unicode.Scalar(value) else { continue }

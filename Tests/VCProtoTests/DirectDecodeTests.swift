@@ -52,7 +52,7 @@ import Testing
     return out
   }
 
-  @Test func everyVectorAndItsVariantsDecodeAlikeOnBothPaths() throws {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func everyVectorAndItsVariantsDecodeAlikeOnBothPaths() throws {
     var frames = 0
     for v in try MessageVectorTests.vectors() {
       Self.expectSameResult(Array(v.frame.utf8), v.id)

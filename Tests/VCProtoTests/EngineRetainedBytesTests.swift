@@ -14,7 +14,7 @@ import Testing
 /// - On 0.2.0/0.3.0 the client keeps a cursor (`newest_message_id`) of at most 256 UTF-8 bytes and
 ///   drops a longer one, so the next `subscribe` asks for the whole history (it kept any length:
 ///   256 subscriptions, 4 GiB).
-@Suite struct EngineRetainedBytesTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct EngineRetainedBytesTests {
   static let mebibyte = 1 << 20
   /// What 16 ids of 1 MiB may cost at most: far more than 16 hashes or 16 UUIDs, far less than 16 MiB.
   static let allowance = 64 * 1024

@@ -77,7 +77,7 @@ import Testing
     #expect(finding.description.utf8.count < 400)
   }
 
-  @Test func theLoggerCutsPointersAndTypesOfEveryRecord() throws {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func theLoggerCutsPointersAndTypesOfEveryRecord() throws {
     let sink = RecordingSink()
     let validator = Validator(logger: sink.logger(.debug))
     // Ten megabyte names, one unknown megabyte type in another frame.

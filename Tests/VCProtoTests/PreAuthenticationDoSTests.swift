@@ -6,7 +6,7 @@ import Testing
 /// Denial of service before authentication (issue 14): work linear in the frame, memory bounded per
 /// frame, findings and log records capped, handshake lists bounded, one duplicate-key rule. Work and
 /// memory are measured by counting (``JSONParseStats``), never by timing.
-@Suite struct PreAuthenticationDoSTests {
+@Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct PreAuthenticationDoSTests {
   /// `{"type":<type>,<fixed>"x0":0,"x1":0,...}` with `count` undeclared members.
   func frame(_ type: String, fixed: String = "", undeclared count: Int) -> [UInt8] {
     var text = "{\"type\":\"\(type)\"," + fixed

@@ -39,7 +39,7 @@ import Testing
 
   /// The hash's ASCII rule is exact: every scalar whose canonical decomposition is all ASCII is one
   /// that `SessionKey` spells as ASCII (so an id using it hashes as the equal ASCII id), and no other.
-  @Test func everyScalarEquivalentToASCIIHashesAsItsASCIISpelling() {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func everyScalarEquivalentToASCIIHashesAsItsASCIISpelling() {
     var singletons = 0
     for value in UInt32(0x80)...0x10_FFFF {
       guard let scalar = Unicode.Scalar(value) else { continue }

@@ -8,7 +8,7 @@ import Testing
   /// Against a `[String: Int]` reference (the value is each subscription's serial), with real hashes
   /// and with hashes crowded into four home slots (long probe runs, wrapping at the end of the index,
   /// every removal shifting later keys back).
-  @Test(arguments: [false, true]) func agreesWithADictionary(crowded: Bool) {
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun), arguments: [false, true]) func agreesWithADictionary(crowded: Bool) {
     var generator = SplitMix64(state: crowded ? 7 : 11)
     func key(_ id: String) -> SessionKey {
       // A crowded hash is a function of the id, as a real one is, whose low 32 bits are one of four:
