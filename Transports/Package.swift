@@ -42,6 +42,11 @@ let package = Package(
       dependencies: ["VCProtoTap"],
       path: "Sources/vcproto-tap"
     ),
+    .executableTarget(
+      name: "vcproto-tap-bench",
+      dependencies: ["VCProtoNIO", "VCProtoTap", .product(name: "VCProtoCLI", package: "vcproto")],
+      path: "Sources/vcproto-tap-bench"
+    ),
     .testTarget(
       name: "VCProtoTapTests",
       dependencies: [
