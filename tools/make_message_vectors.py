@@ -566,6 +566,16 @@ def version_rules(version, schemas, add):
         add("session_history", "invalid_value.seq", "seq starts at 1",
             frame("session_history", dict(VALID["session_history"], messages=[
                 dict(VALID["session_history"]["messages"][0], seq=0)])), [("/messages/0/seq", "invalid_value")])
+        add("session_history", "invalid_value.next_seq", "seq is 1-based, so next_seq is at least 1 (this frame once "
+            "crashed a client engine on next_seq - 1)",
+            frame("session_history", dict(VALID["session_history"], messages=[], first_seq=None, last_seq=None,
+                                          next_seq=-2**63, gap={"requested_last_seq": 40, "min_available_seq": 1,
+                                                                "reason": "client_ahead"})),
+            [("/next_seq", "invalid_value")])
+        add("session_history", "invalid_value.gap.requested_last_seq", "the client's last_seq is never negative",
+            frame("session_history", dict(VALID["session_history"], gap={
+                "requested_last_seq": -1, "min_available_seq": 1, "reason": "client_ahead"})),
+            [("/gap/requested_last_seq", "invalid_value")])
         add("session_history", "wrong_version.0.5.0_shape", "a 0.5.0 session_history on a 0.4.0 channel",
             frame("session_history", VALID_BY_VERSION["0.5.0"]["session_history"]),
             [("/first_seq", "missing_field"), ("/last_seq", "missing_field"), ("/next_seq", "missing_field"),
@@ -591,6 +601,9 @@ def version_rules(version, schemas, add):
             [("/file_replaced", "invalid_value")])
         add("session_history", "invalid_value.next_offset", "next_offset is a line offset, never negative",
             frame("session_history", dict(VALID["session_history"], next_offset=-1)), [("/next_offset", "invalid_value")])
+        add("session_history", "invalid_value.offset", "an offset is a line index, never negative",
+            frame("session_history", dict(VALID["session_history"], messages=[
+                dict(VALID["session_history"]["messages"][0], offset=-1)])), [("/messages/0/offset", "invalid_value")])
         add("session_history", "wrong_version.0.4.0_shape", "a 0.4.0 session_history on a 0.5.0 channel",
             frame("session_history", VALID_BY_VERSION["0.4.0"]["session_history"]),
             [("/next_offset", "missing_field"), ("/end_of_file", "missing_field"), ("/file_signature", "missing_field"),

@@ -775,6 +775,31 @@ client("client.0.4.0.subscribe.dedup_and_pruned",
            frame(hist4([msg4(10), msg4(11)], 11, 12, gap=PRUNED),
                  [update(insert=[msg4(10), msg4(11)], cursor={"last_seq": 11}, gap=PRUNED)])])
 
+AHEAD_BAD = {"requested_last_seq": 40, "min_available_seq": 1, "reason": "client_ahead"}
+client("client.0.4.0.subscribe.untrusted_positions",
+       "0.4.0: positions the protocol forbids are never acted on (STANDARDS.md section 15, rule 7 and rule 11, "
+       "integers from the peer). A client_ahead gap whose next_seq is below 1 (seq is 1-based; -2^63 once trapped on "
+       "next_seq - 1) purges nothing and leaves the cursor; a message at a negative seq is dropped and counted; an "
+       "application cursor with a negative last_seq is none (the subscribe asks from 0).",
+       ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
+           step("subscribe", [send(SUB4(40))], session_id=S1, cursor={"last_seq": 40}),
+           frame(hist4([], None, -2**63, gap=AHEAD_BAD), [update(cursor={"last_seq": 40}, gap=AHEAD_BAD)]),
+           frame(hist4([], None, 0, gap=AHEAD_BAD), [update(cursor={"last_seq": 40}, gap=AHEAD_BAD)]),
+           frame(hist4([msg4(-1), msg4(41)], 41, 42), [update(insert=[msg4(41)], cursor={"last_seq": 41}, dropped=1)]),
+           step("unsubscribe", [send({"type": "unsubscribe", "session_id": S1})], session_id=S1),
+           step("subscribe", [send(SUB4(0))], session_id=S1, cursor={"last_seq": -5})])
+
+client("client.0.5.0.untrusted_positions",
+       "0.5.0: a negative next_offset is as if absent (no purge from it, the cursor stays); a message at a negative "
+       "offset is dropped and counted; an application cursor with a negative offset is none (from_offset 0).",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(20))], session_id=S1, cursor=off(20, "500:u-0")),
+           frame(hist5([], -1, sig="500:u-0"), [update(cursor=off(20, "500:u-0"))]),
+           frame(hist5([msg5(-3), msg5(21)], 22, sig="520:u-0"),
+                 [update(insert=[msg5(21)], cursor=off(22, "520:u-0"), dropped=1)]),
+           step("unsubscribe", [send({"type": "unsubscribe", "session_id": S1})], session_id=S1),
+           step("subscribe", [send(SUB5(0))], session_id=S1, cursor=off(-2**63, None))])
+
 H2 = lambda msgs, newest: {"type": "session_history", "session_id": S1, "messages": msgs, "total_count": len(msgs),
                            "oldest_message_id": msgs[0]["uuid"] if msgs else None, "newest_message_id": newest, "is_complete": True}
 client("client.0.2.0.subscribe.last_message_id",
