@@ -212,6 +212,12 @@ VCPROTO_ONLY = {  # keyed by (version, vector id)
     ("0.4.0", "session_history.invalid_value.seq"): "seq is 1-based (versions.md 3.2), not in the catalog's facts",
     ("0.5.0", "session_history.invalid_value.next_offset"): "an offset is a line index, never negative "
     "(versions.md 4.2); the catalog states no minimum",
+    ("0.5.0", "session_history.invalid_value.offset"): "an offset is a line index, never negative "
+    "(versions.md 4.2); the catalog states no minimum",
+    ("0.4.0", "session_history.invalid_value.next_seq"): "next_seq is the count plus 1, so at least 1 "
+    "(versions.md 3.3); the catalog states no minimum",
+    ("0.4.0", "session_history.invalid_value.gap.requested_last_seq"): "the client's last_seq, which the server "
+    "refuses when negative (versions.md 3.3); the catalog states no minimum",
 }
 
 INT64 = (-(2 ** 63), 2 ** 63 - 1)
