@@ -322,8 +322,9 @@ client("client.auth.legacy_hello_default",
 
 
 # --- authenticated frames (STANDARDS.md section 8): enforced once negotiated ---
-CMD = {"type": "execute_command", "command_id": "c-1", "shell_command": "make test", "working_directory": "/srv/app"}
-STARTED = {"type": "command_started", "command_id": "c-1", "shell_command": "make test"}
+CMD = {"type": "execute_command", "command_id": "git.status", "working_directory": "/srv/app"}
+STARTED = {"type": "command_started", "command_session_id": "cs-1", "command_id": "git.status",
+           "shell_command": "git status"}
 RECENT = {"type": "recent_sessions", "sessions": [], "limit": 5}
 def frames_client():
     """start -> subscribe -> v2 handshake granting authenticated_frames; the subscribe goes out sealed (seq 0)."""
@@ -1118,7 +1119,7 @@ def frames_server():
 def frames_server_vector(id, desc, more):
     steps, to_server, to_client, connect = frames_server()
     server(id, desc, steps + more(to_server, to_client, connect), auth_versions=[2], capabilities=[FR])
-SCMD = {"type": "execute_command", "command_id": "c-1", "shell_command": "make test", "working_directory": "/srv/app"}
+SCMD = {"type": "execute_command", "command_id": "git.status", "working_directory": "/srv/app"}
 frames_server_vector(
     "server.auth.frames.sealed_conversation",
     "authenticated_frames granted with auth v2: connected goes out plain (with its proof), then every frame both "
@@ -1150,10 +1151,10 @@ frames_server_vector(
                "frame": json.dumps(SCMD, separators=(",", ":"))}, closed_by("mac_mismatch"))])
 def s_altered(to_server, to_client, connect):
     genuine = to_server(SCMD)
-    return [frame(dict(genuine, frame=genuine["frame"].replace("make test", "rm -rf /")), closed_by("mac_mismatch"))]
+    return [frame(dict(genuine, frame=genuine["frame"].replace("/srv/app", "/")), closed_by("mac_mismatch"))]
 frames_server_vector(
     "server.auth.frames.altered_refused",
-    "A sealed execute_command whose command was altered on the way: mac_mismatch, close, no request.", s_altered)
+    "A sealed execute_command whose directory was altered on the way: mac_mismatch, close, no request.", s_altered)
 def s_replayed(to_server, to_client, connect):
     genuine = to_server(SCMD)
     return [frame(genuine, [ev("request", frame=SCMD)]), frame(genuine, closed_by("replayed"))]

@@ -142,7 +142,7 @@ public struct AuthenticatedChannel: Sendable {
   /// members, `seq` an integer literal from 0 to 2^53 - 1, `mac` 64 lowercase hex and `frame` a string;
   /// else ``AuthenticatedFrameError/notAuthenticated`` or ``AuthenticatedFrameError/malformed(reason:)``.
   /// What an observer without the keys can check (``ConversationObserver``).
-  static func parts(of object: JSONObject) throws(AuthenticatedFrameError) -> (
+  package static func parts(of object: JSONObject) throws(AuthenticatedFrameError) -> (
     sequence: UInt64, mac: String, frame: String
   ) {
     guard object["type"]?.stringValue == Self.type else { throw .notAuthenticated }

@@ -92,8 +92,10 @@ public struct ConversationObserver: Sendable {
   /// Whether every request of this connection is followed (else answers are not checked).
   var answersTracked = true
   var requestsSent = 0
-  /// A `connected` granted `authenticated_frames`: every later frame must be an authenticated one.
-  var framesAuthenticated = false
+  /// A `connected` granted `authenticated_frames`: every later frame must be an authenticated one
+  /// (``observe(_:)`` checks the frame inside it). `vcproto validate` then checks each wrapper's inner
+  /// frame on its own instead of the wrapper.
+  package internal(set) var framesAuthenticated = false
   /// The `seq` the next authenticated frame of each direction must carry (client's, server's).
   var nextSequence: (clientToServer: UInt64, serverToClient: UInt64) = (0, 0)
 

@@ -14,7 +14,17 @@ struct ConversationCheck: Sendable {
   mutating func check(_ frame: CapturedFrame) -> FrameOutcome {
     let before = observer.protocolVersion
     var outcome = checker.check(frame, protocolVersion: before, needsMessage: observer.isActive)
-    if let message = outcome.message, let direction = outcome.direction {
+    // With authenticated frames in force, a well-formed wrapper is checked by what it carries (the
+    // frame its receiver would handle); the observer still gets the wrapper, whose form it checks.
+    let wrapper = observer.framesAuthenticated ? outcome.message : nil
+    if let wrapper, let inner = try? AuthenticatedChannel.parts(of: wrapper).frame {
+      var carried = frame
+      carried.payload = .text(Array(inner.utf8))
+      let envelope = outcome.envelope
+      outcome = checker.check(carried, protocolVersion: before, needsMessage: true)
+      outcome.envelope = envelope
+    }
+    if let message = wrapper ?? outcome.message, let direction = outcome.direction {
       let observed = observer.observe(
         ConversationObserver.Frame(
           direction: direction, message: message, envelope: outcome.envelope,
