@@ -47,24 +47,32 @@ import Testing
     }
   }
 
-  /// Canonically equivalent ids are one session (as `String` `==` says), spelled either way.
-  @Test func equivalentIdsAreOneEntry() {
+  /// Canonically equivalent ids are two sessions (exact scalars, STANDARDS.md section 2), each found
+  /// and removed under its own spelling only.
+  @Test func equivalentIdsAreTwoEntries() {
     var table = SubscriptionTable()
     table.append(SessionKey("caf\u{e9}-\u{212A}"), Subscription(cursor: nil, window: 4, serial: 1))
-    #expect(table.index(of: SessionKey("cafe\u{301}-K")) == 0)
-    let removed = table.remove(SessionKey("cafe\u{301}-K"))
+    #expect(table.index(of: SessionKey("cafe\u{301}-K")) == nil)
+    let removedOther = table.remove(SessionKey("cafe\u{301}-K"))
+    #expect(!removedOther)
+    table.append(SessionKey("cafe\u{301}-K"), Subscription(cursor: nil, window: 4, serial: 2))
+    #expect(table.count == 2)
+    #expect(table[SessionKey("caf\u{e9}-\u{212A}")]?.serial == 1 && table[SessionKey("cafe\u{301}-K")]?.serial == 2)
+    let removed = table.remove(SessionKey("caf\u{e9}-\u{212A}"))
     #expect(removed)
-    #expect(table.count == 0 && table[SessionKey("caf\u{e9}-\u{212A}")] == nil)
+    #expect(table.count == 1 && table[SessionKey("cafe\u{301}-K")]?.serial == 2)
   }
 
   /// Appending a key already there replaces its subscription (one entry, as a dictionary's
-  /// assignment), under either spelling of the id.
+  /// assignment); an equivalent spelling is another key.
   @Test func appendingAHeldKeyReplacesItsSubscription() {
     var table = SubscriptionTable()
     let first = table.append(SessionKey("K-1"), Subscription(cursor: nil, window: 4, serial: 1))
-    let again = table.append(SessionKey("\u{212A}-1"), Subscription(cursor: nil, window: 4, serial: 2))
+    let again = table.append(SessionKey("K-1"), Subscription(cursor: nil, window: 4, serial: 2))
     #expect(first == again && table.count == 1)
     #expect(table[SessionKey("K-1")]?.serial == 2 && table.id(at: first) == "K-1")
+    let other = table.append(SessionKey("\u{212A}-1"), Subscription(cursor: nil, window: 4, serial: 3))
+    #expect(other != first && table.count == 2)
   }
 
   /// `removeAll` forgets every entry (a server's second `connect`), and the table works again after.

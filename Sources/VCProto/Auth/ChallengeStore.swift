@@ -28,7 +28,8 @@ public final class ChallengeStore: Sendable {
 
   /// The challenge table: issue times, and the issue order for eviction.
   struct Table {
-    var issued: [String: ContinuousClock.Instant] = [:]
+    /// Issue times by challenge, by its exact scalars (``ExactString``).
+    var issued: [ExactString: ContinuousClock.Instant] = [:]
     /// Challenges in issue order; entries already consumed are skipped lazily. `head` is the first
     /// live index, so eviction is amortized O(1).
     var order: [String] = []
@@ -40,17 +41,17 @@ public final class ChallengeStore: Sendable {
     mutating func purge(now: ContinuousClock.Instant, lifetime: Duration, capacity: Int) {
       while head < order.count {
         let oldest = order[head]
-        guard let at = issued[oldest] else {
+        guard let at = issued[ExactString(oldest)] else {
           head += 1  // already consumed
           continue
         }
         guard now - at >= lifetime || issued.count >= capacity else { break }
-        issued[oldest] = nil
+        issued[ExactString(oldest)] = nil
         head += 1
       }
       if order.count - head > 2 * capacity {
         // Mostly consumed entries behind a live head: keep only the live ones, in order.
-        order = order[head...].filter { issued[$0] != nil }
+        order = order[head...].filter { issued[ExactString($0)] != nil }
         head = 0
       } else if head > 64 && head * 2 > order.count {
         order.removeFirst(head)
@@ -79,7 +80,7 @@ public final class ChallengeStore: Sendable {
     let challenge = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
     table.withLock { table in
       table.purge(now: now, lifetime: lifetime, capacity: capacity)
-      table.issued[challenge] = now
+      table.issued[ExactString(challenge)] = now
       table.order.append(challenge)
     }
     return challenge
@@ -91,7 +92,7 @@ public final class ChallengeStore: Sendable {
   /// that went backwards or a caller's mistake: refused rather than trusted); the challenge is
   /// consumed either way.
   public func consume(_ challenge: String, now: ContinuousClock.Instant) -> Bool {
-    guard let issuedAt = table.withLock({ $0.issued.removeValue(forKey: challenge) }) else { return false }
+    guard let issuedAt = table.withLock({ $0.issued.removeValue(forKey: ExactString(challenge)) }) else { return false }
     return now >= issuedAt && now - issuedAt < lifetime
   }
 
@@ -101,7 +102,7 @@ public final class ChallengeStore: Sendable {
   /// evicted, cancelled or unknown).
   @discardableResult
   public func cancel(_ challenge: String) -> Bool {
-    table.withLock { $0.issued.removeValue(forKey: challenge) != nil }
+    table.withLock { $0.issued.removeValue(forKey: ExactString(challenge)) != nil }
   }
 
   /// The number of outstanding challenges.
@@ -115,8 +116,8 @@ extension ChallengeStore {
   /// fixed vectors can run through the real store.
   package func register(_ challenge: String, replacing issuedChallenge: String) {
     table.withLock { table in
-      guard let at = table.issued.removeValue(forKey: issuedChallenge) else { return }
-      table.issued[challenge] = at
+      guard let at = table.issued.removeValue(forKey: ExactString(issuedChallenge)) else { return }
+      table.issued[ExactString(challenge)] = at
       table.order.append(challenge)
     }
   }

@@ -17,7 +17,7 @@ public struct ProtocolCatalog: Sendable {
   /// Position of each type in ``messages``, keyed by the type's exact Unicode scalars: Swift's
   /// `String` hashing and `==` are canonical equivalence, which would let a `type` spelled with other
   /// scalars (U+0340 for U+0300) find a message it does not name.
-  private let index: [ExactName: Int]
+  private let index: [ExactString: Int]
 
   /// The version as a ``KnownVersion`` (`nil` only for a catalog a test built by hand); worked out once,
   /// since the decoder asks for it on every frame.
@@ -29,8 +29,8 @@ public struct ProtocolCatalog: Sendable {
     self.messages = messages
     self.shapes = Dictionary(uniqueKeysWithValues: shapes.map { ($0.name, $0) })
     self.shapeOrder = shapes.map(\.name)
-    var index: [ExactName: Int] = [:]
-    for (i, m) in messages.enumerated() { index[ExactName(m.type)] = i }
+    var index: [ExactString: Int] = [:]
+    for (i, m) in messages.enumerated() { index[ExactString(m.type)] = i }
     self.index = index
     self.knownVersion = KnownVersion(rawValue: version)
   }
@@ -39,7 +39,7 @@ public struct ProtocolCatalog: Sendable {
   /// they are the same sequence of Unicode scalars (as member names do, STANDARDS.md section 2), never
   /// by canonical equivalence.
   public func message(_ type: String) -> MessageSpec? {
-    index[ExactName(type)].map { messages[$0] }
+    index[ExactString(type)].map { messages[$0] }
   }
 
   /// The message types sent in one direction.

@@ -24,7 +24,7 @@ extension ClientEngine {
     case .sessionUpdated:
       if family == .messageId, onHistory(frame, now: now, &out) { return }
     case .sessionReady, .sessionCreated, .turnComplete:
-      if let id = frame["session_id"]?.stringValue { pendingNewSessions.removeAll { $0 == id } }
+      if let id = frame["session_id"]?.stringValue { pendingNewSessions.removeAll { $0.hasSameScalars(as: id) } }
     default: break
     }
     if capabilityFlags.contains(.messageAck), let id = frame["message_id"]?.stringValue {

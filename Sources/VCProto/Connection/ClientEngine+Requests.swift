@@ -69,7 +69,9 @@ extension ClientEngine {
       // An untracked request that found no room is sent unrecorded: nothing waits, no deadline.
       if recorded { deadline = due }
     }
-    if type == "prompt", let id = frame["new_session_id"]?.stringValue, !pendingNewSessions.contains(id) {
+    if type == "prompt", let id = frame["new_session_id"]?.stringValue,
+      !pendingNewSessions.contains(where: { $0.hasSameScalars(as: id) })
+    {
       pendingNewSessions.append(id)
       if pendingNewSessions.count > 16 { pendingNewSessions.removeFirst() }
     }
@@ -102,6 +104,12 @@ extension ClientEngine {
     return true
   }
 
+  /// Whether two ids a peer chose are present and the same exact scalars (``ExactString``).
+  static func sameId(_ a: String?, _ b: String?) -> Bool {
+    guard let a, let b else { return false }
+    return a.hasSameScalars(as: b)
+  }
+
   /// The oldest pending request `frame` answers (or, for an `error`, refuses), removed from the list;
   /// `nil` if none.
   mutating func resolvePending(_ frame: JSONObject, type: String) -> PendingRequest? {
@@ -113,8 +121,8 @@ extension ClientEngine {
     guard
       let index = pending.firstIndex(where: { request in
         request.answers.contains(type)
-          && (request.correlation.map { frame[$0.key] == nil || frame[$0.key] == $0.value } ?? true)
-          && (!sessionBound || (request.sessionId != nil && frame["session_id"]?.stringValue == request.sessionId))
+          && (request.correlation.map { frame[$0.key].map($0.value.isExactly) ?? true } ?? true)
+          && (!sessionBound || Self.sameId(frame["session_id"]?.stringValue, request.sessionId))
       })
     else { return nil }
     return pending.remove(at: index)

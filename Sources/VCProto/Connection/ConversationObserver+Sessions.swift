@@ -67,13 +67,13 @@ extension ConversationObserver {
       guard let id = message["session_id"]?.stringValue, id.utf8.count <= Self.maxTrackedIDBytes else { return }
       subscribedSessions.insert(id)
       guard let family = sessions?.family else { return }
-      if let expected = continuations.removeValue(forKey: id) {
+      if let expected = continuations.removeValue(forKey: ExactString(id)) {
         resumption(of: message, expected: expected, into: &findings)
       }
       _ = drive(.subscribe(sessionId: id, cursor: Self.cursor(of: message, family)), now: now)
     case "unsubscribe":
       guard let id = message["session_id"]?.stringValue, id.utf8.count <= Self.maxTrackedIDBytes else { return }
-      continuations[id] = nil
+      continuations[ExactString(id)] = nil
       _ = drive(.unsubscribe(sessionId: id), now: now)
     default:
       guard answersTracked, Self.followedRequests.contains(type) else { return }
@@ -134,7 +134,7 @@ extension ConversationObserver {
     if family == .messageId, !Self.idsAreShort(message) { return }
     // The engine keeps a fixed-size digest of each session's signature, so any length is followed.
     guard drive(.frameReceived(message), now: now) != nil else { return }
-    continuations[id] = nil
+    continuations[ExactString(id)] = nil
     let replaced = message["file_replaced"]?.boolValue == true
     let continued =
       replaced || message["end_of_file"]?.boolValue == false || message["is_complete"]?.boolValue == false
@@ -142,7 +142,7 @@ extension ConversationObserver {
     // The engine also reloads when a signature looks replaced without the server saying so; the
     // real client continues at next_offset there and the server sorts it out, so only the flag counts.
     if case .offset(let at, _) = cursor, !replaced, at != message["next_offset"]?.intValue { return }
-    continuations[id] = cursor
+    continuations[ExactString(id)] = cursor
   }
 
   /// Whether the ids a 0.2.0/0.3.0 `session_history` could leave as the engine's cursor

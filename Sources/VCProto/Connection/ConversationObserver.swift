@@ -87,8 +87,9 @@ public struct ConversationObserver: Sendable {
   /// The client engine that follows subscriptions and requests (from `connect` until a refusal).
   var sessions: ClientEngine?
   var subscribedSessions = MessageIDMemory(capacity: ConversationObserver.trackedSessions)
-  /// For each session fetching a continuation, where its next `subscribe` must resume.
-  var continuations: [String: SubscriptionCursor] = [:]
+  /// For each session fetching a continuation, where its next `subscribe` must resume (by the id's
+  /// exact scalars, ``ExactString``).
+  var continuations: [ExactString: SubscriptionCursor] = [:]
   /// Whether every request of this connection is followed (else answers are not checked).
   var answersTracked = true
   var requestsSent = 0

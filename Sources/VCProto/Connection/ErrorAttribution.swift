@@ -44,7 +44,7 @@ enum ErrorAttribution {
     }
     let session = error["session_id"]?.stringValue
     return pending.firstIndex { request in
-      request.type == refused && (session == nil || request.sessionId == session)
+      request.type.hasSameScalars(as: refused) && (session == nil || ClientEngine.sameId(request.sessionId, session))
     }
   }
 }

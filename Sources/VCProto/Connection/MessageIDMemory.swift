@@ -1,6 +1,7 @@
 /// Strings a conversation has seen (the server's `message_id`s, the sessions a client subscribed to;
 /// ``ClientEngine``'s `message_ack` replay deduplication), in bounded memory: each id is kept as a 64-bit
-/// keyed hash (Swift's `Hasher`, SipHash with a key drawn at random per process), never as its text,
+/// keyed hash of its exact UTF-8 bytes (Swift's `Hasher`, SipHash with a key drawn at random per
+/// process; canonically equivalent ids are different ids), never as its text,
 /// so an id of any length costs 8 bytes (plus the set's overhead), and at most ``capacity`` are kept.
 ///
 /// Eviction is first in, first out: remembering one more than ``capacity`` distinct ids forgets the
@@ -47,9 +48,11 @@ package struct MessageIDMemory: Sendable {
     hashes.contains(Self.hash(id))
   }
 
+  /// The keyed hash of `id`'s exact UTF-8 bytes (``ExactString``): `String`'s own hash is canonical,
+  /// so `"e\u{301}"` would be remembered as `"\u{e9}"`.
   private static func hash(_ id: String) -> Int {
     var hasher = Hasher()
-    hasher.combine(id)
+    ExactString(id).hash(into: &hasher)
     return hasher.finalize()
   }
 }

@@ -54,12 +54,12 @@ extension ServerEngine {
       return
     case .prompt where capabilityFlags.contains(.idempotentPrompt):
       guard let key = frame["idempotency_key"]?.stringValue, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
-      if memory.keys.contains(key) {
+      // By exact scalars: a key canonically equivalent to a remembered one is another prompt.
+      guard memory.keys.insert(ExactString(key)) else {
         emit(.frame("ack", "message", "Processing prompt..."), &out)
         out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
         return
       }
-      memory.keys.insert(key)
     default: break
     }
     if type != .subscribe { out.append(.deliver(.request(frame))) }

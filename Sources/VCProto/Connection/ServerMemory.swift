@@ -29,7 +29,9 @@ public struct ServerMemory: Sendable, Hashable {
   /// The bytes the unacknowledged frames cost in the budget (``ServerConfiguration/replayBufferBytes``):
   /// the UTF-8 bytes of each one's `message_id`, text and `session_id`.
   public internal(set) var replayBytes = 0
-  var keys = BoundedSet<String>(capacity: ServerMemory.idempotencyCapacity)
+  /// The idempotency keys, by their exact scalars (``ExactString``): a key canonically equivalent to
+  /// a remembered one is another key.
+  var keys = BoundedSet<ExactString>(capacity: ServerMemory.idempotencyCapacity)
 
   /// Empty memory, for a client seen for the first time.
   public init() {}
@@ -57,10 +59,13 @@ public struct ServerMemory: Sendable, Hashable {
     return evicted
   }
 
-  /// Forgets the entry with `messageId`; `false` when none was kept.
+  /// Forgets the entry with `messageId` (the same exact scalars, not a canonically equivalent id);
+  /// `false` when none was kept.
   @discardableResult
   mutating func acknowledge(_ messageId: String) -> Bool {
-    guard let index = unacknowledged.firstIndex(where: { $0.messageId == messageId }) else { return false }
+    guard let index = unacknowledged.firstIndex(where: { $0.messageId.hasSameScalars(as: messageId) }) else {
+      return false
+    }
     replayBytes -= unacknowledged[index].cost
     unacknowledged.remove(at: index)
     return true

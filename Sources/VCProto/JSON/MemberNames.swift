@@ -15,7 +15,7 @@ struct MemberNames {
   /// Objects below this many members are checked by direct comparison.
   static let linearLimit = 16
 
-  private var set: Set<ExactName> = []
+  private var set: Set<ExactString> = []
 
   init() {}
 
@@ -37,32 +37,16 @@ struct MemberNames {
     }
     if set.isEmpty {
       set.reserveCapacity(earlier.count * 2)
-      for m in earlier { set.insert(ExactName(m.key)) }
+      for m in earlier { set.insert(ExactString(m.key)) }
       checks += earlier.count
     }
     checks += 1
-    return set.insert(ExactName(name)).inserted
+    return set.insert(ExactString(name)).inserted
   }
 
   /// Forgets every name, keeping the storage for the next object.
   mutating func removeAll() {
     if !set.isEmpty { set.removeAll(keepingCapacity: true) }
-  }
-}
-
-/// A member name hashed and compared by its exact UTF-8 bytes (not by canonical equivalence).
-struct ExactName: Hashable {
-  let name: String
-
-  init(_ name: String) {
-    self.name = name
-  }
-
-  static func == (a: ExactName, b: ExactName) -> Bool { a.name.hasSameScalars(as: b.name) }
-
-  func hash(into hasher: inout Hasher) {
-    var name = name
-    name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }
 

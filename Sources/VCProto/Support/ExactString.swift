@@ -1,0 +1,35 @@
+/// A string hashed and compared by its exact UTF-8 bytes (the same Unicode scalars), never by
+/// canonical equivalence as `String`'s `==` and hash are: `"e\u{301}"` and `"\u{e9}"` are two keys.
+///
+/// Every string a peer chooses and the engines or the observer compare or hash — a message id, an
+/// idempotency key, a session id, a request's correlation value, a signature, a challenge — is a key
+/// of this kind, or compared with ``Swift/String/hasSameScalars(as:)`` (its `==`) or
+/// `JSONValue.isExactly(_:)`, or hashed by its bytes (``SessionKey``, ``MessageIDMemory``), so two
+/// spellings a peer sends are never taken for one (STANDARDS.md section 2, "Identifiers a peer
+/// chooses are compared exactly too"). Member names are such keys too (``MemberNames``,
+/// ``ProtocolCatalog``).
+///
+/// The hash feeds the bytes to `Hasher` in one call (`String`'s own hash first checks whether the
+/// text is NFC and normalizes it when not), and `==` compares representations, then lengths, then
+/// bytes eight at a time.
+struct ExactString: Hashable, Sendable {
+  /// The text.
+  let text: String
+
+  init(_ text: String) {
+    self.text = text
+  }
+
+  @inline(__always)
+  static func == (a: ExactString, b: ExactString) -> Bool { a.text.hasSameScalars(as: b.text) }
+
+  func hash(into hasher: inout Hasher) {
+    if let hashed: Void = text.utf8.withContiguousStorageIfAvailable({
+      hasher.combine(bytes: UnsafeRawBufferPointer($0))
+    }) {
+      return hashed
+    }
+    var copy = text
+    copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}
