@@ -9,10 +9,12 @@ import VCProtoNIO
 final class LiveTapObserver: TapObserver {
   let capture: TapCapture
   let validation: LiveValidation
+  let errors: OutputSink
   private let checks = LockedBox<[Int: LiveConnectionCheck]>([:])
 
   init(options: TapOptions, io: CommandIO) throws {
     capture = try TapCapture(path: options.capture)
+    errors = io.standardError
     validation = LiveValidation(
       source: options.capture ?? "tap", format: options.json ? .json : .text, strict: options.strict,
       output: io.standardOutput, color: io.standardOutputIsTerminal && (io.environment["NO_COLOR"] ?? "").isEmpty)
@@ -38,9 +40,13 @@ final class LiveTapObserver: TapObserver {
     checks.withLock { $0[connection] = nil }
   }
 
-  /// Flushes the capture and prints validate's summary of the run.
+  /// Flushes the capture and prints validate's summary of the run (and, on standard error, why
+  /// the capture stopped, if a write failed).
   func finish() {
     capture.flush()
+    if let failure = capture.failure {
+      errors.line("vcproto-tap: the capture stopped early, a write failed: \(failure)")
+    }
     validation.finish()
   }
 }
