@@ -121,7 +121,8 @@ import Testing
     #expect(catalog.contains("--direction <client_to_server|server_to_client>"))
   }
 
-  /// `catalog --direction` takes the two directions the help names, and no alias: `send` is refused.
+  /// `catalog --direction` takes the values the help names, the aliases included (one declaration of
+  /// `--direction` for every command); a word that is none of them is refused.
   @Test func catalogDirectionTakesTheValuesTheHelpNames() {
     let clientOnly = runCommand(["catalog", "--protocol", "0.2.0", "--direction", "client_to_server"])
     #expect(clientOnly.status == 0)
@@ -131,9 +132,45 @@ import Testing
     #expect(serverOnly.status == 0)
     #expect(serverOnly.out.contains("  server_to_client ("))
     #expect(!serverOnly.out.contains("client_to_server"))
-    let alias = runCommand(["catalog", "--direction", "send"])
-    #expect(alias.status == 2)
-    #expect(alias.err.contains("invalid value 'send' for '--direction'"), "\(alias.err)")
+    #expect(runCommand(["catalog", "--protocol", "0.2.0", "--direction", "send"]).out == clientOnly.out)
+    #expect(runCommand(["catalog", "--protocol", "0.2.0", "--direction", "receive"]).out == serverOnly.out)
+    let other = runCommand(["catalog", "--direction", "sent"])
+    #expect(other.status == 2)
+    #expect(other.err.contains("invalid value 'sent' for '--direction'"), "\(other.err)")
+  }
+
+  /// `validate --help` is short: its options, the exit status and one example, which runs as shown;
+  /// the long reference is docs/CLI.md.
+  @Test func validateHelpIsShort() throws {
+    let help = runCommand(["validate", "--help"]).out
+    let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count <= 40, "validate --help has \(lines.count) lines")
+    #expect(help.contains("Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage"))
+    #expect(help.contains("docs/CLI.md"))
+    let example = try #require(lines.first { $0.hasPrefix("Example: vcproto validate ") })
+    let arguments = example.split(separator: " ").dropFirst(2).map(String.init)
+    let r = runCommand(arguments, directory: packageRoot.path)
+    #expect(r.status == 0, "\(example): \(r.err)")
+    #expect(r.out.hasPrefix("OK Samples/"), "\(example)")
+  }
+
+  /// `--direction` is declared once: every command that takes it accepts the same words, with the
+  /// same help suffix, and each word names the direction it says.
+  @Test func directionIsDeclaredOnce() {
+    let declared = VCProtoCommand.commands.compactMap { command in
+      command.options.first { $0.name == "direction" }.map { (command.name, $0) }
+    }
+    #expect(declared.map(\.0).sorted() == ["catalog", "decode", "validate"])
+    for (name, option) in declared {
+      #expect(option.allowedValues == DirectionOption.words.map(\.word), "\(name)")
+      #expect(option.valueName == "client_to_server|server_to_client", "\(name)")
+      #expect(option.help.hasSuffix(" send = client_to_server, receive = server_to_client."), "\(name)")
+    }
+    #expect(
+      DirectionOption.words.map { "\($0.word)=\($0.direction.rawValue)" } == [
+        "client_to_server=client_to_server", "server_to_client=server_to_client", "send=client_to_server",
+        "receive=server_to_client",
+      ])
   }
 
   /// The aliases the help names do what it says, in `validate` and `decode`: `receive` makes a
@@ -154,8 +191,10 @@ import Testing
   }
 
   /// `file#N` counts frames from 0, as the help says: a HAR's first frame and a single frame are `#0`.
-  @Test func frameNumbersCountFromZeroAsTheHelpSays() {
-    #expect(runCommand(["validate", "--help"]).out.contains("counted from 0: the first frame is `file#0`"))
+  @Test func frameNumbersCountFromZeroAsTheHelpSays() throws {
+    #expect(runCommand(["validate", "--help"]).out.contains("(`file#N` for frame N"))
+    let reference = try String(contentsOf: packageRoot.appendingPathComponent("docs/CLI.md"), encoding: .utf8)
+    #expect(reference.contains("`file#N`, N counted from 0 (the first frame is `file#0`)"))
     let bad = #"{\"type\":\"set_max_message_size\",\"size_kb\":0}"#
     let har = temporaryFile(
       #"{"log":{"entries":[{"_webSocketMessages":[{"type":"send","time":1,"opcode":1,"data":"\#(bad)"},"#

@@ -18,9 +18,7 @@ enum CatalogCommand {
       .flag("diff", help: "Print the differences between the two versions given as arguments."),
       .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
       .option("protocol", value: "version", help: "Only this protocol version."),
-      .option(
-        "direction", value: "client_to_server|server_to_client", allowed: ["client_to_server", "server_to_client"],
-        help: "Only this direction."),
+      DirectionOption.spec(help: "Only this direction."),
     ],
     positionals: [
       PositionalSpec(
@@ -45,7 +43,7 @@ enum CatalogCommand {
     var catalogs = ProtocolCatalog.all
     if let version = args["protocol"] { catalogs = [try ParsedArguments.catalog(version)] }
     let directions =
-      args["direction"].flatMap(MessageDirection.init(rawValue:)).map { [$0] } ?? MessageDirection.allCases
+      DirectionOption.value(args).map { [$0] } ?? MessageDirection.allCases
     if args["format"] == "json" {
       let versions: [JSONValue] = catalogs.map { catalog in
         var members = [JSONObject.Member(key: "version", value: .string(catalog.version))]

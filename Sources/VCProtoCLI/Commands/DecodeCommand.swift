@@ -14,11 +14,7 @@ enum DecodeCommand {
       --show-secrets is given. Findings go to standard error; exit 1 when the frame does not decode.
       """,
     options: [
-      .option(
-        "direction", value: "client_to_server|server_to_client",
-        allowed: ["client_to_server", "server_to_client", "send", "receive"],
-        help: "The direction the frame travelled (default: from its type); send = client_to_server,"
-          + " receive = server_to_client."),
+      DirectionOption.spec(help: "The direction the frame travelled (default: from its type)."),
       .option("protocol", value: "version", help: "Protocol version (default 0.2.0)."),
       .flag("strict", help: "Treat warnings as errors."),
       .flag("show-secrets", help: "Print secret values instead of «redacted»."),
@@ -47,7 +43,7 @@ enum DecodeCommand {
       return 2
     }
     guard let frame else { return 2 }
-    let direction = args["direction"].flatMap(CaptureRecord.direction)
+    let direction = DirectionOption.value(args)
     let checker = FrameChecker(directionOverride: direction, strict: args.has("strict"), opener: opener)
     let outcome = checker.check(frame, protocolVersion: version)
     let name = path == "-" ? "<stdin>" : path

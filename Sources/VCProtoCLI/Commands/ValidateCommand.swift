@@ -7,47 +7,21 @@ enum ValidateCommand {
     name: "validate",
     abstract: "Check captured traffic (JSON Lines, HAR, or one frame) against the protocol.",
     discussion: """
-      Each finding is printed as `file:line: type /pointer: severity: message [code]` (`file#N` for
-      frame N of a HAR or single-frame input, counted from 0: the first frame is `file#0`; `(root)`
-      for the whole frame), followed by a summary per type and per code (every catalog type, at most
-      64 others, then one "(N other types)" row). Text output shows control, bidi and format characters from the
-      capture as \\u{XX} and cuts names at 64 characters, pointers at 160, messages at 400. The
-      input is streamed and every table is bounded, so memory stays flat whatever the capture's
-      size or content. Secrets are never printed.
-      Direction comes from the capture (send = client_to_server), else from the message type.
-      Each connection (each hello starts one) is checked against the version its handshake gives:
-      hello.version is the server's ceiling ("0.2.0" and "0.3.0" servers negotiate nothing),
-      connected.negotiated_protocol_version or the server's unsupported_protocol_version refusal
-      decides; until then the connect's protocol_version and the floor (--protocol, else 0.4.0)
-      predict it. A handshake the real server could not produce is a negotiation_mismatch.
-      --protocol applies to captures without a handshake.
-      JSON Lines records with a "connection" number (vcproto-tap's captures) are checked as one
-      conversation per connection however they interleave (at most 4096 followed at once), and
-      their findings are located as `file:line (connection N)` (JSON: "connection").
-      Conversation checks run only when the capture contains the handshake; they are the connection
-      engines' rules (STANDARDS.md section 15, rule 10): authentication order, negotiated extensions
-      and capabilities, message_ack ids, continuations, session data only to subscribers (0.5.0),
-      answers with no request, heartbeat gaps.
-      At most --max-findings findings are printed (default 1000, over all captures); later ones are
-      still counted in the summary and the exit status, and the summary line ends with
-      "N findings not shown" (JSON: "findings_not_shown", with "max_findings"). Each frame reports
-      at most 100 findings before that, the last saying how many more it had [findings_suppressed].
-      JSON output is exact except that "type" and "message", which may quote the capture, are cut
-      like the text output's (64 and 400 characters, ending in …); "pointer" is never cut.
-      The summary line starts with OK (no errors), FAIL (errors) or ERROR (a capture could not be
-      read; it is named, and counted as "unreadable" in the JSON summary).
-      Colour is used only when standard output is a terminal and NO_COLOR is unset or empty; any
-      non-empty NO_COLOR (even "0" or "false") turns it off (https://no-color.org).
+      Prints each finding as `file:line: type /pointer: severity: message [code]` (`file#N` for frame N
+      of a HAR or single frame, from 0), then a summary line (OK, FAIL or ERROR) and counts per type
+      and code. Each connection is checked against the version its handshake negotiates. Output is
+      bounded and escaped whatever the capture; secrets are never printed.
+
+      Example: vcproto validate --strict Samples/conversation-0.5.0.jsonl
+
       Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage or unreadable input.
+      Full reference (input, memory, checks, output, colour and NO_COLOR): docs/CLI.md.
       """,
     options: [
       .option(
         "input", value: "jsonl|har|frame", allowed: ["jsonl", "har", "frame"],
         help: "Input format (default: detected)."),
-      .option(
-        "direction", value: "client_to_server|server_to_client",
-        allowed: ["client_to_server", "server_to_client", "send", "receive"],
-        help: "Direction of every frame (overrides the capture); send = client_to_server, receive = server_to_client."),
+      DirectionOption.spec(help: "Direction of every frame (overrides the capture)."),
       .option(
         "protocol", value: "version",
         help: "Version of captures without a handshake (default 0.2.0); for a 0.4.0/0.5.0 hello, the server's floor"
@@ -76,7 +50,7 @@ enum ValidateCommand {
     if let n = try byteCount(args, "max-line-length") { limits.maxLineBytes = n }
     if let n = try byteCount(args, "max-har-message-size") { limits.maxHARMessageBytes = n }
     let checker = FrameChecker(
-      directionOverride: args["direction"].flatMap(CaptureRecord.direction), strict: args.has("strict"),
+      directionOverride: DirectionOption.value(args), strict: args.has("strict"),
       opener: opener)
     let validation = CaptureValidation(
       checker: checker, defaultVersion: version, explicitVersion: args["protocol"] != nil)

@@ -1,0 +1,24 @@
+import VCProto
+
+/// `--direction`, declared once for every subcommand that takes it (`validate`, `decode`, `catalog`):
+/// the same accepted words, parsed the same way, everywhere.
+enum DirectionOption {
+  /// Each accepted word and the direction it names: the two directions, and `send` and `receive` as
+  /// their aliases.
+  static let words: [(word: String, direction: MessageDirection)] = [
+    ("client_to_server", .clientToServer), ("server_to_client", .serverToClient),
+    ("send", .clientToServer), ("receive", .serverToClient),
+  ]
+
+  /// The option's declaration; `help` says what the direction does in that subcommand.
+  static func spec(help: String) -> OptionSpec {
+    .option(
+      "direction", value: "client_to_server|server_to_client", allowed: words.map(\.word),
+      help: help + " send = client_to_server, receive = server_to_client.")
+  }
+
+  /// The direction `--direction` names, or `nil` when it is not given.
+  static func value(_ args: ParsedArguments) -> MessageDirection? {
+    args["direction"].flatMap { given in words.first { $0.word == given }?.direction }
+  }
+}
