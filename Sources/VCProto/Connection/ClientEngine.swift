@@ -15,7 +15,12 @@
 /// is sent before authentication, and with auth v2 nothing is acted on before the server's proof is
 /// verified; keepalive and dead-peer detection; reconnect with jittered exponential backoff;
 /// subscriptions re-sent with their cursor after every reconnect; messages deduplicated by
-/// `(session, position)`; every tracked request answered or failed, never left hanging.
+/// `(session, position)`; every tracked request answered or failed, never left hanging. With
+/// `authenticated_frames` granted on a verified auth v2 handshake, every frame it sends after
+/// `connected` is sealed and every frame it receives is opened first (``AuthenticatedChannel``); a
+/// plain, altered, replayed or reordered one closes the connection
+/// (``CloseReason/authenticatedFrame(_:)``) and reaches no application. The host is unchanged: it
+/// sends the frames it is handed and parses what arrives.
 public struct ClientEngine: Sendable {
   /// The configuration, its ``ClientConfiguration/timing`` held to the ranges ``ClientTiming`` documents.
   public let configuration: ClientConfiguration

@@ -13,7 +13,11 @@
 /// `subscribe` per protocol version, sends heartbeats, buffers frames for replay and answers repeated
 /// idempotency keys from a bounded window. It refuses (``IllegalEvent``) an application frame to an
 /// unauthenticated client, session data for a session the client did not subscribe to (0.4.0 and
-/// later), and extension frames the client did not negotiate.
+/// later), and extension frames the client did not negotiate. It grants `authenticated_frames` only
+/// to an auth v2 `connect` (the auth performed, whatever `auth_version` says), and then seals every
+/// frame it sends after `connected` and opens every frame it receives first; a plain, altered,
+/// replayed or reordered one closes the connection (``CloseReason/authenticatedFrame(_:)``) and
+/// reaches no application.
 public struct ServerEngine: Sendable {
   /// The configuration, held to the ranges ``ServerConfiguration`` documents.
   public let configuration: ServerConfiguration
