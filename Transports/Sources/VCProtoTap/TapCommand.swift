@@ -40,7 +40,7 @@ public enum TapCommand {
       do {
         let tap = try await Tap.start(
           host: options.listenHost, port: options.listenPort, upstream: upstream, limits: limits, log: log,
-          observer: live)
+          observer: live, maxConnections: options.maxConnections)
         result.withLock { $0 = .success(tap.port) }
       } catch {
         result.withLock { $0 = .failure(error) }

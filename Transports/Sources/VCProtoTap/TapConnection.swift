@@ -8,14 +8,25 @@ import VCProtoNIO
 final class TapConnection: WebSocketUpgradeDelegate, @unchecked Sendable {
   let relay: TapRelay
   let upstream: WebSocketURL
-  private var failure: String?
+  let admission: TapAdmission
+  private var failure: (HTTPResponseStatus, String)?
 
-  init(relay: TapRelay, upstream: WebSocketURL) {
+  init(relay: TapRelay, upstream: WebSocketURL, admission: TapAdmission) {
     self.relay = relay
     self.upstream = upstream
+    self.admission = admission
   }
 
   func shouldUpgrade(channel: Channel, request: HTTPRequestHead) -> EventLoopFuture<HTTPHeaders?> {
+    guard admission.enter() else {
+      failure = (.serviceUnavailable, "too many connections open (--max-connections \(admission.limit))")
+      relay.log.connection(relay.id, "\(failure!.1); answering the app 503")
+      return channel.eventLoop.makeSucceededFuture(nil)
+    }
+    let admission = self.admission
+    relay.onEnd = { admission.leave() }
+    let relayForClose = relay
+    channel.closeFuture.whenComplete { _ in relayForClose.clientSocketClosed() }
     var target = upstream
     target.target = TapHandshake.upstreamTarget(base: upstream.target, request: request.uri)
     let url = target
@@ -32,8 +43,8 @@ final class TapConnection: WebSocketUpgradeDelegate, @unchecked Sendable {
         return TapHandshake.responseHeaders(response.headers)
       }
     }.map { Optional($0) }.flatMapErrorThrowing { [self] error in
-      failure = "the backend \(url) could not be reached: \(error)"
-      relay.log.connection(relay.id, "\(failure!); answering the app 502")
+      failure = (.badGateway, "the backend \(url) could not be reached: \(error)")
+      relay.log.connection(relay.id, "\(failure!.1); answering the app 502")
       return nil
     }
   }
@@ -46,7 +57,7 @@ final class TapConnection: WebSocketUpgradeDelegate, @unchecked Sendable {
   }
 
   func refusal(for request: HTTPRequestHead) -> (HTTPResponseStatus, String) {
-    if let failure { return (.badGateway, "vcproto-tap: \(failure)") }
+    if let failure { return (failure.0, "vcproto-tap: \(failure.1)") }
     return (.badRequest, "vcproto-tap: expected a WebSocket upgrade request")
   }
 }

@@ -10,6 +10,10 @@ struct TapOptions: Sendable, Equatable {
   var json = false
   var strict = false
   var maxMessageBytes = WebSocketLimits.default.maxMessageBytes
+  var maxConnections = TapOptions.defaultMaxConnections
+
+  /// `--max-connections`'s default.
+  static let defaultMaxConnections = 1_024
   var wantsHelp = false
 
   /// A command line `vcproto-tap` cannot run; printed with the usage line, exit 2.
@@ -47,6 +51,8 @@ struct TapOptions: Sendable, Equatable {
       --max-message-size <bytes>
                               Largest message (default 16777216, 16 MiB); a larger one closes the
                               connection with 1009.
+      --max-connections <n>   Most connections open at once (default 1024); the app's next one gets HTTP
+                              503 until one closes.
       -h, --help              Show this help.
 
     """
@@ -98,6 +104,12 @@ struct TapOptions: Sendable, Equatable {
       case "strict":
         guard value == nil else { throw UsageError(message: "option '--strict' does not take a value") }
         options.strict = true
+      case "max-connections":
+        let text = try take()
+        guard let n = Int(text), n > 0 else {
+          throw UsageError(message: "invalid value '\(text)' for '--max-connections' (expected a positive number)")
+        }
+        options.maxConnections = n
       case "max-message-size":
         let text = try take()
         guard let n = Int(text), n > 0 else {

@@ -24,6 +24,8 @@ final class TapRelay: @unchecked Sendable {
   let eventLoop: EventLoop
   let log: TapLog
   let observer: TapObserver?
+  /// Called once, when neither socket is open any more (or the app left before its upgrade).
+  var onEnd: (() -> Void)?
   private var channels: [TapSide: Channel] = [:]
   /// Frames from the backend that arrived before the app's socket was upgraded.
   private var early: [WebSocketFrame] = []
@@ -174,7 +176,7 @@ final class TapRelay: @unchecked Sendable {
     finished.insert(side)
     if channels[side.other] == nil || finished.contains(side.other) {
       forcedClose?.cancel()
-      observer?.ended(connection: id)
+      end()
       return
     }
     if closeFrom.contains(side) || closeTo.contains(side) {
@@ -189,6 +191,27 @@ final class TapRelay: @unchecked Sendable {
     sendCloseAndEnd(
       side.other, code: side == .client ? .goingAway : .internalError,
       reason: "\(who) closed the connection without a close frame")
+  }
+
+  /// The app's socket closed; when that was before its upgrade completed, the backend's socket
+  /// (opened for it) is closed too, and the connection ends.
+  func clientSocketClosed() {
+    guard channels[.client] == nil else { return }
+    finished.insert(.client)
+    if let upstream = channels[.upstream], !finished.contains(.upstream) {
+      upstream.close(promise: nil)
+    } else {
+      end()
+    }
+  }
+
+  private var hasEnded = false
+
+  private func end() {
+    guard !hasEnded else { return }
+    hasEnded = true
+    observer?.ended(connection: id)
+    onEnd?()
   }
 
   /// A socket failed (a WebSocket protocol error, a reset).

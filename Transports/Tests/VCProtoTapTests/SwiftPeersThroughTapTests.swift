@@ -45,6 +45,28 @@ import VCProtoNIO
   }
 
   @Test(.timeLimit(.minutes(1)))
+  func connectionsOverTheLimitGet503UntilOneCloses() async throws {
+    let backend = try await echoBackend()
+    let tap = try await RunningTap.start(upstream: "ws://127.0.0.1:\(backend.port)", maxConnections: 1)
+    let url = WebSocketURL(tap.url())!
+    let first = try await WebSocketClient.connect(to: url)
+    await #expect(throws: WebSocketError.upgradeRefused("HTTP 503 Service Unavailable")) {
+      _ = try await WebSocketClient.connect(to: url)
+    }
+    #expect(tap.log.text.contains("too many connections open (--max-connections 1)"))
+    await first.close()
+    let deadline = Date().addingTimeInterval(10)
+    while tap.tap.openConnections > 0, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+    #expect(tap.tap.openConnections == 0)
+    let again = try await WebSocketClient.connect(to: url)
+    try await again.send(.text(#"{"type":"ping"}"#))
+    #expect(try await again.receive() == .text(#"{"type":"ping"}"#))
+    await again.close()
+    _ = await tap.finish()
+    await backend.close()
+  }
+
+  @Test(.timeLimit(.minutes(1)))
   func aMessageOverTheLimitClosesBothSidesWith1009() async throws {
     let backend = try await echoBackend()
     var limits = WebSocketLimits.default

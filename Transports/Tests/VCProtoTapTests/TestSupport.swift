@@ -102,9 +102,9 @@ struct RunningTap {
   let capture: URL
 
   /// Starts a tap on 127.0.0.1 (any free port) relaying to `upstream`.
-  static func start(upstream: String, format: String = "text", limits: WebSocketLimits = .default) async throws
-    -> RunningTap
-  {
+  static func start(
+    upstream: String, format: String = "text", limits: WebSocketLimits = .default, maxConnections: Int = 1_024
+  ) async throws -> RunningTap {
     let capture = temporaryDirectory().appendingPathComponent("capture.jsonl")
     let options = try TapOptions.parse([
       "--listen", "127.0.0.1:0", "--upstream", upstream, "--capture", capture.path, "--format", format,
@@ -114,7 +114,7 @@ struct RunningTap {
     let observer = try LiveTapObserver(options: options, io: CommandIO(standardOutput: output, standardError: log))
     let tap = try await Tap.start(
       host: "127.0.0.1", port: 0, upstream: options.upstream!, limits: limits, log: TapLog(sink: log),
-      observer: observer)
+      observer: observer, maxConnections: maxConnections)
     return RunningTap(tap: tap, observer: observer, output: output, log: log, capture: capture)
   }
 
