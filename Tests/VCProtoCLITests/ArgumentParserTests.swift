@@ -154,9 +154,10 @@ import Testing
     #expect(r.out.hasPrefix("OK Samples/"), "\(example)")
   }
 
-  /// `--direction` is declared once: every command that takes it accepts the same words, with the
-  /// same help suffix, and each word names the direction it says.
-  @Test func directionIsDeclaredOnce() {
+  /// `--direction` and `--format` are declared once: every command that takes one accepts the same
+  /// words, with the same help (`--direction`: the same suffix), and each direction word names the
+  /// direction it says.
+  @Test func directionAndFormatAreDeclaredOnce() {
     let declared = VCProtoCommand.commands.compactMap { command in
       command.options.first { $0.name == "direction" }.map { (command.name, $0) }
     }
@@ -165,6 +166,14 @@ import Testing
       #expect(option.allowedValues == DirectionOption.words.map(\.word), "\(name)")
       #expect(option.valueName == "client_to_server|server_to_client", "\(name)")
       #expect(option.help.hasSuffix(" send = client_to_server, receive = server_to_client."), "\(name)")
+    }
+    let formats = VCProtoCommand.commands.compactMap { command in
+      command.options.first { $0.name == "format" }.map { (command.name, $0) }
+    }
+    #expect(formats.map(\.0).sorted() == ["catalog", "validate"])
+    for (name, option) in formats {
+      #expect(option.allowedValues == ["text", "json"] && option.valueName == "text|json", "\(name)")
+      #expect(option.help == FormatOption.spec.help, "\(name)")
     }
     #expect(
       DirectionOption.words.map { "\($0.word)=\($0.direction.rawValue)" } == [

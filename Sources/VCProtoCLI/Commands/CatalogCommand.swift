@@ -16,7 +16,7 @@ enum CatalogCommand {
       """,
     options: [
       .flag("diff", help: "Print the differences between the two versions given as arguments."),
-      .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
+      FormatOption.spec,
       .option("protocol", value: "version", help: "Only this protocol version."),
       DirectionOption.spec(help: "Only this direction."),
     ],
@@ -32,7 +32,7 @@ enum CatalogCommand {
         try ParsedArguments.catalog(version)
       }
       let diff = CatalogDiff(from: catalogs[0], to: catalogs[1])
-      if args["format"] == "json" {
+      if FormatOption.value(args) == .json {
         io.standardOutput.line(PrettyPrinter.text(.object(CatalogDiffOutput.json(diff))))
       } else {
         for line in CatalogDiffOutput.text(diff) { io.standardOutput.line(line) }
@@ -44,7 +44,7 @@ enum CatalogCommand {
     if let version = args["protocol"] { catalogs = [try ParsedArguments.catalog(version)] }
     let directions =
       DirectionOption.value(args).map { [$0] } ?? MessageDirection.allCases
-    if args["format"] == "json" {
+    if FormatOption.value(args) == .json {
       let versions: [JSONValue] = catalogs.map { catalog in
         var members = [JSONObject.Member(key: "version", value: .string(catalog.version))]
         for direction in directions {

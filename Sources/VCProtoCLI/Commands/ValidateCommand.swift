@@ -26,7 +26,7 @@ enum ValidateCommand {
         "protocol", value: "version",
         help: "Version of captures without a handshake (default 0.2.0); for a 0.4.0/0.5.0 hello, the server's floor"
           + " when it is one (default 0.4.0)."),
-      .option("format", value: "text|json", allowed: ["text", "json"], help: "Output format (default text)."),
+      FormatOption.spec,
       .flag("strict", help: "Treat warnings as errors."),
       .option(
         "max-findings", value: "count",
@@ -55,7 +55,7 @@ enum ValidateCommand {
     let validation = CaptureValidation(
       checker: checker, defaultVersion: version, explicitVersion: args["protocol"] != nil)
     let reporter: Reporter =
-      args["format"] == "json"
+      FormatOption.value(args) == .json
       ? JSONLinesReporter(out: io.standardOutput) : TextReporter(out: io.standardOutput, color: io.usesColor)
     var summary = ValidationSummary()
     summary.printed = FindingCap(

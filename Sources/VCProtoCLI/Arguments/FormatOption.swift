@@ -1,0 +1,17 @@
+/// `--format`, declared once for the subcommands that print text or JSON (`validate`, `catalog`).
+enum FormatOption: String, CaseIterable {
+  /// Lines for a person (the default).
+  case text
+  /// JSON for programs.
+  case json
+
+  /// The option's declaration.
+  static let spec = OptionSpec.option(
+    "format", value: allCases.map(\.rawValue).joined(separator: "|"), allowed: allCases.map(\.rawValue),
+    help: "Output format (default text).")
+
+  /// The format `--format` names; `text` when it is not given.
+  static func value(_ args: ParsedArguments) -> FormatOption {
+    args["format"].flatMap(FormatOption.init(rawValue:)) ?? .text
+  }
+}
