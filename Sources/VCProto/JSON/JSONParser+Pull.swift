@@ -106,7 +106,8 @@ extension JSONParser {
   @inline(__always)
   func keyString(_ key: Key) -> String {
     if let base = bytes.baseAddress, let known = KnownKeys.lookup(base + key.start, key.count) { return known }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]), as: UTF8.self)
+    return String(
+      validatedUTF8: UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]), isASCII: true)
   }
 
   /// Reads an undeclared member's value and appends it (name and value) to `extra`, refusing a name

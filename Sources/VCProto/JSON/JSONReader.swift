@@ -329,7 +329,7 @@ struct JSONParser {
         .numberTooLong, offset: start, "number literal longer than \(limits.maxNumberLength) characters")
     }
     return JSONNumber(
-      uncheckedLiteral: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self))
+      uncheckedLiteral: String(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[start..<pos]), isASCII: true))
   }
 
   @inline(__always)
@@ -357,11 +357,13 @@ struct JSONParser {
     return try parseString()
   }
 
-  /// Parses a string starting at the opening quote. Fast path: no escapes, one copy into the String.
+  /// Parses a string starting at the opening quote. Fast path: no escapes, one copy into the String,
+  /// whose bytes this scan has validated (``String/init(validatedUTF8:isASCII:)``).
   mutating func parseString() throws(JSONReadError) -> String {
     let open = pos
     pos += 1
     let start = pos
+    var isASCII = true
     while pos < bytes.count {
       skipPlainASCII()
       guard pos < bytes.count else { break }
@@ -370,15 +372,16 @@ struct JSONParser {
         let length = pos - start
         if length > limits.maxStringBytes { throw stringTooLong(open) }
         pos += 1
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(pos - 1)]), as: UTF8.self)
+        return String(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[start..<(pos - 1)]), isASCII: isASCII)
       } else if b == UInt8(ascii: "\\") {
-        return try parseEscapedString(open: open, start: start)
+        return try parseEscapedString(open: open, start: start, isASCII: isASCII)
       } else if b < 0x20 {
         throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
       } else if b < 0x80 {
         pos += 1
-      } else if !skipCommonUTF8() {
-        try skipUTF8Sequence()
+      } else {
+        isASCII = false
+        if !skipCommonUTF8() { try skipUTF8Sequence() }
       }
     }
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
@@ -483,7 +486,10 @@ struct JSONParser {
   /// The most ``scratch`` reserves at once for an escaped string (a longer one grows it as it goes).
   static let scratchReserve = 4096
 
-  private mutating func parseEscapedString(open: Int, start: Int) throws(JSONReadError) -> String {
+  /// The rest of a string with escapes, from `start` (the bytes before `pos` validated, ASCII when
+  /// `isASCII`), unescaped into ``scratch``.
+  private mutating func parseEscapedString(open: Int, start: Int, isASCII: Bool) throws(JSONReadError) -> String {
+    var isASCII = isASCII
     scratch.removeAll(keepingCapacity: true)
     // The unescaped string is never longer than the rest of the frame: room for that (up to
     // `scratchReserve` bytes) at once, instead of growing from nothing on the first escaped string.
@@ -500,8 +506,9 @@ struct JSONParser {
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
         if b < 0x80 {
           pos += 1
-        } else if !skipCommonUTF8() {
-          try skipUTF8Sequence()
+        } else {
+          isASCII = false
+          if !skipCommonUTF8() { try skipUTF8Sequence() }
         }
       }
       if runStart < pos { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos])) }
@@ -510,9 +517,9 @@ struct JSONParser {
       let b = bytes[pos]
       if b == UInt8(ascii: "\"") {
         pos += 1
-        return String(decoding: scratch, as: UTF8.self)
+        return scratch.withUnsafeBufferPointer { String(validatedUTF8: $0, isASCII: isASCII) }
       } else if b == UInt8(ascii: "\\") {
-        try appendEscape()
+        if try appendEscape() { isASCII = false }
       } else {
         throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
       }
@@ -520,7 +527,8 @@ struct JSONParser {
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
   }
 
-  private mutating func appendEscape() throws(JSONReadError) {
+  /// Appends the character of the escape at `pos` to ``scratch``; `true` when it is beyond ASCII.
+  private mutating func appendEscape() throws(JSONReadError) -> Bool {
     let escapeStart = pos
     pos += 1
     guard pos < bytes.count else {
@@ -558,9 +566,11 @@ struct JSONParser {
         throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid Unicode escape")
       }
       if let encoded = UTF8.encode(scalar) { scratch.append(contentsOf: encoded) }
+      return scalar.value >= 0x80
     default:
       throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid escape sequence")
     }
+    return false
   }
 
   private mutating func readHex4(_ escapeStart: Int) throws(JSONReadError) -> UInt16 {
