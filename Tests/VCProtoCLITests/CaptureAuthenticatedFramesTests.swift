@@ -50,4 +50,31 @@ import VCProto
       ])
     #expect(result == ["6: wrong_type", "7: unauthenticated_frame", "8: frame_sequence"])
   }
+
+  /// A capture that names its connections (as `vcproto-tap` writes it) or a HAR entry is one
+  /// connection: a plain `hello` on a sealed connection is then a frame injected into it (its client
+  /// closes with `not_authenticated`), not the start of another connection that hides what follows.
+  @Test func aPlainHelloOnANamedSealedConnectionIsAFinding() throws {
+    let records =
+      Self.handshake + [
+        (Self.c2s, 3, Self.sealed(0, #"{"type":"ping"}"#)),
+        (Self.s2c, 4, #"{"type":"hello","message":"m","version":"0.5.0","auth_version":1,"instructions":"i"}"#),
+        (Self.s2c, 5, #"{"type":"session_list","sessions":[],"total_count":0}"#),
+        (Self.c2s, 6, Self.sealed(1, #"{"type":"ping"}"#)),
+      ]
+    let text = records.map { direction, time, frame in
+      #"{"connection":7,"direction":"\#(direction)","time":\#(time),"data":\#(JSONValue.string(frame).jsonText)}"#
+    }.joined(separator: "\n")
+    let url = temporaryFile(text + "\n", name: "sealed-hello.jsonl")
+    let reader = JSONLinesReader(source: try #require(ByteSource.open(path: url.path)))
+    let validation = CaptureValidation(
+      checker: FrameChecker(directionOverride: nil, strict: false, opener: .standard), defaultVersion: "0.2.0")
+    var lines: [String] = []
+    try validation.run(reader) { outcome in
+      guard case .line(let n) = outcome.position, !outcome.findings.isEmpty else { return }
+      lines.append("\(n): " + outcome.findings.map(\.code.rawValue).joined(separator: " "))
+    }
+    #expect(
+      lines == ["5: unauthenticated_frame", "6: unauthenticated_frame"], "line 7, the next sealed frame, is fine")
+  }
 }

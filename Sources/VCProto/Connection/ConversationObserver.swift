@@ -99,6 +99,11 @@ public struct ConversationObserver: Sendable {
   package internal(set) var framesAuthenticated = false
   /// The `seq` the next authenticated frame of each direction must carry (client's, server's).
   var nextSequence: (clientToServer: UInt64, serverToClient: UInt64) = (0, 0)
+  /// Whether a server `hello` starts a new connection: `true` (the default) where the frames do not
+  /// say which connection they belong to; `false` where they do (a capture naming its connections, a
+  /// HAR entry, a live connection of `vcproto-tap`). Then a plain `hello` on a connection whose
+  /// authenticated frames are in force is a frame injected into it (``FindingCode/unauthenticatedFrame``).
+  package var helloStartsConnection = true
 
   /// At most this many server `message_id`s are remembered per connection, as fixed-size hashes.
   public static let rememberedMessageIDs = 65_536
@@ -151,7 +156,7 @@ public struct ConversationObserver: Sendable {
     // its intervals to them, so they are held where no sum can overflow.
     var frame = frame
     frame.time = frame.time.map { min(max($0, -Self.timeBound), Self.timeBound) }
-    if frame.direction == .serverToClient, frame.type == "hello" {
+    if frame.direction == .serverToClient, frame.type == "hello", helloStartsConnection || !framesAuthenticated {
       beginConnection(hello: frame.message)
     }
     var sealing: [Finding] = []

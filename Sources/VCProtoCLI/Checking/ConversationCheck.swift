@@ -13,6 +13,10 @@ struct ConversationCheck: Sendable {
   /// severities).
   mutating func check(_ frame: CapturedFrame) -> FrameOutcome {
     let before = observer.protocolVersion
+    // A frame that says its connection (a JSON Lines `connection`, a HAR entry) is on that one: a
+    // `hello` in it does not start another.
+    if case .entry = frame.position { observer.helloStartsConnection = false }
+    if frame.namesConnection { observer.helloStartsConnection = false }
     var outcome = checker.check(frame, protocolVersion: before, needsMessage: observer.isActive)
     // With authenticated frames in force, a well-formed wrapper is checked by what it carries (the
     // frame its receiver would handle); the observer still gets the wrapper, whose form it checks.
