@@ -384,6 +384,13 @@ def reordered(to_server, to_client, sub):
 frames_client_vector(
     "client.auth.frames.reordered_refused",
     "The server's second sealed frame arrives first: sequence_gap, close, nothing delivered.", reordered)
+def malformed(to_server, to_client, sub):
+    genuine = to_client(SESSION_LIST)
+    return [frame(dict(genuine, note="x"), refused_by_client("malformed")), frame(genuine, [])]
+frames_client_vector(
+    "client.auth.frames.malformed_refused",
+    "A genuine sealed frame with a member added (a wrapper has exactly type, seq, mac and frame): malformed, close, "
+    "nothing delivered; the genuine frame after it is ignored.", malformed)
 frames_client_vector(
     "client.auth.frames.reflected_refused",
     "The client's own sealed subscribe sent back to it: the server-to-client key does not match (mac_mismatch), close.",
@@ -1175,6 +1182,13 @@ frames_server_vector(
     "server.auth.frames.reflected_refused",
     "The server's own sealed pong sent back to it: the client-to-server key does not match (mac_mismatch), close.",
     s_reflected)
+def s_malformed(to_server, to_client, connect):
+    genuine = to_server(SCMD)
+    return [frame(dict(genuine, seq=str(genuine["seq"])), closed_by("malformed")), frame(genuine, [])]
+frames_server_vector(
+    "server.auth.frames.malformed_refused",
+    "A genuine sealed execute_command whose seq is written as a string (seq is an integer literal): malformed, "
+    "close, no request; the genuine frame after it reaches nothing.", s_malformed)
 frames_server_vector(
     "server.auth.frames.not_json_refused",
     "A message that is not JSON where an authenticated frame is due: malformed, close (without the capability the "
