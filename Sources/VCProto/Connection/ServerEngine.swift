@@ -32,11 +32,13 @@ public struct ServerEngine: Sendable {
   /// What survives this connection for the same client (replay buffer, idempotency keys).
   public internal(set) var memory: ServerMemory
   /// The sessions this connection subscribed to (a set made on each read from the table the engine
-  /// keeps them in).
+  /// keeps them in). The engine keeps ids by their exact bytes, `String`'s `Set` by canonical
+  /// equivalence: two subscribed ids that are canonically equivalent are one element here and two in
+  /// ``subscribedCount``.
   public var subscribed: Set<String> {
     Set(subscribedSessions.indices.lazy.map { subscribedSessions.id(at: $0) })
   }
-  /// How many sessions this connection subscribed to (``subscribed``'s count, without making the set).
+  /// How many sessions this connection subscribed to (without making ``subscribed``).
   public var subscribedCount: Int { subscribedSessions.count }
   /// The sessions this connection subscribed to, by ``SessionKey`` (no SipHash of the id's bytes per
   /// `subscribe` or per frame of session data sent).
