@@ -11,7 +11,7 @@ extension ConnectionTimer {
     }
   }
 
-  /// Hashes the case and, for a continuation timer, the session id's UTF-8 bytes (``ExactString``).
+  /// Hashes the case and, for a continuation timer, the session id's UTF-8 bytes (`ExactString`).
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ordinal)
     if case .continuation(let id) = self { ExactString(id).hash(into: &hasher) }
