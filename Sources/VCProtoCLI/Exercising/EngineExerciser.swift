@@ -59,7 +59,8 @@ public struct EngineExerciser {
   }
 
   /// Every tracked request ends at most once, with its own id: `answered` and `requestFailed` only
-  /// for a request id sent and not yet ended (ids may repeat; each send counts once).
+  /// for a request id sent and not yet ended (ids may repeat; each send counts once; ids compared by
+  /// their exact UTF-8 bytes).
   static func checkRequests(event: ClientEvent, actions: [ClientAction], waiting: inout [String]) -> String? {
     if case .send(let frame, let id?) = event, ClientEngine.answerTypes[frame["type"]?.stringValue ?? ""] != nil {
       waiting.append(id)
@@ -71,7 +72,10 @@ public struct EngineExerciser {
       case .deliver(.requestFailed(let id, _)): ended = id
       default: continue
       }
-      guard let index = waiting.firstIndex(of: ended) else { return "request \(ended) ended but was not waiting" }
+      // By exact bytes, as the engine matches them: two canonically equivalent ids are two requests.
+      guard let index = waiting.firstIndex(where: { $0.utf8.elementsEqual(ended.utf8) }) else {
+        return "request \(ended) ended but was not waiting"
+      }
       waiting.remove(at: index)
     }
     return nil
