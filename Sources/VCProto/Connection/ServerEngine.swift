@@ -213,15 +213,8 @@ public struct ServerEngine: Sendable {
   /// it is. A channel that used its last sequence number sends nothing more and closes the connection
   /// at the end of the event.
   mutating func emit(_ frame: JSONObject, _ out: inout [ServerAction]) {
-    guard channel != nil else {
-      out.append(.send(frame))
-      return
-    }
-    guard !sealingExhausted else { return }
-    do {
-      out.append(.send(try channel!.seal(object: frame)))
-    } catch {
-      sealingExhausted = true
+    if let wire = AuthenticatedChannel.outgoing(frame, channel: &channel, exhausted: &sealingExhausted) {
+      out.append(.send(wire))
     }
   }
 
