@@ -8,7 +8,7 @@ upgrade_required, stopped. `LEGAL` says which inputs each accepts; anything else
 import hmac
 
 from . import auth_bound
-from .session_frames import Channel
+from .session_frames import Channel, outgoing
 from .session_requests import ANSWERS, Requests
 from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, at_least_zero, close,
                              duration, event, family, fraction, is_int, later, parse_version, send, show_version)
@@ -123,13 +123,9 @@ class ClientEngine:
 
     def emit(self, frame, out):
         """Sends `frame`, sealed when authenticated frames are in force."""
-        if self.channel is None:
-            return out.append(send(frame))
-        sealed = None if self.exhausted else self.channel.seal(frame)
-        if sealed is None:
-            self.exhausted = True
-        else:
-            out.append(send(sealed))
+        wire = outgoing(self, frame)
+        if wire is not None:
+            out.append(send(wire))
 
     # -- inputs ---------------------------------------------------------------------------------
 

@@ -71,3 +71,15 @@ class Channel:
         except ValueError:
             return None, None
         return None, inner if isinstance(inner, dict) else None
+
+
+def outgoing(engine, frame):
+    """`frame` as `engine` puts it on the wire: sealed by its channel when authenticated frames are in
+    force, else as it is; None once the channel used its last sequence number (`engine.exhausted` is
+    then set and nothing more is sent). The Swift engines' AuthenticatedChannel.outgoing."""
+    if engine.channel is None:
+        return frame
+    sealed = None if engine.exhausted else engine.channel.seal(frame)
+    if sealed is None:
+        engine.exhausted = True
+    return sealed

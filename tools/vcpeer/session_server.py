@@ -10,7 +10,7 @@ import hmac
 import re
 
 from . import auth_bound, negotiation
-from .session_frames import Channel
+from .session_frames import Channel, outgoing
 from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, at_least_zero, close, duration, event, family,
                              is_int, later, parse_version, send, show_version)
 
@@ -104,13 +104,9 @@ class ServerEngine:
 
     def emit(self, frame, out):
         """Sends `frame`, sealed when authenticated frames are in force."""
-        if self.channel is None:
-            return out.append(send(frame))
-        sealed = None if self.exhausted else self.channel.seal(frame)
-        if sealed is None:
-            self.exhausted = True
-        else:
-            out.append(send(sealed))
+        wire = outgoing(self, frame)
+        if wire is not None:
+            out.append(send(wire))
 
     def handle(self, kind, now, **inp):
         if kind not in LEGAL[self.state]:
