@@ -19,6 +19,7 @@ let package = Package(
     .target(
       name: "VCProtoNIO",
       dependencies: [
+        .product(name: "VCProto", package: "vcproto"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

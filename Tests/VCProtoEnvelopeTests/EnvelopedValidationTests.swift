@@ -9,7 +9,7 @@ import Testing
   private let sender = EnvelopeCodec(configuration: .init(threshold: 0))
   private let history = sampleHistory()
 
-  private func sealed(_ frame: [UInt8], _ form: EnvelopeForm) throws -> ReceivedFrame {
+  private func sealed(_ frame: [UInt8], _ form: EnvelopeForm) throws -> WebSocketMessage {
     let bytes = try #require(try sender.seal(frame, form: form))
     return form == .binary ? .binary(bytes) : .text(bytes)
   }

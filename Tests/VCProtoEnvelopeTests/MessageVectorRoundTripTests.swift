@@ -22,7 +22,7 @@ import Testing
         let validator = Validator(options: ValidationOptions(protocolVersion: vector.protocol_version))
         let plain = validator.validate(frame)
         #expect(plain.isValid, "\(vector.id)")
-        for received in [ReceivedFrame.binary(binary), .text(text)] {
+        for received in [WebSocketMessage.binary(binary), .text(text)] {
           let result = validator.validate(envelopedFrame: received)
           #expect(result.frame == frame, "\(vector.id)")
           #expect(result.findings == plain.findings, "\(vector.id)")

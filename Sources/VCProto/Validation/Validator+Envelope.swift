@@ -46,7 +46,7 @@ extension Validator {
   /// - Parameters:
   ///   - envelopedFrame: the message as received, text or binary.
   ///   - codec: opens envelopes; its ``EnvelopeCodec/limits`` bound the inflated size.
-  public func validate(envelopedFrame: ReceivedFrame, codec: EnvelopeCodec = EnvelopeCodec())
+  public func validate(envelopedFrame: WebSocketMessage, codec: EnvelopeCodec = EnvelopeCodec())
     -> EnvelopedValidationReport
   {
     switch envelopedFrame {

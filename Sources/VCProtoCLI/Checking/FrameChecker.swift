@@ -46,7 +46,7 @@ struct FrameChecker: Sendable {
       isFrame: frame.isFrame)
     outcome.namesConnection = frame.namesConnection
     guard let payload = frame.payload else { return outcome }
-    let received: ReceivedFrame
+    let received: WebSocketMessage
     switch payload {
     case .binary(let data):
       guard data.count >= 2, data[0] == UInt8(ascii: "V"), data[1] == UInt8(ascii: "C") else {
@@ -95,7 +95,7 @@ struct FrameChecker: Sendable {
   }
 
   /// Without an envelope codec: plain text frames are validated, every envelope is `envelope_unsupported`.
-  private func unsupported(_ frame: ReceivedFrame, _ validator: Validator, _ outcome: FrameOutcome) -> FrameOutcome {
+  private func unsupported(_ frame: WebSocketMessage, _ validator: Validator, _ outcome: FrameOutcome) -> FrameOutcome {
     var outcome = outcome
     outcome.envelope = .binary
     if case .text(let bytes) = frame {

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import VCProto
 
 /// Opens client WebSocket connections over plain TCP (`ws://`), with a deadline on the connect and
 /// the upgrade together.

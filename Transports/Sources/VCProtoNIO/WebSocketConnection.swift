@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import VCProto
 
 /// One open WebSocket connection, client or server side: the transport a host sits on. Open it with
 /// ``WebSocketClient/connect(to:headers:limits:group:)`` or accept it from a ``WebSocketListener``;

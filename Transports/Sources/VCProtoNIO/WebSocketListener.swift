@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import VCProto
 
 /// A server socket that accepts WebSocket connections (`ws://`): ``bind(host:port:limits:backlog:group:)``
 /// and ``accept()`` each ``WebSocketConnection``, or, for full control of each upgrade,

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import VCProto
 
 /// The WebSocket protocol of one ``WebSocketConnection``, on its channel's event loop: reassembles
 /// fragments into messages (at most ``WebSocketLimits/maxMessageBytes``), answers pings, runs the

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import VCProto
 import VCProtoNIO
 
 /// The two sockets of one tapped connection and everything that crosses between them, on one

@@ -10,6 +10,7 @@
 //   vcproto-tap-bench [--smoke]
 import Foundation
 import VCProtoCLI
+import VCProto
 import VCProtoNIO
 import VCProtoTap
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VCProto
 import VCProtoNIO
 
 @testable import VCProtoTap
