@@ -9,8 +9,8 @@
 //
 //   vcproto-tap-bench [--smoke]
 import Foundation
-import VCProtoCLI
 import VCProto
+import VCProtoCLI
 import VCProtoNIO
 import VCProtoTap
 
