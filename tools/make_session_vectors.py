@@ -101,7 +101,7 @@ class SplitMix64:
     def unit(self): return (self.next() >> 11) / 2.0**53
 def backoff(n, rng, jitter=0.25, base=1000, cap=30000, floor=1000):
     raw = min(base * 2**n, cap)
-    return max(floor, int(raw * (1 + jitter * (2 * rng.unit() - 1))))
+    return min(cap, max(floor, int(raw * (1 + jitter * (2 * rng.unit() - 1)))))  # the cap holds after jitter
 
 # ---------- real frames ----------
 def hello(version="0.5.0", **extra):
@@ -490,6 +490,26 @@ client("client.reconnect.jitter",
            step("transport_closed", [ev("disconnected", reason="transport_closed"), arm("reconnect", d1 + d2),
                                      ev("reconnect_scheduled", attempt=2, at=d1 + d2)], detail="refused")],
        jitter=0.25, random_seed=42)
+
+# The cap holds after jitter: seeded 42, attempt 5's jittered delay would be 35,523 ms (the real
+# clients' 37.5 s at worst); it is 30,000.
+rng = SplitMix64(42)
+delays = [backoff(n, rng) for n in range(6)]
+replay = SplitMix64(42)
+units = [replay.unit() for _ in range(6)]
+assert delays[5] == 30000 and int(30000 * (1 + 0.25 * (2 * units[5] - 1))) == 35523
+steps = ready_steps() + [step("transport_closed", DROP + [arm("reconnect", delays[0]),
+                                                        ev("reconnect_scheduled", attempt=1, at=delays[0])], detail="reset")]
+t = delays[0]
+for n, delay in enumerate(delays[1:], start=2):
+    steps.append(advance(delays[n - 2], [OPEN]))
+    steps.append(step("transport_closed", [ev("disconnected", reason="transport_closed"), arm("reconnect", t + delay),
+                                           ev("reconnect_scheduled", attempt=n, at=t + delay)], detail="refused"))
+    t += delay
+client("client.reconnect.jitter_capped",
+       "The backoff cap holds after jitter: with ±25 % jitter (SplitMix64 seeded 42) attempt 6 would wait 35.5 s; "
+       "it waits the cap, 30 s.",
+       steps, jitter=0.25, random_seed=42)
 
 client("client.reconnect.gives_up_when_configured",
        "With max_reconnect_attempts 1 the client stops after one failed attempt and says so.",

@@ -25,6 +25,11 @@ class RealSystemClient(ClientEngine):
         self.new_sessions = []  # session_ready went to the old connection: the new session is lost
         super().become_ready(version, caps, now, out)
 
+    def backoff_delay(self):
+        """iOS jitters the capped delay: a 30 s cap waits up to 37.5 s."""
+        raw = min(1000 * 2 ** min(self.attempts, 30), 30_000)
+        return max(1000, int(raw * (1 + self.jitter * (2 * self.rng.unit() - 1))))
+
     @staticmethod
     def is_new_file(seen, current):
         """The real server's test: any other signature (a file that only grew too) is a new file."""

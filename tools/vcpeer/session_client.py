@@ -295,10 +295,14 @@ class ClientEngine:
             self.state = "stopped"
             out.append(event("gave_up", attempts=self.attempts))
             return
-        raw = min(1000 * 2 ** min(self.attempts, 30), 30_000)
-        delay = max(1000, int(raw * (1 + self.jitter * (2 * self.rng.unit() - 1))))
+        delay = self.backoff_delay()
         self.attempts += 1
         self.schedule(later(now, delay), self.attempts, out)
+
+    def backoff_delay(self):
+        """Attempt n's delay; capped again after jitter, so no delay exceeds the cap (section 15, rule 5)."""
+        raw = min(1000 * 2 ** min(self.attempts, 30), 30_000)
+        return min(30_000, max(1000, int(raw * (1 + self.jitter * (2 * self.rng.unit() - 1)))))
 
     def schedule(self, at, attempt, out):
         self.state = "backing_off"

@@ -178,13 +178,15 @@ public struct ClientEngine: Sendable {
     }
   }
 
-  /// The backoff delay for the current attempt count: `base * 2^attempts`, capped, jittered, floored.
+  /// The backoff delay for the current attempt count: `base * 2^attempts`, capped, jittered, floored,
+  /// then capped again, so that jitter never takes a delay past ``ClientTiming/backoffCapMs`` (the cap
+  /// wins over the floor when the floor is the larger).
   mutating func backoffDelay() -> Int64 {
     let t = configuration.timing
     let exponent = min(attempts, 30)
     let raw = min(Double(t.backoffBaseMs) * Double(1 << exponent), Double(t.backoffCapMs))
     let factor = 1 + t.jitter * (2 * rng.unit() - 1)
-    return max(t.backoffFloorMs, Int64(saturatingFloor: raw * factor))
+    return min(t.backoffCapMs, max(t.backoffFloorMs, Int64(saturatingFloor: raw * factor)))
   }
 
   mutating func start(now: Int64, out: inout [ClientAction]) {

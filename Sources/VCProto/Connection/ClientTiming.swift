@@ -24,11 +24,14 @@ public struct ClientTiming: Sendable, Hashable {
   public var handshakeTimeoutMs: Int64 = 30_000
   /// Backoff base: attempt n waits `base * 2^n`, capped, with jitter: 1 s (the real clients' value).
   public var backoffBaseMs: Int64 = 1_000
-  /// Backoff cap: 30 s (the real clients' value).
+  /// Backoff cap: 30 s (the real clients' value). It holds after jitter: no delay is longer (the real
+  /// clients jitter the capped delay, so theirs reach 37.5 s).
   public var backoffCapMs: Int64 = 30_000
-  /// Backoff floor after jitter: 1 s (iOS and the web client floor the jittered delay at 1 s).
+  /// Backoff floor after jitter: 1 s (iOS and the web client floor the jittered delay at 1 s). The
+  /// cap wins when the floor is larger.
   public var backoffFloorMs: Int64 = 1_000
-  /// Jitter: the delay is multiplied by `1 + jitter * (2u - 1)`, u uniform in [0, 1): ±25 %, as iOS.
+  /// Jitter: the delay is multiplied by `1 + jitter * (2u - 1)`, u uniform in [0, 1): ±25 %, as iOS;
+  /// then floored and capped, so at the cap the jitter only shortens a delay.
   public var jitter: Double = 0.25
   /// Attempts before giving up; `nil` (the default) never gives up. iOS stops after 20 attempts
   /// (about 8 minutes), so a server restart longer than that needs the user; retrying every 30 s
