@@ -19,6 +19,8 @@ public struct WebSocketCloseCode: Sendable, Hashable, RawRepresentable, CustomSt
   public static let noStatusReceived = WebSocketCloseCode(rawValue: 1005)
   /// 1006: the connection closed without a close frame (never sent in a frame).
   public static let abnormalClosure = WebSocketCloseCode(rawValue: 1006)
+  /// 1008: the message broke the endpoint's policy (hosts: the peer broke the protocol).
+  public static let policyViolation = WebSocketCloseCode(rawValue: 1008)
   /// 1009: a message too big to process.
   public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
   /// 1011: the server met an unexpected condition (used when a peer fails).
