@@ -113,7 +113,23 @@ package struct SchemaGenerator: Sendable {
     ])
     let rules = spec.rules.map(ruleSchema)
     if !rules.isEmpty { schema["allOf"] = .array(rules) }
+    for (key, value) in conversationFacts(spec) { schema[key] = value }
     return .object(schema)
+  }
+
+  /// The catalog's conversation facts of a message as annotations (keywords JSON Schema validators
+  /// ignore; Vectors/README.md lists them): whether it may cross before authentication, and for a
+  /// request the frame types that answer it, those that refuse it, the `error` messages that refuse
+  /// it, and whether it is slow.
+  func conversationFacts(_ spec: MessageSpec) -> [(String, JSONValue)] {
+    func names(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
+    var facts: [(String, JSONValue)] = []
+    if !spec.requiresAuthentication { facts.append(("x-vcproto-before-authentication", true)) }
+    if !spec.answers.isEmpty { facts.append(("x-vcproto-answers", names(spec.answers))) }
+    if !spec.refusalTypes.isEmpty { facts.append(("x-vcproto-refusal-types", names(spec.refusalTypes))) }
+    if !spec.refusals.isEmpty { facts.append(("x-vcproto-refusals", names(spec.refusals))) }
+    if spec.isSlow { facts.append(("x-vcproto-slow", true)) }
+    return facts
   }
 
   func describe(_ spec: MessageSpec) -> String {
@@ -158,6 +174,16 @@ package struct SchemaGenerator: Sendable {
     if !doc.isEmpty { schema["description"] = .string(doc) }
     if !field.knownValues.isEmpty { schema["examples"] = .array(field.knownValues.map { .string($0) }) }
     if let d = field.defaultValue { schema["default"] = d }
+    if let clamp = field.clamp {
+      schema["x-vcproto-clamp"] = [
+        "minimum": .number(JSONNumber(clamp.lowerBound)), "maximum": .number(JSONNumber(clamp.upperBound)),
+      ]
+    }
+    if let lengths = field.lengths {
+      schema["x-vcproto-lengths"] = [
+        "minimum": .number(JSONNumber(lengths.lowerBound)), "maximum": .number(JSONNumber(lengths.upperBound)),
+      ]
+    }
     return .object(schema)
   }
 

@@ -29,7 +29,7 @@ package struct SpecGenerator: Sendable {
   /// `document` with every generated section replaced by its current content.
   package func render(into document: String) -> String {
     var out = document
-    for (name, content) in [("messages", messages()), ("shapes", shapes())] {
+    for (name, content) in [("messages", messages()), ("shapes", shapes()), ("requests", requests())] {
       guard let start = out.range(of: Self.begin(name)), let stop = out.range(of: Self.end(name)),
         start.upperBound <= stop.lowerBound
       else { continue }
@@ -68,9 +68,12 @@ package struct SpecGenerator: Sendable {
     ]
     if spec.direction == .clientToServer {
       facts.append(spec.requiresAuthentication ? "after authentication" : "allowed before authentication")
+    } else if !spec.requiresAuthentication {
+      facts.append("sent before authentication too")
     }
     if let capability = spec.capability { facts.append("capability `\(capability)`") }
     s += facts.joined(separator: "; ") + ".\n\n"
+    if let answers = answerText(spec) { s += answers + "\n\n" }
     if !spec.rules.isEmpty {
       s += "Rules: " + spec.rules.map(\.summary).joined(separator: "; ") + ".\n\n"
     }
@@ -89,6 +92,49 @@ package struct SpecGenerator: Sendable {
       s += "\n```json\n\(example)\n```\n"
     }
     return s + "\n"
+  }
+
+  /// A request's answer, refusal types and refusal messages, and whether it is slow (section 15,
+  /// rule 9), or `nil` for a message that is not a request with an answer.
+  func answerText(_ spec: MessageSpec) -> String? {
+    guard !spec.answers.isEmpty || !spec.refusalTypes.isEmpty else { return nil }
+    var s = "Answered by " + typeList(spec.answers, within: spec.versions)
+    var refusals: [String] = []
+    if !spec.refusalTypes.isEmpty { refusals.append(typeList(spec.refusalTypes, within: spec.versions)) }
+    if !spec.refusals.isEmpty {
+      refusals.append(
+        "an `error` whose `message` is one of " + spec.refusals.map { "`\($0)`" }.joined(separator: ", "))
+    }
+    if !refusals.isEmpty { s += "; refused by " + refusals.joined(separator: ", or by ") }
+    if spec.isSlow { s += "; slow: waits the slow-request timeout" }
+    return s
+      + (spec.refusals.isEmpty ? " (section 15, rule 9)." : " (section 15, rule 9; `<...>` stands for any text).")
+  }
+
+  /// Frame types as code, each followed by its versions when it does not exist in all of `within`.
+  func typeList(_ types: [String], within: VersionSet) -> String {
+    types.map { type in
+      let versions = declaration.versions(ofType: type).intersection(within)
+      return versions == within ? "`\(type)`" : "`\(type)` (\(versions))"
+    }.joined(separator: ", ")
+  }
+
+  /// Section 15 rule 9's table: every request with an answer, the frame types that end it, and its
+  /// deadline. Indented to stay inside the numbered rule.
+  package func requests() -> String {
+    let indent = "   "
+    var s = indent + "| request | answered by | refused by | deadline |\n" + indent + "|---|---|---|---|\n"
+    for spec in declaration.messages where spec.direction == .clientToServer && spec.isModelled {
+      guard !spec.answers.isEmpty || !spec.refusalTypes.isEmpty else { continue }
+      var request = "`\(spec.type)`"
+      if !spec.versions.isAll { request += " (\(spec.versions))" }
+      var refusals = spec.refusalTypes.isEmpty ? [] : [typeList(spec.refusalTypes, within: spec.versions)]
+      if !spec.refusals.isEmpty { refusals.append("`error` (its messages in section 12)") }
+      let refused = refusals.joined(separator: ", ")
+      let cells = [request, typeList(spec.answers, within: spec.versions), refused, spec.isSlow ? "slow" : "normal"]
+      s += indent + "| " + cells.joined(separator: " | ") + " |\n"
+    }
+    return s + indent
   }
 
   func statusText(_ status: MessageStatus) -> String {
@@ -129,6 +175,12 @@ package struct SpecGenerator: Sendable {
         if f.knownValues.count > 4 { values += ", …" }
       }
       if let d = f.defaultValue { values += (values.isEmpty ? "" : "; ") + "default `\(d.jsonText)`" }
+      if let c = f.clamp {
+        values += (values.isEmpty ? "" : "; ") + "a server clamps it to \(c.lowerBound)-\(c.upperBound)"
+      }
+      if let l = f.lengths {
+        values += (values.isEmpty ? "" : "; ") + "\(l.lowerBound)-\(l.upperBound) characters (a server refuses others)"
+      }
       var notes = f.doc
       if f.secret { notes += (notes.isEmpty ? "" : " ") + "**Secret.**" }
       if let c = f.capability { notes += (notes.isEmpty ? "" : " ") + "Extension: `\(c)`." }

@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import re
 
-from . import negotiation
+from . import catalog_facts, negotiation
 from .hkdf import hkdf
 
 CLIENT = ["challenge:s", "client_nonce:s", "session_id:s", "recent_sessions_limit:i", "protocol_version:s",
@@ -117,7 +117,7 @@ def answer(v):
     # The server's decision, in order: challenge, nonce, auth_version, MAC.
     if 2 not in server.get("auth_versions", [1]) or not 0 <= v.get("age_seconds", 0) < v.get("lifetime_seconds", 60):
         return dict(out, outcome="auth_error", failure="challenge_not_valid")
-    if re.fullmatch(r"[0-9a-f]{32,128}", nonce) is None or len(nonce) % 2:
+    if re.fullmatch(r"[0-9a-f]*", nonce) is None or not catalog_facts.nonce_length_accepted(nonce) or len(nonce) % 2:
         return dict(out, outcome="auth_error", failure="bad_nonce")
     if received.get("auth_version") not in (None, 2) or not hmac.compare_digest(mac(key, server_view), response):
         return dict(out, outcome="auth_error", failure="wrong_response")

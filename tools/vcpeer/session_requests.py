@@ -1,6 +1,6 @@
 """Requests waiting for their answer (STANDARDS.md section 15, rule 9): which frame types answer which
-request, which `error` messages refuse which request (from section 5's table of the real server's
-texts), and the waiting list itself.
+request and which `error` messages refuse which request (the catalog's, read from Schema/ by
+catalog_facts), and the waiting list itself.
 
 Answers carry no request id. The real server answers one socket's frames in order, so a frame of an
 answer type ends the oldest waiting request it can answer; every request of an answerable type waits,
@@ -8,26 +8,12 @@ whether the application tracks it (gave a request id) or not, so that order is k
 """
 import re
 
+from . import catalog_facts
 from .session_common import later
 
-ANSWERS = {
-    "execute_command": ["command_started", "command_error"],
-    "get_command_output": ["command_output_full"],
-    "get_command_history": ["command_history"],
-    "infer_session_name": ["session_name_inferred", "infer_name_error"],
-    "compact_session": ["compaction_complete", "compaction_error", "session_locked"],
-    "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
-    "kill_session": ["session_killed"],
-    "refresh_sessions": ["session_list"],
-    "list_resources": ["resources_list"],
-    "delete_resource": ["resource_deleted"],
-    "upload_file": ["file_uploaded"],
-    "get_available_recipes": ["available_recipes"],
-    "start_recipe": ["recipe_started", "session_locked"],
-    "exit_recipe": ["recipe_exited"],
-    "set_max_message_size": ["ack"],
-    "prompt": ["ack", "session_locked"],
-}
+# Which frame types end which request, which requests are slow and which `error` messages refuse
+# which request: the catalog's, read from Schema/ (catalog_facts).
+ANSWERS = catalog_facts.ANSWERS
 # 0.2.0's session_locked refuses a prompt, compact_session or start_recipe of the session it names.
 SESSION_BOUND_ANSWERS = {"session_locked"}
 # Session-scoped requests: an answer naming another session does not answer them.
@@ -36,34 +22,13 @@ SESSION_SCOPED = {"infer_session_name", "compact_session", "kill_session"}
 # comes after work the real server bounds at an hour.
 REQUEST_TIMEOUT_MS = 120_000
 SLOW_REQUEST_TIMEOUT_MS = 3_720_000
-SLOW = {"compact_session", "create_worktree_session"}
+SLOW = catalog_facts.SLOW
 
 # The synchronous refusals of each request handler (section 5; `<...>` stands for any text). Left
 # out on purpose (rule 9): what the server may also send after it answered (a prompt's dispatch
 # failure, "Compaction in progress ...", a recipe's tmux dispatch failure), and what any handler
 # sends ("Internal error: ...", "Error processing message: ...").
-REFUSALS = {
-    "execute_command": ["command_id required in execute_command message",
-                        "working_directory required in execute_command message"],
-    "get_command_output": ["command_session_id required in get_command_output message",
-                           "Command output not found: <command_session_id>"],
-    "compact_session": ["session_id required in compact_session message"],
-    "kill_session": ["session_id required in kill_session message", "Failed to kill session: <error>"],
-    "upload_file": ["filename, content, and storage_location required in upload_file message",
-                    "Failed to upload file: <reason>"],
-    "list_resources": ["storage_location required in list_resources message", "Failed to list resources: <reason>"],
-    "delete_resource": ["filename and storage_location required in delete_resource message",
-                        "Failed to delete resource: <reason>"],
-    "start_recipe": ["session_id required in start_recipe message", "recipe_id required in start_recipe message",
-                     "working_directory required for new session", "Recipe not found: <recipe-id>"],
-    "exit_recipe": ["session_id required in exit_recipe message"],
-    "set_max_message_size": ["size_kb (positive integer) required in set_max_message_size message"],
-    "prompt": ["Must send connect message first", "text required in prompt message",
-               "Cannot specify both new_session_id and resume_session_id",
-               "Invalid provider: '<p>'. Valid providers: <list>",
-               "No AI CLI tools installed. Please install Claude Code or GitHub Copilot CLI.",
-               "<provider> CLI not installed. Please install the <cli> CLI to use <provider> sessions."],
-}
+REFUSALS = catalog_facts.REFUSALS
 UNKNOWN_TYPE = "Unknown message type: "
 
 

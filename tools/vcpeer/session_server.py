@@ -9,7 +9,7 @@ import datetime
 import hmac
 import re
 
-from . import auth_bound, negotiation
+from . import auth_bound, catalog_facts, negotiation
 from .session_frames import Channel, outgoing
 from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, at_least_zero, close, duration, event, family,
                              is_int, later, parse_version, send, show_version)
@@ -246,16 +246,17 @@ class ServerEngine:
             if frame is None:
                 return self.answer_malformed("the authenticated frame does not hold a JSON object", out)
         kind = frame.get("type")
+        if self.state != "authenticated" and kind not in catalog_facts.CLIENT_BEFORE_AUTHENTICATION:
+            # Before authentication only what the catalog allows, ping and connect (a frame without a
+            # type is refused too).
+            out.append(send({"type": "auth_error", "message": "Authentication failed"}))
+            return self.finish("not_authenticated", out)
         if kind == "ping":
             return self.emit({"type": "pong"}, out)
         if kind == "connect":
             if self.channel is not None:  # the keys belong to the first handshake
                 return self.refuse(out)
             return self.on_connect(frame, now, out)
-        if self.state != "authenticated":
-            # Before authentication only ping and connect (a frame without a type too).
-            out.append(send({"type": "auth_error", "message": "Authentication failed"}))
-            return self.finish("not_authenticated", out)
         if kind == "subscribe":
             return self.on_subscribe(frame, out)
         if kind == "unsubscribe" and isinstance(frame.get("session_id"), str):
@@ -339,7 +340,7 @@ class ServerEngine:
         limit = connect.get("recent_sessions_limit")
         out.append(event("authenticated", version=show_version(self.version), capabilities=caps,
                          auth_version=auth_version, session_id=session,
-                         recent_sessions_limit=min(max(limit, 1), 50) if is_int(limit) else 5))
+                         recent_sessions_limit=catalog_facts.recent_sessions_limit(limit, is_int)))
         if "heartbeat" in caps:
             self.arm("heartbeat", later(now, self.heartbeat_every), out)
         if "message_ack" in caps:
@@ -354,7 +355,8 @@ class ServerEngine:
         fresh = self.challenge is not None and not self.challenge_used and 0 <= now - self.challenge_at < self.auth_within
         self.challenge_used = True  # the first answer consumes it, right or wrong
         nonce = connect.get("client_nonce")
-        if not fresh or not isinstance(nonce, str) or not re.fullmatch(r"[0-9a-f]{32,128}", nonce):
+        if not fresh or not isinstance(nonce, str) or not re.fullmatch(r"[0-9a-f]*", nonce) \
+                or not catalog_facts.nonce_length_accepted(nonce):
             return False
         if connect.get("auth_version") not in (None, 2) or not isinstance(response, str) or not readable(connect):
             return False

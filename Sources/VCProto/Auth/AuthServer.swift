@@ -47,7 +47,9 @@ public struct AuthServer: Sendable {
       guard acceptedAuthVersions.contains(2), let challenge = hello.challenge, store.consume(challenge, now: now) else {
         return .failure(.challengeNotValid)
       }
-      guard let nonce = connect.clientNonce, (32...128).contains(nonce.utf8.count), Hex.decode(nonce) != nil else {
+      guard let nonce = connect.clientNonce, EngineFacts.clientNonceLengths.contains(nonce.utf8.count),
+        Hex.decode(nonce) != nil
+      else {
         return .failure(.badNonce)
       }
       guard connect.authVersion == nil || connect.authVersion == 2 else { return .failure(.wrongResponse) }

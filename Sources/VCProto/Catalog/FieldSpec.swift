@@ -18,6 +18,13 @@ public struct FieldSpec: Sendable, Hashable {
   public var knownValues: [String]
   /// The value the receiver assumes when the member is absent.
   public var defaultValue: JSONValue?
+  /// An integer member a vcproto server holds within this range: a smaller value counts as the lower
+  /// bound, a larger one as the upper (not a validation finding; the real server does not check it).
+  public var clamp: ClosedRange<Int64>?
+  /// The lengths, in characters, a vcproto server accepts for this string member; any other length
+  /// refuses the frame (for `connect`: the handshake fails with `auth_error`). Not a validation
+  /// finding.
+  public var lengths: ClosedRange<Int>?
   /// A secret: redacted in logs, findings, excerpts and CLI output.
   public var secret: Bool
   /// The capability a peer must negotiate before it may send this member (an extension field).
@@ -30,7 +37,8 @@ public struct FieldSpec: Sendable, Hashable {
   public init(
     _ name: String, _ type: FieldType, versions: VersionSet = .all, required: Bool = true, nullable: Bool = false,
     allowedValues: [JSONValue]? = nil, knownValues: [String] = [], defaultValue: JSONValue? = nil,
-    secret: Bool = false, capability: String? = nil, doc: String = ""
+    clamp: ClosedRange<Int64>? = nil, lengths: ClosedRange<Int>? = nil, secret: Bool = false,
+    capability: String? = nil, doc: String = ""
   ) {
     self.name = name
     self.type = type
@@ -40,6 +48,8 @@ public struct FieldSpec: Sendable, Hashable {
     self.allowedValues = allowedValues
     self.knownValues = knownValues
     self.defaultValue = defaultValue
+    self.clamp = clamp
+    self.lengths = lengths
     self.secret = secret
     self.capability = capability
     self.doc = doc

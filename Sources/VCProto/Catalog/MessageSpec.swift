@@ -17,7 +17,11 @@ public struct MessageSpec: Sendable, Hashable {
   public var rules: [FieldRule]
   /// The capability both peers must have negotiated before it may be sent (extension messages).
   public var capability: String?
-  /// Whether the server requires authentication first (client-to-server only).
+  /// Whether the connection must be authenticated first. Client to server: the server refuses the
+  /// frame before authentication (`auth_error`, then close); only `connect` and `ping` are accepted
+  /// before, in every version. Server to client: the server sends it only on an authenticated
+  /// connection; `hello`, `pong`, `auth_error`, `error` and `connected` may come before. Both
+  /// engines and the ``ConversationObserver`` read this (``ProtocolDeclaration/framesBeforeAuthentication(_:)``).
   public var requiresAuthentication: Bool
   /// Requests: the `error` messages with which the server's handler refuses a bad request of this
   /// type synchronously, instead of its answer, in any version (`<...>` stands for any text). Only
@@ -25,6 +29,20 @@ public struct MessageSpec: Sendable, Hashable {
   /// server may also send after it answered, nor those any handler sends. The client engine ends the
   /// oldest waiting request of the type with such an `error`.
   public var refusals: [String]
+  /// Requests: the frame types with which the server answers this request (its success), in any of
+  /// its versions; a type the version lacks is left out of that version's projection. The server
+  /// answers one socket's requests in order, so the oldest waiting request a frame of one of these
+  /// types can answer ends (STANDARDS.md section 15, rule 9). Empty: the request has no answer the
+  /// client waits for.
+  public var answers: [String]
+  /// Requests: the frame types other than `error` with which the server refuses or fails this
+  /// request instead of answering it (`command_error`, `infer_name_error`, ...), in any of its
+  /// versions; they end the request as an answer does. 0.2.0's `session_locked` ends only a request
+  /// about the session it names.
+  public var refusalTypes: [String]
+  /// Requests: the answer comes after long work the real server bounds at an hour, so the client
+  /// waits ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
+  public var isSlow: Bool
   /// What the message is for (our words).
   public var doc: String
 
@@ -33,7 +51,8 @@ public struct MessageSpec: Sendable, Hashable {
     _ type: String, _ direction: MessageDirection, versions: VersionSet = .all, status: MessageStatus = .implemented,
     statusChanges: [KnownVersion: MessageStatus] = [:],
     requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [],
-    refusals: [String] = [], doc: String, fields: [FieldSpec]
+    refusals: [String] = [], answers: [String] = [], refusalTypes: [String] = [], isSlow: Bool = false,
+    doc: String, fields: [FieldSpec]
   ) {
     self.type = type
     self.direction = direction
@@ -43,8 +62,11 @@ public struct MessageSpec: Sendable, Hashable {
     self.fields = fields
     self.rules = rules
     self.refusals = refusals
+    self.answers = answers
+    self.refusalTypes = refusalTypes
+    self.isSlow = isSlow
     self.capability = capability
-    self.requiresAuthentication = requiresAuthentication && direction == .clientToServer
+    self.requiresAuthentication = requiresAuthentication
     self.doc = doc
   }
 

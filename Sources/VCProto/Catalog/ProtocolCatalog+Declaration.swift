@@ -4,11 +4,19 @@
 // from or tested against it. What did not change is declared once with its versions (all, unless
 // `versions:` says otherwise); what changed is declared again where it changed. The evidence for each
 // change is in STANDARDS.md's version history.
+//
+// The facts the engines read (STANDARDS.md section 15) are declared here too, each with its evidence in
+// the real backend (`path:line@commit` in reifying/untethered; `SRV` is backend/src/voice_code/server.clj):
+// which frames cross before authentication (`requiresAuthentication: false`), each request's answer and
+// refusal types (`answers`, `refusalTypes`: the `responses` and `errors` of the Reference catalogs),
+// which requests are slow (`isSlow`), and the defaults, clamps and lengths of `connect`'s members.
 
 extension ProtocolCatalog {
   /// Every version of the protocol; ``ProtocolDeclaration/projection(_:)`` yields one version's catalog.
   public static let declaration = ProtocolDeclaration(
     messages: [
+      // Accepted before authentication: connect and ping only; anything else gets auth_error and close
+      // (session-behaviour section 15; SRV:2177-2181@1e7bcc30).
       MessageSpec(
         "connect", .clientToServer, requiresAuthentication: false,
         rules: [.exactlyOne(["api_key", "auth_response"]), .requires("auth_response", "client_nonce")],
@@ -20,8 +28,11 @@ extension ProtocolCatalog {
             doc:
               "Auth v1: the pre-shared key (`untethered-` + 32 lowercase hex). Required unless auth_response is sent."),
           FieldSpec("session_id", .text, required: false, nullable: true),
+          // Default 5 (SRV:2197,2253,3015@1e7bcc30); the real server stores any value unchecked
+          // (catalog 0.2.0 notes); vcproto's server holds it within 1-50, the real session list's size
+          // (SRV:2234,3022@1e7bcc30).
           FieldSpec(
-            "recent_sessions_limit", .int, required: false, nullable: true, defaultValue: 5,
+            "recent_sessions_limit", .int, required: false, nullable: true, defaultValue: 5, clamp: 1...50,
             doc: "How many sessions recent_sessions lists; kept for the whole connection."),
           FieldSpec(
             "protocol_version", .text, versions: .removedIn(.v0_4_0), required: false, nullable: true,
@@ -42,8 +53,9 @@ extension ProtocolCatalog {
           FieldSpec(
             "auth_version", .integer(minimum: 1), required: false, defaultValue: 1,
             doc: "Auth v2: 2 when the client answers the challenge with auth_response."),
+          // vcproto's auth v2 (STANDARDS.md section 8): 128 bits at least (32 hex), 512 at most (128 hex).
           FieldSpec(
-            "client_nonce", .string(.hex), required: false,
+            "client_nonce", .string(.hex), required: false, lengths: 32...128,
             doc: "Auth v2: at least 128 fresh random bits from the client, lowercase hex."),
           FieldSpec(
             "auth_response", .string(.hex), required: false, secret: true,
@@ -109,6 +121,9 @@ extension ProtocolCatalog {
           "No AI CLI tools installed. Please install Claude Code or GitHub Copilot CLI.",
           "<provider> CLI not installed. Please install the <cli> CLI to use <provider> sessions.",
         ],
+        // ack {message:"Processing prompt..."} (SRV:1283@1e28b288, catalog 0.5.0); 0.2.0's per-session
+        // lock refused it with session_locked (server.clj:496-503@1e28b288).
+        answers: ["ack"], refusalTypes: ["session_locked"],
         doc: "Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).",
         fields: [
           FieldSpec("text", .text),
@@ -145,6 +160,8 @@ extension ProtocolCatalog {
         refusals: [
           "size_kb (positive integer) required in set_max_message_size message"
         ],
+        // ack {message:"Max message size set to <N> KB"} (SRV:1378@1e28b288, catalog 0.5.0).
+        answers: ["ack"],
         doc: "Sets the largest frame, in KiB, the backend may send this client; larger frames are truncated.",
         fields: [
           FieldSpec("size_kb", .integer(minimum: 1))
@@ -161,6 +178,9 @@ extension ProtocolCatalog {
         refusals: [
           "session_id required in compact_session message"
         ],
+        // compaction_complete or compaction_error (catalog 0.2.0-0.5.0, responses); 0.2.0: session_locked.
+        // Slow: the compaction CLI runs up to an hour (backend/src/voice_code/claude.clj:326@1e7bcc30).
+        answers: ["compaction_complete"], refusalTypes: ["compaction_error", "session_locked"], isSlow: true,
         doc: "Asks the backend to compact a Claude session's context.",
         fields: [
           FieldSpec("session_id", .text)
@@ -171,12 +191,16 @@ extension ProtocolCatalog {
           "session_id required in kill_session message",
           "Failed to kill session: <error>",
         ],
+        // session_killed (catalog 0.2.0-0.5.0, responses).
+        answers: ["session_killed"],
         doc: "Terminates the Claude process running a session.",
         fields: [
           FieldSpec("session_id", .text)
         ]),
       MessageSpec(
         "infer_session_name", .clientToServer,
+        // session_name_inferred or infer_name_error (catalog 0.2.0-0.5.0, responses and errors).
+        answers: ["session_name_inferred"], refusalTypes: ["infer_name_error"],
         doc: "Asks the backend to name a session from a message's text.",
         fields: [
           FieldSpec("session_id", .text),
@@ -184,6 +208,9 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "create_worktree_session", .clientToServer,
+        // worktree_session_created or worktree_session_error (catalog 0.2.0-0.5.0). Slow: the session's
+        // Claude run is invoke-claude's, up to an hour (backend/src/voice_code/claude.clj:100@1e7bcc30).
+        answers: ["worktree_session_created"], refusalTypes: ["worktree_session_error"], isSlow: true,
         doc: "Creates a git worktree with a new session in it.",
         fields: [
           FieldSpec("session_name", .text),
@@ -195,6 +222,8 @@ extension ProtocolCatalog {
           "command_id required in execute_command message",
           "working_directory required in execute_command message",
         ],
+        // command_started, or command_error when the spawn fails (catalog 0.2.0-0.5.0).
+        answers: ["command_started"], refusalTypes: ["command_error"],
         doc: "Runs a project or general command (from available_commands) in a directory.",
         fields: [
           FieldSpec("command_id", .text),
@@ -202,6 +231,8 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "get_command_history", .clientToServer,
+        // command_history (catalog 0.2.0-0.5.0).
+        answers: ["command_history"],
         doc: "Asks for recent command runs.",
         fields: [
           FieldSpec("working_directory", .text, required: false, nullable: true),
@@ -213,6 +244,8 @@ extension ProtocolCatalog {
           "command_session_id required in get_command_output message",
           "Command output not found: <command_session_id>",
         ],
+        // command_output_full (catalog 0.2.0-0.5.0).
+        answers: ["command_output_full"],
         doc: "Asks for the full output of one command run.",
         fields: [
           FieldSpec("command_session_id", .text)
@@ -223,6 +256,8 @@ extension ProtocolCatalog {
           "filename, content, and storage_location required in upload_file message",
           "Failed to upload file: <reason>",
         ],
+        // file_uploaded (catalog 0.2.0-0.5.0).
+        answers: ["file_uploaded"],
         doc: "Uploads a file (base64 content) into a project's resources folder.",
         fields: [
           FieldSpec("filename", .text),
@@ -235,6 +270,8 @@ extension ProtocolCatalog {
           "storage_location required in list_resources message",
           "Failed to list resources: <reason>",
         ],
+        // resources_list (catalog 0.2.0-0.5.0).
+        answers: ["resources_list"],
         doc: "Lists uploaded resources of a project.",
         fields: [
           FieldSpec("storage_location", .text)
@@ -245,6 +282,8 @@ extension ProtocolCatalog {
           "filename and storage_location required in delete_resource message",
           "Failed to delete resource: <reason>",
         ],
+        // resource_deleted (catalog 0.2.0-0.5.0).
+        answers: ["resource_deleted"],
         doc: "Deletes an uploaded resource.",
         fields: [
           FieldSpec("filename", .text),
@@ -258,6 +297,8 @@ extension ProtocolCatalog {
           "working_directory required for new session",
           "Recipe not found: <recipe-id>",
         ],
+        // recipe_started (catalog 0.2.0-0.5.0); 0.2.0: session_locked.
+        answers: ["recipe_started"], refusalTypes: ["session_locked"],
         doc: "Starts a multi-step recipe (an orchestrated workflow) in a session.",
         fields: [
           FieldSpec("session_id", .text),
@@ -278,18 +319,24 @@ extension ProtocolCatalog {
         refusals: [
           "session_id required in exit_recipe message"
         ],
+        // recipe_exited {reason:"user-requested"} (catalog 0.2.0-0.5.0).
+        answers: ["recipe_exited"],
         doc: "Leaves the running recipe of a session.",
         fields: [
           FieldSpec("session_id", .text)
         ]),
       MessageSpec(
         "get_available_recipes", .clientToServer,
+        // available_recipes (catalog 0.2.0-0.5.0).
+        answers: ["available_recipes"],
         doc: "Asks for the recipes the backend offers.",
         fields: [
 
         ]),
       MessageSpec(
         "refresh_sessions", .clientToServer,
+        // session_list, then recent_sessions (catalog 0.2.0-0.5.0).
+        answers: ["session_list"],
         doc: "Asks for fresh session_list and recent_sessions without reconnecting.",
         fields: [
           FieldSpec("recent_sessions_limit", .int, required: false, nullable: true, defaultValue: 5)
@@ -316,8 +363,10 @@ extension ProtocolCatalog {
             "reason", .text, knownValues: ["background", "user", "network_change"],
             doc: "Why the client disconnects (open set).")
         ]),
+      // Sent before authentication: hello, pong (SRV:2177-2181@1e7bcc30), auth_error, error (a frame that
+      // is not JSON, SRV:3081-3086; unsupported_protocol_version) and connected, the verdict.
       MessageSpec(
-        "hello", .serverToClient,
+        "hello", .serverToClient, requiresAuthentication: false,
         doc:
           "First frame on every connection: the server's version, auth version and instructions; with negotiation, what it supports and (auth v2) a fresh challenge.",
         fields: [
@@ -346,6 +395,7 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "connected", .serverToClient, status: .documentedNotImplemented, statusChanges: [.v0_4_0: .implemented],
+        requiresAuthentication: false,
         doc:
           "Confirms authentication and the negotiated parameters. Documented but never sent by the 0.2.0 and 0.3.0 backends (vcproto servers send it when the client negotiated); sent by every 0.4.0 server right after authentication, before session_list.",
         fields: [
@@ -372,13 +422,13 @@ extension ProtocolCatalog {
             doc: "Auth v2: the server's HMAC proving it knows the key (STANDARDS.md)."),
         ]),
       MessageSpec(
-        "auth_error", .serverToClient,
+        "auth_error", .serverToClient, requiresAuthentication: false,
         doc: "Authentication failed; the server closes the socket right after it. Deliberately generic.",
         fields: [
           FieldSpec("message", .text, knownValues: ["Authentication failed"])
         ]),
       MessageSpec(
-        "pong", .serverToClient,
+        "pong", .serverToClient, requiresAuthentication: false,
         doc: "Answer to ping.",
         fields: [
 
@@ -395,7 +445,7 @@ extension ProtocolCatalog {
             ])
         ]),
       MessageSpec(
-        "error", .serverToClient,
+        "error", .serverToClient, requiresAuthentication: false,
         rules: [.requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"])],
         doc: "A request failed. message is for people; code (when present) is for programs.",
         fields: [

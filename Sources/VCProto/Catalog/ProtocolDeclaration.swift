@@ -21,8 +21,11 @@ public struct ProtocolDeclaration: Sendable {
   public func projection(_ version: KnownVersion) -> ProtocolCatalog {
     func project(_ fields: [FieldSpec]) -> [FieldSpec] { fields.filter { $0.versions.contains(version) } }
     var projected: [MessageSpec] = []
+    let types = Set(messages.filter { $0.versions.contains(version) && $0.isModelled }.map(\.type))
     for spec in messages where spec.versions.contains(version) {
       var copy = spec
+      copy.answers = spec.answers.filter(types.contains)
+      copy.refusalTypes = spec.refusalTypes.filter(types.contains)
       copy.status = spec.status(in: version)
       copy.statusChanges = [:]
       copy.versions = .only(version)

@@ -18,27 +18,12 @@ struct PendingRequest: Sendable {
 }
 
 extension ClientEngine {
-  /// For each request type, the frame types that answer it (first match wins, oldest request first).
-  /// 0.2.0's `session_locked` (the per-session lock, gone in 0.3.0) refuses a `prompt`,
-  /// `compact_session` or `start_recipe` of the session it names, instead of the answer.
-  public static let answerTypes: [String: [String]] = [
-    "execute_command": ["command_started", "command_error"],
-    "get_command_output": ["command_output_full"],
-    "get_command_history": ["command_history"],
-    "infer_session_name": ["session_name_inferred", "infer_name_error"],
-    "compact_session": ["compaction_complete", "compaction_error", "session_locked"],
-    "create_worktree_session": ["worktree_session_created", "worktree_session_error"],
-    "kill_session": ["session_killed"],
-    "refresh_sessions": ["session_list"],
-    "list_resources": ["resources_list"],
-    "delete_resource": ["resource_deleted"],
-    "upload_file": ["file_uploaded"],
-    "get_available_recipes": ["available_recipes"],
-    "start_recipe": ["recipe_started", "session_locked"],
-    "exit_recipe": ["recipe_exited"],
-    "set_max_message_size": ["ack"],
-    "prompt": ["ack", "session_locked"],
-  ]
+  /// For each request type, the frame types that answer it (first match wins, oldest request first):
+  /// the catalog's ``MessageSpec/answers`` then ``MessageSpec/refusalTypes`` of every version
+  /// (``ProtocolDeclaration/requestEndings``). 0.2.0's `session_locked` (the per-session lock, gone in
+  /// 0.3.0) refuses a `prompt`, `compact_session` or `start_recipe` of the session it names, instead
+  /// of the answer.
+  public static let answerTypes: [String: [String]] = EngineFacts.requestEndings
 
   /// The answer that ends only a request about the session it names (`session_id`): 0.2.0's lock refusal.
   static let sessionBoundAnswer = "session_locked"
@@ -51,8 +36,9 @@ extension ClientEngine {
   public static let maxCursorIdBytes = 256
 
   /// The request types whose answer comes after long work, and so wait
-  /// ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
-  public static let slowRequestTypes: Set<String> = ["compact_session", "create_worktree_session"]
+  /// ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``: the
+  /// catalog's ``MessageSpec/isSlow`` (``ProtocolDeclaration/slowRequestTypes``).
+  public static let slowRequestTypes: Set<String> = EngineFacts.slowRequestTypes
 
   mutating func send(_ frame: JSONObject, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
     let type = frame["type"]?.stringValue ?? ""

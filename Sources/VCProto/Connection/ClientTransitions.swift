@@ -46,8 +46,9 @@ public enum ClientTransitions {
     return t
   }()
 
-  /// The only frames a client sends before it is authenticated.
-  public static let framesBeforeAuthentication: Set<String> = ["connect", "ping"]
+  /// The only frames a client sends before it is authenticated: the catalog's client-to-server types
+  /// that do not ``MessageSpec/requiresAuthentication`` (`connect`, `ping`).
+  public static let framesBeforeAuthentication: Set<String> = EngineFacts.clientFramesBeforeAuthentication
 
   /// The states `event` may lead to from `state`, or `nil` when the event is illegal there.
   public static func targets(from state: ClientState, on event: String) -> Set<ClientState>? {

@@ -4,7 +4,7 @@
 /// costs an out-of-line, Unicode-aware comparison for every literal that does not match, on every
 /// frame.) Types are matched by their exact bytes; for these lowercase ASCII names that is the same
 /// as `==`, since no other sequence of scalars is canonically equivalent to one of them.
-enum FrameType: Sendable {
+enum FrameType: Sendable, CaseIterable {
   // Server to client.
   case pong, heartbeat, draining, authError, sessionHistory, sessionUpdated, sessionReady, sessionCreated
   case turnComplete

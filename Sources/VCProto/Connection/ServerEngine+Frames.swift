@@ -1,4 +1,10 @@
 extension ServerEngine {
+  /// The client frames a server accepts before authentication, from the catalog
+  /// (``ClientTransitions/framesBeforeAuthentication``: `ping` and `connect`).
+  static let acceptedBeforeAuthentication: Set<FrameType> = Set(
+    ClientTransitions.framesBeforeAuthentication.map(FrameType.init)
+  ).subtracting([.other])
+
   mutating func receive(_ wire: JSONObject, now: Int64, _ out: inout [ServerAction]) {
     var frame = wire
     if channel != nil {
@@ -18,6 +24,13 @@ extension ServerEngine {
       frame = inner
     }
     let type = FrameType(frame["type"]?.stringValue ?? "")
+    guard (state == .authenticated && outcome != nil) || Self.acceptedBeforeAuthentication.contains(type) else {
+      // Before authentication only what the catalog allows (ping and connect): anything else, a frame
+      // without `type` too, is refused.
+      out.append(.send(.frame("auth_error", ["message": "Authentication failed"])))
+      finish(.notAuthenticated, close: true, &out)
+      return
+    }
     if type == .ping {
       emit(.frame("pong"), &out)
       return
@@ -29,12 +42,6 @@ extension ServerEngine {
         return
       }
       onConnect(frame, now: now, &out)
-      return
-    }
-    guard state == .authenticated, outcome != nil else {
-      // Before authentication only ping and connect: anything else (a frame without `type` too) is refused.
-      out.append(.send(.frame("auth_error", ["message": "Authentication failed"])))
-      finish(.notAuthenticated, close: true, &out)
       return
     }
     switch type {
@@ -109,7 +116,7 @@ extension ServerEngine {
       let fresh = !challengeUsed && age >= 0 && age < configuration.authTimeoutMs
       challengeUsed = true  // consumed by the first answer, right or wrong
       guard let challenge = issued, fresh, let nonce = frame["client_nonce"]?.stringValue,
-        (32...128).contains(nonce.utf8.count),
+        EngineFacts.clientNonceLengths.contains(nonce.utf8.count),
         nonce.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return refuseAuth(&out) }
       // The client's MAC binds the connect as received and the hello this connection sent
@@ -187,7 +194,7 @@ extension ServerEngine {
       out.append(.send(connected))
     }
     channel = sealWith
-    let limit = frame["recent_sessions_limit"]?.intValue.map { min(max($0, 1), 50) } ?? 5
+    let limit = EngineFacts.recentSessionsLimit(frame["recent_sessions_limit"]?.intValue)
     out.append(.deliver(.authenticated(accepted, sessionId: sessionId, recentSessionsLimit: limit)))
     if accepted.allows(Capability.heartbeat) {
       arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out)

@@ -21,8 +21,9 @@ public enum ServerTransitions {
   ]
 
   /// The only frames a server sends to a client that is not authenticated (`connected` as the
-  /// handshake's verdict).
-  public static let framesBeforeAuthentication: Set<String> = ["hello", "pong", "auth_error", "error", "connected"]
+  /// handshake's verdict): the catalog's server-to-client types that do not
+  /// ``MessageSpec/requiresAuthentication`` (`hello`, `pong`, `auth_error`, `error`, `connected`).
+  public static let framesBeforeAuthentication: Set<String> = EngineFacts.serverFramesBeforeAuthentication
 
   /// The states `event` may lead to from `state`, or `nil` when it is illegal there.
   public static func targets(from state: ServerState, on event: String) -> Set<ServerState>? {
