@@ -48,15 +48,31 @@ let package = Package(
       dependencies: ["VCProtoNIO", "VCProtoTap", .product(name: "VCProtoCLI", package: "vcproto")],
       path: "Sources/vcproto-tap-bench"
     ),
+    // Test helpers shared by the test targets (child processes, ports); not a product.
+    .target(
+      name: "TransportTestSupport",
+      dependencies: [.product(name: "NIOPosix", package: "swift-nio")],
+      path: "Tests/TransportTestSupport"
+    ),
     .testTarget(
       name: "VCProtoTapTests",
       dependencies: [
-        "VCProtoNIO", "VCProtoTap", "vcproto-tap",
+        "TransportTestSupport", "VCProtoNIO", "VCProtoTap", "vcproto-tap",
         .product(name: "VCProtoCLI", package: "vcproto"),
         .product(name: "VCProto", package: "vcproto"),
       ],
-      path: "Tests/VCProtoTapTests",
-      exclude: ["Python"]
+      path: "Tests/VCProtoTapTests"
+    ),
+    // End to end: the hosts over the NIO transports, against each other and against the Python
+    // backend (Tests/Python/backend.py).
+    .testTarget(
+      name: "VCProtoEndToEndTests",
+      dependencies: [
+        "TransportTestSupport", "VCProtoNIO", "VCProtoTap",
+        .product(name: "VCProtoCLI", package: "vcproto"),
+        .product(name: "VCProto", package: "vcproto"),
+      ],
+      path: "Tests/VCProtoEndToEndTests"
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransportTestSupport
 import VCProtoNIO
 
 @testable import VCProtoTap

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransportTestSupport
 import VCProtoCLI
 import VCProtoNIO
 
