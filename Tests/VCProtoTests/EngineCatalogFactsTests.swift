@@ -64,6 +64,19 @@ import Testing
     #expect(checked >= 20, "\(checked) answers checked")
   }
 
+  /// 0.2.0's `set_directory` is answered with `ack` ("Directory set"), so it waits for it like any
+  /// request: its `ack` no longer ends a `prompt` sent after it, whose own `ack` comes next.
+  @Test func theAckOfSetDirectoryDoesNotAnswerALaterPrompt() throws {
+    var engine = try Self.readyClient(.v0_2_0)
+    _ = try engine.handle(.send(try Self.example("set_directory", .v0_2_0), requestId: nil), now: 1)
+    _ = try engine.handle(.send(try Self.example("prompt", .v0_2_0), requestId: "p"), now: 2)
+    let directorySet = JSONObject.frame("ack", ["message": "Directory set"])
+    #expect(try engine.handle(.frameReceived(directorySet), now: 3) == [.deliver(.received(directorySet))])
+    let processing = JSONObject.frame("ack", ["message": "Processing prompt..."])
+    #expect(
+      try engine.handle(.frameReceived(processing), now: 4) == [.deliver(.answered(requestId: "p", frame: processing))])
+  }
+
   /// No other answer type ends a request: every frame type that ends some request, sent while a
   /// request of another type waits, is delivered as received and the request still waits.
   @Test(arguments: KnownVersion.allCases) func noOtherAnswerEndsARequest(_ version: KnownVersion) throws {

@@ -151,6 +151,9 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "set_directory", .clientToServer, versions: .removedIn(.v0_3_0),
+        refusals: ["path required in set_directory message"],
+        // ack {message:"Directory set"} (SRV:1339@1e28b288, catalog 0.2.0), then available_commands.
+        answers: ["ack"],
         doc: "Sets the working directory the backend uses for project commands (removed in 0.3.0).",
         fields: [
           FieldSpec("path", .text)
