@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -5,12 +6,40 @@ import NIOWebSocket
 import VCProto
 
 /// Opens client WebSocket connections over plain TCP (`ws://`), with a deadline on the connect and
-/// the upgrade together.
-public enum WebSocketClient {
+/// the upgrade together: as a value, the ``WebSocketConnector`` a `ClientHost` opens each connection
+/// with (``connect(to:)``, every one with the same headers and limits); or once, with
+/// ``connect(to:headers:limits:group:)``.
+public struct WebSocketClient: WebSocketConnector {
+  /// Headers added to every upgrade request (a `Sec-WebSocket-Protocol` among them offers
+  /// subprotocols).
+  public var headers: [(String, String)]
+  /// The limits of every connection (and the connect deadline).
+  public var limits: WebSocketLimits
+  /// The event loops the connections run on.
+  public var group: any EventLoopGroup
+
+  /// A connector adding `headers` to each upgrade, with `limits`, on `group`.
+  public init(
+    headers: [(String, String)] = [], limits: WebSocketLimits = .default,
+    group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+  ) {
+    self.headers = headers
+    self.limits = limits
+    self.group = group
+  }
+
+  /// Opens a connection to `url` (`ws://` only: ``WebSocketError/invalidURL(_:)`` otherwise), as
+  /// ``connect(to:headers:limits:group:)`` does with this connector's headers and limits.
+  public func connect(to url: URL) async throws -> any WebSocketTransport {
+    guard let target = WebSocketURL(url.absoluteString) else { throw WebSocketError.invalidURL(url.absoluteString) }
+    return try await Self.connect(to: target, headers: headers, limits: limits, group: group)
+  }
+
   /// Connects to `url` and upgrades; `headers` are added to the upgrade request (a
   /// `Sec-WebSocket-Protocol` among them offers subprotocols). Throws ``WebSocketError`` (or the
   /// socket's error) when the server cannot be reached, refuses the upgrade, or the deadline
-  /// (``WebSocketLimits/connectTimeoutMilliseconds``) passes.
+  /// (``WebSocketLimits/connectTimeoutMilliseconds``) passes; throws `CancellationError` when the
+  /// task is cancelled first (the socket opened for it is closed).
   public static func connect(
     to url: WebSocketURL, headers: [(String, String)] = [], limits: WebSocketLimits = .default,
     group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -18,7 +47,7 @@ public enum WebSocketClient {
     var httpHeaders = HTTPHeaders()
     for (name, value) in headers { httpHeaders.add(name: name, value: value) }
     let target = url.target
-    return try await upgrade(to: url, headers: httpHeaders, limits: limits, eventLoop: group.next()) {
+    let promise = startUpgrade(to: url, headers: httpHeaders, limits: limits, eventLoop: group.next()) {
       channel, response in
       let handler = WebSocketMessageHandler(isClient: true, limits: limits)
       return channel.eventLoop.makeCompletedFuture {
@@ -27,7 +56,12 @@ public enum WebSocketClient {
           channel: channel, handler: handler, requestTarget: target,
           subprotocol: response.headers.first(name: "Sec-WebSocket-Protocol"))
       }
-    }.get()
+    }
+    return try await withTaskCancellationHandler {
+      try await promise.futureResult.get()
+    } onCancel: {
+      promise.fail(CancellationError())
+    }
   }
 
   /// The building block under ``connect(to:headers:limits:group:)``: connects on `eventLoop`,
@@ -39,6 +73,15 @@ public enum WebSocketClient {
     to url: WebSocketURL, headers: HTTPHeaders, limits: WebSocketLimits, eventLoop: EventLoop,
     install: @escaping @Sendable (Channel, HTTPResponseHead) -> EventLoopFuture<Result>
   ) -> EventLoopFuture<Result> {
+    startUpgrade(to: url, headers: headers, limits: limits, eventLoop: eventLoop, install: install).futureResult
+  }
+
+  /// ``upgrade(to:headers:limits:eventLoop:install:)``, its promise given out so that the caller can
+  /// fail it (a cancelled connect): failing it closes the socket.
+  static func startUpgrade<Result: Sendable>(
+    to url: WebSocketURL, headers: HTTPHeaders, limits: WebSocketLimits, eventLoop: EventLoop,
+    install: @escaping @Sendable (Channel, HTTPResponseHead) -> EventLoopFuture<Result>
+  ) -> EventLoopPromise<Result> {
     let promise = eventLoop.makePromise(of: Result.self)
     var headers = headers
     if !headers.contains(name: "Host") { headers.add(name: "Host", value: url.hostHeader) }
@@ -80,7 +123,7 @@ public enum WebSocketClient {
       deadline.cancel()
       if case .failure = result { connected.whenSuccess { $0.close(promise: nil) } }
     }
-    return promise.futureResult
+    return promise
   }
 }
 

@@ -5,14 +5,15 @@ import NIOPosix
 import NIOWebSocket
 import VCProto
 
-/// A server socket that accepts WebSocket connections (`ws://`): ``bind(host:port:limits:backlog:group:)``
-/// and ``accept()`` each ``WebSocketConnection``, or, for full control of each upgrade,
+/// A server socket that accepts WebSocket connections (`ws://`): ``bind(host:port:limits:backlog:group:)``,
+/// then the ``WebSocketTransportListener`` a `ServerHost` serves (``accept()``), or
+/// ``acceptConnection()`` each ``WebSocketConnection`` yourself; or, for full control of each upgrade,
 /// ``bind(host:port:limits:group:makeDelegate:)`` with a ``WebSocketUpgradeDelegate``.
 ///
 /// Each accepted connection decodes frames up to ``WebSocketLimits/maxFrameBytes`` and has the
 /// limits' write-buffer watermarks. A request that is not a WebSocket upgrade gets a plain HTTP
 /// answer and is closed.
-public final class WebSocketListener: Sendable {
+public final class WebSocketListener: WebSocketTransportListener {
   /// The listening channel.
   public let channel: Channel
   private let accepted: AsyncStream<WebSocketConnection>?
@@ -26,7 +27,7 @@ public final class WebSocketListener: Sendable {
   public var port: Int { channel.localAddress?.port ?? 0 }
 
   /// Listens on `host:port` and accepts every WebSocket upgrade; the connections are handed out by
-  /// ``accept()``. At most `backlog` accepted connections wait for ``accept()``; more are closed
+  /// ``accept()`` (or ``acceptConnection()``). At most `backlog` accepted connections wait for ``accept()``; more are closed
   /// at once with 1013 (try again later).
   public static func bind(
     host: String, port: Int, limits: WebSocketLimits = .default, backlog: Int = 64,
@@ -42,7 +43,7 @@ public final class WebSocketListener: Sendable {
   }
 
   /// Listens on `host:port` and lets a delegate made for each accepted TCP connection decide its
-  /// upgrade. ``accept()`` returns `nil` on such a listener.
+  /// upgrade. ``accept()`` and ``acceptConnection()`` return `nil` on such a listener.
   public static func bind(
     host: String, port: Int, limits: WebSocketLimits = .default,
     group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
@@ -53,14 +54,20 @@ public final class WebSocketListener: Sendable {
     return WebSocketListener(channel: channel, accepted: nil)
   }
 
-  /// The next accepted connection, or `nil` once the listener is closed.
-  public func accept() async -> WebSocketConnection? {
+  /// The next accepted connection, or `nil` once the listener is closed (and no accepted
+  /// connection waits).
+  public func acceptConnection() async -> WebSocketConnection? {
     guard let accepted else { return nil }
     var iterator = accepted.makeAsyncIterator()
     return await iterator.next()
   }
 
-  /// Stops listening (open connections stay open).
+  /// ``acceptConnection()`` as a ``WebSocketTransport``: what a `ServerHost` calls.
+  public func accept() async -> (any WebSocketTransport)? {
+    await acceptConnection()
+  }
+
+  /// Stops listening (open connections stay open); a pending ``accept()`` returns `nil`.
   public func close() async {
     try? await channel.close()
   }

@@ -20,12 +20,19 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
   private var fragments: (opcode: WebSocketOpcode, bytes: [UInt8])?
   private var queue: [WebSocketMessage] = []
   private var queueHead = 0
-  private var waiters: [EventLoopPromise<WebSocketMessage?>] = []
+  private var waiters: [EventLoopPromise<WebSocketReceived>] = []
   private var readPending = false
   private var closeSent = false
   private var closeTimer: Scheduled<Void>?
+  /// The peer's close frame (code 1005 when it had none), once it arrived.
+  private(set) var peerClose: WebSocketClose?
+  /// The close frame this side sent when it failed the connection (1002, 1009), if it did.
+  private var failure: WebSocketClose?
   /// The peer's close code (1005 when its close frame had none), once its close frame arrived.
-  private(set) var peerCloseCode: WebSocketCloseCode?
+  var peerCloseCode: WebSocketCloseCode? { peerClose?.code }
+  /// How the connection ended, for ``next(on:)`` once it is closed: the peer's close frame, else
+  /// the one this side failed it with, else 1006.
+  private var ending: WebSocketClose { peerClose ?? failure ?? .abnormal }
   /// Whether the channel is closed.
   private(set) var isClosed = false
 
@@ -65,7 +72,10 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     case .connectionClose:
       var data = frame.unmaskedData
       let code = data.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:)) ?? .noStatusReceived
-      if peerCloseCode == nil { peerCloseCode = code }
+      if peerClose == nil {
+        let reason = data.readString(length: data.readableBytes) ?? ""
+        peerClose = WebSocketClose(code: code, reason: reason)
+      }
       if !closeSent {
         // Echo the peer's code (a frame with none gets none back).
         var body = context.channel.allocator.buffer(capacity: 2)
@@ -98,7 +108,7 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
 
   private func deliver(_ message: WebSocketMessage) {
     if !waiters.isEmpty {
-      waiters.removeFirst().succeed(message)
+      waiters.removeFirst().succeed(.message(message))
     } else {
       queue.append(message)
     }
@@ -109,7 +119,7 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     closeTimer?.cancel()
     let waiting = waiters
     waiters = []
-    for waiter in waiting { waiter.succeed(nil) }
+    for waiter in waiting { waiter.succeed(.closed(ending)) }
     context.fireChannelInactive()
   }
 
@@ -127,8 +137,9 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     }
   }
 
-  /// The next message, `nil` once the connection is closed and every received message was taken.
-  func next(on eventLoop: EventLoop) -> EventLoopFuture<WebSocketMessage?> {
+  /// The next message; once the connection is closed and every received message was taken, how it
+  /// ended.
+  func next(on eventLoop: EventLoop) -> EventLoopFuture<WebSocketReceived> {
     if queued > 0 {
       let message = queue[queueHead]
       queueHead += 1
@@ -140,10 +151,10 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
         readPending = false
         context.read()
       }
-      return eventLoop.makeSucceededFuture(message)
+      return eventLoop.makeSucceededFuture(.message(message))
     }
-    if isClosed { return eventLoop.makeSucceededFuture(nil) }
-    let promise = eventLoop.makePromise(of: WebSocketMessage?.self)
+    if isClosed { return eventLoop.makeSucceededFuture(.closed(ending)) }
+    let promise = eventLoop.makePromise(of: WebSocketReceived.self)
     waiters.append(promise)
     return promise.futureResult
   }
@@ -183,6 +194,9 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
 
   private func fail(_ code: WebSocketCloseCode, _ reason: String) {
     guard let context else { return }
+    if failure == nil {
+      failure = WebSocketClose(code: code, reason: String(decoding: reason.utf8.prefix(123), as: UTF8.self))
+    }
     var body = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
     body.writeInteger(code.rawValue)
     body.writeBytes(reason.utf8.prefix(123))

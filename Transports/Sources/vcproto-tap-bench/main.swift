@@ -34,9 +34,9 @@ func output(_ size: Int) -> WebSocketMessage {
 func startBackend() async throws -> WebSocketListener {
   let listener = try await WebSocketListener.bind(host: "127.0.0.1", port: 0)
   Task {
-    while let connection = await listener.accept() {
+    while let connection = await listener.acceptConnection() {
       Task {
-        while let message = try await connection.receive() {
+        while case .message(let message) = await connection.receive() {
           let bytes = message.bytes
           // Burst frames carry "burst" right after the text's opening quote; only "burst-last" is answered.
           let head = String(decoding: bytes.prefix(40), as: UTF8.self)
@@ -63,14 +63,14 @@ func latency(_ url: WebSocketURL, size: Int, rounds: Int) async throws -> Latenc
   let message = prompt(size)
   for _ in 0..<min(50, rounds) {  // warm-up
     try await app.send(message)
-    _ = try await app.receive()
+    _ = await app.receive()
   }
   var samples: [Double] = []
   samples.reserveCapacity(rounds)
   for _ in 0..<rounds {
     let start = DispatchTime.now().uptimeNanoseconds
     try await app.send(message)
-    guard try await app.receive() != nil else { fatalError("backend closed") }
+    guard case .message = await app.receive() else { fatalError("backend closed") }
     samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000)
   }
   await app.close()
@@ -86,7 +86,7 @@ func throughput(_ url: WebSocketURL, size: Int, count: Int) async throws -> Doub
   let start = DispatchTime.now().uptimeNanoseconds
   for _ in 0..<(count - 1) { try await app.send(burst) }
   try await app.send(last)
-  guard try await app.receive() != nil else { fatalError("backend closed") }
+  guard case .message = await app.receive() else { fatalError("backend closed") }
   let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   await app.close()
   return Double(count) / seconds

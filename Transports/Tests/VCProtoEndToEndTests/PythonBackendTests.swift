@@ -59,7 +59,7 @@ import VCProtoNIO
       }
       defer { watchdog.cancel() }
       while !done(events) {
-        guard let message = try await connection.receive() else {
+        guard case .message(let message) = await connection.receive() else {
           throw TestFailure("closed or timed out; types: \(types) events: \(events)")
         }
         let text = String(decoding: message.bytes, as: UTF8.self)

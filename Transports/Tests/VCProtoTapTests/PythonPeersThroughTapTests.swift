@@ -97,11 +97,11 @@ import VCProtoNIO
       to: WebSocketURL(tap.url())!, headers: [("Sec-WebSocket-Protocol", "vcproto.test")])
     #expect(app.subprotocol == "vcproto.test")
     // The backend's first message is its hello; then it is killed.
-    let hello = try await app.receive()
-    #expect(hello.map { String(decoding: $0.bytes, as: UTF8.self) }?.contains("\"hello\"") == true)
+    guard case .message(let hello) = await app.receive() else { throw TestFailure("no hello") }
+    #expect(String(decoding: hello.bytes, as: UTF8.self).contains("\"hello\""))
     server.kill()
     let killed = Date()
-    while try await app.receive() != nil {}
+    while case .message = await app.receive() {}
     #expect(Date().timeIntervalSince(killed) < 3)
     #expect(await app.peerCloseCode() == .internalError)
     #expect(tap.log.text.contains("the backend closed the connection without a close frame"))

@@ -13,9 +13,9 @@ import VCProtoNIO
   func echoBackend() async throws -> WebSocketListener {
     let listener = try await WebSocketListener.bind(host: "127.0.0.1", port: 0)
     Task {
-      while let connection = await listener.accept() {
+      while let connection = await listener.acceptConnection() {
         Task {
-          while let message = try await connection.receive() { try await connection.send(message) }
+          while case .message(let message) = await connection.receive() { try await connection.send(message) }
         }
       }
     }
@@ -36,7 +36,7 @@ import VCProtoNIO
     ]
     for message in messages {
       try await app.send(message)
-      #expect(try await app.receive() == message)
+      #expect(await app.receive() == .message(message))
     }
     await app.close(code: WebSocketCloseCode(rawValue: 4002), reason: "bye")
     #expect(await app.peerCloseCode() == WebSocketCloseCode(rawValue: 4002))
@@ -62,7 +62,7 @@ import VCProtoNIO
     #expect(tap.tap.openConnections == 0)
     let again = try await WebSocketClient.connect(to: url)
     try await again.send(.text(#"{"type":"ping"}"#))
-    #expect(try await again.receive() == .text(#"{"type":"ping"}"#))
+    #expect(await again.receive() == .message(.text(#"{"type":"ping"}"#)))
     await again.close()
     _ = await tap.finish()
     await backend.close()
@@ -76,7 +76,7 @@ import VCProtoNIO
     let tap = try await RunningTap.start(upstream: "ws://127.0.0.1:\(backend.port)", limits: limits)
     let app = try await WebSocketClient.connect(to: WebSocketURL(tap.url())!)
     try await app.send(.binary([UInt8](repeating: 7, count: 1_001)))
-    while try await app.receive() != nil {}
+    while case .message = await app.receive() {}
     #expect(await app.peerCloseCode() == .messageTooBig)
     #expect(tap.log.text.contains("larger than 1000 bytes"))
     _ = await tap.finish()

@@ -66,8 +66,8 @@ import VCProtoNIO
     let path = try #require(found, "vcproto-tap not found in \(candidates)")
     let backend = try await WebSocketListener.bind(host: "127.0.0.1", port: 0)
     Task {
-      while let connection = await backend.accept() {
-        Task { while let message = try await connection.receive() { try await connection.send(message) } }
+      while let connection = await backend.acceptConnection() {
+        Task { while case .message(let message) = await connection.receive() { try await connection.send(message) } }
       }
     }
     let capture = temporaryDirectory().appendingPathComponent("c.jsonl")
@@ -83,7 +83,7 @@ import VCProtoNIO
     }
     let app = try await WebSocketClient.connect(to: WebSocketURL("ws://127.0.0.1:\(port)")!)
     try await app.send(.text(#"{"type":"ping"}"#))
-    _ = try await app.receive()
+    _ = await app.receive()
     kill(tap.process.processIdentifier, SIGINT)
     #expect(try await tap.exitStatus() == 0)
     let written = try String(contentsOf: capture, encoding: .utf8).split(separator: "\n")
