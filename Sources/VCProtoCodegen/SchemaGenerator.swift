@@ -129,6 +129,8 @@ package struct SchemaGenerator: Sendable {
     if !spec.refusalTypes.isEmpty { facts.append(("x-vcproto-refusal-types", names(spec.refusalTypes))) }
     if !spec.refusals.isEmpty { facts.append(("x-vcproto-refusals", names(spec.refusals))) }
     if spec.isSlow { facts.append(("x-vcproto-slow", true)) }
+    if spec.isSessionScoped { facts.append(("x-vcproto-session-scoped", true)) }
+    if spec.endsOnlyItsSessionsRequest { facts.append(("x-vcproto-ends-only-its-sessions-request", true)) }
     return facts
   }
 

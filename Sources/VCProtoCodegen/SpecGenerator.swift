@@ -71,6 +71,7 @@ package struct SpecGenerator: Sendable {
     } else if !spec.requiresAuthentication {
       facts.append("sent before authentication too")
     }
+    if spec.endsOnlyItsSessionsRequest { facts.append("ends only a request about the session it names") }
     if let capability = spec.capability { facts.append("capability `\(capability)`") }
     s += facts.joined(separator: "; ") + ".\n\n"
     if let answers = answerText(spec) { s += answers + "\n\n" }
@@ -107,6 +108,7 @@ package struct SpecGenerator: Sendable {
     }
     if !refusals.isEmpty { s += "; refused by " + refusals.joined(separator: ", or by ") }
     if spec.isSlow { s += "; slow: waits the slow-request timeout" }
+    if spec.isSessionScoped { s += "; scoped to its `session_id`: a frame naming another session does not end it" }
     return s
       + (spec.refusals.isEmpty ? " (section 15, rule 9)." : " (section 15, rule 9; `<...>` stands for any text).")
   }
@@ -128,6 +130,7 @@ package struct SpecGenerator: Sendable {
       guard !spec.answers.isEmpty || !spec.refusalTypes.isEmpty else { continue }
       var request = "`\(spec.type)`"
       if !spec.versions.isAll { request += " (\(spec.versions))" }
+      if spec.isSessionScoped { request += ", per session" }
       var refusals = spec.refusalTypes.isEmpty ? [] : [typeList(spec.refusalTypes, within: spec.versions)]
       if !spec.refusals.isEmpty { refusals.append("`error` (its messages in section 12)") }
       let refused = refusals.joined(separator: ", ")

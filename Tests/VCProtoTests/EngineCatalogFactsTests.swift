@@ -77,6 +77,30 @@ import Testing
       try engine.handle(.frameReceived(processing), now: 4) == [.deliver(.answered(requestId: "p", frame: processing))])
   }
 
+  /// A session-scoped request (the catalog's `isSessionScoped`) is not ended by an answer naming
+  /// another session; any other request is. Each answer type of each request, on every version.
+  @Test(arguments: KnownVersion.allCases) func answersNamingAnotherSessionEndOnlyOtherRequests(
+    _ version: KnownVersion
+  ) throws {
+    let catalog = ProtocolCatalog.catalog(version)
+    var scoped = 0
+    for spec in catalog.messages(.clientToServer) where spec.field("session_id") != nil {
+      for ending in Self.endings(spec) {
+        var answer = try Self.example(ending, version)
+        guard answer["session_id"]?.stringValue != nil else { continue }
+        answer["session_id"] = "another-session"
+        let bound = catalog.message(ending)?.endsOnlyItsSessionsRequest ?? false
+        var engine = try Self.readyClient(version)
+        _ = try engine.handle(.send(try Self.example(spec.type, version), requestId: "r"), now: 1)
+        let ends = !spec.isSessionScoped && !bound
+        let expected: [ClientAction] = [.deliver(ends ? .answered(requestId: "r", frame: answer) : .received(answer))]
+        #expect(try engine.handle(.frameReceived(answer), now: 2) == expected, "\(version) \(spec.type) \(ending)")
+        if spec.isSessionScoped || bound { scoped += 1 }
+      }
+    }
+    #expect(scoped >= 3, "\(scoped) session-scoped pairs checked")
+  }
+
   /// No other answer type ends a request: every frame type that ends some request, sent while a
   /// request of another type waits, is delivered as received and the request still waits.
   @Test(arguments: KnownVersion.allCases) func noOtherAnswerEndsARequest(_ version: KnownVersion) throws {

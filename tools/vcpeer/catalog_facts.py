@@ -1,11 +1,12 @@
 """The catalog's conversation facts, read from Schema/ rather than copied (STANDARDS.md section 15).
 
 vcproto's schema generator writes them from its catalog as annotations JSON Schema validators ignore
-(Vectors/README.md): on a message, `x-vcproto-before-authentication` (it may cross before the
-connection is authenticated), and on a request `x-vcproto-answers`, `x-vcproto-refusal-types` (the
-frame types that end it), `x-vcproto-refusals` (the `error` messages that refuse it, `<...>` any text)
-and `x-vcproto-slow`; on a member `x-vcproto-clamp` and `x-vcproto-lengths` (what a server holds an
-integer within, and the string lengths it accepts) next to `default`.
+(Vectors/README.md): on a message `x-vcproto-before-authentication` (it may cross before the
+connection is authenticated); on a request `x-vcproto-answers`, `x-vcproto-refusal-types` (the frame
+types that end it), `x-vcproto-refusals` (the `error` messages that refuse it, `<...>` any text),
+`x-vcproto-slow` and `x-vcproto-session-scoped`; on a server frame
+`x-vcproto-ends-only-its-sessions-request`; on a member `x-vcproto-clamp` and `x-vcproto-lengths`
+(what a server holds an integer within, and the string lengths it accepts) next to `default`.
 
 The engines use them over every version at once (a type only some versions have, such as 0.2.0's
 `session_locked`, simply never arrives on the others), so the facts here are the union over
@@ -42,7 +43,7 @@ def _append(table, kind, items):
 
 def load(root=SCHEMA):
     """The facts as a dict: answers, refusals, slow, before_authentication (per direction), members."""
-    answers, refusals, slow = {}, {}, set()
+    answers, refusals, slow, scoped, bound = {}, {}, set(), set(), set()
     before = {direction: set() for direction in DIRECTIONS}
     members = {}  # (type, member) -> the member's schema (its newest declaration)
     for direction, kind, schema in _messages(root):
@@ -55,10 +56,14 @@ def load(root=SCHEMA):
             _append(refusals, kind, schema["x-vcproto-refusals"])
         if schema.get("x-vcproto-slow"):
             slow.add(kind)
+        if schema.get("x-vcproto-session-scoped"):
+            scoped.add(kind)
+        if schema.get("x-vcproto-ends-only-its-sessions-request"):
+            bound.add(kind)
         for name, member in schema.get("properties", {}).items():
             members[(kind, name)] = member
-    return {"answers": answers, "refusals": refusals, "slow": slow, "before_authentication": before,
-            "members": members}
+    return {"answers": answers, "refusals": refusals, "slow": slow, "session_scoped": scoped,
+            "session_bound": bound, "before_authentication": before, "members": members}
 
 
 FACTS = load()
@@ -68,6 +73,10 @@ ANSWERS = FACTS["answers"]
 REFUSALS = FACTS["refusals"]
 # The requests whose answer comes after long work (the slow-request timeout).
 SLOW = FACTS["slow"]
+# The requests about one session: an answer naming another session does not end them.
+SESSION_SCOPED = FACTS["session_scoped"]
+# The server frames that end only a request about the session they name (0.2.0's session_locked).
+SESSION_BOUND_ANSWERS = FACTS["session_bound"]
 # What a client sends, and what a server sends, before authentication.
 CLIENT_BEFORE_AUTHENTICATION = FACTS["before_authentication"]["client_to_server"]
 SERVER_BEFORE_AUTHENTICATION = FACTS["before_authentication"]["server_to_client"]

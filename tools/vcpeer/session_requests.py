@@ -15,9 +15,9 @@ from .session_common import later
 # which request: the catalog's, read from Schema/ (catalog_facts).
 ANSWERS = catalog_facts.ANSWERS
 # 0.2.0's session_locked refuses a prompt, compact_session or start_recipe of the session it names.
-SESSION_BOUND_ANSWERS = {"session_locked"}
+SESSION_BOUND_ANSWERS = catalog_facts.SESSION_BOUND_ANSWERS
 # Session-scoped requests: an answer naming another session does not answer them.
-SESSION_SCOPED = {"infer_session_name", "compact_session", "kill_session"}
+SESSION_SCOPED = catalog_facts.SESSION_SCOPED
 # How long a request waits for its answer (rule 9): 120 s, or 1 h 2 min for the two whose answer
 # comes after work the real server bounds at an hour.
 REQUEST_TIMEOUT_MS = 120_000

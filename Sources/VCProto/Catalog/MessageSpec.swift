@@ -43,6 +43,13 @@ public struct MessageSpec: Sendable, Hashable {
   /// Requests: the answer comes after long work the real server bounds at an hour, so the client
   /// waits ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
   public var isSlow: Bool
+  /// Requests about one session (their `session_id`): an answer or refusal that names a session
+  /// (`session_id`) ends only the request about that session; one that names none ends the oldest.
+  public var isSessionScoped: Bool
+  /// Server frames that end a request (an answer or refusal type) only when the request is about
+  /// the session the frame names (`session_id` against the request's `session_id`,
+  /// `resume_session_id` or `new_session_id`): 0.2.0's `session_locked`.
+  public var endsOnlyItsSessionsRequest: Bool
   /// What the message is for (our words).
   public var doc: String
 
@@ -52,7 +59,7 @@ public struct MessageSpec: Sendable, Hashable {
     statusChanges: [KnownVersion: MessageStatus] = [:],
     requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [],
     refusals: [String] = [], answers: [String] = [], refusalTypes: [String] = [], isSlow: Bool = false,
-    doc: String, fields: [FieldSpec]
+    isSessionScoped: Bool = false, endsOnlyItsSessionsRequest: Bool = false, doc: String, fields: [FieldSpec]
   ) {
     self.type = type
     self.direction = direction
@@ -65,6 +72,8 @@ public struct MessageSpec: Sendable, Hashable {
     self.answers = answers
     self.refusalTypes = refusalTypes
     self.isSlow = isSlow
+    self.isSessionScoped = isSessionScoped
+    self.endsOnlyItsSessionsRequest = endsOnlyItsSessionsRequest
     self.capability = capability
     self.requiresAuthentication = requiresAuthentication
     self.doc = doc

@@ -184,6 +184,7 @@ extension ProtocolCatalog {
         // compaction_complete or compaction_error (catalog 0.2.0-0.5.0, responses); 0.2.0: session_locked.
         // Slow: the compaction CLI runs up to an hour (backend/src/voice_code/claude.clj:326@1e7bcc30).
         answers: ["compaction_complete"], refusalTypes: ["compaction_error", "session_locked"], isSlow: true,
+        isSessionScoped: true,
         doc: "Asks the backend to compact a Claude session's context.",
         fields: [
           FieldSpec("session_id", .text)
@@ -194,8 +195,8 @@ extension ProtocolCatalog {
           "session_id required in kill_session message",
           "Failed to kill session: <error>",
         ],
-        // session_killed (catalog 0.2.0-0.5.0, responses).
-        answers: ["session_killed"],
+        // session_killed {session_id} (catalog 0.2.0-0.5.0, responses).
+        answers: ["session_killed"], isSessionScoped: true,
         doc: "Terminates the Claude process running a session.",
         fields: [
           FieldSpec("session_id", .text)
@@ -203,7 +204,7 @@ extension ProtocolCatalog {
       MessageSpec(
         "infer_session_name", .clientToServer,
         // session_name_inferred or infer_name_error (catalog 0.2.0-0.5.0, responses and errors).
-        answers: ["session_name_inferred"], refusalTypes: ["infer_name_error"],
+        answers: ["session_name_inferred"], refusalTypes: ["infer_name_error"], isSessionScoped: true,
         doc: "Asks the backend to name a session from a message's text.",
         fields: [
           FieldSpec("session_id", .text),
@@ -601,6 +602,8 @@ extension ProtocolCatalog {
         ]),
       MessageSpec(
         "session_locked", .serverToClient, versions: .removedIn(.v0_3_0),
+        // Always names the locked session (server.clj:496-503@1e28b288).
+        endsOnlyItsSessionsRequest: true,
         doc: "A prompt was refused because the session is busy (removed in 0.3.0).",
         fields: [
           FieldSpec("message", .text, knownValues: ["Session is currently processing a prompt. Please wait."]),

@@ -16,6 +16,17 @@ extension ProtocolDeclaration {
     Set(messages.filter { $0.direction == .clientToServer && $0.isSlow }.map(\.type))
   }
 
+  /// The request types about one session (``MessageSpec/isSessionScoped``).
+  public var sessionScopedRequestTypes: Set<String> {
+    Set(messages.filter { $0.direction == .clientToServer && $0.isSessionScoped }.map(\.type))
+  }
+
+  /// The server frame types that end only a request about the session they name
+  /// (``MessageSpec/endsOnlyItsSessionsRequest``).
+  public var sessionBoundAnswerTypes: Set<String> {
+    Set(messages.filter { $0.direction == .serverToClient && $0.endsOnlyItsSessionsRequest }.map(\.type))
+  }
+
   /// The types of `direction` that may cross before the connection is authenticated (those that do
   /// not ``MessageSpec/requiresAuthentication``), in any version.
   public func framesBeforeAuthentication(_ direction: MessageDirection) -> Set<String> {
@@ -35,6 +46,10 @@ enum EngineFacts {
   static let requestEndings = ProtocolCatalog.declaration.requestEndings
   /// ``ProtocolDeclaration/slowRequestTypes`` of the declaration.
   static let slowRequestTypes = ProtocolCatalog.declaration.slowRequestTypes
+  /// ``ProtocolDeclaration/sessionScopedRequestTypes`` of the declaration.
+  static let sessionScopedRequestTypes = ProtocolCatalog.declaration.sessionScopedRequestTypes
+  /// ``ProtocolDeclaration/sessionBoundAnswerTypes`` of the declaration.
+  static let sessionBoundAnswerTypes = ProtocolCatalog.declaration.sessionBoundAnswerTypes
   /// What a client sends before authentication.
   static let clientFramesBeforeAuthentication = ProtocolCatalog.declaration.framesBeforeAuthentication(.clientToServer)
   /// What a server sends before authentication.

@@ -25,8 +25,9 @@ extension ClientEngine {
   /// of the answer.
   public static let answerTypes: [String: [String]] = EngineFacts.requestEndings
 
-  /// The answer that ends only a request about the session it names (`session_id`): 0.2.0's lock refusal.
-  static let sessionBoundAnswer = "session_locked"
+  /// The answers that end only a request about the session they name (`session_id`): 0.2.0's lock
+  /// refusal, the catalog's ``MessageSpec/endsOnlyItsSessionsRequest``.
+  static let sessionBoundAnswers: Set<String> = EngineFacts.sessionBoundAnswerTypes
 
   /// The longest 0.2.0/0.3.0 cursor (`newest_message_id`, else the newest message's `uuid`) the engine
   /// keeps to send back as `last_message_id`: 256 UTF-8 bytes (real ids are 36-byte UUIDs). A history
@@ -83,7 +84,7 @@ extension ClientEngine {
       frame["session_id"]?.stringValue ?? frame["resume_session_id"]?.stringValue
       ?? frame["new_session_id"]?.stringValue
     var request = PendingRequest(id: id, type: type, sessionId: session, answers: answers, deadline: deadline)
-    if ["infer_session_name", "compact_session", "kill_session"].contains(type), let id = frame["session_id"] {
+    if EngineFacts.sessionScopedRequestTypes.contains(type), let id = frame["session_id"] {
       request.correlation = ("session_id", id)
     }
     pending.append(request)
@@ -103,7 +104,7 @@ extension ClientEngine {
     if type == "error" {
       return ErrorAttribution.request(refusedBy: frame, among: pending).map { pending.remove(at: $0) }
     }
-    let sessionBound = type == Self.sessionBoundAnswer
+    let sessionBound = Self.sessionBoundAnswers.contains(type)
     guard
       let index = pending.firstIndex(where: { request in
         request.answers.contains(type)
