@@ -3,7 +3,7 @@ import Foundation
 /// An in-memory server for tests: a ``WebSocketConnector`` whose every connect makes an
 /// ``InMemoryWebSocket`` pair and hands the server end to ``accept()`` (a
 /// ``WebSocketTransportListener``). ``refuseConnections(_:)`` plays a server that is down;
-/// ``clientEnds`` are the client ends made so far, for a test to ``InMemoryWebSocket/drop()`` one.
+/// ``clientEnds`` and ``serverEnds`` are the ends made so far, for a test to ``InMemoryWebSocket/drop()`` one.
 package final class InMemoryWebSocketNetwork: WebSocketConnector, WebSocketTransportListener {
   private struct State {
     var refusing = false
@@ -11,6 +11,7 @@ package final class InMemoryWebSocketNetwork: WebSocketConnector, WebSocketTrans
     var waiting: [InMemoryWebSocket] = []
     var acceptor: CheckedContinuation<(any WebSocketTransport)?, Never>?
     var clientEnds: [InMemoryWebSocket] = []
+    var serverEnds: [InMemoryWebSocket] = []
     var urls: [URL] = []
   }
 
@@ -30,6 +31,9 @@ package final class InMemoryWebSocketNetwork: WebSocketConnector, WebSocketTrans
   /// The client ends made so far, oldest first.
   package var clientEnds: [InMemoryWebSocket] { state.withLock { $0.clientEnds } }
 
+  /// The server ends made so far, oldest first.
+  package var serverEnds: [InMemoryWebSocket] { state.withLock { $0.serverEnds } }
+
   /// The URLs connected to so far, oldest first.
   package var urls: [URL] { state.withLock { $0.urls } }
 
@@ -38,6 +42,7 @@ package final class InMemoryWebSocketNetwork: WebSocketConnector, WebSocketTrans
     let acceptor: CheckedContinuation<(any WebSocketTransport)?, Never>? = try state.withLock { state in
       if state.refusing || state.closed { throw Refused() }
       state.clientEnds.append(client)
+      state.serverEnds.append(server)
       state.urls.append(url)
       if let acceptor = state.acceptor {
         state.acceptor = nil

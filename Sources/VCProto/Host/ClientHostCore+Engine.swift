@@ -1,0 +1,136 @@
+/// Every call of ``ClientHost`` into the ``ClientEngine`` and every action it performs: the one
+/// file to change when the engine's API does.
+extension ClientHostCore {
+  var isReady: Bool { engine.state == .ready }
+
+  /// Feeds an event from a transport or a timer. One the engine's state does not take is dropped (a
+  /// stale report the generation check did not catch).
+  private func feed(_ event: ClientEvent) {
+    try? apply(event)
+  }
+
+  /// Feeds `event` at the clock's now and performs the actions.
+  private func apply(_ event: ClientEvent) throws(IllegalEvent) {
+    let actions = try engine.handle(event, now: clock.now())
+    for action in actions { perform(action) }
+  }
+
+  private func perform(_ action: ClientAction) {
+    switch action {
+    case .openTransport: openTransport()
+    case .send(let frame): write(.text(JSONValue.object(frame).jsonText))
+    case .closeTransport(let reason): closeTransport(reason.webSocketClose)
+    case .armTimer(let timer, let deadline): armTimer(timer, at: deadline)
+    case .cancelTimer(let timer): cancelTimer(timer)
+    case .deliver(let event): deliver(event)
+    }
+  }
+
+  private func deliver(_ event: ClientApplicationEvent) {
+    switch event {
+    case .answered(let requestId, let frame):
+      answer(requestId, with: decodeAnswer(frame))
+    case .requestFailed(let requestId, let reason):
+      answer(requestId, with: .failure(ClientHostError.requestFailed(reason)))
+    case .connected:
+      yield(event)
+      becameReady()
+    case .reauthRequired(let reason):
+      yield(event)
+      failWaitingForReady(.notConnected(reason: reason.code))
+    case .upgradeRequired:
+      yield(event)
+      failWaitingForReady(.notConnected(reason: ClientState.upgradeRequired.rawValue))
+    case .gaveUp:
+      yield(event)
+      failWaitingForReady(.notConnected(reason: "gave_up"))
+    default:
+      yield(event)
+    }
+  }
+
+  private func decodeAnswer(_ frame: JSONObject) -> Result<ServerMessage, any Error> {
+    let version = engine.negotiatedVersion?.description ?? KnownVersion.validationDefault.rawValue
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: version))
+    do {
+      return .success(try decoder.decodeServerMessage(Array(JSONValue.object(frame).jsonText.utf8)))
+    } catch {
+      return .failure(ClientHostError.invalidAnswer(error))
+    }
+  }
+
+  // MARK: From the transport and the timers
+
+  func transportOpened() {
+    feed(.transportOpened(clientNonce: AuthClient.freshNonce()))
+  }
+
+  func transportClosed(detail: String) {
+    feed(.transportClosed(detail: detail))
+  }
+
+  func received(_ message: WebSocketMessage) {
+    guard case .text(let bytes) = message, let frame = try? JSONReader().parse(bytes).objectValue else { return }
+    feed(.frameReceived(frame))
+  }
+
+  func timerFired(_ timer: ConnectionTimer) {
+    feed(.timerFired(timer))
+  }
+
+  func stopEngine(reason: String) {
+    feed(.stop(reason: reason))
+  }
+
+  // MARK: From the application
+
+  func start() throws(ClientHostError) {
+    if stopped { throw .stopped }
+    do { try apply(.start) } catch { throw .refused(error) }
+  }
+
+  func resume() throws(ClientHostError) {
+    if stopped { throw .stopped }
+    do { try apply(.resume) } catch { throw .refused(error) }
+  }
+
+  func subscribe(sessionId: String, cursor: SubscriptionCursor?) throws(ClientHostError) {
+    if stopped { throw .stopped }
+    do { try apply(.subscribe(sessionId: sessionId, cursor: cursor)) } catch { throw .refused(error) }
+  }
+
+  func unsubscribe(sessionId: String) throws(ClientHostError) {
+    if stopped { throw .stopped }
+    do { try apply(.unsubscribe(sessionId: sessionId)) } catch { throw .refused(error) }
+  }
+
+  func request(_ message: ClientMessage) async throws -> ServerMessage {
+    let frame = Self.frame(message)
+    let type = frame["type"]?.stringValue ?? ""
+    guard ClientEngine.answerTypes[type] != nil else { throw ClientHostError.noAnswer(type: type) }
+    while !isReady { try await waitUntilReady() }
+    let requestId = nextRequestId()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        answers[requestId] = continuation
+        do throws(IllegalEvent) {
+          try apply(.send(frame, requestId: requestId))
+        } catch {
+          answer(requestId, with: .failure(ClientHostError.refused(error)))
+        }
+      }
+    } onCancel: {
+      Task { await self.abandon(requestId) }
+    }
+  }
+
+  func post(_ message: ClientMessage) async throws {
+    let frame = Self.frame(message)
+    while !isReady { try await waitUntilReady() }
+    do { try apply(.send(frame, requestId: nil)) } catch { throw ClientHostError.refused(error) }
+  }
+
+  private static func frame(_ message: ClientMessage) -> JSONObject {
+    (try? JSONReader().parse(MessageEncoder().encode(message)).objectValue) ?? JSONObject()
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A voice-code server, ready to use: it accepts connections from a ``WebSocketTransportListener``
+/// and serves each with its own ``ServerEngine`` (a ``ServerConnection``), its timers on a `Clock`.
+///
+/// ```swift
+/// let server = ServerHost(configuration: configuration, listener: listener)
+/// await server.run { connection in
+///   for await event in connection.events {
+///     if case .request(let frame) = event { ... try await connection.send(answer) }
+///   }
+/// }
+/// ```
+///
+/// A `Sendable` final class; each connection's state lives in its own actor, so connections are
+/// served concurrently. Each connection starts with a fresh ``ServerMemory`` (nothing is carried
+/// from a client's previous connection).
+public final class ServerHost: Sendable {
+  private struct State {
+    var next = 0
+    var open: [Int: ServerConnection] = [:]
+    var tasks: [Int: Task<Void, Never>] = [:]
+  }
+
+  private let configuration: ServerConfiguration
+  private let listener: any WebSocketTransportListener
+  private let clock: HostClock
+  private let capture: JSONLinesCapture?
+  private let state = Locked(State())
+
+  /// A server with `configuration`, serving what `listener` accepts, its timers on `clock`. With
+  /// `capture`, every message of every connection both ways is written as a JSON Lines record.
+  public init<C: Clock>(
+    configuration: ServerConfiguration, listener: any WebSocketTransportListener, clock: C,
+    capture: JSONLinesCapture? = nil
+  ) where C.Duration == Duration {
+    self.configuration = configuration
+    self.listener = listener
+    self.clock = HostClock(clock)
+    self.capture = capture
+  }
+
+  /// ``init(configuration:listener:clock:capture:)`` on the `ContinuousClock`.
+  public convenience init(
+    configuration: ServerConfiguration, listener: any WebSocketTransportListener, capture: JSONLinesCapture? = nil
+  ) {
+    self.init(configuration: configuration, listener: listener, clock: ContinuousClock(), capture: capture)
+  }
+
+  /// Accepts connections until the listener closes (or ``stop()``), calling `serve` for each in its
+  /// own task; when `serve` returns, the connection is closed. Returns once the listener is closed
+  /// and every connection has ended.
+  public func run(_ serve: @escaping @Sendable (ServerConnection) async -> Void) async {
+    while let transport = await listener.accept() {
+      let number = state.withLock { state in
+        defer { state.next += 1 }
+        return state.next
+      }
+      let connection = ServerConnection(
+        configuration: configuration, clock: clock, capture: capture, id: "connection-\(number)")
+      state.withLock { $0.open[number] = connection }
+      await connection.core.open(transport)
+      let task = Task {
+        await serve(connection)
+        await connection.close()
+        self.ended(number)
+      }
+      state.withLock { state in
+        if state.open[number] != nil { state.tasks[number] = task }
+      }
+    }
+    let tasks = state.withLock { Array($0.tasks.values) }
+    for task in tasks { await task.value }
+  }
+
+  private func ended(_ number: Int) {
+    state.withLock { state in
+      state.open[number] = nil
+      state.tasks[number] = nil
+    }
+  }
+
+  /// Stops accepting and closes every open connection; ``run(_:)`` then returns.
+  public func stop() async {
+    await listener.close()
+    let open = state.withLock { Array($0.open.values) }
+    for connection in open { await connection.close() }
+  }
+}
