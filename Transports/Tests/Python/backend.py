@@ -210,7 +210,7 @@ class Connection:
             self.outbox.put_nowait(json.dumps(action["frame"], ensure_ascii=False, separators=(",", ":")))
         elif name == "close":
             self.closing = True
-            self.outbox.put_nowait(None)
+            self.outbox.put_nowait(close_frame(action["reason"]))
         elif name == "arm_timer":
             self.cancel(action["timer"])
             delay = max(0.0, (action["at"] - now_ms()) / 1000)
@@ -347,13 +347,25 @@ class Connection:
     async def writer(self):
         while True:
             text = await self.outbox.get()
-            if text is None:
-                await self.ws.close(1000, "")
+            if text is None or isinstance(text, tuple):
+                code, reason = text or (1000, "")
+                await self.ws.close(code, reason)
                 return
             try:
                 await self.ws.send(text)
             except websockets.ConnectionClosed:
                 return
+
+
+def close_frame(reason):
+    """The WebSocket close for an engine's close reason, as vcproto's hosts send it: 1000 when a side
+    ends on purpose, 1001 when a deadline passed or the transport failed, 1008 when the peer broke
+    the protocol or failed to authenticate (in time); the reason text is the stable code."""
+    if reason in ("client_disconnect", "server_close", "draining"):
+        return 1000, reason
+    if reason in ("pong_timeout", "heartbeat_timeout", "handshake_timeout", "transport_closed"):
+        return 1001, reason
+    return 1008, reason
 
 
 def history_04(session_id, shown, next_seq, complete, gap):
