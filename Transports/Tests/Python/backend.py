@@ -461,6 +461,9 @@ class Backend:
 
 
 async def main(args):
+    # A parent may have started it with signals blocked (a test runner's threads block most of them,
+    # and a child inherits the mask): SIGTERM and SIGINT must reach it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     backend = Backend(args)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

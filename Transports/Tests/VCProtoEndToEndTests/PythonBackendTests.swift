@@ -129,4 +129,16 @@ import VCProtoNIO
     // available_commands, turn_complete, the push, ping, pong.
     #expect(client.types.filter { $0 == "session_history" }.count >= 4, "\(client.types)")
   }
+
+  @Test(.timeLimit(.minutes(1)))
+  func sigtermClosesEveryConnectionWith1001AndExits0() async throws {
+    let session = try SessionFile.make(messages: 1)
+    let backend = try await PythonBackend.start(session: session)
+    defer { backend.kill() }
+    let connection = try await WebSocketClient.connect(to: WebSocketURL(backend.url)!)
+    guard case .message = await connection.receive() else { throw TestFailure("no hello") }
+    backend.child.signal(SIGTERM)
+    #expect(await connection.receive() == .closed(WebSocketClose(code: .goingAway, reason: "going away")))
+    #expect(try await backend.child.exitStatus(seconds: 10) == 0)
+  }
 }
