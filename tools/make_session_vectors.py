@@ -1012,6 +1012,20 @@ def authenticated(version, caps=(), auth=1, session=None, limit=5):
               recent_sessions_limit=limit)
 def closed_by(reason, *timers):
     return [cancel(t) for t in timers] + [close(reason), ev("closed", reason=reason)]
+# A frame that broke the protocol reaches the application only as a violation (STANDARDS.md section 15,
+# "Violations"): its type, its error findings (code, pointer; sorted by pointer, then code) and what the
+# engine did (dropped, or closed with a reason).
+def violation(kind, findings, closed=None):
+    return ev("violation", message_type=kind,
+              findings=[{"code": c, "pointer": p} for c, p in sorted(findings, key=lambda f: (f[1], f[0]))],
+              disposition={"closed": closed} if closed else "dropped")
+def refused_before_auth(kind):
+    return [send(AUTH_ERROR), violation(kind, [("before_authentication", "")], "not_authenticated")] + \
+        closed_by("not_authenticated", "auth_deadline")
+def sealed_refused(reason):
+    """A sealed frame the channel refused: the violation, then the connection closes."""
+    code = "frame_sequence" if reason in ("replayed", "sequence_gap") else "unauthenticated_frame"
+    return [violation(None, [(code, "")], reason)] + closed_by(reason)
 
 def ready_server(version="0.5.0", caps=(), **kw):
     c = connect_v1(version)
@@ -1089,12 +1103,12 @@ server("server.auth.wrong_key",
 
 server("server.auth.pre_auth_frame",
        "Before authentication only ping and connect: a subscribe gets auth_error and close; the closed engine emits nothing.",
-       [opened(), frame({"type": "subscribe", "session_id": S1}, [send(AUTH_ERROR)] + closed_by("not_authenticated", "auth_deadline")),
+       [opened(), frame({"type": "subscribe", "session_id": S1}, refused_before_auth("subscribe")),
         frame(PING, []), advance(60000, [])])
 
 server("server.auth.frame_without_type",
        "A frame without type before authentication is refused like any other.",
-       [opened(), frame({"session_id": S1}, [send(AUTH_ERROR)] + closed_by("not_authenticated", "auth_deadline"))])
+       [opened(), frame({"session_id": S1}, refused_before_auth(None))])
 
 server("server.auth.deadline",
        "A socket that does not authenticate within 60 s is closed (the real server keeps it forever).",
@@ -1159,52 +1173,53 @@ frames_server_vector(
         frame(to_server(SCMD), [ev("request", frame=SCMD)]),
         step("send", [send(to_client(SESSION_LIST))], frame=SESSION_LIST),
         frame(to_server({"type": "subscribe", "session_id": S1, "from_offset": -1}),
-              [send(to_client({"type": "error", "code": "invalid_subscribe",
-                               "message": "from_offset must be a non-negative integer"}))])])
+              [send(to_client({"type": "error", "message": "from_offset must be a non-negative integer",
+                               "code": "invalid_subscribe"})),
+               violation("subscribe", [("invalid_value", "/from_offset")])])])
 frames_server_vector(
     "server.auth.frames.plain_refused",
     "With authenticated frames in force an injected plain execute_command is refused: not_authenticated, close; "
     "the application never sees it (a plain ping is refused the same way).",
-    lambda to_server, to_client, connect: [frame(SCMD, closed_by("not_authenticated")), frame(PING, [])])
+    lambda to_server, to_client, connect: [frame(SCMD, sealed_refused("not_authenticated")), frame(PING, [])])
 frames_server_vector(
     "server.auth.frames.plain_ping_refused",
     "A plain ping after connected is not answered: not_authenticated, close.",
-    lambda to_server, to_client, connect: [frame(PING, closed_by("not_authenticated"))])
+    lambda to_server, to_client, connect: [frame(PING, sealed_refused("not_authenticated"))])
 frames_server_vector(
     "server.auth.frames.forged_refused",
     "An authenticated wrapper forged without the key (a well-formed MAC of zeros): mac_mismatch, close, no request.",
     lambda to_server, to_client, connect: [
         frame({"type": "authenticated", "seq": 0, "mac": "0" * 64,
-               "frame": json.dumps(SCMD, separators=(",", ":"))}, closed_by("mac_mismatch"))])
+               "frame": json.dumps(SCMD, separators=(",", ":"))}, sealed_refused("mac_mismatch"))])
 def s_altered(to_server, to_client, connect):
     genuine = to_server(SCMD)
-    return [frame(dict(genuine, frame=genuine["frame"].replace("/srv/app", "/")), closed_by("mac_mismatch"))]
+    return [frame(dict(genuine, frame=genuine["frame"].replace("/srv/app", "/")), sealed_refused("mac_mismatch"))]
 frames_server_vector(
     "server.auth.frames.altered_refused",
     "A sealed execute_command whose directory was altered on the way: mac_mismatch, close, no request.", s_altered)
 def s_replayed(to_server, to_client, connect):
     genuine = to_server(SCMD)
-    return [frame(genuine, [ev("request", frame=SCMD)]), frame(genuine, closed_by("replayed"))]
+    return [frame(genuine, [ev("request", frame=SCMD)]), frame(genuine, sealed_refused("replayed"))]
 frames_server_vector(
     "server.auth.frames.replayed_refused",
     "A genuine sealed execute_command delivered twice: the second is replayed, close; the command runs once.",
     s_replayed)
 def s_reordered(to_server, to_client, connect):
     to_server(PING)  # seq 0, held back by the attacker
-    return [frame(to_server(SCMD), closed_by("sequence_gap"))]
+    return [frame(to_server(SCMD), sealed_refused("sequence_gap"))]
 frames_server_vector(
     "server.auth.frames.reordered_refused",
     "The client's second sealed frame arrives first: sequence_gap, close, no request.", s_reordered)
 def s_reflected(to_server, to_client, connect):
     pong = to_client(PONG)
-    return [frame(to_server(PING), [send(pong)]), frame(pong, closed_by("mac_mismatch"))]
+    return [frame(to_server(PING), [send(pong)]), frame(pong, sealed_refused("mac_mismatch"))]
 frames_server_vector(
     "server.auth.frames.reflected_refused",
     "The server's own sealed pong sent back to it: the client-to-server key does not match (mac_mismatch), close.",
     s_reflected)
 def s_malformed(to_server, to_client, connect):
     genuine = to_server(SCMD)
-    return [frame(dict(genuine, seq=str(genuine["seq"])), closed_by("malformed")), frame(genuine, [])]
+    return [frame(dict(genuine, seq=str(genuine["seq"])), sealed_refused("malformed")), frame(genuine, [])]
 frames_server_vector(
     "server.auth.frames.malformed_refused",
     "A genuine sealed execute_command whose seq is written as a string (seq is an integer literal): malformed, "
@@ -1213,7 +1228,7 @@ frames_server_vector(
     "server.auth.frames.not_json_refused",
     "A message that is not JSON where an authenticated frame is due: malformed, close (without the capability the "
     "server answers error and stays open).",
-    lambda to_server, to_client, connect: [step("malformed_frame", closed_by("malformed"), detail="bad")])
+    lambda to_server, to_client, connect: [step("malformed_frame", sealed_refused("malformed"), detail="bad")])
 frames_server_vector(
     "server.auth.frames.second_connect_refused",
     "A sealed second connect: the frame keys belong to the first handshake, so it is refused like a failed "
@@ -1247,12 +1262,16 @@ server("server.0.5.0.subscribe.validation",
                  [ev("subscribe", session_id=S1, cursor=off(10, "100:u-0"))]),
            frame({"type": "subscribe", "session_id": S2, "from_offset": None}, [ev("subscribe", session_id=S2, cursor=off(0, None))]),
            frame({"type": "subscribe", "session_id": S1, "from_offset": -1},
-                 [send({"type": "error", "code": "invalid_subscribe", "message": "from_offset must be a non-negative integer"})]),
+                 [send({"type": "error", "message": "from_offset must be a non-negative integer", "code": "invalid_subscribe"}),
+                  violation("subscribe", [("invalid_value", "/from_offset")])]),
            frame({"type": "subscribe", "session_id": S1, "from_offset": "5"},
-                 [send({"type": "error", "code": "invalid_subscribe", "message": "from_offset must be a non-negative integer"})]),
+                 [send({"type": "error", "message": "from_offset must be a non-negative integer", "code": "invalid_subscribe"}),
+                  violation("subscribe", [("wrong_type", "/from_offset")])]),
            frame({"type": "subscribe", "session_id": S1, "file_signature_seen": 5},
-                 [send({"type": "error", "code": "invalid_subscribe", "message": "file_signature_seen must be a string when provided"})]),
-           frame({"type": "subscribe"}, [send({"type": "error", "message": "session_id required in subscribe message"})])])
+                 [send({"type": "error", "message": "file_signature_seen must be a string when provided", "code": "invalid_subscribe"}),
+                  violation("subscribe", [("wrong_type", "/file_signature_seen")])]),
+           frame({"type": "subscribe"}, [send({"type": "error", "message": "session_id required in subscribe message"}),
+                                         violation("subscribe", [("missing_field", "/session_id")])])])
 
 server("server.0.4.0.subscribe.validation",
        "0.4.0 subscribe: last_seq a non-negative integer (5.0 is not); a non-null last_message_id is unsupported_subscribe_field.",
@@ -1260,10 +1279,12 @@ server("server.0.4.0.subscribe.validation",
            frame({"type": "subscribe", "session_id": S1, "last_seq": 7}, [ev("subscribe", session_id=S1, cursor={"last_seq": 7})]),
            frame({"type": "subscribe", "session_id": S1, "last_message_id": None}, [ev("subscribe", session_id=S1, cursor={"last_seq": 0})]),
            frame({"type": "subscribe", "session_id": S1, "last_seq": 5.0},
-                 [send({"type": "error", "code": "invalid_subscribe", "message": "last_seq must be a non-negative integer"})]),
+                 [send({"type": "error", "message": "last_seq must be a non-negative integer", "code": "invalid_subscribe"}),
+                  violation("subscribe", [("wrong_type", "/last_seq")])]),
            frame({"type": "subscribe", "session_id": S1, "last_message_id": "u-1"},
-                 [send({"type": "error", "code": "unsupported_subscribe_field",
-                        "message": "last_message_id is not supported in protocol v0.4.0; use last_seq instead"})])])
+                 [send({"type": "error", "message": "last_message_id is not supported in protocol v0.4.0; use last_seq instead",
+                        "code": "unsupported_subscribe_field"}),
+                  violation("subscribe", [("invalid_value", "/last_message_id")])])])
 
 HIST = hist5([msg5(0)], 1)
 server("server.session_data.only_to_subscribers",
@@ -1351,7 +1372,8 @@ server("server.disconnect",
 
 server("server.malformed_frame",
        "A frame that is not JSON gets an error and the socket stays open, before or after authentication.",
-       [opened(), step("malformed_frame", [send({"type": "error", "message": "Error processing message: Unexpected end of input"})],
+       [opened(), step("malformed_frame", [send({"type": "error", "message": "Error processing message: invalid_json"}),
+                                           violation(None, [("invalid_json", "")])],
                        detail="Unexpected end of input"),
         frame(PING, [send(PONG)])])
 
@@ -1370,7 +1392,8 @@ server("server.0.5.0.subscribe.session_id_too_long",
        "remembered: session data for it is then refused (rule 7). Exactly 256 bytes is accepted.",
        ready_server() + [
            frame({"type": "subscribe", "session_id": ID257, "from_offset": 0}, [send(TOO_LONG)]),
-           frame({"type": "subscribe", "session_id": ID257, "from_offset": -1}, [send(TOO_LONG)]),
+           frame({"type": "subscribe", "session_id": ID257, "from_offset": -1},
+                 [send(TOO_LONG), violation("subscribe", [("invalid_value", "/from_offset")])]),
            step("send", error={"state": "authenticated", "event": "send"}, frame=hist(ID257)),
            frame({"type": "subscribe", "session_id": ID256, "from_offset": 0},
                  [ev("subscribe", session_id=ID256, cursor=off(0, None))]),
@@ -1380,7 +1403,8 @@ server("server.0.4.0.subscribe.session_id_too_long",
        "0.4.0: the length refusal comes before the version's own checks (a last_message_id here, otherwise "
        "unsupported_subscribe_field), and the refused id is not remembered (its session data is refused).",
        ready_server("0.4.0") + [
-           frame({"type": "subscribe", "session_id": ID257, "last_message_id": "u-1"}, [send(TOO_LONG)]),
+           frame({"type": "subscribe", "session_id": ID257, "last_message_id": "u-1"},
+                 [send(TOO_LONG), violation("subscribe", [("invalid_value", "/last_message_id")])]),
            frame({"type": "subscribe", "session_id": ID257, "last_seq": 3}, [send(TOO_LONG)]),
            step("send", error={"state": "authenticated", "event": "send"},
                 frame=hist4([], 0, 1) | {"session_id": ID257}),

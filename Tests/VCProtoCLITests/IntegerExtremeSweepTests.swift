@@ -280,7 +280,9 @@ import Testing
     mutating func serverDoes(_ event: ServerEvent) throws {
       for action in try server.handle(event, now: now) {
         switch action {
-        case .send(let frame): if let back = travel(frame, .serverToClient) { toClient.append(back) }
+        case .send(let message):
+          let frame = (try? JSONReader().parse(message.bytes))?.objectValue ?? JSONObject()
+          if let back = travel(frame, .serverToClient) { toClient.append(back) }
         case .closeTransport(let reason): _ = try client.handle(.transportClosed(detail: reason.code), now: now)
         case .armTimer(_, let at): checkTimer(at)
         case .deliver(.subscribe(_, let cursor)):
@@ -295,7 +297,7 @@ import Testing
     mutating func pump() throws {
       while !toClient.isEmpty || !toServer.isEmpty {
         if !toClient.isEmpty { try clientDoes(.frameReceived(toClient.removeFirst())) }
-        if !toServer.isEmpty { try serverDoes(.frameReceived(toServer.removeFirst())) }
+        if !toServer.isEmpty { try serverDoes(.received(.text(JSONValue.object(toServer.removeFirst()).jsonText))) }
       }
     }
 
@@ -319,7 +321,7 @@ import Testing
       if direction == .serverToClient {
         try clientDoes(.frameReceived(back))
       } else {
-        try serverDoes(.frameReceived(back))
+        try serverDoes(.received(.text(JSONValue.object(back).jsonText)))
       }
       try pump()
     }

@@ -34,7 +34,7 @@ import Testing
     let command = AuthenticatedFramesLoopbackTests.command
     try loop.serverDoes(.frameReceived(try Self.wrapper(seq, inner: command, key: client.sendKey)))
     if seq >= 0, UInt64(seq) == due {
-      #expect(AuthenticatedFramesLoopbackTests.requests(loop) == [command])
+      #expect(AuthenticatedFramesLoopbackTests.requests(loop) == [.typed(command)])
     } else {
       #expect(Self.codes.contains(AuthenticatedFramesLoopbackTests.serverClose(loop) ?? "none"), "seq \(seq)")
       #expect(AuthenticatedFramesLoopbackTests.requests(loop).isEmpty)

@@ -20,7 +20,7 @@ import Testing
   /// A genuine sealed `session_list` from the server, not yet delivered, and the loop.
   static func sealedList() throws -> (Loopback, JSONObject) {
     var loop = try Base.established()
-    try loop.serverDoes(.send(.frame("session_list", ["sessions": [], "total_count": 0])))
+    try loop.serverDoes(.sendFrame(.frame("session_list", ["sessions": [], "total_count": 0])))
     return (loop, loop.toClient.removeFirst())
   }
 

@@ -28,10 +28,7 @@ import Testing
     #expect(engine.state == .authenticated)
     #expect(engine.outcome?.authVersion == 1)
     #expect(engine.outcome?.capabilities == [Capability.heartbeat])
-    let connected = actions.compactMap { action -> JSONObject? in
-      if case .send(let frame) = action, frame["type"] == "connected" { return frame }
-      return nil
-    }
+    let connected = actions.sentFrames.filter { $0["type"] == "connected" }
     #expect(connected.count == 1)
     #expect(connected.first?["capabilities"] == [.string(Capability.heartbeat)])
     #expect(connected.first?["auth_version"] == 1)

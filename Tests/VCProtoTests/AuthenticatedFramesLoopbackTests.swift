@@ -28,8 +28,8 @@ import Testing
     "execute_command", ["command_id": "c-1", "shell_command": "rm -rf /", "working_directory": "/"])
 
   /// The requests the server's application was given.
-  static func requests(_ loop: Loopback) -> [JSONObject] {
-    loop.serverEvents.compactMap { if case .request(let frame) = $0 { frame } else { nil } }
+  static func requests(_ loop: Loopback) -> [ClientMessage] {
+    loop.serverEvents.compactMap { if case .request(let message) = $0 { message } else { nil } }
   }
 
   /// The frames the client's application was given (received or as answers).
@@ -55,12 +55,12 @@ import Testing
     #expect(loop.client.state == .ready)
     #expect(loop.client.capabilities.contains(Capability.authenticatedFrames))
     #expect(loop.server.outcome?.capabilities.contains(Capability.authenticatedFrames) == true)
-    #expect(loop.server.subscribed == ["s-1"], "the sealed subscribe was opened and handled")
+    #expect(loop.server.subscribed == [ExactString("s-1")], "the sealed subscribe was opened and handled")
     try loop.clientDoes(.send(Self.command, requestId: "r-1"))
     try loop.pump()
-    #expect(Self.requests(loop) == [Self.command], "the server's application got the inner frame")
+    #expect(Self.requests(loop) == [.typed(Self.command)], "the server's application got the inner frame")
     let started = JSONObject.frame("command_started", ["command_id": "c-1", "shell_command": "rm -rf /"])
-    try loop.serverDoes(.send(started))
+    try loop.serverDoes(.sendFrame(started))
     loop.now += 30_000
     try loop.clientDoes(.timerFired(.ping))
     try loop.pump()
@@ -117,10 +117,10 @@ import Testing
     try loop.clientDoes(.send(Self.command, requestId: nil))
     let sealed = loop.toServer.removeFirst()
     try loop.serverDoes(.frameReceived(sealed))
-    #expect(Self.requests(loop) == [Self.command])
+    #expect(Self.requests(loop) == [.typed(Self.command)])
     try loop.serverDoes(.frameReceived(sealed))
     #expect(Self.serverClose(loop) == "replayed")
-    #expect(Self.requests(loop) == [Self.command], "the replay reached nothing")
+    #expect(Self.requests(loop) == [.typed(Self.command)], "the replay reached nothing")
   }
 
   @Test func serverRefusesReorderedFrames() throws {
@@ -135,7 +135,7 @@ import Testing
 
   @Test func serverRefusesItsOwnFrameReflected() throws {
     var loop = try Self.established()
-    try loop.serverDoes(.send(.frame("session_list", ["sessions": [], "total_count": 0])))
+    try loop.serverDoes(.sendFrame(.frame("session_list", ["sessions": [], "total_count": 0])))
     let own = loop.toClient.removeFirst()
     #expect(own["type"] == "authenticated")
     try loop.serverDoes(.frameReceived(own))
@@ -165,7 +165,7 @@ import Testing
 
   @Test func clientRefusesAnAlteredFrame() throws {
     var loop = try Self.established()
-    try loop.serverDoes(.send(.frame("session_list", ["sessions": [], "total_count": 0])))
+    try loop.serverDoes(.sendFrame(.frame("session_list", ["sessions": [], "total_count": 0])))
     var sealed = loop.toClient.removeFirst()
     sealed["seq"] = 1
     try loop.clientDoes(.frameReceived(sealed))
@@ -176,7 +176,7 @@ import Testing
   @Test func clientRefusesAReplayedFrame() throws {
     var loop = try Self.established()
     let list = JSONObject.frame("session_list", ["sessions": [], "total_count": 0])
-    try loop.serverDoes(.send(list))
+    try loop.serverDoes(.sendFrame(list))
     let sealed = loop.toClient.removeFirst()
     try loop.clientDoes(.frameReceived(sealed))
     #expect(Self.delivered(loop) == [list])
@@ -187,8 +187,8 @@ import Testing
 
   @Test func clientRefusesReorderedFrames() throws {
     var loop = try Self.established()
-    try loop.serverDoes(.send(.frame("session_list", ["sessions": [], "total_count": 0])))
-    try loop.serverDoes(.send(.frame("recent_sessions", ["sessions": [], "limit": 5])))
+    try loop.serverDoes(.sendFrame(.frame("session_list", ["sessions": [], "total_count": 0])))
+    try loop.serverDoes(.sendFrame(.frame("recent_sessions", ["sessions": [], "limit": 5])))
     let second = loop.toClient.removeLast()
     try loop.clientDoes(.frameReceived(second))
     #expect(Self.clientClose(loop) == "sequence_gap")
@@ -216,7 +216,7 @@ import Testing
     #expect(Self.clientClose(loop) == "sequence_exhausted")
     var server = try Self.established()
     server.server.channel?.nextSendSequence = AuthenticatedChannel.maximumSequence + 1
-    try server.serverDoes(.send(.frame("session_list", ["sessions": [], "total_count": 0])))
+    try server.serverDoes(.sendFrame(.frame("session_list", ["sessions": [], "total_count": 0])))
     #expect(server.toClient.isEmpty)
     #expect(Self.serverClose(server) == "sequence_exhausted")
   }

@@ -16,9 +16,7 @@ import Testing
       ServerConfiguration(
         offer: ServerOffer(protocolVersions: ["0.4.0", "0.5.0"], authVersions: [1, 2]), apiKey: key,
         authTimeoutMs: lifetimeMs))
-    let hello = try server.handle(.transportOpened(challenge: challenge), now: issuedAt).compactMap { action in
-      if case .send(let frame) = action { frame } else { nil }
-    }
+    let hello = try server.handle(.transportOpened(challenge: challenge), now: issuedAt).sentFrames
     var client = ClientEngine(ClientConfiguration(apiKey: key))
     _ = try client.handle(.start, now: 0)
     _ = try client.handle(.transportOpened(clientNonce: "00112233445566778899aabbccddeeff"), now: 0)

@@ -163,7 +163,7 @@ import Testing
     var evicted: [String] = []
     for i in 0...ServerMemory.replayCapacity {
       for case .deliver(.replayEvicted(let id)) in try server.handle(
-        .send(.frame("response", ["message_id": .string("m\(i)"), "success": true])), now: 0)
+        .sendFrame(.frame("response", ["message_id": .string("m\(i)"), "success": true])), now: 0)
       {
         evicted.append(id)
       }
@@ -191,8 +191,8 @@ import Testing
       let frame = JSONObject.frame(
         "response",
         ["message_id": .string(id), "success": true, "text": .string(String(repeating: "x", count: textBytes))])
-      for action in try server.handle(.send(frame), now: 0) {
-        if case .send(let out) = action, out == frame { sent = true }
+      for action in try server.handle(.sendFrame(frame), now: 0) {
+        if action == .sending(frame) { sent = true }
         if case .deliver(.replayEvicted(let dropped)) = action { evicted.append(dropped) }
       }
       return (sent, evicted)
@@ -233,16 +233,18 @@ import Testing
     ]
     for (frame, capability) in gated {
       var without = try readyServer([])
-      #expect(throws: IllegalEvent.self, "\(frame) without \(capability)") { try without.handle(.send(frame), now: 0) }
+      #expect(throws: IllegalEvent.self, "\(frame) without \(capability)") {
+        try without.handle(.sendFrame(frame), now: 0)
+      }
       var with = try readyServer([capability])
-      #expect(try with.handle(.send(frame), now: 0).contains(.send(frame)))
+      #expect(try with.handle(.sendFrame(frame), now: 0).contains(.sending(frame)))
     }
     var server = try readyServer([])
     for frame: JSONObject in [
       .frame("replay", ["message_id": "m1", "message": ["role": "assistant", "text": "t"]]),
       .frame("error", ["message": "m", "message_id": nil]),
     ] {
-      #expect(try server.handle(.send(frame), now: 0) == [.send(frame)])
+      #expect(try server.handle(.sendFrame(frame), now: 0) == [.sending(frame)])
     }
   }
 
@@ -256,7 +258,8 @@ import Testing
     // The newest key is still answered from the window; the oldest was forgotten and runs again.
     #expect(
       try prompt("k\(ServerMemory.idempotencyCapacity)").contains(.deliver(.duplicatePrompt(idempotencyKey: "k1024"))))
-    #expect(try prompt("k0").contains(.deliver(.request(.frame("prompt", ["text": "go", "idempotency_key": "k0"])))))
+    #expect(
+      try prompt("k0").contains(.deliver(.request(.typed(.frame("prompt", ["text": "go", "idempotency_key": "k0"]))))))
     // A key longer than the bound is never remembered (memory per key is bounded).
     let long = String(repeating: "x", count: ServerMemory.maxKeyBytes + 1)
     _ = try prompt(long)

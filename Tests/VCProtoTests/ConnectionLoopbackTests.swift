@@ -64,7 +64,9 @@ import Testing
     mutating func serverDoes(_ event: ServerEvent) throws {
       for action in try server.handle(event, now: now) {
         switch action {
-        case .send(let frame): toClient.append(wire(frame, direction: .serverToClient))
+        case .send(let message):
+          let frame = (try? JSONReader().parse(message.bytes))?.objectValue ?? JSONObject()
+          toClient.append(wire(frame, direction: .serverToClient))
         case .closeTransport(let reason): _ = try? client.handle(.transportClosed(detail: reason.code), now: now)
         case .deliver(let e): serverEvents.append(e)
         case .armTimer, .cancelTimer: break
@@ -103,7 +105,7 @@ import Testing
     #expect(loop.client.negotiatedVersion?.description == c.client)
     #expect(loop.server.outcome?.version == c.client)
     #expect(loop.server.outcome?.authVersion == (c.auth.contains(2) ? 2 : 1))
-    #expect(loop.server.subscribed == ["s-1"], "the desired subscription went out once authenticated")
+    #expect(loop.server.subscribed == [ExactString("s-1")], "the desired subscription went out once authenticated")
     if c.auth.contains(2) { #expect(!loop.sent.contains { $0.contains(Self.key) }, "auth v2: the key never travels") }
     #expect(loop.problems.isEmpty, "\(loop.problems)")
     // the server engine's subscribe event carries the version's cursor
@@ -128,7 +130,7 @@ import Testing
     try loop.pump()
     // The response is sent but lost with the socket: the client never sees it.
     _ = try loop.server.handle(
-      .send(.frame("response", ["message_id": "m-1", "success": true, "text": "Done", "session_id": "s-1"])),
+      .sendFrame(.frame("response", ["message_id": "m-1", "success": true, "text": "Done", "session_id": "s-1"])),
       now: loop.now)
     #expect(loop.server.memory.unacknowledged.map(\.messageId) == ["m-1"])
     try loop.clientDoes(.transportClosed(detail: "reset"))

@@ -27,6 +27,7 @@ final class PretendSocket {
   var outbox: [String] = []
   func open() { isOpen = true }
   func send(_ text: String) { outbox.append(text) }
+  func send(_ message: WebSocketMessage) { outbox.append(String(decoding: message.bytes, as: UTF8.self)) }
   func close() { isOpen = false }
 }
 
@@ -70,32 +71,28 @@ private func documentedClient(
 /// The server of the documents.
 private func documentedServer(
   apiKey: String, memory: ServerMemory, channel: PretendSocket, app: PretendApplication<ServerApplicationEvent>,
-  clock: PretendClock, sessionList: @escaping () -> JSONObject,
-  historyFrame: @escaping (String, SubscriptionCursor?) -> JSONObject
+  clock: PretendClock, sessionList: @escaping () -> ServerMessage,
+  historyFrame: @escaping (String, SubscriptionCursor?) -> ServerMessage
 ) throws -> DocumentedHost<ServerEvent> {
   var timers: [ConnectionTimer: Int64] = [:]
-  func history(_ id: String, from cursor: SubscriptionCursor?) -> JSONObject { historyFrame(id, cursor) }
+  func history(_ id: String, from cursor: SubscriptionCursor?) -> ServerMessage { historyFrame(id, cursor) }
   // snippet begin: server
   var server = ServerEngine(ServerConfiguration(offer: .realHead, apiKey: apiKey), memory: memory)
   func handle(_ event: ServerEvent) throws {
     for action in try server.handle(event, now: clock.now) {
       switch action {
-      case .send(let frame): channel.send(JSONValue.object(frame).jsonText)
+      case .send(let message): channel.send(message)  // the frame as the engine encoded it (and sealed)
       case .closeTransport: channel.close()
       case .armTimer(let timer, let at): timers[timer] = at  // when due: handle(.timerFired(timer))
       case .cancelTimer(let timer): timers[timer] = nil
       case .deliver(.authenticated): try handle(.send(sessionList()))
       case .deliver(.subscribe(let id, let cursor)): try handle(.send(history(id, from: cursor)))
-      case .deliver(let event): app.handle(event)  // .request, .closed (keep server.memory), ...
+      case .deliver(let event): app.handle(event)  // .request(ClientMessage), .violation, .closed (keep memory)...
       }
     }
   }
-  func received(_ text: String) throws {  // each text message from the socket
-    switch Result(catching: { try JSONReader().parse(text) }) {
-    case .success(.object(let frame)): try handle(.frameReceived(frame))
-    case .success: try handle(.malformedFrame(detail: "not a JSON object"))
-    case .failure(let error): try handle(.malformedFrame(detail: "\(error)"))
-    }
+  func received(_ text: String) throws {  // each text message from the socket (a binary one: .binary(bytes))
+    try handle(.received(.text(text)))
   }
   try handle(.transportOpened(challenge: nil))  // sends hello; auth v2 needs an offer of it and a challenge
   // snippet end: server
@@ -139,7 +136,7 @@ private func documentedServer(
     #expect(toServer.outbox.isEmpty, "nothing is sent before the socket opens")
     let server = try documentedServer(
       apiKey: Self.apiKey, memory: ServerMemory(), channel: toClient, app: serverApp, clock: clock,
-      sessionList: Self.sessionList, historyFrame: Self.history)
+      sessionList: { .typed(Self.sessionList()) }, historyFrame: { .typed(Self.history($0, $1)) })
     // Section 15, rule 4: a socket not authenticated within 60 s is closed.
     #expect(server.timers()[.authDeadline] == clock.now + 60_000)
     try client.handle(.transportOpened(clientNonce: AuthClient.freshNonce()))
@@ -173,11 +170,16 @@ private func documentedServer(
     for ping in pings { try server.received(JSONValue.object(ping).jsonText) }
     #expect(try Self.take(toClient).map { $0["type"] } == [.string("pong")])
 
-    // Text that is not JSON gets the backend's error, and the socket stays open (section 4).
+    // Text that is not JSON gets the backend's error, and the socket stays open (section 4); the
+    // application is told of the violation, never handed the frame.
     try server.received("{")
     let answer = try #require(try Self.take(toClient).first)
     #expect(answer["type"] == .string("error"))
-    #expect(answer["message"]?.stringValue?.hasPrefix("Error processing message: ") == true)
+    #expect(answer["message"]?.stringValue == "Error processing message: invalid_json")
+    let violation = try #require(
+      serverApp.events.lazy.compactMap { if case .violation(let v) = $0 { v } else { nil } }.first)
+    #expect(violation.disposition == .dropped)
+    #expect(violation.findings.map(\.code.rawValue) == ["invalid_json"])
   }
 
   /// The code between the `snippet` markers, one trimmed line each.

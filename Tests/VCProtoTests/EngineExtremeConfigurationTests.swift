@@ -210,9 +210,9 @@ import Testing
         try step(.timerFired(.heartbeat))
       }
       try step(.frameReceived(try object(#"{"type":"subscribe","session_id":"s","from_offset":0}"#)))
-      if engine.subscribed.contains("s") {
+      if engine.isSubscribed("s") {
         try step(
-          .send(
+          .sendFrame(
             try object(
               #"{"type":"session_history","session_id":"s","messages":[],"next_offset":0,"end_of_file":true,"message_id":"m1"}"#
             )))

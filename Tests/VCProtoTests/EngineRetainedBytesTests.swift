@@ -83,7 +83,7 @@ import Testing
       let id = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
       let actions = try engine.handle(
         .frameReceived(try Self.object(#"{"type":"subscribe","session_id":"\#(id)","from_offset":0}"#)), now: 1)
-      let refused = actions == [.send(refusal)]  // not in #expect: a failure would print the 1 MiB id
+      let refused = actions == [.sending(refusal)]  // not in #expect: a failure would print the 1 MiB id
       #expect(refused, "subscribe \(i) was not refused")
     }
     #expect(engine.subscribed.isEmpty)
@@ -96,9 +96,10 @@ import Testing
         .frameReceived(try Self.object(#"{"type":"subscribe","session_id":"\#(id)","from_offset":0}"#)), now: 1)
       #expect(
         actions
-          == (accepted ? [.deliver(.subscribe(sessionId: id, cursor: .offset(0, signature: nil)))] : [.send(refusal)]))
+          == (accepted
+            ? [.deliver(.subscribe(sessionId: id, cursor: .offset(0, signature: nil)))] : [.sending(refusal)]))
     }
-    #expect(engine.subscribed == [longest] && engine.subscribedCount == 1)
+    #expect(engine.subscribed == [ExactString(longest)] && engine.subscribedCount == 1)
   }
 
   @Test func clientKeepsCursorsOfBoundedSize() throws {

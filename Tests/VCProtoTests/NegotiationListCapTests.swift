@@ -28,7 +28,7 @@ import Testing
     var closed = false
     for action in actions {
       switch action {
-      case .send(let frame): sent.append(frame["type"]?.stringValue ?? "?")
+      case .send: sent.append(action.sentFrame?["type"]?.stringValue ?? "?")
       case .closeTransport: closed = true
       default: break
       }

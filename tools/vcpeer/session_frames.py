@@ -51,6 +51,17 @@ class Channel:
     def open(self, wire):
         """(error code, None) for a refused frame, else (None, the inner frame, or None when the
         genuine frame holds no JSON object)."""
+        refused, text = self.open_text(wire)
+        if refused:
+            return refused, None
+        try:
+            inner = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject)
+        except ValueError:
+            return None, None
+        return None, inner if isinstance(inner, dict) else None
+
+    def open_text(self, wire):
+        """(error code, None) for a refused frame, else (None, the inner frame's text)."""
         if not isinstance(wire, dict) or wire.get("type") != "authenticated":
             return "not_authenticated", None
         seq, tag, text = wire.get("seq"), wire.get("mac"), wire.get("frame")
@@ -66,11 +77,7 @@ class Channel:
         if seq != self.next:
             return "sequence_gap", None
         self.next += 1
-        try:
-            inner = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject)
-        except ValueError:
-            return None, None
-        return None, inner if isinstance(inner, dict) else None
+        return None, text
 
 
 def outgoing(engine, frame):

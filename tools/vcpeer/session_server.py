@@ -7,9 +7,11 @@ and auth v2 checks the answer to this connection's challenge, both in constant t
 """
 import datetime
 import hmac
+import json
+import os
 import re
 
-from . import auth_bound, catalog_facts, negotiation
+from . import auth_bound, catalog_facts, jsontext, messages, negotiation
 from .session_frames import Channel, outgoing
 from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, at_least_zero, close, duration, event, family,
                              is_int, later, parse_version, send, show_version)
@@ -17,10 +19,12 @@ from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, at_least_
 ALWAYS = {"close", "drain", "transport_closed"}
 LEGAL = {
     "idle": {"transport_opened", "close", "transport_closed"},
-    "awaiting_connect": ALWAYS | {"frame", "malformed_frame", "timer"},
-    "authenticated": ALWAYS | {"frame", "malformed_frame", "timer", "send"},
-    "closed": ALWAYS | {"frame", "malformed_frame", "timer"},
+    "awaiting_connect": ALWAYS | {"received", "timer"},
+    "authenticated": ALWAYS | {"received", "timer", "send"},
+    "closed": ALWAYS | {"received", "timer"},
 }
+# The vectors' input kinds for a received message, all the engine's one `received` event.
+RECEIVED = {"frame", "malformed_frame", "received"}
 # What the server may send only when the client negotiated the capability (section 7's table): whole
 # messages, and members when present and not null. `replay` is a message of every version: not gated.
 GATED = {"heartbeat": "heartbeat", "draining": "draining", "disconnect": "disconnect", "message_ack": "message_ack"}
@@ -36,6 +40,16 @@ MAX_KEY_BYTES = 256
 MAX_SUBSCRIPTIONS = 1024  # ServerConfiguration.maxSubscriptions default (STANDARDS section 15, item 11)
 MAX_SESSION_ID_BYTES = 256  # a longer subscribe.session_id is refused (section 15)
 MAX_HANDSHAKE_LIST = 64  # entries in a connect's protocol_versions or capabilities (section 3)
+# Frames are judged from Schema/ (messages.Judge); before negotiation with 0.3.0, whose rules do not
+# refuse a connect announcing a version below 0.4.0 (the engine answers that with the too-old refusal).
+JUDGE = messages.Judge(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "Schema"))
+HANDSHAKE_VERSION = "0.3.0"
+# A frame that cannot be read as a JSON object: answered with error, the socket stays open.
+UNREADABLE = {"invalid_json", "invalid_utf8", "duplicate_key", "frame_too_large", "nesting_too_deep",
+              "string_too_long", "array_too_long", "object_too_large", "number_too_long", "too_many_values",
+              "not_an_object"}
+AUTH_ERROR = {"type": "auth_error", "message": "Authentication failed"}
 HELLO_TEXT = {"message": "Welcome to voice-code backend", "instructions": "Send connect message with api_key"}
 
 
@@ -109,8 +123,8 @@ class ServerEngine:
             out.append(send(wire))
 
     def handle(self, kind, now, **inp):
-        if kind not in LEGAL[self.state]:
-            raise IllegalEvent(self.state, kind)
+        if ("received" if kind in RECEIVED else kind) not in LEGAL[self.state]:
+            raise IllegalEvent(self.state, "received" if kind in RECEIVED else kind)
         if self.state == "closed":
             return []
         out = []
@@ -193,12 +207,77 @@ class ServerEngine:
         self.finish("draining", out)
 
     def on_malformed_frame(self, out, now, detail=""):
-        if self.channel is not None:  # not JSON where an authenticated frame was due: close
-            return self.finish("malformed", out)
-        self.answer_malformed(detail, out)
+        self.receive(detail, now, out, sealed_object=False)
 
-    def answer_malformed(self, detail, out):
-        self.emit({"type": "error", "message": "Error processing message: " + detail[:200]}, out)
+    # -- violations (STANDARDS.md section 15, "Violations") -----------------------------------------
+
+    def violate(self, kind, errors, answer, reason, out):
+        """The answer (if any), the violation event, then (closing) the end of the connection."""
+        if answer is not None:
+            self.emit(answer, out)
+        out.append(event("violation", message_type=kind,
+                         findings=[{"code": c, "pointer": p} for p, c in sorted(errors)],
+                         disposition={"closed": reason} if reason else "dropped"))
+        if reason:
+            self.finish(reason, out)
+
+    @staticmethod
+    def processing_error(errors):
+        """`Error processing message: <code>[ at <pointer>]` naming the least finding by (pointer, code)."""
+        pointer, code = min(errors)
+        text = "Error processing message: " + code
+        if pointer:
+            text += " at " + (pointer if len(pointer) <= 60 else pointer[:60] + "\u2026")
+        return {"type": "error", "message": text}
+
+    def refuse_before_authentication(self, kind, out):
+        self.violate(kind, [("", "before_authentication")], AUTH_ERROR, "not_authenticated", out)
+
+    def receive(self, wire, now, out, sealed_object):
+        """One received message: opened when sealed, judged with the connection's version, acted on.
+        `wire`: the frame object (old vector form) when `sealed_object`, else the message text."""
+        if self.channel is not None:
+            if not sealed_object:
+                try:
+                    wire = json.loads(wire)
+                except ValueError:
+                    wire = None
+                refused, text = ("malformed", None) if wire is None else self.channel.open_text(wire)
+            else:
+                refused, text = self.channel.open_text(wire)
+            if refused:
+                code = "frame_sequence" if refused in ("replayed", "sequence_gap") else "unauthenticated_frame"
+                return self.violate(None, [("", code)], None, refused, out)
+        elif sealed_object:
+            text = json.dumps(wire, ensure_ascii=False, separators=(",", ":"))
+        else:
+            text = wire
+        try:
+            value = jsontext.parse(text.encode("utf-8"))
+        except jsontext.ParseError:
+            value = None
+        # connect is judged as before negotiation whatever the connection's version: a second handshake
+        # negotiates again (and a too-old announcement gets the engine's refusal, not a violation).
+        handshake = self.state != "authenticated" or (isinstance(value, dict) and value.get("type") == "connect")
+        version = HANDSHAKE_VERSION if handshake else show_version(self.version)
+        errors, _, canonical = JUDGE.judge(text, "client_to_server", version)
+        if errors:
+            return self.reject(errors, value, out)
+        self.on_message(value, json.loads(canonical), now, out)
+
+    def reject(self, errors, value, out):
+        if all(c in UNREADABLE for _, c in errors):
+            return self.violate(None, errors, self.processing_error(errors), None, out)
+        kind = value.get("type") if isinstance(value, dict) and isinstance(value.get("type"), str) else None
+        handshake = kind in catalog_facts.CLIENT_BEFORE_AUTHENTICATION
+        if not handshake and self.state != "authenticated":
+            return self.refuse_before_authentication(kind, out)
+        if handshake:  # a handshake that fails: refused like a wrong credential
+            return self.violate(kind, errors, AUTH_ERROR, "auth_failed", out)
+        answer = self.processing_error(errors)
+        if kind == "subscribe":
+            answer = self.subscribe_refusal(value) or answer
+        self.violate(kind, errors, answer, None, out)
 
     def on_send(self, out, now, frame):
         kind = frame.get("type")
@@ -238,19 +317,14 @@ class ServerEngine:
         return message
 
     def on_frame(self, out, now, frame):
-        if self.channel is not None:
-            # Every frame after connected is opened first; a refused one closes and reaches nothing.
-            refused, frame = self.channel.open(frame)
-            if refused:
-                return self.finish(refused, out)
-            if frame is None:
-                return self.answer_malformed("the authenticated frame does not hold a JSON object", out)
+        self.receive(frame, now, out, sealed_object=True)
+
+    def on_message(self, frame, canonical, now, out):
+        """A frame that passed validation (`canonical`: the typed message as the encoder writes it)."""
         kind = frame.get("type")
         if self.state != "authenticated" and kind not in catalog_facts.CLIENT_BEFORE_AUTHENTICATION:
-            # Before authentication only what the catalog allows, ping and connect (a frame without a
-            # type is refused too).
-            out.append(send({"type": "auth_error", "message": "Authentication failed"}))
-            return self.finish("not_authenticated", out)
+            # Before authentication only what the catalog allows, ping and connect.
+            return self.refuse_before_authentication(kind, out)
         if kind == "ping":
             return self.emit({"type": "pong"}, out)
         if kind == "connect":
@@ -279,7 +353,7 @@ class ServerEngine:
                 self.emit({"type": "ack", "message": "Processing prompt..."}, out)
                 return out.append(event("duplicate_prompt", idempotency_key=key))
             self.keys.add(key)
-        out.append(event("request", frame=frame))
+        out.append(event("request", frame=canonical))
 
     def refuse(self, out):
         self.emit({"type": "auth_error", "message": "Authentication failed"}, out)
@@ -364,47 +438,54 @@ class ServerEngine:
         expected = auth_bound.mac(self.api_key, auth_bound.build("vcproto/auth/v2/client", members, auth_bound.CLIENT))
         return hmac.compare_digest(expected.encode(), response.encode())
 
-    def on_subscribe(self, frame, out):
-        def refuse(message, code=None):
-            error = {"type": "error"}
-            if code:
-                error["code"] = code
-            error["message"] = message
-            self.emit(error, out)
-
+    def subscribe_refusal(self, frame):
+        """The real server's refusal of a subscribe that failed validation (STANDARDS.md section 5), in
+        its order: no string session_id, one too long, then the version's cursor members; None when
+        none applies (the violation is elsewhere)."""
         session = frame.get("session_id")
         if not isinstance(session, str):
-            return refuse("session_id required in subscribe message")
+            return {"type": "error", "message": "session_id required in subscribe message"}
         if len(session.encode("utf-8", "surrogatepass")) > self.max_session_id_bytes:
-            return refuse(f"session_id is longer than {self.max_session_id_bytes} bytes")
+            return {"type": "error", "message": f"session_id is longer than {self.max_session_id_bytes} bytes"}
 
-        def count(name):  # (ok, value): null is absent
+        def count_ok(name):  # absent, null or an integer >= 0
             value = frame.get(name)
-            if value is None:
-                return True, None
-            return (True, value) if is_int(value) and value >= 0 else (False, None)
+            return value is None or (is_int(value) and value >= 0)
 
+        def refusal(message, code):
+            return {"type": "error", "message": message, "code": code}
+        fam = family(self.version)
+        if fam == "seq":
+            if frame.get("last_message_id") is not None:
+                return refusal("last_message_id is not supported in protocol v0.4.0; use last_seq instead",
+                               "unsupported_subscribe_field")
+            if not count_ok("last_seq"):
+                return refusal("last_seq must be a non-negative integer", "invalid_subscribe")
+        elif fam == "offset":
+            if not count_ok("from_offset"):
+                return refusal("from_offset must be a non-negative integer", "invalid_subscribe")
+            seen = frame.get("file_signature_seen")
+            if seen is not None and not isinstance(seen, str):
+                return refusal("file_signature_seen must be a string when provided", "invalid_subscribe")
+        return None
+
+    def on_subscribe(self, frame, out):
+        """A subscribe that passed validation: refused when its id is too long or the connection holds
+        too many subscriptions, else remembered with its cursor."""
+        session = frame["session_id"]
+        if len(session.encode("utf-8", "surrogatepass")) > self.max_session_id_bytes:
+            return self.emit({"type": "error", "message": f"session_id is longer than {self.max_session_id_bytes} bytes"},
+                             out)
         fam = family(self.version)
         if fam == "uuid":
             last = frame.get("last_message_id")
             cursor = {"last_message_id": last} if isinstance(last, str) else None
         elif fam == "seq":
-            if frame.get("last_message_id") is not None:
-                return refuse("last_message_id is not supported in protocol v0.4.0; use last_seq instead",
-                              "unsupported_subscribe_field")
-            ok, last_seq = count("last_seq")
-            if not ok:
-                return refuse("last_seq must be a non-negative integer", "invalid_subscribe")
-            cursor = {"last_seq": last_seq or 0}
+            cursor = {"last_seq": frame.get("last_seq") or 0}
         else:
-            ok, offset = count("from_offset")
-            if not ok:
-                return refuse("from_offset must be a non-negative integer", "invalid_subscribe")
             seen = frame.get("file_signature_seen")
-            if seen is not None and not isinstance(seen, str):
-                return refuse("file_signature_seen must be a string when provided", "invalid_subscribe")
-            cursor = {"offset": offset or 0, "signature": seen}
+            cursor = {"offset": frame.get("from_offset") or 0, "signature": seen}
         if session not in self.subscribed and len(self.subscribed) >= self.max_subscriptions:
-            return refuse("Too many subscriptions on this connection")
+            return self.emit({"type": "error", "message": "Too many subscriptions on this connection"}, out)
         self.subscribed.add(session)
         out.append(event("subscribe", session_id=session, cursor=cursor))

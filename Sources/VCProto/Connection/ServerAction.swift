@@ -1,7 +1,8 @@
 /// What a ``ServerEngine`` asks its host to do, in order.
 public enum ServerAction: Sendable, Hashable {
-  /// Send this frame.
-  case send(JSONObject)
+  /// Send this WebSocket message (a text message: the frame as the engine encoded it, sealed when
+  /// authenticated frames are in force).
+  case send(WebSocketMessage)
   /// Close the socket (after the frames before it).
   case closeTransport(CloseReason)
   /// Fire ``ServerEvent/timerFired(_:)`` at `at`, replacing an earlier deadline of the same timer.
@@ -21,8 +22,14 @@ public enum ServerApplicationEvent: Sendable, Hashable {
   case subscribe(sessionId: String, cursor: SubscriptionCursor?)
   /// `unsubscribe`.
   case unsubscribe(sessionId: String)
-  /// Any other request, for the application to answer.
-  case request(JSONObject)
+  /// Any other request, validated and typed, for the application to answer. A type this version
+  /// does not define (a newer client's) arrives as ``ClientMessage/unknown(_:)``, kept whole.
+  case request(ClientMessage)
+  /// The client sent a frame that broke the protocol: it was not delivered. The findings say why,
+  /// the disposition what the engine did (STANDARDS.md section 15, "Violations"): dropped with the
+  /// real server's `error` answer, the connection staying open; or, during the handshake, in
+  /// authentication or in a sealed frame, refused and closed.
+  case violation(ProtocolViolation)
   /// A `prompt` repeated an `idempotency_key` already seen: it was answered from the window and
   /// must not run again.
   case duplicatePrompt(idempotencyKey: String)

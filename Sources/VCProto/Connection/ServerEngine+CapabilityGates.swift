@@ -32,19 +32,33 @@ extension ServerEngine {
     return gates
   }()
 
-  /// The first capability `frame` (of type `type`) needs that this connection did not negotiate.
-  func missingCapability(_ type: String, in frame: JSONObject) -> (gate: CapabilityGate, what: String)? {
+  /// The first capability `message` needs that this connection did not negotiate: its name and what
+  /// needs it (the message or one of its members). Typed messages say what they need
+  /// (``ServerMessage/requiredCapabilities``); an unmodelled frame is looked up in
+  /// ``capabilityGates``.
+  func missingCapability(_ message: ServerMessage) -> (name: String, what: String)? {
+    guard case .unknown(let object) = message else {
+      for name in message.requiredCapabilities where !granted(name) {
+        return (name, "\"\(message.type)\"")
+      }
+      return nil
+    }
+    let type = object["type"]?.stringValue ?? ""
     guard let gates = Self.capabilityGates[type] else { return nil }
     for gate in gates {
       if let member = gate.member {
-        guard let value = frame[member], !value.isNull else { continue }
+        guard let value = object[member], !value.isNull else { continue }
       }
-      let granted =
-        gate.flag.isEmpty ? (outcome?.capabilities.contains(gate.name) ?? false) : capabilityFlags.contains(gate.flag)
-      if !granted {
-        return (gate, gate.member.map { "member \"\($0)\" of \"\(type)\"" } ?? "\"\(type)\"")
+      if !granted(gate.name) {
+        return (gate.name, gate.member.map { "member \"\($0)\" of \"\(type)\"" } ?? "\"\(type)\"")
       }
     }
     return nil
+  }
+
+  /// Whether the connection negotiated `name` (by its bit when the engine has one).
+  func granted(_ name: String) -> Bool {
+    let flag = CapabilityFlags([name])
+    return flag.isEmpty ? (outcome?.capabilities.contains(name) ?? false) : capabilityFlags.contains(flag)
   }
 }

@@ -5,79 +5,58 @@ extension ServerEngine {
     ClientTransitions.framesBeforeAuthentication.map(FrameType.init)
   ).subtracting([.other])
 
-  mutating func receive(_ wire: JSONObject, now: Int64, _ out: inout [ServerAction]) {
-    var frame = wire
-    if channel != nil {
-      // Authenticated frames (STANDARDS.md section 8): every frame after `connected` is opened first;
-      // a plain, malformed, altered, replayed or reordered one closes the connection unseen.
-      let text: String
-      do {
-        text = try channel!.open(object: wire)
-      } catch {
-        finish(.authenticatedFrame(error), close: true, &out)
-        return
-      }
-      guard case .object(let inner)? = try? JSONReader().parse(Array(text.utf8)) else {
-        answerMalformed("the authenticated frame does not hold a JSON object", &out)
-        return
-      }
-      frame = inner
+  /// Acts on a validated client message (STANDARDS.md section 15): `ping` and `connect` in any live
+  /// state, everything else once authenticated, where the engine's own requests (`subscribe`,
+  /// `unsubscribe`, and the negotiated `message_ack`, `disconnect` and repeated idempotency keys)
+  /// are handled here and every other request goes to the application, typed.
+  mutating func dispatch(_ message: ClientMessage, now: Int64, _ out: inout [ServerAction]) {
+    guard (state == .authenticated && outcome != nil) || Self.acceptedBeforeAuthentication.contains(FrameType(message.type))
+    else {
+      // Before authentication only what the catalog allows (ping and connect).
+      return refuseBeforeAuthentication(type: message.type, &out)
     }
-    let type = FrameType(frame["type"]?.stringValue ?? "")
-    guard (state == .authenticated && outcome != nil) || Self.acceptedBeforeAuthentication.contains(type) else {
-      // Before authentication only what the catalog allows (ping and connect): anything else, a frame
-      // without `type` too, is refused.
-      out.append(.send(.frame("auth_error", ["message": "Authentication failed"])))
-      finish(.notAuthenticated, close: true, &out)
-      return
+    switch message {
+    case .ping: return emit(.pong(PongMessage()), &out)
+    case .connect(let connect):
+      // The frame keys belong to the first handshake: a second one is refused (STANDARDS.md section 8).
+      guard channel == nil else { return refuseAuth(&out) }
+      return onConnect(connect, now: now, &out)
+    default: break
     }
-    if type == .ping {
-      emit(.frame("pong"), &out)
-      return
+    guard state == .authenticated, outcome != nil else {
+      return refuseBeforeAuthentication(type: message.type, &out)
     }
-    if type == .connect {
-      guard channel == nil else {
-        // The frame keys belong to the first handshake: a second one is refused (STANDARDS.md section 8).
-        refuseAuth(&out)
-        return
-      }
-      onConnect(frame, now: now, &out)
-      return
-    }
-    switch type {
-    case .subscribe: onSubscribe(frame, &out)
-    case .unsubscribe:
-      guard let id = frame["session_id"]?.stringValue else { break }
+    switch message {
+    case .subscribe(let subscribe): return onSubscribe(subscribe, &out)
+    case .unsubscribe(let unsubscribe):
+      guard let id = unsubscribe.sessionId else { break }
       subscribedSessions.remove(SessionKey(id))
-      out.append(.deliver(.unsubscribe(sessionId: id)))
+      return out.append(.deliver(.unsubscribe(sessionId: id)))
+    case .messageAck(let ack) where capabilityFlags.contains(.messageAck):
+      if !memory.acknowledge(ack.messageId) { out.append(.deliver(.unknownAcknowledgement(messageId: ack.messageId))) }
       return
-    case .messageAck where capabilityFlags.contains(.messageAck):
-      guard let id = frame["message_id"]?.stringValue else { break }
-      if !memory.acknowledge(id) { out.append(.deliver(.unknownAcknowledgement(messageId: id))) }
-      return
-    case .disconnect where capabilityFlags.contains(.disconnect):
-      out.append(.deliver(.clientDisconnecting(reason: frame["reason"]?.stringValue ?? "")))
-      finish(.clientDisconnect, close: true, &out)
-      return
-    case .prompt where capabilityFlags.contains(.idempotentPrompt):
-      guard let key = frame["idempotency_key"]?.stringValue, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
+    case .disconnect(let disconnect) where capabilityFlags.contains(.disconnect):
+      out.append(.deliver(.clientDisconnecting(reason: disconnect.reason)))
+      return finish(.clientDisconnect, close: true, &out)
+    case .prompt(let prompt) where capabilityFlags.contains(.idempotentPrompt):
+      guard let key = prompt.idempotencyKey, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
       // By exact scalars: a key canonically equivalent to a remembered one is another prompt.
       guard memory.keys.insert(ExactString(key)) else {
-        emit(.frame("ack", "message", "Processing prompt..."), &out)
-        out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
-        return
+        emit(.ack(AckMessage(message: "Processing prompt...")), &out)
+        return out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
       }
     default: break
     }
-    if type != .subscribe { out.append(.deliver(.request(frame))) }
+    out.append(.deliver(.request(message)))
   }
 
-  mutating func onConnect(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) {
-    func strings(_ key: String) -> [String]? { frame[key]?.arrayValue?.compactMap(\.stringValue) }
-    let authResponse = frame["auth_response"]?.stringValue
+  /// A valid `connect`: negotiation, then the credentials, then `connected` and the application's
+  /// `.authenticated` (STANDARDS.md sections 8 and 15).
+  mutating func onConnect(_ connect: ConnectMessage, now: Int64, _ out: inout [ServerAction]) {
+    let authResponse = connect.authResponse
     let announcement = ClientAnnouncement(
-      protocolVersion: frame["protocol_version"]?.stringValue, protocolVersions: strings("protocol_versions"),
-      capabilities: strings("capabilities"),
+      protocolVersion: connect.protocolVersion, protocolVersions: connect.protocolVersions,
+      capabilities: connect.capabilities,
       // The auth this connect performs decides, not its `auth_version` member: a v1 connect that
       // claims 2 is not granted `authenticated_frames` (STANDARDS.md section 8).
       authVersion: authResponse != nil ? 2 : 1)
@@ -92,19 +71,16 @@ extension ServerEngine {
     switch negotiation {
     case .failure(let failure):
       // The real backend's refusal frame, exactly (NegotiationFailure.errorMessage).
-      out.append(
-        .send(
-          .frame(
-            "error",
-            [
-              "message": .string(failure.message), "code": .string(NegotiationFailure.code),
-              "required": .string(failure.required), "received": .string(failure.received),
-            ])))
+      emit(
+        .error(
+          ErrorMessage(
+            message: failure.message, code: NegotiationFailure.code, required: failure.required,
+            received: failure.received)), &out)
       finish(.unsupportedVersion, close: true, &out)
       return
     case .success(let o): negotiated = o
     }
-    let sessionId = frame["session_id"]?.stringValue
+    let sessionId = connect.sessionId
     var v2: (challenge: String, nonce: String, response: String)?
     var authVersion = 1
     if let response = authResponse {
@@ -115,29 +91,21 @@ extension ServerEngine {
       let age = now.subtractingSaturating(challengeIssuedAt)
       let fresh = !challengeUsed && age >= 0 && age < configuration.authTimeoutMs
       challengeUsed = true  // consumed by the first answer, right or wrong
-      guard let challenge = issued, fresh, let nonce = frame["client_nonce"]?.stringValue,
+      guard let challenge = issued, fresh, let nonce = connect.clientNonce,
         EngineFacts.clientNonceLengths.contains(nonce.utf8.count),
         nonce.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return refuseAuth(&out) }
       // The client's MAC binds the connect as received and the hello this connection sent
-      // (STANDARDS.md section 8); a connect the model cannot read is refused like a wrong answer.
-      let received: ConnectMessage
-      let sent: HelloMessage
-      do {
-        received = try ConnectMessage(json: frame)
-        sent = try HelloMessage(json: hello())
-      } catch {
-        return refuseAuth(&out)
-      }
-      guard received.authVersion == nil || received.authVersion == 2 else { return refuseAuth(&out) }
+      // (STANDARDS.md section 8).
+      guard connect.authVersion == nil || connect.authVersion == 2 else { return refuseAuth(&out) }
       let expected = AuthMAC.mac(
         apiKey: configuration.apiKey,
-        input: AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: received, hello: sent))
+        input: AuthMAC.clientInput(challenge: challenge, clientNonce: nonce, connect: connect, hello: hello()))
       guard constantTimeEquals(Array(expected.utf8), Array(response.utf8)) else { return refuseAuth(&out) }
       authVersion = 2
       v2 = (challenge, nonce, response)
     } else {
-      guard configuration.offer.authVersions.contains(1), let key = frame["api_key"]?.stringValue,
+      guard configuration.offer.authVersions.contains(1), let key = connect.apiKey,
         constantTimeEquals(Array(key.utf8), Array(configuration.apiKey.utf8))
       else { return refuseAuth(&out) }
     }
@@ -148,6 +116,7 @@ extension ServerEngine {
     if authVersion != 2 { accepted.capabilities.removeAll { $0 == Capability.authenticatedFrames } }
     outcome = accepted
     family = VersionFamily(ProtocolVersion(accepted.version) ?? .legacy)
+    decoder = Self.decoder(for: accepted.version)
     state = .authenticated
     subscribedSessions.removeAll()  // a second connect re-runs the handshake and starts over, as in the real server
     if armed.removeValue(forKey: .authDeadline) != nil { out.append(.cancelTimer(.authDeadline)) }
@@ -159,17 +128,13 @@ extension ServerEngine {
       // 0.2.0, whose `connected` needs a string and which no real server ever sent, the host's
       // connection id stands in.
       let echoed = sessionId ?? (accepted.version == KnownVersion.v0_2_0.rawValue ? connectionId : nil)
-      var connected = JSONObject.frame(
-        "connected",
-        [
-          "message": "Session registered", "session_id": echoed.map(JSONValue.string) ?? .null,
-          "negotiated_protocol_version": .string(accepted.version),
-        ])
+      var connected = ConnectedMessage(
+        message: "Session registered", sessionId: echoed, negotiatedProtocolVersion: accepted.version)
       // vcproto's members only for a client that negotiated something (STANDARDS.md section 8):
       // one that asked for nothing gets the real backend's `connected` exactly.
       if accepted.confirmsExtensions {
-        connected["capabilities"] = .array(accepted.capabilities.map { .string($0) })
-        connected["auth_version"] = JSONValue(integerLiteral: authVersion)
+        connected.capabilities = accepted.capabilities
+        connected.authVersion = authVersion
       }
       if let v2 {
         // server_proof covers every member of `connected` as sent (a null session_id is absent).
@@ -181,7 +146,7 @@ extension ServerEngine {
           apiKey: configuration.apiKey,
           input: AuthMAC.serverInput(
             challenge: v2.challenge, clientNonce: v2.nonce, authResponse: v2.response, connected: typed))
-        connected["server_proof"] = proven.serverProof.map(JSONValue.string)
+        connected.serverProof = proven.serverProof
         if accepted.allows(Capability.authenticatedFrames) {
           // Every frame after this `connected` is sealed and every frame received opened.
           sealWith = AuthenticatedChannel(
@@ -191,77 +156,91 @@ extension ServerEngine {
             role: .server)
         }
       }
-      out.append(.send(connected))
+      emit(.connected(connected), &out)
     }
     channel = sealWith
-    let limit = EngineFacts.recentSessionsLimit(frame["recent_sessions_limit"]?.intValue)
+    let limit = EngineFacts.recentSessionsLimit(connect.recentSessionsLimit)
     out.append(.deliver(.authenticated(accepted, sessionId: sessionId, recentSessionsLimit: limit)))
     if accepted.allows(Capability.heartbeat) {
       arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out)
     }
     if accepted.allows(Capability.messageAck) {
       for entry in memory.unacknowledged {
-        emit(.frame("replay", ["message_id": .string(entry.messageId), "message": .object(entry.message)]), &out)
+        var writer = JSONWriter()
+        writer.write(
+          JSONObject.frame("replay", ["message_id": .string(entry.messageId), "message": .object(entry.message)]))
+        emit(frame: writer.bytes, &out)
       }
     }
   }
 
+  /// The generic refusal of a handshake (`auth_error`, then close): a wrong credential, or a
+  /// `connect` the engine cannot act on.
   mutating func refuseAuth(_ out: inout [ServerAction]) {
-    emit(.frame("auth_error", ["message": "Authentication failed"]), &out)
+    emit(.authError(AuthErrorMessage(message: "Authentication failed")), &out)
     finish(.authFailed, close: true, &out)
   }
 
-  mutating func onSubscribe(_ frame: JSONObject, _ out: inout [ServerAction]) {
-    func refuse(_ message: String, code: String? = nil) {
-      var error = JSONObject.frame("error")
-      if let code { error["code"] = .string(code) }
-      error["message"] = .string(message)
-      emit(error, &out)
-    }
-    guard let id = frame["session_id"]?.stringValue else {
-      return refuse("session_id required in subscribe message")
+  /// A valid `subscribe` of the connection's version: refused when its id is too long or the
+  /// connection holds too many subscriptions, else remembered and delivered with its cursor.
+  mutating func onSubscribe(_ subscribe: SubscribeMessage, _ out: inout [ServerAction]) {
+    let id: String
+    let cursor: SubscriptionCursor?
+    switch subscribe {
+    case .v0_2_0(let m): (id, cursor) = (m.sessionId, m.lastMessageId.map(SubscriptionCursor.lastMessageId))
+    case .v0_4_0(let m): (id, cursor) = (m.sessionId, .lastSeq(m.lastSeq ?? 0))
+    case .v0_5_0(let m): (id, cursor) = (m.sessionId, .offset(m.fromOffset ?? 0, signature: m.fileSignatureSeen))
     }
     guard id.utf8.count <= configuration.maxSessionIdBytes else {
-      return refuse("session_id is longer than \(configuration.maxSessionIdBytes) bytes")
-    }
-    func count(_ key: String) -> Int?? {  // nil: bad; .some(nil): absent or null
-      guard let value = frame[key], !value.isNull else { return .some(nil) }
-      guard let n = value.intValue, n >= 0 else { return nil }
-      return .some(n)
-    }
-    let cursor: SubscriptionCursor?
-    switch family {
-    case .messageId:
-      cursor = frame["last_message_id"]?.stringValue.map(SubscriptionCursor.lastMessageId)
-    case .seq:
-      if let v = frame["last_message_id"], !v.isNull {
-        return refuse(
-          "last_message_id is not supported in protocol v0.4.0; use last_seq instead",
-          code: "unsupported_subscribe_field")
-      }
-      guard let last = count("last_seq") else {
-        return refuse("last_seq must be a non-negative integer", code: "invalid_subscribe")
-      }
-      cursor = .lastSeq(last ?? 0)
-    case .offset:
-      guard let from = count("from_offset") else {
-        return refuse("from_offset must be a non-negative integer", code: "invalid_subscribe")
-      }
-      var seen: String?
-      if let v = frame["file_signature_seen"], !v.isNull {
-        guard let s = v.stringValue else {
-          return refuse("file_signature_seen must be a string when provided", code: "invalid_subscribe")
-        }
-        seen = s
-      }
-      cursor = .offset(from ?? 0, signature: seen)
+      return emit(.error(Self.sessionIdTooLong(configuration.maxSessionIdBytes)), &out)
     }
     // The count first: under the bound, no lookup is needed before the insert.
     let key = SessionKey(id)
     guard subscribedSessions.count < configuration.maxSubscriptions || subscribedSessions.contains(key) else {
-      return refuse("Too many subscriptions on this connection")
+      return emit(.error(ErrorMessage(message: "Too many subscriptions on this connection")), &out)
     }
     subscribedSessions.append(key, ())
     out.append(.deliver(.subscribe(sessionId: id, cursor: cursor)))
+  }
+
+  /// The refusal of a `subscribe` whose id is longer than `limit` bytes.
+  static func sessionIdTooLong(_ limit: Int) -> ErrorMessage {
+    ErrorMessage(message: "session_id is longer than \(limit) bytes")
+  }
+
+  /// The real server's refusal of a `subscribe` that failed validation (STANDARDS.md section 5), read
+  /// from the tree in the server's order: no string `session_id`, one too long, then the version's
+  /// cursor members; `nil` when none applies (the violation is elsewhere in the frame).
+  func subscribeRefusal(_ frame: JSONObject) -> ErrorMessage? {
+    func refusal(_ message: String, code: String) -> ErrorMessage { ErrorMessage(message: message, code: code) }
+    guard let id = frame["session_id"]?.stringValue else {
+      return ErrorMessage(message: "session_id required in subscribe message")
+    }
+    guard id.utf8.count <= configuration.maxSessionIdBytes else {
+      return Self.sessionIdTooLong(configuration.maxSessionIdBytes)
+    }
+    func isCount(_ key: String) -> Bool {  // absent, null, or an integer >= 0
+      guard let value = frame[key], !value.isNull else { return true }
+      guard let n = value.intValue else { return false }
+      return n >= 0
+    }
+    switch family {
+    case .messageId: return nil
+    case .seq:
+      if let v = frame["last_message_id"], !v.isNull {
+        return refusal(
+          "last_message_id is not supported in protocol v0.4.0; use last_seq instead",
+          code: "unsupported_subscribe_field")
+      }
+      return isCount("last_seq") ? nil : refusal("last_seq must be a non-negative integer", code: "invalid_subscribe")
+    case .offset:
+      guard isCount("from_offset") else {
+        return refusal("from_offset must be a non-negative integer", code: "invalid_subscribe")
+      }
+      if let v = frame["file_signature_seen"], !v.isNull, v.stringValue == nil {
+        return refusal("file_signature_seen must be a string when provided", code: "invalid_subscribe")
+      }
+      return nil
+    }
   }
 }

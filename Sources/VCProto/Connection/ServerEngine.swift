@@ -1,23 +1,28 @@
 /// The server side of one voice-code connection as a pure state machine: the host feeds it
-/// ``ServerEvent``s with the current time and performs the ``ServerAction``s it returns.
+/// ``ServerEvent``s with the current time and performs the ``ServerAction``s it returns. It is the
+/// server's validation boundary: the host hands it each WebSocket message as it arrived, and the
+/// application gets only validated, typed ``ClientMessage``s or an explicit
+/// ``ServerApplicationEvent/violation(_:)``; the application sends typed ``ServerMessage``s, which
+/// the engine encodes once.
 ///
 /// ```swift
 /// var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: key), memory: memories[client] ?? ServerMemory())
 /// var actions = try engine.handle(.transportOpened(challenge: freshChallenge()), now: clock.now)  // hello
-/// actions = try engine.handle(.frameReceived(connect), now: clock.now)  // connected, .authenticated
-/// actions = try engine.handle(.send(sessionList), now: clock.now)
+/// actions = try engine.handle(.received(message), now: clock.now)  // connect: connected, .authenticated
+/// actions = try engine.handle(.send(.sessionList(list)), now: clock.now)
 /// ```
 ///
 /// It answers `ping`, runs negotiation and auth (v1 key or v2 challenge, constant-time), refuses
-/// everything but `ping`/`connect` before authentication (`auth_error` + close), validates
-/// `subscribe` per protocol version, sends heartbeats, buffers frames for replay and answers repeated
+/// everything but `ping`/`connect` before authentication (`auth_error` + close), validates every
+/// frame with the connection's negotiated version (`subscribe` refused with the real server's
+/// errors), sends heartbeats, buffers frames for replay and answers repeated
 /// idempotency keys from a bounded window. It refuses (``IllegalEvent``) an application frame to an
 /// unauthenticated client, session data for a session the client did not subscribe to (0.4.0 and
 /// later), and extension frames the client did not negotiate. It grants `authenticated_frames` only
 /// to an auth v2 `connect` (the auth performed, whatever `auth_version` says), and then seals every
 /// frame it sends after `connected` and opens every frame it receives first; a plain, altered,
 /// replayed or reordered one closes the connection (``CloseReason/authenticatedFrame(_:)``) and
-/// reaches no application.
+/// reaches the application only as a violation.
 public struct ServerEngine: Sendable {
   /// The configuration, held to the ranges ``ServerConfiguration`` documents.
   public let configuration: ServerConfiguration
@@ -31,13 +36,14 @@ public struct ServerEngine: Sendable {
   var capabilityFlags = CapabilityFlags()
   /// What survives this connection for the same client (replay buffer, idempotency keys).
   public internal(set) var memory: ServerMemory
-  /// The sessions this connection subscribed to (a set made on each read from the table the engine
-  /// keeps them in). The engine keeps ids by their exact bytes, `String`'s `Set` by canonical
-  /// equivalence: two subscribed ids that are canonically equivalent are one element here and two in
-  /// ``subscribedCount``.
-  public var subscribed: Set<String> {
-    Set(subscribedSessions.indices.lazy.map { subscribedSessions.id(at: $0) })
+  /// The sessions this connection subscribed to, by their exact scalars (``ExactString``), as the
+  /// engine keeps them: two ids that are canonically equivalent but differ in bytes are two sessions
+  /// (a set made on each read from the engine's table; its count is ``subscribedCount``).
+  public var subscribed: Set<ExactString> {
+    Set(subscribedSessions.indices.lazy.map { ExactString(subscribedSessions.id(at: $0)) })
   }
+  /// Whether this connection subscribed to the session `sessionId` (by its exact scalars).
+  public func isSubscribed(_ sessionId: String) -> Bool { subscribedSessions.contains(SessionKey(sessionId)) }
   /// How many sessions this connection subscribed to (without making ``subscribed``).
   public var subscribedCount: Int { subscribedSessions.count }
   /// The sessions this connection subscribed to, by ``SessionKey`` (no SipHash of the id's bytes per
@@ -56,11 +62,27 @@ public struct ServerEngine: Sendable {
   /// The channel used its last sequence number while sending: the connection closes at the end of
   /// the event.
   var sealingExhausted = false
+  /// Decodes what the client sends: before negotiation with ``handshakeVersion``, then with the
+  /// negotiated version (direct path: bytes straight to the typed message).
+  var decoder: MessageDecoder
 
   /// Creates an engine for a new socket, with what is remembered of the client (if anything).
   public init(_ configuration: ServerConfiguration, memory: ServerMemory = ServerMemory()) {
     self.configuration = configuration.clamped
     self.memory = memory
+    decoder = Self.decoder(for: Self.handshakeVersion)
+  }
+
+  /// The version frames are decoded with before negotiation. `ping` and `connect`, the only types
+  /// acted on then, are the same in every version; 0.3.0 is the newest version whose rules do not
+  /// refuse a `connect` announcing a version below 0.4.0, which the engine answers itself with the
+  /// real server's too-old refusal (STANDARDS.md section 8) rather than as a violation.
+  static let handshakeVersion = "0.3.0"
+
+  /// A decoder of client frames of `version`, checking no negotiated capability (an extension
+  /// request from a client that did not negotiate it is an ordinary request, STANDARDS.md section 15).
+  static func decoder(for version: String) -> MessageDecoder {
+    MessageDecoder(options: ValidationOptions(direction: .clientToServer, protocolVersion: version))
   }
 
   /// Takes one event at time `now` (milliseconds since 1970, the host's clock) and returns what to
@@ -89,25 +111,15 @@ public struct ServerEngine: Sendable {
       self.challenge = configuration.offer.authVersions.contains(2) ? challenge : nil
       challengeIssuedAt = now
       state = .awaitingConnect
-      actions.append(.send(hello()))
+      emitPlain(.hello(hello()), &actions)
       arm(.authDeadline, at: now.addingSaturating(configuration.authTimeoutMs), &actions)
-    case .frameReceived(let frame): receive(frame, now: now, &actions)
-    case .malformedFrame(let detail):
-      if channel != nil {
-        // Not JSON where an authenticated frame was due (STANDARDS.md section 8): close.
-        finish(.authenticatedFrame(.malformed(reason: "not a JSON text")), close: true, &actions)
-      } else {
-        answerMalformed(detail, &actions)
-      }
+    case .received(let message): receive(message, now: now, &actions)
     case .transportClosed: finish(.transportClosed, close: false, &actions)
     case .timerFired(let timer): fire(timer, now: now, &actions)
-    case .send(let frame): try send(frame, now: now, &actions)
+    case .send(let message): try send(message, now: now, &actions)
     case .drain(let retryAfter, let message):
       if state == .authenticated, outcome?.allows(Capability.draining) == true {
-        emit(
-          .frame(
-            "draining", ["message": .string(message), "retry_after_ms": JSONValue(integerLiteral: max(0, retryAfter))]),
-          &actions)
+        emit(.draining(DrainingMessage(message: message, retryAfterMs: max(0, retryAfter))), &actions)
       }
       finish(.draining, close: true, &actions)
     case .close: finish(.serverClose, close: true, &actions)
@@ -131,21 +143,17 @@ public struct ServerEngine: Sendable {
   /// only when the offer has something to negotiate (``ServerOffer/offersExtensions``, the rule of
   /// ``ServerOffer/hello(challenge:)``), so that a plain server's `hello` is the real backend's
   /// exactly (STANDARDS.md section 8).
-  func hello() -> JSONObject {
+  func hello() -> HelloMessage {
     let offer = configuration.offer
-    var hello = JSONObject.frame(
-      "hello",
-      [
-        "message": "Welcome to voice-code backend",
-        "version": .string(offer.versions.advertised.description),
-        "auth_version": JSONValue(integerLiteral: offer.authVersions.contains(1) ? 1 : (offer.authVersions.max() ?? 1)),
-        "instructions": "Send connect message with api_key",
-      ])
+    var hello = HelloMessage(
+      message: "Welcome to voice-code backend", version: offer.versions.advertised.description,
+      authVersion: offer.authVersions.contains(1) ? 1 : (offer.authVersions.max() ?? 1),
+      instructions: "Send connect message with api_key")
     guard offer.offersExtensions else { return hello }
-    hello["protocol_versions"] = .array(offer.versions.reachable.map { .string($0.description) })
-    hello["auth_versions"] = .array(offer.authVersions.map { JSONValue(integerLiteral: $0) })
-    hello["capabilities"] = .array(offer.capabilities.map { .string($0) })
-    if let challenge { hello["challenge"] = .string(challenge) }
+    hello.protocolVersions = offer.versions.reachable.map(\.description)
+    hello.authVersions = offer.authVersions
+    hello.capabilities = offer.capabilities
+    hello.challenge = challenge
     return hello
   }
 
@@ -170,59 +178,59 @@ public struct ServerEngine: Sendable {
       if state == .awaitingConnect { finish(.authTimeout, close: true, &out) }
     case .heartbeat:
       guard state == .authenticated else { return }
-      emit(.frame("heartbeat", ["timestamp": .string(RFC3339.string(millisecondsSince1970: now))]), &out)
+      emit(.heartbeat(HeartbeatMessage(timestamp: RFC3339.string(millisecondsSince1970: now))), &out)
       arm(.heartbeat, at: now.addingSaturating(configuration.heartbeatIntervalMs), &out)
     default: return
     }
   }
 
-  mutating func send(_ frame: JSONObject, now: Int64, _ out: inout [ServerAction]) throws(IllegalEvent) {
-    let type = frame["type"]?.stringValue ?? ""
-    if let missing = missingCapability(type, in: frame) {
+  mutating func send(_ message: ServerMessage, now: Int64, _ out: inout [ServerAction]) throws(IllegalEvent) {
+    if let missing = missingCapability(message) {
       throw IllegalEvent(
         state: state.rawValue, event: "send",
-        reason: "\(missing.what) needs the \(missing.gate.name) capability, not negotiated")
+        reason: "\(missing.what) needs the \(missing.name) capability, not negotiated")
     }
-    if family != .messageId, type == "session_history" || type == "session_updated",
-      let id = frame["session_id"]?.stringValue, !subscribedSessions.contains(SessionKey(id))
-    {
+    if family != .messageId, let id = message.sessionDataId, !subscribedSessions.contains(SessionKey(id)) {
       throw IllegalEvent(
         state: state.rawValue, event: "send", reason: "session data for \(id), which this client has not subscribed to")
     }
-    if capabilityFlags.contains(.messageAck), let id = frame["message_id"]?.stringValue {
-      var message = JSONObject()
-      message["role"] = "assistant"
-      message["text"] = .string(
-        frame["text"]?.stringValue ?? frame["message"]?.stringValue ?? frame["error"]?.stringValue ?? "")
-      if let session = frame["session_id"]?.stringValue { message["session_id"] = .string(session) }
-      message["timestamp"] = .string(RFC3339.string(millisecondsSince1970: now))
-      let cost =
-        id.utf8.count + (message["text"]?.stringValue?.utf8.count ?? 0)
-        + (message["session_id"]?.stringValue?.utf8.count ?? 0)
-      let evicted = memory.keep(
-        ServerMemory.Unacknowledged(messageId: id, message: message, cost: cost),
-        budget: configuration.replayBufferBytes)
-      emit(frame, &out)
-      for dropped in evicted { out.append(.deliver(.replayEvicted(messageId: dropped))) }
-      return
+    let frame = MessageEncoder().encode(message)
+    guard capabilityFlags.contains(.messageAck), let kept = message.replayFields else {
+      return emit(frame: frame, &out)
     }
-    emit(frame, &out)
+    var replayed = JSONObject()
+    replayed["role"] = "assistant"
+    replayed["text"] = .string(kept.text)
+    if let session = kept.sessionId { replayed["session_id"] = .string(session) }
+    replayed["timestamp"] = .string(RFC3339.string(millisecondsSince1970: now))
+    let cost = kept.messageId.utf8.count + kept.text.utf8.count + (kept.sessionId?.utf8.count ?? 0)
+    let evicted = memory.keep(
+      ServerMemory.Unacknowledged(messageId: kept.messageId, message: replayed, cost: cost),
+      budget: configuration.replayBufferBytes)
+    emit(frame: frame, &out)
+    for dropped in evicted { out.append(.deliver(.replayEvicted(messageId: dropped))) }
   }
 
-  /// Sends `frame`: sealed when authenticated frames are in force (STANDARDS.md section 8), else as
-  /// it is. A channel that used its last sequence number sends nothing more and closes the connection
-  /// at the end of the event.
-  mutating func emit(_ frame: JSONObject, _ out: inout [ServerAction]) {
-    if let wire = AuthenticatedChannel.outgoing(frame, channel: &channel, exhausted: &sealingExhausted) {
-      out.append(.send(wire))
+  /// Sends `message`, encoded once: sealed when authenticated frames are in force (STANDARDS.md
+  /// section 8), else as it is. A channel that used its last sequence number sends nothing more and
+  /// closes the connection at the end of the event.
+  mutating func emit(_ message: ServerMessage, _ out: inout [ServerAction]) {
+    emit(frame: MessageEncoder().encode(message), &out)
+  }
+
+  /// Sends the encoded frame `frame` (sealed when authenticated frames are in force).
+  mutating func emit(frame: [UInt8], _ out: inout [ServerAction]) {
+    guard channel != nil else { return out.append(.send(.text(frame))) }
+    guard !sealingExhausted else { return }
+    do {
+      out.append(.send(.text(try channel!.seal(frame))))
+    } catch {
+      sealingExhausted = true
     }
   }
 
-  /// The answer to a frame that is not JSON: the real server's `error`, quoting at most 200 Unicode
-  /// scalars of the parser's message; the socket stays open.
-  mutating func answerMalformed(_ detail: String, _ out: inout [ServerAction]) {
-    emit(
-      .frame("error", ["message": .string("Error processing message: " + String(detail.unicodeScalars.prefix(200)))]),
-      &out)
+  /// Sends `message` unsealed: the handshake's frames, which go before any channel exists.
+  mutating func emitPlain(_ message: ServerMessage, _ out: inout [ServerAction]) {
+    out.append(.send(.text(MessageEncoder().encode(message))))
   }
 }

@@ -6,18 +6,19 @@ public enum ServerEvent: Sendable, Hashable {
   /// `connected` requires a string there, so a host serving 0.2.0 gives one); from 0.3.0 on the
   /// member is the `connect`'s `session_id` or `null`, as the real server sends it.
   case transportOpened(challenge: String?, connectionId: String? = nil)
-  /// Transport: a frame from the client, parsed.
-  case frameReceived(JSONObject)
-  /// Transport: a frame that is not JSON (`detail`: the parser's message, of which the answer quotes
-  /// at most 200 Unicode scalars). Answered with `error`; the socket stays open, before or after
-  /// authentication, as in the real server.
-  case malformedFrame(detail: String)
+  /// Transport: one WebSocket data message from the client, exactly as it arrived. The engine opens
+  /// a compression envelope when one was negotiated, opens the sealed frame when authenticated
+  /// frames are in force, and decodes the frame once with the connection's version (the handshake
+  /// types before negotiation). A frame that fails is reported as
+  /// ``ServerApplicationEvent/violation(_:)``, never delivered (STANDARDS.md section 15).
+  case received(WebSocketMessage)
   /// Transport: the socket closed.
   case transportClosed
   /// A timer the engine armed has expired.
   case timerFired(ConnectionTimer)
-  /// Application: send a frame to this client (only once authenticated).
-  case send(JSONObject)
+  /// Application: send this message to the client (only once authenticated). The engine encodes it
+  /// once and returns it as ``ServerAction/send(_:)``.
+  case send(ServerMessage)
   /// Application: the server is shutting down; clients should come back after `retryAfterMs`.
   case drain(retryAfterMs: Int, message: String)
   /// Application: close this connection.
@@ -27,8 +28,7 @@ public enum ServerEvent: Sendable, Hashable {
   public var name: String {
     switch self {
     case .transportOpened: return "transport_opened"
-    case .frameReceived: return "frame"
-    case .malformedFrame: return "malformed_frame"
+    case .received: return "received"
     case .transportClosed: return "transport_closed"
     case .timerFired: return "timer"
     case .send: return "send"
@@ -41,13 +41,12 @@ public enum ServerEvent: Sendable, Hashable {
   var kind: Int {
     switch self {
     case .transportOpened: return 0
-    case .frameReceived: return 1
-    case .malformedFrame: return 2
-    case .transportClosed: return 3
-    case .timerFired: return 4
-    case .send: return 5
-    case .drain: return 6
-    case .close: return 7
+    case .received: return 1
+    case .transportClosed: return 2
+    case .timerFired: return 3
+    case .send: return 4
+    case .drain: return 5
+    case .close: return 6
     }
   }
 }

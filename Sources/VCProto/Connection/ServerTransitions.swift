@@ -4,18 +4,18 @@ public enum ServerTransitions {
   public static let table: [ServerState: [String: Set<ServerState>]] = [
     .idle: ["transport_opened": [.awaitingConnect], "close": [.closed], "transport_closed": [.closed]],
     .awaitingConnect: [
-      "frame": [.awaitingConnect, .authenticated, .closed], "malformed_frame": [.awaitingConnect],
+      "received": [.awaitingConnect, .authenticated, .closed],
       "timer": [.awaitingConnect, .closed], "close": [.closed], "drain": [.closed], "transport_closed": [.closed],
     ],
     .authenticated: [
-      // With authenticated frames, a frame that is not JSON closes, and so does a channel that used
-      // its last sequence number while sending (STANDARDS.md section 8).
-      "frame": [.authenticated, .closed], "malformed_frame": [.authenticated, .closed],
+      // A frame may close (a violation the policy closes on, a sealed frame refused, `disconnect`),
+      // and so may a channel that used its last sequence number while sending (STANDARDS.md section 8).
+      "received": [.authenticated, .closed],
       "timer": [.authenticated, .closed], "send": [.authenticated, .closed], "close": [.closed], "drain": [.closed],
       "transport_closed": [.closed],
     ],
     .closed: [
-      "frame": [.closed], "malformed_frame": [.closed], "timer": [.closed], "close": [.closed], "drain": [.closed],
+      "received": [.closed], "timer": [.closed], "close": [.closed], "drain": [.closed],
       "transport_closed": [.closed],
     ],
   ]
@@ -32,7 +32,7 @@ public enum ServerTransitions {
 
   /// The event names in ``ServerEvent/kind`` order.
   static let eventNames = [
-    "transport_opened", "frame", "malformed_frame", "transport_closed", "timer", "send", "drain", "close",
+    "transport_opened", "received", "transport_closed", "timer", "send", "drain", "close",
   ]
 
   /// ``table`` as a flat array (see ``ClientTransitions/flat``): entry `state.ordinal * eventNames.count

@@ -12,18 +12,21 @@
 /// The hash feeds the bytes to `Hasher` in one call (`String`'s own hash first checks whether the
 /// text is NFC and normalizes it when not), and `==` compares representations, then lengths, then
 /// bytes eight at a time.
-struct ExactString: Hashable, Sendable {
+public struct ExactString: Hashable, Sendable, CustomStringConvertible {
   /// The text.
-  let text: String
+  public let text: String
 
-  init(_ text: String) {
+  /// The key of `text`'s exact scalars.
+  public init(_ text: String) {
     self.text = text
   }
 
+  /// Whether `a` and `b` have the same Unicode scalars (the same UTF-8 bytes).
   @inline(__always)
-  static func == (a: ExactString, b: ExactString) -> Bool { a.text.hasSameScalars(as: b.text) }
+  public static func == (a: ExactString, b: ExactString) -> Bool { a.text.hasSameScalars(as: b.text) }
 
-  func hash(into hasher: inout Hasher) {
+  /// Feeds the text's UTF-8 bytes to `hasher`.
+  public func hash(into hasher: inout Hasher) {
     if let hashed: Void = text.utf8.withContiguousStorageIfAvailable({
       hasher.combine(bytes: UnsafeRawBufferPointer($0))
     }) {
@@ -32,4 +35,7 @@ struct ExactString: Hashable, Sendable {
     var copy = text
     copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
+
+  /// The text itself.
+  public var description: String { text }
 }

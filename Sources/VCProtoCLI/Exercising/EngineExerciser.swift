@@ -303,8 +303,8 @@ public struct EngineExerciser {
     for action in actions {
       switch action {
       case .deliver(.authenticated): authenticated = true
-      case .send(let frame):
-        let type = frame["type"]?.stringValue ?? ""
+      case .send(let message):
+        let type = (try? JSONReader().parse(message.bytes))?["type"]?.stringValue ?? ""
         let allowed =
           ServerTransitions.framesBeforeAuthentication.contains(type) && (type != "connected" || authenticates)
         if !authenticated, !allowed {
@@ -328,8 +328,8 @@ public struct EngineExerciser {
   mutating func serverEvent(armed: [ConnectionTimer]) -> ServerEvent {
     switch byte() % 10 {
     case 0: return .transportOpened(challenge: byte() % 2 == 0 ? "a1a1" : nil)
-    case 1, 2, 3, 4: return .frameReceived(clientRequest())
-    case 5: return .malformedFrame(detail: "bad")
+    case 1, 2, 3, 4: return .received(.text(JSONValue.object(clientRequest()).jsonText))
+    case 5: return .received(.text("bad"))
     case 6: return .timerFired(armed.isEmpty ? .heartbeat : pick(armed))
     case 7:
       var f = JSONObject([
@@ -339,9 +339,11 @@ public struct EngineExerciser {
       ])
       f["session_id"] = .string(pick(Self.sessions))
       if byte() % 2 == 0 { f["message_id"] = .string(id("m", byte())) }
-      return .send(f)
+      // Typed when the frame is a valid 0.5.0 message, else kept whole (as a newer server's type).
+      let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: "0.5.0"))
+      return .send((try? decoder.decodeServerMessage(Array(JSONValue.object(f).jsonText.utf8))) ?? .unknown(f))
     case 8: return pick([.drain(retryAfterMs: byte(), message: "bye"), .close, .transportClosed])
-    default: return .frameReceived(clientRequest())
+    default: return .received(.text(JSONValue.object(clientRequest()).jsonText))
     }
   }
 

@@ -166,10 +166,11 @@ enum SessionVectors {
       case "transport_opened":
         event = .transportOpened(
           challenge: input["challenge"]?.stringValue, connectionId: input["connection_id"]?.stringValue)
-      case "frame": event = .frameReceived(input["frame"]?.objectValue ?? JSONObject())
-      case "malformed_frame": event = .malformedFrame(detail: input["detail"]?.stringValue ?? "")
+      case "frame": event = .received(.text(JSONValue.object(input["frame"]?.objectValue ?? JSONObject()).jsonText))
+      case "malformed_frame": event = .received(.text(input["detail"]?.stringValue ?? ""))
       case "transport_closed": event = .transportClosed
-      case "send": event = .send(input["frame"]?.objectValue ?? JSONObject())
+      case "send":
+        event = .send(SessionVectors.serverMessage(input["frame"]?.objectValue ?? JSONObject(), for: server!))
       case "drain":
         event = .drain(
           retryAfterMs: input["retry_after_ms"]?.intValue ?? 0, message: input["message"]?.stringValue ?? "")
@@ -197,7 +198,7 @@ enum SessionVectors {
     mutating func record(_ actions: [ServerAction]) -> [JSONValue] {
       actions.map { action in
         switch action {
-        case .send(let frame): return ["action": "send", "frame": .object(frame)]
+        case .send(let message): return ["action": "send", "frame": SessionVectors.json(message.bytes)]
         case .closeTransport(let reason): return ["action": "close", "reason": .string(reason.code)]
         case .armTimer(let timer, let at): return arm(timer, at)
         case .cancelTimer(let timer): return cancel(timer)
@@ -290,6 +291,39 @@ enum SessionVectors {
     }
   }
 
+  /// A frame's bytes as a JSON value (`null` when they are not JSON).
+  static func json(_ bytes: [UInt8]) -> JSONValue { (try? JSONReader().parse(bytes)) ?? .null }
+
+  /// The typed message an application sends, from a vector's frame: decoded with the connection's
+  /// version (the offer's advertised one before negotiation), else kept whole as `.unknown`.
+  static func serverMessage(_ frame: JSONObject, for engine: ServerEngine) -> ServerMessage {
+    let version = engine.outcome?.version ?? engine.configuration.offer.versions.advertised.description
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: version))
+    return (try? decoder.decodeServerMessage(Array(JSONValue.object(frame).jsonText.utf8))) ?? .unknown(frame)
+  }
+
+  /// A violation event: the type, the error findings (code and pointer, sorted by pointer then code,
+  /// so that the order an implementation finds them in does not matter) and the disposition
+  /// (`"dropped"` or `{"closed": code}`).
+  static func encode(_ violation: ProtocolViolation) -> JSONValue {
+    let disposition: JSONValue
+    switch violation.disposition {
+    case .dropped: disposition = "dropped"
+    case .closed(let reason): disposition = ["closed": .string(reason.code)]
+    }
+    let errors = violation.findings.filter { $0.severity == .error }
+    let findings = errors.sorted { ($0.pointer, $0.code.rawValue) < ($1.pointer, $1.code.rawValue) }.map {
+      finding -> JSONValue in
+      ["code": .string(finding.code.rawValue), "pointer": .string(finding.pointer)]
+    }
+    return event(
+      "violation",
+      [
+        ("message_type", violation.messageType.map(JSONValue.string) ?? .null), ("findings", .array(findings)),
+        ("disposition", disposition),
+      ])
+  }
+
   static func encode(_ e: ServerApplicationEvent) -> JSONValue {
     switch e {
     case .authenticated(let outcome, let sessionId, let limit):
@@ -303,7 +337,8 @@ enum SessionVectors {
     case .subscribe(let id, let cursor):
       return event("subscribe", [("session_id", .string(id)), ("cursor", encode(cursor))])
     case .unsubscribe(let id): return event("unsubscribe", [("session_id", .string(id))])
-    case .request(let frame): return event("request", [("frame", .object(frame))])
+    case .request(let message): return event("request", [("frame", json(MessageEncoder().encode(message)))])
+    case .violation(let violation): return encode(violation)
     case .duplicatePrompt(let key): return event("duplicate_prompt", [("idempotency_key", .string(key))])
     case .unknownAcknowledgement(let id): return event("unknown_ack", [("message_id", .string(id))])
     case .replayEvicted(let id): return event("replay_evicted", [("message_id", .string(id))])

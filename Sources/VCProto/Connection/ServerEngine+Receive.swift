@@ -1,0 +1,190 @@
+extension ServerEngine {
+  /// Finding codes of a frame the engine cannot read as a JSON object at all (not JSON, not UTF-8, a
+  /// duplicate key, over a parsing limit, not an object): answered as the real server answers a parse
+  /// failure, with `error`, the socket staying open, before or after authentication.
+  static let unreadableCodes: Set<FindingCode> = [
+    .invalidJSON, .invalidUTF8, .duplicateKey, .frameTooLarge, .nestingTooDeep, .stringTooLong, .arrayTooLong,
+    .objectTooLarge, .numberTooLong, .tooManyValues, .notAnObject,
+  ]
+
+  /// One WebSocket message from the client: the compression envelope opened (when negotiated), the
+  /// sealed frame opened (when authenticated frames are in force), the frame decoded once with the
+  /// connection's version, then acted on; or the violation reported (STANDARDS.md section 15).
+  mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ServerAction]) {
+    guard var bytes = openEnvelope(message, &out) else { return }
+    if channel != nil {
+      // Authenticated frames (STANDARDS.md section 8): every frame after `connected` is opened first;
+      // a plain, malformed, altered, replayed or reordered one closes the connection.
+      do {
+        bytes = try channel!.open(bytes)
+      } catch {
+        return refuseSealed(error, &out)
+      }
+    }
+    let decoded: AnyMessage
+    do {
+      decoded = try decoder.decode(bytes)
+    } catch {
+      // A `connect` is read as before negotiation whatever the connection's version (a second
+      // handshake negotiates again, and is refused as too old by the engine, not by a version rule).
+      guard error.messageType == "connect", state == .authenticated else { return reject(error, bytes, &out) }
+      do {
+        decoded = try Self.decoder(for: Self.handshakeVersion).decode(bytes)
+      } catch {
+        return reject(error, bytes, &out)
+      }
+    }
+    switch decoded {
+    case .client(let message): dispatch(message, now: now, &out)
+    case .unknown(let object): dispatch(.unknown(object), now: now, &out)
+    case .server(let message):
+      // Not reached: the decoder's direction is client to server, so a server type is an error.
+      let finding = Finding(
+        .error, .wrongDirection, pointer: "/type", messageType: message.type, message: "a server type")
+      reject(DecodingFailure(findings: [finding], messageType: message.type), bytes, &out)
+    }
+  }
+
+  /// The frame inside `message`: a binary message is a binary envelope, and a text message a text
+  /// envelope when it is one, each only with its form negotiated (STANDARDS.md section 9); any other
+  /// text message is the frame itself. `nil` when the envelope does not open (reported).
+  mutating func openEnvelope(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
+    switch message {
+    case .binary(let bytes):
+      guard granted(Capability.compressionBinary) else {
+        refuseEnvelope(
+          Finding(
+            .error, .extensionNotNegotiated, pointer: "",
+            message: "a binary message, but compression_binary was not negotiated"), &out)
+        return nil
+      }
+      do {
+        return try EnvelopeCodec().open(binary: bytes)
+      } catch {
+        refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
+        return nil
+      }
+    case .text(let bytes):
+      // Only a connection that negotiated text envelopes parses a text message twice, and only one
+      // that names the envelope type.
+      guard granted(Capability.compressionText), Self.mentionsCompressed(bytes),
+        let value = try? JSONReader().parse(bytes), EnvelopeCodec.isTextEnvelope(value),
+        let object = value.objectValue
+      else { return bytes }
+      do {
+        return try EnvelopeCodec().open(textEnvelope: object)
+      } catch {
+        refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
+        return nil
+      }
+    }
+  }
+
+  /// Whether `bytes` hold the text `"compressed"` (with its quotes): a text envelope must.
+  static func mentionsCompressed(_ bytes: [UInt8]) -> Bool {
+    let needle = Array("\"compressed\"".utf8)
+    guard bytes.count >= needle.count else { return false }
+    for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+      if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+    }
+    return false
+  }
+
+  /// An envelope that does not open (or is not negotiated): dropped with an `error` answer, or, with
+  /// authenticated frames in force, where only genuine frames are accepted, the connection closed.
+  mutating func refuseEnvelope(_ finding: Finding, _ out: inout [ServerAction]) {
+    if channel != nil {
+      return violate(
+        type: nil, [finding], answer: nil,
+        close: .authenticatedFrame(.malformed(reason: "an envelope that does not open")), &out)
+    }
+    violate(type: nil, [finding], answer: Self.processingError(finding), close: nil, &out)
+  }
+
+  /// A sealed frame the channel refused: the connection closes (STANDARDS.md section 8).
+  mutating func refuseSealed(_ error: AuthenticatedFrameError, _ out: inout [ServerAction]) {
+    let code: FindingCode
+    switch error {
+    case .replayed, .sequenceGap: code = .frameSequence
+    default: code = .unauthenticatedFrame
+    }
+    let reason = CloseReason.authenticatedFrame(error)
+    violate(
+      type: nil, [Finding(.error, code, pointer: "", message: reason.description)], answer: nil, close: reason, &out)
+  }
+
+  /// A frame that failed validation, answered per the policy of STANDARDS.md section 15: unreadable,
+  /// `error` and the socket stays open; before authentication anything but `ping`/`connect` is
+  /// refused (`auth_error`, close), and so is a `connect` or `ping` that fails (a handshake
+  /// violation); after it, `subscribe` gets the real server's refusal and any other frame the
+  /// generic `error`, and the connection goes on.
+  mutating func reject(_ failure: DecodingFailure, _ bytes: [UInt8], _ out: inout [ServerAction]) {
+    let errors = failure.findings.filter { $0.severity == .error }
+    let shown = errors.isEmpty ? failure.findings : errors
+    if let first = shown.first, shown.allSatisfy({ Self.unreadableCodes.contains($0.code) }) {
+      return violate(type: nil, failure.findings, answer: Self.processingError(first), close: nil, &out)
+    }
+    let type = failure.messageType
+    let handshake = type.map { Self.acceptedBeforeAuthentication.contains(FrameType($0)) } ?? false
+    if !handshake, state != .authenticated || outcome == nil {
+      return refuseBeforeAuthentication(type: type, &out)
+    }
+    if handshake {
+      // A handshake that fails (a second one too) is refused like a wrong credential.
+      return violate(
+        type: type, failure.findings, answer: .authError(AuthErrorMessage(message: "Authentication failed")),
+        close: .authFailed, &out)
+    }
+    var answer: ServerMessage = Self.processingError(Self.shownFinding(shown))
+    if type == "subscribe", case .object(let frame)? = try? JSONReader().parse(bytes),
+      let refusal = subscribeRefusal(frame)
+    {
+      answer = .error(refusal)
+    }
+    violate(type: type, failure.findings, answer: answer, close: nil, &out)
+  }
+
+  /// Before authentication only `ping` and `connect` (STANDARDS.md section 15, rule 1): anything
+  /// else, a frame without a type too, gets `auth_error` and the connection closes.
+  mutating func refuseBeforeAuthentication(type: String?, _ out: inout [ServerAction]) {
+    let finding = Finding(
+      .error, .beforeAuthentication, pointer: "", messageType: type,
+      message: "only ping and connect are accepted before authentication")
+    violate(
+      type: type, [finding], answer: .authError(AuthErrorMessage(message: "Authentication failed")),
+      close: .notAuthenticated, &out)
+  }
+
+  /// The finding an `error` answer names: the least by pointer, then code (so that any
+  /// implementation names the same one, whatever order it finds them in).
+  static func shownFinding(_ findings: [Finding]) -> Finding {
+    findings.min { ($0.pointer, $0.code.rawValue) < ($1.pointer, $1.code.rawValue) }!
+  }
+
+  /// The `error` answering a frame the engine dropped: the real server's `Error processing message: `,
+  /// then the finding's code and, when it names a member, ` at ` and its pointer (at most 60 Unicode
+  /// scalars, then `…`).
+  static func processingError(_ finding: Finding) -> ServerMessage {
+    var text = "Error processing message: " + finding.code.rawValue
+    if !finding.pointer.isEmpty {
+      let scalars = finding.pointer.unicodeScalars
+      let shown = scalars.count <= 60 ? finding.pointer : String(String.UnicodeScalarView(scalars.prefix(60))) + "…"
+      text += " at " + shown
+    }
+    return .error(ErrorMessage(message: text))
+  }
+
+  /// Reports a violation: the answer (if any), the application's ``ServerApplicationEvent/violation(_:)``,
+  /// then, when the policy closes, the end of the connection (timers cancelled, close, `closed`).
+  mutating func violate(
+    type: String?, _ findings: [Finding], answer: ServerMessage?, close reason: CloseReason?,
+    _ out: inout [ServerAction]
+  ) {
+    if let answer { emit(answer, &out) }
+    let violation = ProtocolViolation(
+      messageType: type.map(Finding.shownType), findings: findings,
+      disposition: reason.map { .closed($0) } ?? .dropped)
+    out.append(.deliver(.violation(violation)))
+    if let reason { finish(reason, close: true, &out) }
+  }
+}
