@@ -193,9 +193,7 @@ import Testing
     for length in [lengths.lowerBound - 2, lengths.lowerBound, lengths.upperBound, lengths.upperBound + 2] {
       var server = ServerEngine(
         ServerConfiguration(offer: ServerOffer(protocolVersions: ["0.5.0"], authVersions: [1, 2]), apiKey: Self.key))
-      let hello = try server.handle(.transportOpened(challenge: challenge), now: 0).compactMap { action in
-        if case .send(let frame) = action { frame } else { nil }
-      }
+      let hello = try server.handle(.transportOpened(challenge: challenge), now: 0).sentFrames
       var client = ClientEngine(ClientConfiguration(apiKey: Self.key))
       _ = try client.handle(.start, now: 0)
       _ = try client.handle(.transportOpened(clientNonce: String(repeating: "0", count: length)), now: 0)

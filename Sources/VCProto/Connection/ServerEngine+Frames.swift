@@ -10,7 +10,8 @@ extension ServerEngine {
   /// `unsubscribe`, and the negotiated `message_ack`, `disconnect` and repeated idempotency keys)
   /// are handled here and every other request goes to the application, typed.
   mutating func dispatch(_ message: ClientMessage, now: Int64, _ out: inout [ServerAction]) {
-    guard (state == .authenticated && outcome != nil) || Self.acceptedBeforeAuthentication.contains(FrameType(message.type))
+    guard
+      (state == .authenticated && outcome != nil) || Self.acceptedBeforeAuthentication.contains(FrameType(message.type))
     else {
       // Before authentication only what the catalog allows (ping and connect).
       return refuseBeforeAuthentication(type: message.type, &out)
