@@ -28,7 +28,7 @@ import Testing
         try? await connection.send(
           .sessionHistory(
             .v0_5_0(SessionHistoryMessageV0_5_0(sessionId: sessionId, messages: [], nextOffset: 0, endOfFile: true))))
-      case .request(let frame) where frame["type"]?.stringValue == "get_available_recipes":
+      case .request(.getAvailableRecipes):
         try? await connection.send(.availableRecipes(AvailableRecipesMessage(recipes: [])))
       default:
         break

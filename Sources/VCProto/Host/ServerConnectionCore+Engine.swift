@@ -12,7 +12,7 @@ extension ServerConnectionCore {
 
   private func perform(_ action: ServerAction) {
     switch action {
-    case .send(let frame): write(.text(JSONValue.object(frame).jsonText))
+    case .send(let message): write(message)
     case .closeTransport(let reason): closeTransport(reason.webSocketClose)
     case .armTimer(let timer, let deadline): armTimer(timer, at: deadline)
     case .cancelTimer(let timer): cancelTimer(timer)
@@ -36,21 +36,10 @@ extension ServerConnectionCore {
     feed(.transportClosed)
   }
 
+  /// Each message as it arrived: the engine opens, validates and decodes it (a violation reaches
+  /// the application as ``ServerApplicationEvent/violation(_:)``).
   func received(_ message: WebSocketMessage) {
-    switch message {
-    case .text(let bytes):
-      do {
-        if let frame = try JSONReader().parse(bytes).objectValue {
-          feed(.frameReceived(frame))
-        } else {
-          feed(.malformedFrame(detail: "not a JSON object"))
-        }
-      } catch {
-        feed(.malformedFrame(detail: "\(error)"))
-      }
-    case .binary:
-      feed(.malformedFrame(detail: "a binary message"))
-    }
+    feed(.received(message))
   }
 
   func timerFired(_ timer: ConnectionTimer) {
@@ -61,8 +50,7 @@ extension ServerConnectionCore {
 
   func send(_ message: ServerMessage) throws(ServerHostError) {
     if finished { throw .closed }
-    let frame = (try? JSONReader().parse(MessageEncoder().encode(message)).objectValue) ?? JSONObject()
-    do { try apply(.send(frame)) } catch { throw .refused(error) }
+    do { try apply(.send(message)) } catch { throw .refused(error) }
   }
 
   func drain(retryAfterMs: Int, message: String) throws(ServerHostError) {

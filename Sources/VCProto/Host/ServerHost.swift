@@ -7,7 +7,7 @@ import Foundation
 /// let server = ServerHost(configuration: configuration, listener: listener)
 /// await server.run { connection in
 ///   for await event in connection.events {
-///     if case .request(let frame) = event { ... try await connection.send(answer) }
+///     if case .request(.getAvailableRecipes) = event { try await connection.send(answer) }
 ///   }
 /// }
 /// ```
