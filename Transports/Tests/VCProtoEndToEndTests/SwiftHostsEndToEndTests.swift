@@ -64,9 +64,9 @@ import VCProtoNIO
             var from = 0
             if case .offset(let offset, _)? = cursor { from = Int(offset) }
             try await connection.send(history(from: from, count: 3))
-          case .request(let frame) where frame["type"]?.stringValue == "prompt":
+          case .request(.prompt(.v0_3_0(let prompt))):
             try await connection.send(Self.message(["type": "ack", "message": "Processing prompt..."]))
-            let first = answer(frame["text"]?.stringValue ?? "")
+            let first = answer(prompt.text)
             try await Task.sleep(nanoseconds: 50_000_000)
             try await connection.send(Self.message(["type": "turn_complete", "session_id": .string(sessionId)]))
             try await connection.send(history(from: first))
