@@ -176,12 +176,20 @@ def cursor(r):
                      {"offset": r.randrange(0, 10), "signature": r.choice([None, "100:u-0"])}])
 
 
+def transport(r, eng):
+    """The transport an input reports on: mostly the current (else the last) one, sometimes a stale or
+    never-opened one, which the engines ignore."""
+    if r.random() < 0.15:
+        return r.randrange(0, eng.opened + 2)
+    return eng.transport if eng.transport is not None else eng.opened
+
+
 def client_input(r, eng):
     st = eng.state
     if st == "idle" and r.random() < 0.8:
         return {"kind": "start"}
     if st == "connecting" and r.random() < 0.7:
-        return {"kind": "transport_opened", "client_nonce": NONCE}
+        return {"kind": "transport_opened", "transport": transport(r, eng), "client_nonce": NONCE}
     if st in ("awaiting_hello", "awaiting_connected", "ready") and r.random() < 0.55:
         return {"kind": "frame", "frame": client_frame(r, eng)}
     if st in ("stopped", "reauth_required", "upgrade_required") and r.random() < 0.4:
@@ -219,9 +227,9 @@ def client_input(r, eng):
     if k == "stop":
         return {"kind": "stop", "reason": "user"}
     if k == "transport_closed":
-        return {"kind": "transport_closed", "detail": "reset"}
+        return {"kind": "transport_closed", "transport": transport(r, eng), "detail": "reset"}
     if k == "transport_opened":
-        return {"kind": "transport_opened", "client_nonce": NONCE}
+        return {"kind": "transport_opened", "transport": transport(r, eng), "client_nonce": NONCE}
     if k == "frame":
         return {"kind": "frame", "frame": client_frame(r, eng)}
     return {"kind": k}

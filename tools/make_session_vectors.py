@@ -176,9 +176,29 @@ def negotiated_ready(caps, version="0.5.0", **cfg):
     k = connected(version, capabilities=sorted(caps), auth_version=1)
     return h, c, k
 
+def number_transports(steps):
+    """The client's transports are numbered 1, 2, ... in the order of its open_transport actions
+    (STANDARDS.md section 15, "Transports"): each open_transport and close gets its `transport`, and
+    each transport_opened/transport_closed input that names none reports on the last socket opened
+    (the current one, or, once the engine closed it, a stale one it ignores). Written here once
+    instead of in every step; a step that names its transport keeps it."""
+    steps = json.loads(json.dumps(steps))  # the helpers share action dicts (OPEN): never edit them in place
+    opened = 0
+    for s in steps:
+        if s["input"]["kind"] in ("transport_opened", "transport_closed"):
+            s["input"].setdefault("transport", opened)
+        for a in s.get("expect", []):
+            if a["action"] == "open_transport":
+                opened += 1
+                a.setdefault("transport", opened)
+            elif a["action"] == "close":
+                a.setdefault("transport", opened)
+    return steps
+
 CLIENT = []
 def client(id, desc, steps, **cfg):
-    CLIENT.append({"id": id, "description": desc, "role": "client", "config": client_config(**cfg), "steps": steps})
+    CLIENT.append({"id": id, "description": desc, "role": "client", "config": client_config(**cfg),
+                   "steps": number_transports(steps)})
 
 # --- handshake ---
 client("client.0.5.0.handshake.real_head",
@@ -975,9 +995,46 @@ client("client.config.clamped_counts",
                 detail="refused")],
        capabilities=["draining"], jitter=1e308, max_reconnect_attempts=-3, random_seed=42)
 
-client("client.illegal.transport_opened_when_idle",
-       "An event the state does not accept is an error value naming the state and the event.",
-       [step("transport_opened", error={"state": "idle", "event": "transport_opened"}, client_nonce=NONCE)])
+client("client.illegal.transport_opened_twice",
+       "An event the state does not accept is an error value naming the state and the event: here the current "
+       "transport reported open twice.",
+       [step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        step("transport_opened", error={"state": "awaiting_hello", "event": "transport_opened"}, client_nonce=NONCE)])
+
+# --- transports: news of a socket the engine is done with is ignored (issue 30: a host that reported
+# transport_closed after the engine's own close abandoned the reconnect in progress, and the new
+# socket's transport_opened then failed as an illegal event) ---
+client("client.transport.stale_news_ignored",
+       "The client closes transport 1 (handshake timeout), backs off and opens transport 2; the host then reports "
+       "transport 1 closed, and opened: both are ignored (no action, no error) and transport 2 carries on. News "
+       "of a transport never opened is ignored too, in idle as anywhere.",
+       [step("transport_closed", [], transport=7, detail="never opened"),
+        step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        advance(30000, [close("handshake_timeout"), ev("disconnected", reason="handshake_timeout"),
+                        arm("reconnect", 31000), ev("reconnect_scheduled", attempt=1, at=31000)]),
+        advance(1000, [OPEN]),
+        step("transport_closed", [], transport=1, detail="closed by the client"),
+        step("transport_opened", [], transport=1, client_nonce=NONCE),
+        step("transport_opened", [arm("handshake_deadline", 61000)], transport=2, client_nonce=NONCE),
+        frame(hello(), [send(connect_v1())]),
+        frame(connected("0.5.0"), [cancel("handshake_deadline"),
+                                   ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                   arm("ping", 61000)]),
+        step("transport_closed", [], transport=1, detail="late again"),
+        step("stop", [cancel("ping"), close("client_disconnect"), ev("disconnected", reason="client_disconnect")],
+             reason="user"),
+        step("transport_closed", [], transport=2, detail="closed by the client")])
+
+client("client.transport.closed_while_opening",
+       "A socket that fails to open is reported closed with its id: the client backs off, then opens the next one.",
+       [step("start", [OPEN]),
+        step("transport_closed", [ev("disconnected", reason="transport_closed"), arm("reconnect", 1000),
+                                  ev("reconnect_scheduled", attempt=1, at=1000)], detail="connection refused"),
+        step("transport_opened", [], transport=1, client_nonce=NONCE),
+        advance(1000, [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 31000)], client_nonce=NONCE)])
 
 # ================= server =================
 SERVER = []
@@ -1465,6 +1522,8 @@ server("server.illegal.send_before_open",
 
 root = os.path.join(os.path.dirname(__file__), "..", "Vectors", "sessions")
 os.makedirs(root, exist_ok=True)
+for vector in CLIENT:  # (those appended directly too)
+    vector["steps"] = number_transports(vector["steps"])
 for name, vectors in (("client.json", CLIENT), ("server.json", SERVER)):
     ids = [v["id"] for v in vectors]
     assert len(ids) == len(set(ids)), ids

@@ -195,6 +195,8 @@ import Testing
     var server: ServerEngine
     let family: String?
     var now: Int64 = 1_768_150_000_000
+    /// The client's socket: the last transport it asked for.
+    var socket = TransportID(0)
     var lines: [(direction: MessageDirection, text: String)] = []
     var toClient: [JSONObject] = []
     var toServer: [JSONObject] = []
@@ -246,9 +248,10 @@ import Testing
     mutating func clientDoes(_ event: ClientEvent) throws {
       for action in try client.handle(event, now: now) {
         switch action {
-        case .openTransport:
+        case .openTransport(let id):
+          socket = id
           try serverDoes(.transportOpened(challenge: nil, connectionId: "c"))
-          try clientDoes(.transportOpened(clientNonce: String(repeating: "5a", count: 16)))
+          try clientDoes(.transportOpened(id, clientNonce: String(repeating: "5a", count: 16)))
         case .send(let frame):
           for key in ["last_seq", "from_offset"] where (frame[key]?.int64Value ?? 0) < 0 {
             complain("the client sent \(key) \(frame[key]!.jsonText)")
@@ -283,7 +286,7 @@ import Testing
         case .send(let message):
           let frame = (try? JSONReader().parse(message.bytes))?.objectValue ?? JSONObject()
           if let back = travel(frame, .serverToClient) { toClient.append(back) }
-        case .closeTransport(let reason): _ = try client.handle(.transportClosed(detail: reason.code), now: now)
+        case .closeTransport(let reason): _ = try client.handle(.transportClosed(socket, detail: reason.code), now: now)
         case .armTimer(_, let at): checkTimer(at)
         case .deliver(.subscribe(_, let cursor)):
           if negative(cursor) { complain("the server application was given cursor \(String(describing: cursor))") }

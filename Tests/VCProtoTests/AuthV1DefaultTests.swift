@@ -40,7 +40,7 @@ import Testing
   ) throws -> (ClientEngine, [ClientAction]) {
     var engine = ClientEngine(configuration)
     var actions = try engine.handle(.start, now: 0)
-    actions += try engine.handle(.transportOpened(clientNonce: Self.nonce), now: 0)
+    actions += try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: Self.nonce), now: 0)
     actions += try engine.handle(.frameReceived(hello), now: 1)
     for frame in after { actions += try engine.handle(.frameReceived(frame), now: 2) }
     return (engine, actions)
@@ -59,7 +59,7 @@ import Testing
       ClientConfiguration(apiKey: Self.key), hello: Self.strippedHello, after: [Self.connected, Self.sessionList])
     #expect(Self.sent(actions).isEmpty, "nothing is sent, so no key: \(Self.sent(actions))")
     #expect(!"\(actions)".contains(Self.key))
-    #expect(actions.contains(.closeTransport(.downgradeRefused)))
+    #expect(actions.contains(.closeTransport(TransportID(1), .downgradeRefused)))
     #expect(!Self.becameReady(actions), "an unproven connected makes a client that refuses v1 ready")
     #expect(engine.state == .reauthRequired)
   }
@@ -89,7 +89,7 @@ import Testing
   func noUnprovenVerdictWithoutTheOptIn(_ frame: JSONObject) throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, minimumVersion: ProtocolVersion("0.2.0")!))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: Self.nonce), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: Self.nonce), now: 0)
     engine.state = .awaitingConnected
     engine.usedAuthVersion = 1
     engine.implicitAuthVersion = ProtocolVersion("0.2.0")

@@ -139,7 +139,8 @@ import Testing
     try loop.serverDoes(.transportOpened(challenge: String(repeating: "d4", count: 32), connectionId: "conn-2"))
     loop.client = ClientEngine(loop.client.configuration)
     _ = try loop.client.handle(.start, now: loop.now)
-    try loop.clientDoes(.transportOpened(clientNonce: String(repeating: "6b", count: 16)))
+    try loop.clientDoes(
+      .transportOpened(loop.client.currentTransport!, clientNonce: String(repeating: "6b", count: 16)))
     try loop.pump()
     #expect(loop.client.state == .ready && loop.server.channel != nil)
     try loop.serverDoes(.frameReceived(sealed))

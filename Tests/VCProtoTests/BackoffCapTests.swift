@@ -12,7 +12,7 @@ import Testing
     _ = try engine.handle(.start, now: now)
     var delays: [Int64] = []
     for _ in 0..<attempts {
-      let actions = try engine.handle(.transportClosed(detail: "refused"), now: now)
+      let actions = try engine.handle(.transportClosed(engine.currentTransport!, detail: "refused"), now: now)
       guard
         let at = actions.lazy.compactMap({ action -> Int64? in
           if case .deliver(.reconnectScheduled(_, let at)) = action { return at }

@@ -227,7 +227,7 @@ import Testing
   static func readyClient(capabilities: [String] = []) throws -> ClientEngine {
     var engine = ClientEngine(ClientConfiguration(apiKey: key, capabilities: capabilities, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     let offered = JSONValue.array(capabilities.map { .string($0) })
     _ = try engine.handle(
       .frameReceived(

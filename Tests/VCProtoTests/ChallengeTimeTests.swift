@@ -19,7 +19,8 @@ import Testing
     let hello = try server.handle(.transportOpened(challenge: challenge), now: issuedAt).sentFrames
     var client = ClientEngine(ClientConfiguration(apiKey: key))
     _ = try client.handle(.start, now: 0)
-    _ = try client.handle(.transportOpened(clientNonce: "00112233445566778899aabbccddeeff"), now: 0)
+    _ = try client.handle(
+      .transportOpened(client.currentTransport!, clientNonce: "00112233445566778899aabbccddeeff"), now: 0)
     let connect = try client.handle(.frameReceived(try #require(hello.first)), now: 0).compactMap { action in
       if case .send(let frame) = action { frame } else { nil }
     }

@@ -60,7 +60,7 @@ import Testing
   static func readyEngine(_ configuration: ClientConfiguration? = nil) throws -> ClientEngine {
     var engine = ClientEngine(configuration ?? ClientConfiguration(apiKey: key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
     _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
     #expect(engine.state == .ready)
@@ -166,7 +166,7 @@ import Testing
     ] {
       #expect(try engine.handle(.frameReceived(error), now: 2) == [.deliver(.received(error))])
     }
-    let actions = try engine.handle(.transportClosed(detail: "reset"), now: 3)
+    let actions = try engine.handle(.transportClosed(engine.currentTransport!, detail: "reset"), now: 3)
     #expect(actions.first == .deliver(.requestFailed(requestId: "r1", reason: .connectionLost)))
   }
 

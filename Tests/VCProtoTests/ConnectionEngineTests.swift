@@ -91,7 +91,7 @@ import Testing
   @Test func anIllegalEventNamesStateAndEventAndChangesNothing() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     #expect(throws: IllegalEvent(state: "awaiting_hello", event: "send", reason: "not in the transition table")) {
       _ = try engine.handle(.send(.frame("prompt"), requestId: nil), now: 0)
     }
@@ -126,7 +126,7 @@ import Testing
       _ = try engine.handle(.start, now: now)
       var previous: Int64 = 0
       for attempt in 1...40 {
-        let actions = try engine.handle(.transportClosed(detail: "refused"), now: now)
+        let actions = try engine.handle(.transportClosed(engine.currentTransport!, detail: "refused"), now: now)
         guard
           case .armTimer(.reconnect, let at)? = actions.first(where: {
             if case .armTimer = $0 { return true } else { return false }
@@ -272,7 +272,7 @@ import Testing
   @Test func fileSignatureIsKeptAsADigest() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
     _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: nil), now: 0)
@@ -309,7 +309,7 @@ import Testing
   @Test func resubscribeFollowsTheOrderOfSubscribing() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     func connect(at now: Int64) throws -> [String] {
-      _ = try engine.handle(.transportOpened(clientNonce: "00"), now: now)
+      _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: now)
       _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: now)
       let actions = try engine.handle(
         .frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: now)
@@ -326,7 +326,7 @@ import Testing
     _ = try engine.handle(.subscribe(sessionId: "a", cursor: nil), now: 1)
     // Subscribing again to a subscribed session keeps its place.
     _ = try engine.handle(.subscribe(sessionId: "e", cursor: nil), now: 1)
-    let closed = try engine.handle(.transportClosed(detail: "reset"), now: 2)
+    let closed = try engine.handle(.transportClosed(engine.currentTransport!, detail: "reset"), now: 2)
     guard case .armTimer(.reconnect, let at)? = closed.first(where: { if case .armTimer = $0 { true } else { false } })
     else {
       Issue.record("no reconnect timer")
@@ -343,7 +343,7 @@ import Testing
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, maxSubscriptions: 2))
     for id in ["a", "b"] { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
     _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
     #expect(try engine.handle(.subscribe(sessionId: "c", cursor: nil), now: 1).isEmpty)
@@ -362,7 +362,7 @@ import Testing
       ClientConfiguration(apiKey: Self.key, maximumVersion: ProtocolVersion("0.3.0")!, allowAuthV1: true))
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: .offset(0, signature: nil)), now: 0)
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.3.0", "auth_version": 1])), now: 0)
     let history = JSONObject.frame(
       "session_history", ["session_id": "s", "messages": [], "file_signature": "50:u-0"])
@@ -398,7 +398,7 @@ import Testing
     func answer(_ member: String, _ count: Int) throws -> [ClientAction] {
       var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
       _ = try engine.handle(.start, now: 0)
-      _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+      _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
       var hello = JSONObject.frame(
         "hello",
         ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
@@ -412,7 +412,11 @@ import Testing
       let refused = try answer(member, 65)
       #expect(
         refused.contains {
-          if case .closeTransport(let reason) = $0 { return reason.code == "protocol_violation" } else { return false }
+          if case .closeTransport(_, let reason) = $0 {
+            return reason.code == "protocol_violation"
+          } else {
+            return false
+          }
         })
       #expect(!refused.contains { if case .send = $0 { return true } else { return false } }, "no connect")
       #expect(try answer(member, 64).contains { if case .send = $0 { return true } else { return false } })
@@ -422,7 +426,7 @@ import Testing
   @Test func dedupWindowIsBounded() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, dedupWindow: 16))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
     _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: nil), now: 0)

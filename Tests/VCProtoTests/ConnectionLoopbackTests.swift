@@ -17,6 +17,8 @@ import Testing
     var toClient: [JSONObject] = []
     var toServer: [JSONObject] = []
     var clientEvents: [ClientApplicationEvent] = []
+    /// The client's socket: the last transport it asked for.
+    var socket = TransportID(0)
     var serverEvents: [ServerApplicationEvent] = []
     var problems: [String] = []
     var sent: [String] = []
@@ -49,10 +51,11 @@ import Testing
     mutating func clientDoes(_ event: ClientEvent) throws {
       for action in try client.handle(event, now: now) {
         switch action {
-        case .openTransport:
+        case .openTransport(let id):
+          socket = id
           server = ServerEngine(serverConfiguration, memory: server.memory)
           try serverDoes(.transportOpened(challenge: String(repeating: "c3", count: 32), connectionId: "conn-1"))
-          try clientDoes(.transportOpened(clientNonce: String(repeating: "5a", count: 16)))
+          try clientDoes(.transportOpened(id, clientNonce: String(repeating: "5a", count: 16)))
         case .send(let frame): toServer.append(wire(frame, direction: .clientToServer))
         case .closeTransport: _ = try? server.handle(.transportClosed, now: now)
         case .deliver(let e): clientEvents.append(e)
@@ -67,7 +70,8 @@ import Testing
         case .send(let message):
           let frame = (try? JSONReader().parse(message.bytes))?.objectValue ?? JSONObject()
           toClient.append(wire(frame, direction: .serverToClient))
-        case .closeTransport(let reason): _ = try? client.handle(.transportClosed(detail: reason.code), now: now)
+        case .closeTransport(let reason):
+          _ = try? client.handle(.transportClosed(socket, detail: reason.code), now: now)
         case .deliver(let e): serverEvents.append(e)
         case .armTimer, .cancelTimer: break
         }
@@ -133,7 +137,7 @@ import Testing
       .sendFrame(.frame("response", ["message_id": "m-1", "success": true, "text": "Done", "session_id": "s-1"])),
       now: loop.now)
     #expect(loop.server.memory.unacknowledged.map(\.messageId) == ["m-1"])
-    try loop.clientDoes(.transportClosed(detail: "reset"))
+    try loop.clientDoes(.transportClosed(loop.socket, detail: "reset"))
     loop.now += 2_000
     try loop.clientDoes(.timerFired(.reconnect))
     try loop.pump()

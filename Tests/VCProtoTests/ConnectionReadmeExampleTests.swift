@@ -25,10 +25,17 @@ final class PretendClock {
 final class PretendSocket {
   var isOpen = false
   var outbox: [String] = []
+  /// The client engine's name for the socket (the last one opened).
+  var transport = TransportID(0)
   func open() { isOpen = true }
+  func open(_ id: TransportID) {
+    transport = id
+    isOpen = true
+  }
   func send(_ text: String) { outbox.append(text) }
   func send(_ message: WebSocketMessage) { outbox.append(String(decoding: message.bytes, as: UTF8.self)) }
   func close() { isOpen = false }
+  func close(_ id: TransportID) { if id == transport { isOpen = false } }
 }
 
 /// What the application was handed.
@@ -50,9 +57,9 @@ private func documentedClient(
   func handle(_ event: ClientEvent) throws {
     for action in try client.handle(event, now: clock.now) {
       switch action {
-      case .openTransport: socket.open()  // once open: handle(.transportOpened(clientNonce: AuthClient.freshNonce()))
+      case .openTransport(let id): socket.open(id)  // then .transportOpened(id, clientNonce: AuthClient.freshNonce())
       case .send(let frame): socket.send(JSONValue.object(frame).jsonText)
-      case .closeTransport: socket.close()  // once closed: handle(.transportClosed(detail: ...))
+      case .closeTransport(let id, _): socket.close(id)  // the engine is done with it: do not report this close
       case .armTimer(let timer, let at): timers[timer] = at  // when due: handle(.timerFired(timer))
       case .cancelTimer(let timer): timers[timer] = nil
       case .deliver(let event): app.handle(event)  // .connected, .sessionUpdate, .requestFailed, ...
@@ -139,7 +146,7 @@ private func documentedServer(
       sessionList: { .typed(Self.sessionList()) }, historyFrame: { .typed(Self.history($0, $1)) })
     // Section 15, rule 4: a socket not authenticated within 60 s is closed.
     #expect(server.timers()[.authDeadline] == clock.now + 60_000)
-    try client.handle(.transportOpened(clientNonce: AuthClient.freshNonce()))
+    try client.handle(.transportOpened(toServer.transport, clientNonce: AuthClient.freshNonce()))
     func exchange() throws {
       while !toServer.outbox.isEmpty || !toClient.outbox.isEmpty {
         for text in toClient.outbox { try client.received(text) }

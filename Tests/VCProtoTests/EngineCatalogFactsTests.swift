@@ -22,7 +22,8 @@ import Testing
   static func readyClient(_ version: KnownVersion) throws -> ClientEngine {
     var engine = ClientEngine(ClientConfiguration(apiKey: key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0)
+    _ = try engine.handle(
+      .transportOpened(engine.currentTransport!, clientNonce: String(repeating: "ab", count: 16)), now: 0)
     let v = JSONValue.string(version.rawValue)
     _ = try engine.handle(
       .frameReceived(
@@ -153,7 +154,9 @@ import Testing
       for case .send(let frame) in actions { sent.append(frame) }
     }
     collect(try client.handle(.start, now: 0))
-    collect(try client.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0))
+    collect(
+      try client.handle(
+        .transportOpened(client.currentTransport!, clientNonce: String(repeating: "ab", count: 16)), now: 0))
     collect(try client.handle(.frameReceived(try Self.example("hello", .v0_5_0)), now: 0))
     #expect(sent.map { $0["type"]?.stringValue } == ["connect"])
     for frame in sent { #expect(allowed(frame["type"]?.stringValue ?? "", .clientToServer)) }
@@ -196,7 +199,8 @@ import Testing
       let hello = try server.handle(.transportOpened(challenge: challenge), now: 0).sentFrames
       var client = ClientEngine(ClientConfiguration(apiKey: Self.key))
       _ = try client.handle(.start, now: 0)
-      _ = try client.handle(.transportOpened(clientNonce: String(repeating: "0", count: length)), now: 0)
+      _ = try client.handle(
+        .transportOpened(client.currentTransport!, clientNonce: String(repeating: "0", count: length)), now: 0)
       let connect = try client.handle(.frameReceived(try #require(hello.first)), now: 0).compactMap { action in
         if case .send(let frame) = action { frame } else { nil }
       }

@@ -45,7 +45,7 @@ import Testing
     }
 
     mutating func handshake() throws {
-      try step(.transportOpened(clientNonce: String(repeating: "ab", count: 16)))
+      try step(.transportOpened(engine.currentTransport!, clientNonce: String(repeating: "ab", count: 16)))
       try step(
         .frameReceived(
           try object(
@@ -89,13 +89,15 @@ import Testing
       try run.fire(.ping)
       try run.fire(.pongDeadline)
       // Down now (or still up with timers at Int64.max): drop it, then back off and retry a few times.
-      try run.step(.transportClosed(detail: "gone"))
+      try run.step(.transportClosed(run.engine.currentTransport ?? TransportID(0), detail: "gone"))
       for _ in 0..<4 {
         try run.fire(.reconnect)
         guard run.engine.state == .connecting else { break }
-        try run.step(.transportOpened(clientNonce: String(repeating: "ab", count: 16)))
+        try run.step(.transportOpened(run.engine.currentTransport!, clientNonce: String(repeating: "ab", count: 16)))
         try run.fire(.handshakeDeadline)
-        if run.engine.state == .awaitingHello { try run.step(.transportClosed(detail: "gone")) }
+        if run.engine.state == .awaitingHello {
+          try run.step(.transportClosed(run.engine.currentTransport ?? TransportID(0), detail: "gone"))
+        }
       }
       // A planned restart: the wait plus jitter.
       try run.step(.resume)

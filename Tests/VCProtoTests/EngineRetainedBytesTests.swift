@@ -42,7 +42,8 @@ import Testing
     var engine = ClientEngine(
       ClientConfiguration(apiKey: "k", capabilities: [Capability.messageAck], allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0)
+    _ = try engine.handle(
+      .transportOpened(engine.currentTransport!, clientNonce: String(repeating: "ab", count: 16)), now: 0)
     _ = try engine.handle(
       .frameReceived(
         try Self.object(
@@ -105,7 +106,8 @@ import Testing
   @Test func clientKeepsCursorsOfBoundedSize() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0)
+    _ = try engine.handle(
+      .transportOpened(engine.currentTransport!, clientNonce: String(repeating: "ab", count: 16)), now: 0)
     _ = try engine.handle(
       .frameReceived(
         try Self.object(

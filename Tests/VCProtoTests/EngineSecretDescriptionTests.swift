@@ -24,7 +24,8 @@ import Testing
     #expect(String(describing: configuration).contains("ios-1"))  // what is not secret is still shown
     var engine = ClientEngine(configuration)
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 1)
+    _ = try engine.handle(
+      .transportOpened(engine.currentTransport!, clientNonce: String(repeating: "ab", count: 16)), now: 1)
     let actions = try engine.handle(.frameReceived(Self.hello()), now: 2)
     // The engine sent the key in a connect (auth v1) and keeps that connect.
     let sent = actions.compactMap { action -> JSONObject? in

@@ -12,7 +12,8 @@ import Testing
   static func ready(_ version: String) throws -> ClientEngine {
     var engine = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true, dedupWindow: 8))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: String(repeating: "ab", count: 16)), now: 0)
+    _ = try engine.handle(
+      .transportOpened(engine.currentTransport!, clientNonce: String(repeating: "ab", count: 16)), now: 0)
     _ = try engine.handle(
       .frameReceived(
         try #require(

@@ -133,13 +133,13 @@ import Testing
       var engine = ClientEngine(
         ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef", allowAuthV1: true))
       _ = try engine.handle(.start, now: 0)
-      _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+      _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
       let hello = JSONObject.frame(
         "hello",
         ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
       _ = try engine.handle(.frameReceived(hello), now: 0)
       for action in try engine.handle(.frameReceived(connected), now: 0) {
-        if case .closeTransport(let reason) = action { return reason }
+        if case .closeTransport(_, let reason) = action { return reason }
       }
       return nil
     }
@@ -163,7 +163,7 @@ import Testing
     var engine = ClientEngine(
       ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef", allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     let refusal = JSONObject.frame(
       "error",
       ["code": "unsupported_protocol_version", "required": .string(String(repeating: "9", count: Self.megabyte))])

@@ -88,7 +88,7 @@ import Testing
   /// `handle(_:now:into:)` appends exactly what `handle(_:now:)` returns, after what the buffer held.
   @Test func bufferTakingHandleAppendsTheSameActions() throws {
     let events: [ClientEvent] = [
-      .start, .transportOpened(clientNonce: "00"),
+      .start, .transportOpened(TransportID(1), clientNonce: "00"),
       .frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])),
       .frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])),
       .subscribe(sessionId: "s", cursor: nil),
@@ -99,19 +99,19 @@ import Testing
     ]
     var returning = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))
     var appending = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))
-    var buffer: [ClientAction] = [.openTransport]
+    var buffer: [ClientAction] = [.openTransport(TransportID(1))]
     for event in events {
       let returned = try returning.handle(event, now: 5)
       buffer.removeAll(keepingCapacity: true)
-      buffer.append(.openTransport)
+      buffer.append(.openTransport(TransportID(1)))
       try appending.handle(event, now: 5, into: &buffer)
-      #expect(buffer == [.openTransport] + returned, "\(event.name)")
+      #expect(buffer == [.openTransport(TransportID(1))] + returned, "\(event.name)")
     }
     #expect(appending.state == .ready)
-    buffer = [.openTransport]
+    buffer = [.openTransport(TransportID(1))]
     #expect(throws: IllegalEvent.self) {
-      try appending.handle(.transportOpened(clientNonce: "00"), now: 6, into: &buffer)
+      try appending.handle(.transportOpened(appending.currentTransport!, clientNonce: "00"), now: 6, into: &buffer)
     }
-    #expect(buffer == [.openTransport])
+    #expect(buffer == [.openTransport(TransportID(1))])
   }
 }

@@ -4,6 +4,8 @@ clock, no randomness but the seeded SplitMix64.
 
 States: idle, connecting, awaiting_hello, awaiting_connected, ready, backing_off, reauth_required,
 upgrade_required, stopped. `LEGAL` says which inputs each accepts; anything else raises IllegalEvent.
+Transports are numbered 1, 2, ... in the order the engine opens them; news (`transport_opened`,
+`transport_closed`) of any transport but the current one is ignored before `LEGAL` is consulted.
 """
 import hmac
 
@@ -19,7 +21,7 @@ ALL = ("idle",) + LIVE + PARKED
 
 # Which inputs each state accepts (section 15's transition table). `timer` stands for `advance`.
 LEGAL = {state: {"start", "resume", "stop", "subscribe", "unsubscribe", "timer"} for state in ALL}
-for _state in LIVE + PARKED:
+for _state in LIVE:  # only a live state has a current transport
     LEGAL[_state].add("transport_closed")
 for _state in ("awaiting_hello", "awaiting_connected", "ready") + PARKED:
     LEGAL[_state].add("frame")  # a frame before the socket opened cannot happen: illegal
@@ -95,6 +97,7 @@ class ClientEngine:
         self.rng = SplitMix64(c.get("random_seed", 0))
 
         self.state = "idle"
+        self.opened = 0  # transports asked for: the number of the last one
         self.timers = {}
         self.attempts = 0  # reconnect attempts since the last authenticated connection
         self.auth_failures = 0  # auth_error in a row
@@ -106,6 +109,7 @@ class ClientEngine:
         self.forget_connection()
 
     def forget_connection(self):
+        self.transport = None  # the current transport's number: none once closed or reported closed
         self.version = None
         self.caps = []
         self.nonce = None
@@ -131,6 +135,8 @@ class ClientEngine:
 
     def handle(self, kind, now, **inp):
         """One input at absolute time `now`; returns the actions."""
+        if kind in ("transport_opened", "transport_closed") and inp.get("transport") != self.transport:
+            return []  # news of a socket the engine closed or gave up on: not this conversation's
         if kind not in LEGAL[self.state]:
             raise IllegalEvent(self.state, kind)
         if kind == "send" and (inp["frame"].get("type") in ENGINE_FRAMES):
@@ -158,7 +164,13 @@ class ClientEngine:
 
     def open(self, out):
         self.state = "connecting"
-        out.append({"action": "open_transport"})
+        self.opened += 1
+        self.transport = self.opened
+        out.append({"action": "open_transport", "transport": self.transport})
+
+    def close(self, reason):
+        """The action closing the current transport."""
+        return dict(close(reason), transport=self.transport)
 
     def on_stop(self, out, now, reason="user"):
         if self.state not in LIVE:
@@ -169,20 +181,19 @@ class ClientEngine:
             self.emit({"type": "disconnect", "reason": reason}, out)
         self.fail_pending("stopped", out)
         self.cancel_connection_timers(out)
-        out.append(close("client_disconnect"))
+        out.append(self.close("client_disconnect"))
         self.forget_connection()
         self.state = "stopped"
         out.append(event("disconnected", reason="client_disconnect"))
 
-    def on_transport_opened(self, out, now, client_nonce=None):
+    def on_transport_opened(self, out, now, client_nonce=None, transport=None):
         self.nonce = client_nonce
         self.last_frame_at = now
         self.state = "awaiting_hello"
         self.arm("handshake_deadline", later(now, self.handshake_within), out)
 
-    def on_transport_closed(self, out, now, detail=""):
-        if self.state in LIVE:
-            self.lost("transport_closed", now, False, out)
+    def on_transport_closed(self, out, now, detail="", transport=None):
+        self.lost("transport_closed", now, False, out)  # (only a live state has a current transport)
 
     def on_subscribe(self, out, now, session_id, cursor=None):
         if session_id not in self.subs:
@@ -284,7 +295,7 @@ class ClientEngine:
         self.fail_pending("connection_lost", out)
         self.cancel_connection_timers(out)
         if close_it:
-            out.append(close(reason))
+            out.append(self.close(reason))
         drain = self.drain_ms
         self.forget_connection()
         out.append(event("disconnected", reason=reason))
@@ -313,7 +324,7 @@ class ClientEngine:
         """Close and wait for the application: reauth_required or upgrade_required."""
         self.fail_pending("connection_lost", out)
         self.cancel_connection_timers(out)
-        out.append(close(why))
+        out.append(self.close(why))
         self.forget_connection()
         self.state = state
         out.append(event(state, **members))

@@ -71,7 +71,7 @@ enum EngineBenchmark {
         maxSubscriptions: 100_000))
     for id in sessions { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
     _ = try engine.handle(.start, now: 0)
-    _ = try engine.handle(.transportOpened(clientNonce: "00"), now: 0)
+    _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(
       .frameReceived(obj(["type": "hello", "version": .string(version), "auth_version": 1])), now: 0)
     if version == "0.2.0" {

@@ -42,7 +42,7 @@ extension ClientEngine {
   mutating func refuseVersion(required: String?, _ out: inout [ClientAction]) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
-    out.append(.closeTransport(.unsupportedVersion))
+    closeTransport(.unsupportedVersion, &out)
     resetConnection()
     state = .upgradeRequired
     out.append(.deliver(.upgradeRequired(required: required)))
@@ -51,7 +51,7 @@ extension ClientEngine {
   mutating func refuseAuth(_ reason: CloseReason, _ out: inout [ClientAction]) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
-    out.append(.closeTransport(reason))
+    closeTransport(reason, &out)
     resetConnection()
     state = .reauthRequired
     out.append(.deliver(.reauthRequired(reason)))

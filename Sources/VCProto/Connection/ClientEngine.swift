@@ -5,8 +5,8 @@
 ///
 /// ```swift
 /// var engine = ClientEngine(ClientConfiguration(apiKey: key, capabilities: ["heartbeat"]))
-/// var actions = try engine.handle(.start, now: clock.now)          // [.openTransport]
-/// actions = try engine.handle(.transportOpened(clientNonce: AuthClient.freshNonce()), now: clock.now)
+/// var actions = try engine.handle(.start, now: clock.now)          // [.openTransport(transport 1)]
+/// actions = try engine.handle(.transportOpened(TransportID(1), clientNonce: AuthClient.freshNonce()), now: clock.now)
 /// actions = try engine.handle(.frameReceived(hello), now: clock.now)  // [.send(connect), ...]
 /// actions = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: clock.now)
 /// ```
@@ -26,6 +26,11 @@ public struct ClientEngine: Sendable {
   public let configuration: ClientConfiguration
   /// The current state.
   public internal(set) var state: ClientState = .idle
+  /// The transport the engine is opening or using (``ClientAction/openTransport(_:)``), `nil` when it
+  /// has none (it closed it, or it was reported closed). Transport events naming another are ignored.
+  public internal(set) var currentTransport: TransportID?
+  /// How many transports the engine asked for: the number of the last ``TransportID``.
+  var transportsOpened: UInt64 = 0
   /// The version negotiated on the current connection (`nil` when not ready).
   public internal(set) var negotiatedVersion: ProtocolVersion?
   /// The capabilities accepted on the current connection.
@@ -103,6 +108,12 @@ public struct ClientEngine: Sendable {
   public mutating func handle(
     _ event: ClientEvent, now: Int64, into actions: inout [ClientAction]
   ) throws(IllegalEvent) {
+    switch event {
+    case .transportOpened(let id, _), .transportClosed(let id, _):
+      // Another transport's late news (one the engine closed or gave up on): not this conversation's.
+      guard id == currentTransport else { return }
+    default: break
+    }
     let targets = ClientTransitions.mask(state, event.kind)
     guard targets != 0 else {
       throw IllegalEvent(state: state.rawValue, event: event.name, reason: "not in the transition table")
@@ -111,16 +122,15 @@ public struct ClientEngine: Sendable {
     case .start: start(now: now, out: &actions)
     case .resume: resume(now: now, out: &actions)
     case .stop(let reason): stop(reason: reason, now: now, out: &actions)
-    case .transportOpened(let nonce):
+    case .transportOpened(_, let nonce):
       clientNonce = nonce
       lastFrameAt = now
       state = .awaitingHello
       arm(.handshakeDeadline, at: now.addingSaturating(configuration.timing.handshakeTimeoutMs), &actions)
-    case .transportClosed(let detail):
-      if state != .backingOff, state != .stopped, state != .reauthRequired, state != .upgradeRequired {
-        connectionLost(
-          CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &actions)
-      }
+    case .transportClosed(_, let detail):
+      // (Only a live state has a current transport.)
+      connectionLost(
+        CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &actions)
     case .frameReceived(let frame): receive(frame, now: now, &actions)
     case .timerFired(let timer): fire(timer, now: now, &actions)
     case .subscribe(let id, let cursor): subscribe(id, cursor: cursor, now: now, &actions)
@@ -155,6 +165,22 @@ public struct ClientEngine: Sendable {
     if let wire = AuthenticatedChannel.outgoing(frame, channel: &channel, exhausted: &sealingExhausted) {
       out.append(.send(wire))
     }
+  }
+
+  /// Asks the host for a new transport, which becomes the current one.
+  mutating func openTransport(_ out: inout [ClientAction]) {
+    assert(currentTransport == nil, "a new transport while \(currentTransport!) is current")
+    transportsOpened &+= 1
+    let id = TransportID(transportsOpened)
+    currentTransport = id
+    state = .connecting
+    out.append(.openTransport(id))
+  }
+
+  /// Asks the host to close the current transport; the engine is then done with it
+  /// (``resetConnection()`` forgets it).
+  mutating func closeTransport(_ reason: CloseReason, _ out: inout [ClientAction]) {
+    if let id = currentTransport { out.append(.closeTransport(id, reason)) }
   }
 
   mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ClientAction]) {
@@ -195,8 +221,7 @@ public struct ClientEngine: Sendable {
       cancel(.reconnect, &out)
       if state != .backingOff { attempts = 0 }
       authFailures = 0
-      state = .connecting
-      out.append(.openTransport)
+      openTransport(&out)
     default: break  // already connecting or connected: nothing to do
     }
   }
@@ -205,8 +230,7 @@ public struct ClientEngine: Sendable {
     guard state == .backingOff || state == .stopped else { return }
     attempts = 0
     cancel(.reconnect, &out)
-    state = .connecting
-    out.append(.openTransport)
+    openTransport(&out)
   }
 
   mutating func stop(reason: String, now: Int64, out: inout [ClientAction]) {
@@ -223,7 +247,7 @@ public struct ClientEngine: Sendable {
     failPending(.stopped, &out)
     cancelConnectionTimers(&out)
     cancel(.reconnect, &out)
-    out.append(.closeTransport(.clientDisconnect))
+    closeTransport(.clientDisconnect, &out)
     resetConnection()
     state = .stopped
     out.append(.deliver(.disconnected(.clientDisconnect)))
@@ -231,6 +255,7 @@ public struct ClientEngine: Sendable {
 
   /// Forgets everything tied to one connection (subscriptions stay desired, cursors stay).
   mutating func resetConnection() {
+    currentTransport = nil
     negotiatedVersion = nil
     capabilities = []
     pingSentAt = nil
@@ -248,7 +273,7 @@ public struct ClientEngine: Sendable {
   mutating func connectionLost(_ reason: CloseReason, now: Int64, close: Bool, _ out: inout [ClientAction]) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
-    if close { out.append(.closeTransport(reason)) }
+    if close { closeTransport(reason, &out) }
     let drain = drainRetryAfterMs
     resetConnection()
     out.append(.deliver(.disconnected(reason)))
@@ -283,8 +308,7 @@ public struct ClientEngine: Sendable {
     switch timer {
     case .reconnect:
       guard state == .backingOff else { return }
-      state = .connecting
-      out.append(.openTransport)
+      openTransport(&out)
     case .handshakeDeadline:
       guard state == .awaitingHello || state == .awaitingConnected else { return }
       connectionLost(.handshakeTimeout, now: now, close: true, &out)

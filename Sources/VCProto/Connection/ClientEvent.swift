@@ -8,10 +8,14 @@ public enum ClientEvent: Sendable, Hashable {
   case resume
   /// Application: close on purpose (sends `disconnect` when negotiated); no reconnect.
   case stop(reason: String)
-  /// Transport: the socket is open. `clientNonce` is 128 fresh random bits, lowercase hex, for auth v2.
-  case transportOpened(clientNonce: String)
-  /// Transport: the socket closed or failed.
-  case transportClosed(detail: String)
+  /// Transport: the socket ``ClientAction/openTransport(_:)`` asked for is open. `clientNonce` is 128
+  /// fresh random bits, lowercase hex, for auth v2. Ignored unless it names the engine's current
+  /// transport (``ClientEngine/currentTransport``).
+  case transportOpened(TransportID, clientNonce: String)
+  /// Transport: the socket closed or failed by itself (or could not be opened). Ignored unless it
+  /// names the engine's current transport: after ``ClientAction/closeTransport(_:_:)`` the engine is
+  /// done with that socket, and a late report of its close cannot end the connection that replaced it.
+  case transportClosed(TransportID, detail: String)
   /// Transport: a frame from the server, parsed.
   case frameReceived(JSONObject)
   /// A timer the engine armed has expired.

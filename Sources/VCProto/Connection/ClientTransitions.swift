@@ -4,6 +4,9 @@
 ///
 /// Events that are legal everywhere but change nothing in some states (a frame still in flight after
 /// the client closed, a timer that raced its cancellation) are listed with their own state as target.
+/// The transport events are those of the engine's current transport: one naming another
+/// (``ClientEngine/currentTransport``) is ignored before the table is consulted, in every state, and
+/// only a live state has a current transport.
 public enum ClientTransitions {
   /// `table[state][event name]` = the states the event may lead to.
   public static let table: [ClientState: [String: Set<ClientState>]] = {
@@ -35,7 +38,6 @@ public enum ClientTransitions {
     t[.ready]!["unsubscribe"] = down.union([.ready])
     for s in parked {
       t[s]!["start"] = [.connecting]
-      t[s]!["transport_closed"] = [s]
       t[s]!["frame"] = [s]
     }
     t[.backingOff]!["resume"] = [.connecting]

@@ -17,9 +17,11 @@ extension ClientHostCore {
 
   private func perform(_ action: ClientAction) {
     switch action {
-    case .openTransport: openTransport()
+    case .openTransport(let id):
+      transport = id
+      openTransport()
     case .send(let frame): write(.text(JSONValue.object(frame).jsonText))
-    case .closeTransport(let reason): closeTransport(reason.webSocketClose)
+    case .closeTransport(_, let reason): closeTransport(reason.webSocketClose)
     case .armTimer(let timer, let deadline): armTimer(timer, at: deadline)
     case .cancelTimer(let timer): cancelTimer(timer)
     case .deliver(let event): deliver(event)
@@ -62,11 +64,11 @@ extension ClientHostCore {
   // MARK: From the transport and the timers
 
   func transportOpened() {
-    feed(.transportOpened(clientNonce: AuthClient.freshNonce()))
+    feed(.transportOpened(transport, clientNonce: AuthClient.freshNonce()))
   }
 
   func transportClosed(detail: String) {
-    feed(.transportClosed(detail: detail))
+    feed(.transportClosed(transport, detail: detail))
   }
 
   func received(_ message: WebSocketMessage) {

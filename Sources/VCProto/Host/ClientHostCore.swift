@@ -17,6 +17,9 @@ actor ClientHostCore {
 
   /// The generation of the transport the engine is using or waiting for; bumped on every open and close.
   var generation = 0
+  /// The engine's id of the transport it last asked for (``ClientAction/openTransport(_:)``): what the
+  /// host's reports of the current generation name.
+  var transport = TransportID(0)
   var link: HostTransportLink?
   var connecting: Task<Void, Never>?
   /// Writers of closed transports still sending their last messages, by generation

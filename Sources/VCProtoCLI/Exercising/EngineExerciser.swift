@@ -42,6 +42,15 @@ public struct EngineExerciser {
     byte() % 4 == 0 ? pick(Self.equivalentIds) : "\(prefix)\(number)"
   }
 
+  /// `TransportID(opened)` mostly; one before or after it one time in eight.
+  mutating func transport(_ opened: UInt64) -> TransportID {
+    switch byte() % 16 {
+    case 0: return TransportID(opened &- 1)
+    case 1: return TransportID(opened &+ 1)
+    default: return TransportID(opened)
+    }
+  }
+
   /// Runs the client engine on the bytes; returns the first invariant broken, or `nil`.
   public mutating func runClient() -> String? {
     let config = ClientConfiguration(
@@ -50,10 +59,13 @@ public struct EngineExerciser {
       randomSeed: UInt64(byte()), maxPendingRequests: 4, maxSubscriptions: 2, dedupWindow: 8)
     var engine = ClientEngine(config)
     var waiting: [String] = []
+    var opened: UInt64 = 0  // the number of the last transport the engine asked for
     return drive(
-      &engine, advances: [0, 1, 500, 1_000, 15_000, 30_000, 45_000, 90_000], event: { $0.clientEvent(armed: $1) },
+      &engine, advances: [0, 1, 500, 1_000, 15_000, 30_000, 45_000, 90_000],
+      event: { $0.clientEvent(armed: $1, opened: opened) },
       check: { engine, before, event, actions, armed in
-        Self.checkClient(engine, before: before, event: event, actions: actions, armed: &armed)
+        for case .openTransport(let id) in actions { opened = id.rawValue }
+        return Self.checkClient(engine, before: before, event: event, actions: actions, armed: &armed)
           ?? Self.checkRequests(event: event, actions: actions, waiting: &waiting)
       })
   }
@@ -98,6 +110,7 @@ public struct EngineExerciser {
       now += Int64(pick(advances))
       let next = event(&self, armed)
       let before = engine.state
+      let ignored = engine.ignores(next)
       buffer.removeAll(keepingCapacity: true)
       buffer.append(Engine.sentinel)
       do {
@@ -110,6 +123,10 @@ public struct EngineExerciser {
       guard buffer.first == Engine.sentinel else { return "\(next.name) changed the caller's actions" }
       let actions = Array(buffer.dropFirst())
       events += 1
+      if ignored {
+        if engine.state != before || !actions.isEmpty { return "ignored \(next.name) changed something" }
+        continue
+      }
       guard let targets = Engine.targets(from: before, on: next.name), targets.contains(engine.state) else {
         return "\(next.name) led from \(before) to \(engine.state), not in the table"
       }
@@ -155,12 +172,14 @@ public struct EngineExerciser {
     return nil
   }
 
-  mutating func clientEvent(armed: [ConnectionTimer]) -> ClientEvent {
+  /// A client event; transport events name the last transport opened (`opened`), or now and then an
+  /// earlier or a never-opened one.
+  mutating func clientEvent(armed: [ConnectionTimer], opened: UInt64) -> ClientEvent {
     switch byte() % 12 {
     case 0: return .start
     case 1: return byte() % 4 == 0 ? .resume : .stop(reason: "user")
-    case 2: return .transportOpened(clientNonce: "00112233445566778899aabbccddeeff")
-    case 3: return .transportClosed(detail: "reset")
+    case 2: return .transportOpened(transport(opened), clientNonce: "00112233445566778899aabbccddeeff")
+    case 3: return .transportClosed(transport(opened), detail: "reset")
     case 4, 5, 6: return .frameReceived(serverFrame())
     case 7, 8:
       if !armed.isEmpty, byte() % 4 != 0 { return .timerFired(pick(armed)) }
@@ -389,6 +408,9 @@ protocol ExercisedEngine {
   static var sentinel: Action { get }
   /// The states the transition table allows after `event` in `state` (`nil`: not allowed there).
   static func targets(from state: State, on event: String) -> Set<State>?
+  /// Whether the engine ignores `event` before its transition table is consulted (a client transport
+  /// event naming another transport than the current one): nothing may change.
+  func ignores(_ event: Event) -> Bool
 }
 
 /// An engine event with its name in the transition tables.
@@ -398,6 +420,12 @@ protocol NamedEvent {
 
 extension ClientEngine: ExercisedEngine {
   static var sentinel: ClientAction { .cancelTimer(.continuation(sessionId: "sentinel")) }
+  func ignores(_ event: ClientEvent) -> Bool {
+    switch event {
+    case .transportOpened(let id, _), .transportClosed(let id, _): return id != currentTransport
+    default: return false
+    }
+  }
   static func targets(from state: ClientState, on event: String) -> Set<ClientState>? {
     ClientTransitions.targets(from: state, on: event)
   }
@@ -405,6 +433,7 @@ extension ClientEngine: ExercisedEngine {
 
 extension ServerEngine: ExercisedEngine {
   static var sentinel: ServerAction { .cancelTimer(.continuation(sessionId: "sentinel")) }
+  func ignores(_ event: ServerEvent) -> Bool { false }
   static func targets(from state: ServerState, on event: String) -> Set<ServerState>? {
     ServerTransitions.targets(from: state, on: event)
   }

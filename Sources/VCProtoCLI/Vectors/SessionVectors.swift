@@ -146,8 +146,12 @@ enum SessionVectors {
       case "start": event = .start
       case "resume": event = .resume
       case "stop": event = .stop(reason: input["reason"]?.stringValue ?? "user")
-      case "transport_opened": event = .transportOpened(clientNonce: input["client_nonce"]?.stringValue ?? "")
-      case "transport_closed": event = .transportClosed(detail: input["detail"]?.stringValue ?? "")
+      case "transport_opened":
+        event = .transportOpened(
+          SessionVectors.transport(input["transport"]), clientNonce: input["client_nonce"]?.stringValue ?? "")
+      case "transport_closed":
+        event = .transportClosed(
+          SessionVectors.transport(input["transport"]), detail: input["detail"]?.stringValue ?? "")
       case "frame": event = .frameReceived(input["frame"]?.objectValue ?? JSONObject())
       case "subscribe":
         event = .subscribe(
@@ -183,9 +187,10 @@ enum SessionVectors {
     mutating func record(_ actions: [ClientAction]) -> [JSONValue] {
       actions.map { action in
         switch action {
-        case .openTransport: return ["action": "open_transport"]
+        case .openTransport(let id): return ["action": "open_transport", "transport": SessionVectors.int(id)]
         case .send(let frame): return ["action": "send", "frame": .object(frame)]
-        case .closeTransport(let reason): return ["action": "close", "reason": .string(reason.code)]
+        case .closeTransport(let id, let reason):
+          return ["action": "close", "transport": SessionVectors.int(id), "reason": .string(reason.code)]
         case .armTimer(let timer, let at): return arm(timer, at)
         case .cancelTimer(let timer): return cancel(timer)
         case .deliver(.reconnectScheduled(let attempt, let at)):
@@ -226,6 +231,13 @@ enum SessionVectors {
 
   static func int(_ n: Int64) -> JSONValue { JSONValue(integerLiteral: Int(n)) }
   static func int(_ n: Int) -> JSONValue { JSONValue(integerLiteral: n) }
+  static func int(_ id: TransportID) -> JSONValue { int(Int64(clamping: id.rawValue)) }
+
+  /// A client input's `transport`: the number of the transport it reports on (0, which no engine
+  /// allocates, when absent).
+  static func transport(_ value: JSONValue?) -> TransportID {
+    TransportID(UInt64(clamping: value?.int64Value ?? 0))
+  }
 
   static func cursor(_ value: JSONValue?) -> SubscriptionCursor? {
     guard let c = value?.objectValue else { return nil }

@@ -20,7 +20,7 @@ import VCProtoNIO
       engine = ClientEngine(configuration)
       connection = try await WebSocketClient.connect(to: WebSocketURL(url)!)
       try await handle(.start)
-      try await handle(.transportOpened(clientNonce: AuthClient.freshNonce()))
+      try await handle(.transportOpened(engine.currentTransport!, clientNonce: AuthClient.freshNonce()))
     }
 
     var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
