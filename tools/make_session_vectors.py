@@ -531,6 +531,16 @@ client("client.reconnect.jitter_capped",
        "it waits the cap, 30 s.",
        steps, jitter=0.25, random_seed=42)
 
+client("client.reconnect.stopped_by_host",
+       "The host ends reconnecting with its reason (a failure it judges permanent): the pending reconnect goes and "
+       "the application is told, once; start connects again.",
+       ready_steps() + [
+           step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)], detail="refused"),
+           step("stop", [cancel("reconnect"), ev("stopped", reason="certificate rejected")], reason="certificate rejected"),
+           advance(60000, []),
+           step("stop", [], reason="again"),
+           step("start", [OPEN])])
+
 client("client.reconnect.gives_up_when_configured",
        "With max_reconnect_attempts 1 the client stops after one failed attempt and says so.",
        ready_steps() + [
@@ -555,7 +565,7 @@ client("client.disconnect.clean",
        "Clean disconnect (going to the background): disconnect{reason} when negotiated, close, no reconnect; resume reconnects.",
        ready_steps(caps=["disconnect"], hello_frame=h, connect_frame=c, connected_frame=k) + [
            step("stop", [send({"type": "disconnect", "reason": "background"}), cancel("ping"), close("client_disconnect"),
-                         ev("disconnected", reason="client_disconnect")], reason="background"),
+                         ev("disconnected", reason="client_disconnect"), ev("stopped", reason="background")], reason="background"),
            frame(SESSION_LIST, []),
            advance(60000, []),
            step("resume", [OPEN])],
@@ -599,7 +609,7 @@ client("client.requests.stop_fails_pending",
            step("send", [send(EXEC), arm("request_deadline", RQ)], frame=EXEC, request_id="r1"),
            step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), cancel("request_deadline"),
                          close("client_disconnect"),
-                         ev("disconnected", reason="client_disconnect")], reason="user")])
+                         ev("disconnected", reason="client_disconnect"), ev("stopped", reason="user")], reason="user")])
 
 # An `error` carries no request id. Each request handler of the real server refuses a bad request
 # synchronously with its own messages (the catalog's per-request `errors`), and the server handles one
@@ -637,7 +647,7 @@ client("client.0.2.0.requests.error_unknown_type",
            frame(UNKNOWN, [ev("answered", request_id="r2", frame=UNKNOWN)]),
            step("stop", [ev("request_failed", request_id="r1", reason="stopped"), cancel("ping"), cancel("request_deadline"),
                          close("client_disconnect"),
-                         ev("disconnected", reason="client_disconnect")], reason="user")],
+                         ev("disconnected", reason="client_disconnect"), ev("stopped", reason="user")], reason="user")],
        min_version="0.2.0")
 
 def locked(session): return {"type": "session_locked", "message": "Session is currently processing a prompt. Please wait.",
@@ -680,7 +690,8 @@ client("client.requests.error_not_attributed",
            frame(DISPATCH, [ev("received", frame=DISPATCH)]),
            step("stop", [ev("request_failed", request_id="r1", reason="stopped"),
                          ev("request_failed", request_id="r2", reason="stopped"), cancel("ping"),
-                         cancel("request_deadline"), close("client_disconnect"), ev("disconnected", reason="client_disconnect")], reason="user")])
+                         cancel("request_deadline"), close("client_disconnect"), ev("disconnected", reason="client_disconnect"),
+                         ev("stopped", reason="user")], reason="user")])
 
 PROMPT_ACK = {"type": "ack", "message": "Processing prompt..."}
 SIZE_ACK = {"type": "ack", "message": "Max message size set to 200 KB"}
@@ -1023,8 +1034,8 @@ client("client.transport.stale_news_ignored",
                                    ev("connected", version="0.5.0", capabilities=[], auth_version=1),
                                    arm("ping", 61000)]),
         step("transport_closed", [], transport=1, detail="late again"),
-        step("stop", [cancel("ping"), close("client_disconnect"), ev("disconnected", reason="client_disconnect")],
-             reason="user"),
+        step("stop", [cancel("ping"), close("client_disconnect"), ev("disconnected", reason="client_disconnect"),
+                      ev("stopped", reason="user")], reason="user"),
         step("transport_closed", [], transport=2, detail="closed by the client")])
 
 client("client.transport.closed_while_opening",

@@ -175,6 +175,8 @@ class ClientEngine:
     def on_stop(self, out, now, reason="user"):
         if self.state not in LIVE:
             self.cancel("reconnect", out)
+            if self.state != "stopped":  # ends reconnecting, or a parked client: the application is told why
+                out.append(event("stopped", reason=reason))
             self.state = "stopped"
             return
         if self.state == "ready" and "disconnect" in self.caps:
@@ -185,6 +187,7 @@ class ClientEngine:
         self.forget_connection()
         self.state = "stopped"
         out.append(event("disconnected", reason="client_disconnect"))
+        out.append(event("stopped", reason=reason))
 
     def on_transport_opened(self, out, now, client_nonce=None, transport=None):
         self.nonce = client_nonce

@@ -8,6 +8,11 @@ public enum ClientApplicationEvent: Sendable, Hashable {
   case reconnectScheduled(attempt: Int, at: Int64)
   /// Reconnecting stopped after `attempts` attempts (``ClientTiming/maxReconnectAttempts``).
   case gaveUp(attempts: Int)
+  /// The host stopped the client (``ClientEvent/stop(reason:)``) with `reason`, its own words: nothing
+  /// more happens until ``ClientEvent/start`` or ``ClientEvent/resume``. After a live connection it
+  /// follows ``disconnected(_:)``; while backing off it is how the host ends reconnecting (say, on a
+  /// failure it judges permanent) and the application learns why.
+  case stopped(reason: String)
   /// The credentials were refused (or the client refused the server): the user must act, then
   /// ``ClientEvent/start``.
   case reauthRequired(CloseReason)

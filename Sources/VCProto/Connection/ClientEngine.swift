@@ -238,6 +238,7 @@ public struct ClientEngine: Sendable {
     guard wasOpen else {
       // Already down: the disconnection was reported when it happened; only a pending reconnect goes.
       cancel(.reconnect, &out)
+      if state != .stopped { out.append(.deliver(.stopped(reason: reason))) }
       state = .stopped
       return
     }
@@ -251,6 +252,7 @@ public struct ClientEngine: Sendable {
     resetConnection()
     state = .stopped
     out.append(.deliver(.disconnected(.clientDisconnect)))
+    out.append(.deliver(.stopped(reason: reason)))
   }
 
   /// Forgets everything tied to one connection (subscriptions stay desired, cursors stay).

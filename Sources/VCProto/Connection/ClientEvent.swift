@@ -6,7 +6,9 @@ public enum ClientEvent: Sendable, Hashable {
   /// Application: the app came to the foreground or the user forced a reconnect: reset the backoff
   /// and reconnect now if the connection is down.
   case resume
-  /// Application: close on purpose (sends `disconnect` when negotiated); no reconnect.
+  /// Application or host: close on purpose (sends `disconnect {reason}` when negotiated), or end
+  /// reconnecting while backing off; no reconnect. The application gets
+  /// ``ClientApplicationEvent/stopped(reason:)`` with `reason` (unless the client was stopped already).
   case stop(reason: String)
   /// Transport: the socket ``ClientAction/openTransport(_:)`` asked for is open. `clientNonce` is 128
   /// fresh random bits, lowercase hex, for auth v2. Ignored unless it names the engine's current

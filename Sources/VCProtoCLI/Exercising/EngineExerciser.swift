@@ -9,7 +9,8 @@ import VCProto
 /// allows; every tracked request ends at most once, with its own id; nothing but `connect`/`ping` goes
 /// out before authentication (server: only `hello`, `pong`, `auth_error`, `error`, and `connected`
 /// when it authenticates); every bounded table within its bound; a client that is stopped, refused or
-/// told to upgrade, and a closed server, emit nothing (until the application starts the client again).
+/// told to upgrade, and a closed server, emit nothing (until the application starts the client again;
+/// a refused client that the application stops says `stopped`, once).
 public struct EngineExerciser {
   var bytes: [UInt8]
   var index = 0
@@ -144,6 +145,8 @@ public struct EngineExerciser {
     if parked.contains(before), !actions.isEmpty {
       switch event {
       case .start, .resume: break
+      // A refused client stopped by the application is told so, once (nothing else).
+      case .stop(let reason) where before != .stopped && actions == [.deliver(.stopped(reason: reason))]: break
       default: return "\(before) emitted \(actions.count) actions on \(event.name)"
       }
     }

@@ -277,6 +277,7 @@ enum SessionVectors {
     case .reconnectScheduled(let attempt, let at):
       return event("reconnect_scheduled", [("attempt", int(attempt)), ("at", int(at))])
     case .gaveUp(let attempts): return event("gave_up", [("attempts", int(attempts))])
+    case .stopped(let reason): return event("stopped", [("reason", .string(reason))])
     case .reauthRequired(let reason): return event("reauth_required", [("reason", .string(reason.code))])
     case .upgradeRequired(let required):
       return event("upgrade_required", [("required", required.map(JSONValue.string) ?? .null)])
