@@ -137,6 +137,9 @@ def client_frame(r, eng):
                  "shell_command": "git status"},
         lambda: {"type": "session_name_inferred", "session_id": r.choice([S1, S2]), "name": "x"},
         lambda: {"type": "ack", "message": "Processing prompt..."},
+        lambda: {"type": "ack", "message": r.choice(["Starting recipe...", "Directory set"])},
+        lambda: {"type": "recipe_started", "recipe_id": "review", "recipe_label": "Review", "session_id": r.choice([S1, S2]),
+                 "current_step": "code_review", "step_count": 3},
         lambda: {"type": "compaction_complete", "session_id": r.choice([S1, S2])},
         lambda: {"type": "session_locked", "message": "Session is currently processing a prompt. Please wait.",
                  "session_id": r.choice([S1, S2])},
@@ -217,6 +220,8 @@ def client_input(r, eng):
             {"type": "set_max_message_size", "size_kb": 100},
             {"type": "compact_session", "session_id": r.choice([S1, S2])},
             {"type": "start_recipe", "session_id": r.choice([S1, S2]), "recipe_id": "review"},
+            {"type": "start_recipe", "session_id": r.choice([S1, S2]), "recipe_id": "review"},
+            {"type": "set_directory", "path": "/tmp"},
             {"type": "prompt", "text": "go"},
             {"type": "prompt", "text": "go", "resume_session_id": S2, "provider": "x"},
         ])

@@ -709,6 +709,36 @@ client("client.requests.untracked_requests_keep_their_place",
            frame(NO_DIR, [ev("answered", request_id="r2", frame=NO_DIR)])],
        max_message_size_kb=200)
 
+RECIPE = {"type": "start_recipe", "session_id": S1, "recipe_id": "implement-and-review"}
+RECIPE_STARTED = {"type": "recipe_started", "recipe_id": "implement_and_review", "recipe_label": "Implement & Review",
+                  "session_id": S1, "current_step": "implement", "step_count": 1}
+RECIPE_ACK = {"type": "ack", "message": "Starting recipe..."}
+client("client.requests.answer_followed_by_ack",
+       "The real server answers start_recipe with recipe_started, then ack 'Starting recipe...' from the same "
+       "handler (the catalog's followed_by): that ack belongs to the start_recipe and does not answer a prompt sent "
+       "after it, which waits for its own ack.",
+       ready_steps() + [
+           step("send", [send(RECIPE), arm("request_deadline", RQ)], frame=RECIPE, request_id="r1"),
+           step("send", [send(PROMPT_RESUME)], frame=PROMPT_RESUME, request_id="r2"),
+           frame(RECIPE_STARTED, [ev("answered", request_id="r1", frame=RECIPE_STARTED)]),
+           frame(RECIPE_ACK, [ev("received", frame=RECIPE_ACK)]),
+           frame(PROMPT_ACK, [ev("answered", request_id="r2", frame=PROMPT_ACK)])])
+
+SET_DIRECTORY = {"type": "set_directory", "path": "/Users/dev/voice-code"}
+DIRECTORY_SET = {"type": "ack", "message": "Directory set"}
+PROMPT_020 = {"type": "prompt", "text": "Go on", "resume_session_id": S1}
+client("client.0.2.0.requests.set_directory_ack",
+       "The real 0.2.0 server answers set_directory with ack 'Directory set' (the catalog's answers): an untracked "
+       "set_directory waits for it like any request, so that ack does not answer a prompt sent after it.",
+       ready_steps(version="0.2.0", hello_frame=hello("0.2.0"), connected_frame=SESSION_LIST)[:-1] + [
+           frame(SESSION_LIST, [cancel("handshake_deadline"), ev("connected", version="0.2.0", capabilities=[], auth_version=1),
+                                arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
+           step("send", [send(SET_DIRECTORY), arm("request_deadline", RQ)], frame=SET_DIRECTORY),
+           step("send", [send(PROMPT_020)], frame=PROMPT_020, request_id="r1"),
+           frame(DIRECTORY_SET, [ev("received", frame=DIRECTORY_SET)]),
+           frame(PROMPT_ACK, [ev("answered", request_id="r1", frame=PROMPT_ACK)])],
+       min_version="0.2.0")
+
 COMPACT = {"type": "compact_session", "session_id": S1}
 COMPACTED = {"type": "compaction_complete", "session_id": S1}
 FAR = 10000000  # keepalive far away, so that only the request deadline acts

@@ -128,6 +128,7 @@ package struct SchemaGenerator: Sendable {
     if !spec.answers.isEmpty { facts.append(("x-vcproto-answers", names(spec.answers))) }
     if !spec.refusalTypes.isEmpty { facts.append(("x-vcproto-refusal-types", names(spec.refusalTypes))) }
     if !spec.refusals.isEmpty { facts.append(("x-vcproto-refusals", names(spec.refusals))) }
+    if !spec.followedBy.isEmpty { facts.append(("x-vcproto-followed-by", names(spec.followedBy))) }
     if spec.isSlow { facts.append(("x-vcproto-slow", true)) }
     if spec.isSessionScoped { facts.append(("x-vcproto-session-scoped", true)) }
     if spec.endsOnlyItsSessionsRequest { facts.append(("x-vcproto-ends-only-its-sessions-request", true)) }

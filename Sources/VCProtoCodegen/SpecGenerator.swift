@@ -100,6 +100,9 @@ package struct SpecGenerator: Sendable {
   func answerText(_ spec: MessageSpec) -> String? {
     guard !spec.answers.isEmpty || !spec.refusalTypes.isEmpty else { return nil }
     var s = "Answered by " + typeList(spec.answers, within: spec.versions)
+    if !spec.followedBy.isEmpty {
+      s += ", then " + typeList(spec.followedBy, within: spec.versions) + " for the same request (it ends no other)"
+    }
     var refusals: [String] = []
     if !spec.refusalTypes.isEmpty { refusals.append(typeList(spec.refusalTypes, within: spec.versions)) }
     if !spec.refusals.isEmpty {
@@ -134,7 +137,9 @@ package struct SpecGenerator: Sendable {
       var refusals = spec.refusalTypes.isEmpty ? [] : [typeList(spec.refusalTypes, within: spec.versions)]
       if !spec.refusals.isEmpty { refusals.append("`error` (its messages in section 12)") }
       let refused = refusals.joined(separator: ", ")
-      let cells = [request, typeList(spec.answers, within: spec.versions), refused, spec.isSlow ? "slow" : "normal"]
+      var answered = typeList(spec.answers, within: spec.versions)
+      if !spec.followedBy.isEmpty { answered += ", then " + typeList(spec.followedBy, within: spec.versions) }
+      let cells = [request, answered, refused, spec.isSlow ? "slow" : "normal"]
       s += indent + "| " + cells.joined(separator: " | ") + " |\n"
     }
     return s + indent

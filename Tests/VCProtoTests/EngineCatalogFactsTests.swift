@@ -102,6 +102,39 @@ import Testing
     #expect(scoped >= 3, "\(scoped) session-scoped pairs checked")
   }
 
+  /// What the server sends after a request's answer, for the same request (the catalog's
+  /// `followedBy`: `start_recipe`'s `recipe_started`, then `ack` "Starting recipe...") ends no later
+  /// request that the same type would answer (a `prompt` sent after it waits for its own `ack`).
+  @Test(arguments: KnownVersion.allCases) func framesFollowingAnAnswerEndNoLaterRequest(_ version: KnownVersion) throws
+  {
+    let catalog = ProtocolCatalog.catalog(version)
+    var checked = 0
+    for spec in catalog.messages(.clientToServer) where !spec.followedBy.isEmpty {
+      for follower in spec.followedBy {
+        for later in catalog.messages(.clientToServer)
+        where Self.endings(later).contains(follower) && !Self.enginesOwn.contains(later.type) {
+          var engine = try Self.readyClient(version)
+          _ = try engine.handle(.send(try Self.example(spec.type, version), requestId: "r"), now: 1)
+          _ = try engine.handle(.send(try Self.example(later.type, version), requestId: "q"), now: 2)
+          let answer = try Self.example(try #require(spec.answers.first), version)
+          #expect(
+            try engine.handle(.frameReceived(answer), now: 3) == [.deliver(.answered(requestId: "r", frame: answer))])
+          let following = try Self.example(follower, version)
+          #expect(
+            try engine.handle(.frameReceived(following), now: 4) == [.deliver(.received(following))],
+            "\(version) \(spec.type): \(follower) ended \(later.type)")
+          #expect(
+            try engine.handle(.frameReceived(following), now: 5) == [
+              .deliver(.answered(requestId: "q", frame: following))
+            ],
+            "\(version) \(later.type) still waits for its \(follower)")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked >= 2, "\(checked) followed answers checked")
+  }
+
   /// No other answer type ends a request: every frame type that ends some request, sent while a
   /// request of another type waits, is delivered as received and the request still waits.
   @Test(arguments: KnownVersion.allCases) func noOtherAnswerEndsARequest(_ version: KnownVersion) throws {

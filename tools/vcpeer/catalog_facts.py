@@ -4,7 +4,8 @@ vcproto's schema generator writes them from its catalog as annotations JSON Sche
 (Vectors/README.md): on a message `x-vcproto-before-authentication` (it may cross before the
 connection is authenticated); on a request `x-vcproto-answers`, `x-vcproto-refusal-types` (the frame
 types that end it), `x-vcproto-refusals` (the `error` messages that refuse it, `<...>` any text),
-`x-vcproto-slow` and `x-vcproto-session-scoped`; on a server frame
+`x-vcproto-followed-by` (what the server sends after the answer, for the same request), `x-vcproto-slow`
+and `x-vcproto-session-scoped`; on a server frame
 `x-vcproto-ends-only-its-sessions-request`; on a member `x-vcproto-clamp` and `x-vcproto-lengths`
 (what a server holds an integer within, and the string lengths it accepts) next to `default`.
 
@@ -43,7 +44,7 @@ def _append(table, kind, items):
 
 def load(root=SCHEMA):
     """The facts as a dict: answers, refusals, slow, before_authentication (per direction), members."""
-    answers, refusals, slow, scoped, bound = {}, {}, set(), set(), set()
+    answers, refusals, slow, scoped, bound, followed = {}, {}, set(), set(), set(), {}
     before = {direction: set() for direction in DIRECTIONS}
     members = {}  # (type, member) -> the member's schema (its newest declaration)
     for direction, kind, schema in _messages(root):
@@ -54,6 +55,10 @@ def load(root=SCHEMA):
             _append(answers, kind, ends)
         if schema.get("x-vcproto-refusals"):
             _append(refusals, kind, schema["x-vcproto-refusals"])
+        if schema.get("x-vcproto-followed-by"):
+            after, then = followed.setdefault(kind, (set(), []))
+            after.update(schema.get("x-vcproto-answers", []))
+            then.extend(t for t in schema["x-vcproto-followed-by"] if t not in then)
         if schema.get("x-vcproto-slow"):
             slow.add(kind)
         if schema.get("x-vcproto-session-scoped"):
@@ -63,7 +68,7 @@ def load(root=SCHEMA):
         for name, member in schema.get("properties", {}).items():
             members[(kind, name)] = member
     return {"answers": answers, "refusals": refusals, "slow": slow, "session_scoped": scoped,
-            "session_bound": bound, "before_authentication": before, "members": members}
+            "session_bound": bound, "followed_by": followed, "before_authentication": before, "members": members}
 
 
 FACTS = load()
@@ -73,6 +78,8 @@ ANSWERS = FACTS["answers"]
 REFUSALS = FACTS["refusals"]
 # The requests whose answer comes after long work (the slow-request timeout).
 SLOW = FACTS["slow"]
+# For each request whose answer is followed by more frames for it: (its answers, those frames).
+FOLLOWED_BY = FACTS["followed_by"]
 # The requests about one session: an answer naming another session does not end them.
 SESSION_SCOPED = FACTS["session_scoped"]
 # The server frames that end only a request about the session they name (0.2.0's session_locked).

@@ -53,14 +53,18 @@ def refused_type(error):
 class Waiting:
     """One request waiting: its type, the application's id (None: untracked), its session."""
 
-    def __init__(self, kind, frame, request_id, deadline):
+    def __init__(self, kind, frame, request_id, deadline, answers=None):
         self.kind = kind
+        # A request already answered keeps its place for what follows its answer (`followed_by`):
+        # untracked, ended only by those frames, never refused.
+        self.following = answers is not None
         self.request_id = request_id
         self.deadline = deadline
-        self.answers = ANSWERS[kind]
+        self.answers = ANSWERS[kind] if answers is None else answers
         self.session = next((frame[k] for k in ("session_id", "resume_session_id", "new_session_id")
                              if isinstance(frame.get(k), str)), None)
         self.scope = frame.get("session_id") if kind in SESSION_SCOPED and "session_id" in frame else None
+        self.frame = frame
 
     def answered_by(self, frame):
         kind = frame.get("type")
@@ -72,7 +76,7 @@ class Waiting:
 
     def refused_by(self, error, refused):
         session = error.get("session_id")
-        return self.kind == refused and (not isinstance(session, str) or self.session == session)
+        return not self.following and self.kind == refused and (not isinstance(session, str) or self.session == session)
 
 
 class Requests:
@@ -110,7 +114,12 @@ class Requests:
         else:
             found = next((w for w in self.waiting if w.answered_by(frame)), None)
         if found is not None:
+            index = self.waiting.index(found)
             self.waiting.remove(found)
+            follow = catalog_facts.FOLLOWED_BY.get(found.kind)
+            if not found.following and follow is not None and frame.get("type") in follow[0]:
+                # Its answer is followed by more frames for it: an untracked entry in its place takes them.
+                self.waiting.insert(index, Waiting(found.kind, found.frame, None, found.deadline, answers=follow[1]))
         return found
 
     def drain(self):

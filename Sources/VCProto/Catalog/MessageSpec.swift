@@ -43,6 +43,10 @@ public struct MessageSpec: Sendable, Hashable {
   /// Requests: the answer comes after long work the real server bounds at an hour, so the client
   /// waits ``ClientTiming/slowRequestTimeoutMs`` instead of ``ClientTiming/requestTimeoutMs``.
   public var isSlow: Bool
+  /// Requests: the frame types the server sends for the same request after one of its ``answers``
+  /// (`start_recipe`: `recipe_started`, then `ack` "Starting recipe..."). They end no other request:
+  /// the client engine keeps the request's place for them.
+  public var followedBy: [String]
   /// Requests about one session (their `session_id`): an answer or refusal that names a session
   /// (`session_id`) ends only the request about that session; one that names none ends the oldest.
   public var isSessionScoped: Bool
@@ -59,7 +63,8 @@ public struct MessageSpec: Sendable, Hashable {
     statusChanges: [KnownVersion: MessageStatus] = [:],
     requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [],
     refusals: [String] = [], answers: [String] = [], refusalTypes: [String] = [], isSlow: Bool = false,
-    isSessionScoped: Bool = false, endsOnlyItsSessionsRequest: Bool = false, doc: String, fields: [FieldSpec]
+    followedBy: [String] = [], isSessionScoped: Bool = false, endsOnlyItsSessionsRequest: Bool = false, doc: String,
+    fields: [FieldSpec]
   ) {
     self.type = type
     self.direction = direction
@@ -72,6 +77,7 @@ public struct MessageSpec: Sendable, Hashable {
     self.answers = answers
     self.refusalTypes = refusalTypes
     self.isSlow = isSlow
+    self.followedBy = followedBy
     self.isSessionScoped = isSessionScoped
     self.endsOnlyItsSessionsRequest = endsOnlyItsSessionsRequest
     self.capability = capability

@@ -301,8 +301,10 @@ extension ProtocolCatalog {
           "working_directory required for new session",
           "Recipe not found: <recipe-id>",
         ],
-        // recipe_started (catalog 0.2.0-0.5.0); 0.2.0: session_locked.
-        answers: ["recipe_started"], refusalTypes: ["session_locked"],
+        // recipe_started, then ack {message:"Starting recipe..."} from the same handler (server.clj:
+        // 1763-1768 then 1784@1e28b288; 2974-2979 then 2992@1e7bcc30; catalog 0.2.0-0.5.0); 0.2.0:
+        // session_locked.
+        answers: ["recipe_started"], refusalTypes: ["session_locked"], followedBy: ["ack"],
         doc: "Starts a multi-step recipe (an orchestrated workflow) in a session.",
         fields: [
           FieldSpec("session_id", .text),

@@ -16,6 +16,15 @@ extension ProtocolDeclaration {
     Set(messages.filter { $0.direction == .clientToServer && $0.isSlow }.map(\.type))
   }
 
+  /// For each request whose answer the server follows with more frames for the same request
+  /// (``MessageSpec/followedBy``): its answers, and the types that follow them, over every version.
+  public var followingFrames: [String: (answers: Set<String>, following: [String])] {
+    messages.reduce(into: [:]) { table, spec in
+      guard spec.direction == .clientToServer, !spec.followedBy.isEmpty else { return }
+      table[spec.type] = (Set(spec.answers), spec.followedBy)
+    }
+  }
+
   /// The request types about one session (``MessageSpec/isSessionScoped``).
   public var sessionScopedRequestTypes: Set<String> {
     Set(messages.filter { $0.direction == .clientToServer && $0.isSessionScoped }.map(\.type))
@@ -46,6 +55,8 @@ enum EngineFacts {
   static let requestEndings = ProtocolCatalog.declaration.requestEndings
   /// ``ProtocolDeclaration/slowRequestTypes`` of the declaration.
   static let slowRequestTypes = ProtocolCatalog.declaration.slowRequestTypes
+  /// ``ProtocolDeclaration/followingFrames`` of the declaration.
+  static let followingFrames = ProtocolCatalog.declaration.followingFrames
   /// ``ProtocolDeclaration/sessionScopedRequestTypes`` of the declaration.
   static let sessionScopedRequestTypes = ProtocolCatalog.declaration.sessionScopedRequestTypes
   /// ``ProtocolDeclaration/sessionBoundAnswerTypes`` of the declaration.

@@ -26,6 +26,7 @@ public struct ProtocolDeclaration: Sendable {
       var copy = spec
       copy.answers = spec.answers.filter(types.contains)
       copy.refusalTypes = spec.refusalTypes.filter(types.contains)
+      copy.followedBy = spec.followedBy.filter(types.contains)
       copy.status = spec.status(in: version)
       copy.statusChanges = [:]
       copy.versions = .only(version)

@@ -15,6 +15,9 @@ struct PendingRequest: Sendable {
   var correlation: (key: String, value: JSONValue)?
   /// When the request stops waiting and fails with ``RequestFailure/timeout`` (host milliseconds).
   var deadline: Int64
+  /// The place of a request already answered, kept for the frames the server sends after its answer
+  /// (the catalog's ``MessageSpec/followedBy``): untracked, and never refused by an `error`.
+  var following = false
 }
 
 extension ClientEngine {
@@ -112,7 +115,18 @@ extension ClientEngine {
           && (!sessionBound || Self.sameId(frame["session_id"]?.stringValue, request.sessionId))
       })
     else { return nil }
-    return pending.remove(at: index)
+    let request = pending.remove(at: index)
+    // Some answers are followed by more frames for the same request (the catalog's `followedBy`:
+    // `start_recipe`'s `ack`): an untracked entry in the request's place takes them, so that they
+    // end no later request.
+    if !request.following, let follow = EngineFacts.followingFrames[request.type], follow.answers.contains(type) {
+      var place = PendingRequest(
+        id: nil, type: request.type, sessionId: request.sessionId, answers: follow.following, deadline: request.deadline
+      )
+      place.following = true
+      pending.insert(place, at: index)
+    }
+    return request
   }
 
   /// The request deadline passed: every request due by `now` ends, oldest first (the tracked ones

@@ -44,7 +44,8 @@ enum ErrorAttribution {
     }
     let session = error["session_id"]?.stringValue
     return pending.firstIndex { request in
-      request.type.hasSameScalars(as: refused) && (session == nil || ClientEngine.sameId(request.sessionId, session))
+      !request.following && request.type.hasSameScalars(as: refused)
+        && (session == nil || ClientEngine.sameId(request.sessionId, session))
     }
   }
 }
