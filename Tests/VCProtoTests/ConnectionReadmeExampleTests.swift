@@ -2,11 +2,10 @@ import Foundation
 import Testing
 import VCProto
 
-// The client that README.md ("A client in a few lines") shows, and the client and the server that
-// the DocC article Sources/VCProto/VCProto.docc/ConnectionEngines.md ("A client", "A server") shows,
-// are the code between the `snippet` markers below, line for line: `documentationShowsThisCode`
-// fails when a document and this file differ, and an API change breaks the build of this file, not
-// silently the documents. The file imports VCProto without @testable, as an application would.
+// The client and the server that the DocC article Sources/VCProto/VCProto.docc/ConnectionEngines.md
+// ("A client", "A server") shows are the code between the `snippet` markers below, line for line:
+// `documentationShowsThisCode` fails when the article and this file differ, and an API change breaks
+// the build of this file, not silently the documents. The file imports VCProto without @testable, as an application would.
 
 /// A host built as the documents show: its entry points and its timers.
 struct DocumentedHost<Event> {
@@ -216,10 +215,8 @@ private func documentedServer(
     return blocks
   }
 
-  /// README.md shows the client; the DocC article shows the client and the server.
-  @Test(arguments: [
-    ("README.md", ["client"]), ("Sources/VCProto/VCProto.docc/ConnectionEngines.md", ["client", "server"]),
-  ])
+  /// The DocC article shows the client and the server (README.md shows the hosts: HostReadmeExampleTests).
+  @Test(arguments: [("Sources/VCProto/VCProto.docc/ConnectionEngines.md", ["client", "server"])])
   func documentationShowsThisCode(_ path: String, _ names: [String]) throws {
     let markdown = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
     let engineBlocks = Self.swiftBlocks(markdown).filter {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import VCProto
 
-/// The decoding example of README.md ("A client in a few lines") is the code between the `snippet`
-/// markers below, line for line: `readmeShowsThisCode` fails when README.md and this file differ, and
-/// an API change breaks the build of this file. `print` is shadowed so the test sees what it prints.
+/// The decoding example README.md showed before it showed the hosts (HostReadmeExampleTests): a
+/// typed payload per version, closed sets as enums, unknown types kept, every finding reported.
+/// `print` is shadowed so the test sees what it prints.
 @Suite struct ReadmeExampleTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -16,7 +16,6 @@ import VCProto
     func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
     let id = Self.id
     for frameBytes in frames.map({ Array($0.utf8) }) {
-      // snippet begin: decode
       let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: "0.5.0"))
       do {
         switch try decoder.decodeServerMessage(frameBytes) {
@@ -32,12 +31,9 @@ import VCProto
       } catch {
         for finding in error.findings { print(finding) }  // code, JSON Pointer, message; secrets redacted
       }
-      // snippet end: decode
     }
-    // snippet begin: encode
     let frame = MessageEncoder().encode(
       .prompt(.v0_3_0(PromptMessageV0_3_0(text: "Run the tests", resumeSessionId: id))))
-    // snippet end: encode
     return (printed, frame)
   }
 
@@ -58,22 +54,5 @@ import VCProto
     #expect(
       String(decoding: frame, as: UTF8.self)
         == #"{"type":"prompt","text":"Run the tests","resume_session_id":"\#(Self.id)"}"#)
-  }
-
-  /// The code between the `snippet` markers of this file, one trimmed line each.
-  static func snippet(_ name: String) throws -> [String] {
-    let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-    let lines = source.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-    let begin = try #require(lines.firstIndex(of: "// snippet begin: \(name)"))
-    let end = try #require(lines.firstIndex(of: "// snippet end: \(name)"))
-    return Array(lines[(begin + 1)..<end])
-  }
-
-  /// README.md shows the decoding and encoding code of this file, in one block after `import VCProto`.
-  @Test func readmeShowsThisCode() throws {
-    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let blocks = ConnectionReadmeExampleTests.swiftBlocks(readme).map { $0.filter { !$0.isEmpty } }
-    let code = try ["import VCProto"] + Self.snippet("decode") + Self.snippet("encode")
-    #expect(blocks.contains(code), "README.md shows the decoding example exactly as in \(#fileID)")
   }
 }
