@@ -24,7 +24,7 @@ package struct ModelPlan: Sendable {
   /// One struct: the versions it serves, its members and rules (as projected in those versions), its
   /// Swift name, and the Swift names of the shapes its members use.
   package struct Variant: Sendable {
-    package var versions: [KnownVersion]
+    package var versions: [ProtocolVersion]
     package var fields: [FieldSpec]
     package var rules: [FieldRule]
     package var name: String
@@ -62,12 +62,12 @@ package struct ModelPlan: Sendable {
   }
 
   package init(_ declaration: ProtocolDeclaration) {
-    let catalogs = KnownVersion.allCases.map(ProtocolCatalog.catalog)
+    let catalogs = ProtocolVersion.allCases.map(ProtocolCatalog.catalog)
     // Shapes first: a message's variants depend on its shapes' variants.
-    var shapeVariant: [KnownVersion: [String: String]] = [:]
+    var shapeVariant: [ProtocolVersion: [String: String]] = [:]
     for shape in declaration.shapes {
       var variants: [Variant] = []
-      for (version, catalog) in zip(KnownVersion.allCases, catalogs) {
+      for (version, catalog) in zip(ProtocolVersion.allCases, catalogs) {
         guard let projected = catalog.shapes[shape.name] else { continue }
         let key = projected.fields.map(Self.checked)
         if let i = variants.firstIndex(where: { $0.fields.map(Self.checked) == key }) {
@@ -98,7 +98,7 @@ package struct ModelPlan: Sendable {
       }
       var variants: [Variant] = []
       var keys: [String] = []
-      for (version, catalog) in zip(KnownVersion.allCases, catalogs) {
+      for (version, catalog) in zip(ProtocolVersion.allCases, catalogs) {
         guard let projected = catalog.message(spec.type), projected.isModelled else { continue }
         let used = Self.shapesUsed(projected.fields, catalog)
         let names = shapeVariant[version]?.filter { used.contains($0.key) } ?? [:]
@@ -126,7 +126,7 @@ package struct ModelPlan: Sendable {
 
   /// One struct for every version of a handshake message: the union of the members.
   static func union(
-    _ spec: MessageSpec, _ catalogs: [ProtocolCatalog], _ shapeVariant: [KnownVersion: [String: String]]
+    _ spec: MessageSpec, _ catalogs: [ProtocolCatalog], _ shapeVariant: [ProtocolVersion: [String: String]]
   ) -> Variant {
     let projections = catalogs.compactMap { $0.message(spec.type) }
     var fields: [FieldSpec] = []
@@ -154,7 +154,7 @@ package struct ModelPlan: Sendable {
     // What the union loses, the direct decode path checks per version: presence and null. Closed sets
     // and cross-member rules are not checked per version there, so they must not differ.
     var memberVersions: [String: MemberVersions] = [:]
-    for (version, catalog) in zip(KnownVersion.allCases, catalogs) {
+    for (version, catalog) in zip(ProtocolVersion.allCases, catalogs) {
       guard let projection = catalog.message(spec.type) else { continue }
       precondition(
         projection.rules == projections.last?.rules, "\(spec.type): cross-member rules change between versions")
@@ -172,18 +172,18 @@ package struct ModelPlan: Sendable {
       }
     }
     return Variant(
-      versions: KnownVersion.allCases.filter { spec.versions.contains($0) }, fields: fields,
+      versions: ProtocolVersion.allCases.filter { spec.versions.contains($0) }, fields: fields,
       rules: projections.last?.rules ?? [], name: SwiftModelGenerator.payloadName(spec.type),
-      shapeNames: shapeVariant[KnownVersion.oldest] ?? [:], memberVersions: memberVersions)
+      shapeNames: shapeVariant[ProtocolVersion.oldest] ?? [:], memberVersions: memberVersions)
   }
 
   /// `V0_4_0`.
-  package static func suffix(_ version: KnownVersion) -> String {
+  package static func suffix(_ version: ProtocolVersion) -> String {
     "V" + version.rawValue.replacingOccurrences(of: ".", with: "_")
   }
 
   /// `v0_4_0`: the enum case of a payload variant.
-  package static func caseName(_ version: KnownVersion) -> String {
+  package static func caseName(_ version: ProtocolVersion) -> String {
     "v" + version.rawValue.replacingOccurrences(of: ".", with: "_")
   }
 

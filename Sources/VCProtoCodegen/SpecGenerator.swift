@@ -80,7 +80,7 @@ package struct SpecGenerator: Sendable {
     }
     s += table(spec.fields, within: spec.versions)
     // One example per span of versions with the same members (the newest of the span).
-    var spans: [[KnownVersion]] = []
+    var spans: [[ProtocolVersion]] = []
     var last: [FieldSpec]?
     for version in spec.versions.versions {
       let fields = spec.fields.filter { $0.versions.contains(version) }

@@ -33,7 +33,7 @@ extension SwiftModelGenerator {
     /// The cases, in the catalog's order of alternatives.
     package var alternatives: [Alternative]
     /// The protocol versions of the generated structs that use the enum.
-    package var versions: Set<KnownVersion>
+    package var versions: Set<ProtocolVersion>
   }
 
   /// The UpperCamelCase name part of one alternative, with shapes under their catalog names; `nil` when

@@ -186,7 +186,7 @@ package struct SwiftModelGenerator: Sendable {
   func isHandshake(_ type: String) -> Bool { plan.messages[type]?.first?.memberVersions != nil }
 
   /// Swift source testing that `version` is in `set`; `nil` when every version of `all` is.
-  static func versionTest(_ set: VersionSet, of all: [KnownVersion]) -> String? {
+  static func versionTest(_ set: VersionSet, of all: [ProtocolVersion]) -> String? {
     let within = all.filter(set.contains)
     guard within.count < all.count else { return nil }
     guard !within.isEmpty else { return "false" }
@@ -226,7 +226,7 @@ package struct SwiftModelGenerator: Sendable {
     s += "  ]\n\n"
     s += "  /// Builds the typed message of `version` from a frame object with the given `type` (one the\n"
     s += "  /// version has: the decoder checks that first).\n"
-    s += "  init(type: String, object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {\n"
+    s += "  init(type: String, object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {\n"
     s += "    switch type.utf8.count {\n"
     var byLength: [Int: [MessageSpec]] = [:]
     for m in messages { byLength[m.type.utf8.count, default: []].append(m) }
@@ -243,7 +243,7 @@ package struct SwiftModelGenerator: Sendable {
     s += "  /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct\n"
     s += "  /// decode path); `nil` when this enum does not model the type or `version` does not have it.\n"
     s +=
-      "  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(DirectPathError)\n"
+      "  static func pull(type: JSONParser.Key, version: ProtocolVersion, _ p: inout JSONParser) throws(DirectPathError)\n"
     s += "    -> \(name)?\n  {\n"
     s += "    switch type.count {\n"
     for length in byLength.keys.sorted() {
@@ -295,7 +295,7 @@ package struct SwiftModelGenerator: Sendable {
     s += "    }\n  }\n\n"
     func dispatch(_ make: (ModelPlan.Variant) -> String, missing: String) -> String {
       var d = "    switch version {\n"
-      for version in KnownVersion.allCases {
+      for version in ProtocolVersion.allCases {
         if let v = variants.first(where: { $0.versions.contains(version) }) {
           d += "    case .\(ModelPlan.caseName(version)): self = .\(ModelPlan.caseName(v.versions[0]))(\(make(v)))\n"
         } else {
@@ -305,12 +305,12 @@ package struct SwiftModelGenerator: Sendable {
       return d + "    }\n"
     }
     s += "  /// Builds the payload of `version` from an object.\n"
-    s += "  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {\n"
+    s += "  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {\n"
     s += dispatch({ "try \($0.name)(json: object)" }, missing: "throw ModelDecodingError(invalid: \"type\")")
     s += "  }\n\n"
     s += "  /// Reads the payload of `version` straight from a frame's bytes.\n"
     s +=
-      "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {\n"
+      "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {\n"
     s += dispatch(
       { "try \($0.name)(pulling: &p, typeConsumed: typeConsumed)" }, missing: "throw JSONParser.miss(p.pos)")
     s += "  }\n\n"
@@ -436,7 +436,7 @@ package struct SwiftModelGenerator: Sendable {
 
   func structDecl(
     name: String, doc: String, fields: [FieldSpec], wireType: String?, rules: [FieldRule] = [],
-    messageCapability: String? = nil, versions: [KnownVersion] = [],
+    messageCapability: String? = nil, versions: [ProtocolVersion] = [],
     memberVersions: [String: ModelPlan.MemberVersions]? = nil
   ) -> String {
     var s = "/// \(doc)\n"
@@ -623,7 +623,7 @@ package struct SwiftModelGenerator: Sendable {
   /// `init(pulling:)`: the struct read straight from bytes, checking every rule `init(json:)` checks.
   func pullInit(
     fields: [FieldSpec], wireType: String?, rules: [FieldRule],
-    handshake: (versions: [KnownVersion], members: [String: ModelPlan.MemberVersions])? = nil
+    handshake: (versions: [ProtocolVersion], members: [String: ModelPlan.MemberVersions])? = nil
   ) -> String {
     var s = "  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;\n"
     s += "  /// throws ``DirectPathError`` for anything else (the general path then explains it).\n"
@@ -631,7 +631,7 @@ package struct SwiftModelGenerator: Sendable {
       s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"
       s += "  /// `version`: the connection's; its rules for each member (presence, null), the handshake's version\n"
       s += "  /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.\n"
-      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion)"
+      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion)"
       s += " throws(DirectPathError) {\n"
     } else if wireType != nil {
       s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"

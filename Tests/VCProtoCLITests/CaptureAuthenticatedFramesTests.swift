@@ -68,7 +68,7 @@ import VCProto
     let url = temporaryFile(text + "\n", name: "sealed-hello.jsonl")
     let reader = JSONLinesReader(source: try #require(ByteSource.open(path: url.path)))
     let validation = CaptureValidation(
-      checker: FrameChecker(directionOverride: nil, strict: false, opener: .standard), defaultVersion: "0.2.0")
+      checker: FrameChecker(directionOverride: nil, strict: false, opener: .standard), defaultVersion: .v0_2_0)
     var lines: [String] = []
     try validation.run(reader) { outcome in
       guard case .line(let n) = outcome.position, !outcome.findings.isEmpty else { return }

@@ -14,16 +14,16 @@ import VCProto
       + Array(repeating: #"{"role":"x"}"#, count: 98).joined(separator: ",") + "]}").utf8)
 
   @Test func aFrameWhoseDefaultReportIsItselfCappedPasses() {
-    let versions = KnownVersion.allCases
+    let versions = ProtocolVersion.allCases
     #expect(versions[Self.frame.reduce(0) { ($0 + Int($1)) % versions.count }] == .v0_2_0)
-    let report = Validator(options: ValidationOptions(protocolVersion: "0.2.0")).validate(Self.frame)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(Self.frame)
     #expect(report.findings.count == ValidationOptions().maxFindings + 1)
     #expect(report.findings.last?.message.hasPrefix("2 more findings suppressed (2 errors, 0 warnings)") == true)
     #expect(FindingsCapCheck.counts(report.findings) == (102, 102))
     // The old oracle wanted 101 - 3 = 98 more; the capped report rightly says 102 - 3.
-    let capped = Validator(options: ValidationOptions(protocolVersion: "0.2.0", maxFindings: 3)).validate(Self.frame)
+    let capped = Validator(options: ValidationOptions(version: .v0_2_0, maxFindings: 3)).validate(Self.frame)
     #expect(capped.findings.last?.message.hasPrefix("99 more findings suppressed (99 errors") == true)
-    #expect(FindingsCapCheck.problem(Self.frame, report, version: "0.2.0") == nil)
+    #expect(FindingsCapCheck.problem(Self.frame, report, version: .v0_2_0) == nil)
   }
 
   /// The oracle still fails a count that is wrong: the report of a frame with one finding fewer.
@@ -31,8 +31,8 @@ import VCProto
     let other = Array(
       (#"{"type":"session_history","session_id":"s","messages":["#
         + Array(repeating: #"{"role":"x"}"#, count: 97).joined(separator: ",") + "]}").utf8)
-    let report = Validator(options: ValidationOptions(protocolVersion: "0.2.0")).validate(other)
-    let problem = FindingsCapCheck.problem(Self.frame, report, version: "0.2.0")
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(other)
+    let problem = FindingsCapCheck.problem(Self.frame, report, version: .v0_2_0)
     #expect(problem?.hasPrefix("wrong count: 99 more findings suppressed") == true, "\(problem ?? "nil")")
   }
 
@@ -40,10 +40,10 @@ import VCProto
   /// small cap passes unchanged.
   @Test func smallReports() {
     let frame = Array(#"{"type":"session_history","session_id":"s","messages":[{"role":"x"}]}"#.utf8)
-    let report = Validator(options: ValidationOptions(protocolVersion: "0.2.0")).validate(frame)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame)
     #expect(FindingsCapCheck.counts(report.findings).findings == report.findings.count)
-    #expect(FindingsCapCheck.problem(frame, report, version: "0.2.0") == nil)
+    #expect(FindingsCapCheck.problem(frame, report, version: .v0_2_0) == nil)
     let valid = Array(#"{"type":"ping"}"#.utf8)
-    #expect(FindingsCapCheck.problem(valid, Validator().validate(valid), version: "0.5.0") == nil)
+    #expect(FindingsCapCheck.problem(valid, Validator().validate(valid), version: .v0_5_0) == nil)
   }
 }

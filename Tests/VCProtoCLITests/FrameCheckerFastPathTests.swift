@@ -31,8 +31,8 @@ import Testing
       for direction in [nil, MessageDirection(rawValue: v.direction)] {
         var frame = CapturedFrame(position: .line(1), payload: .text(Array(v.frame.utf8)))
         frame.direction = direction
-        let full = checker.check(frame, protocolVersion: v.version, needsMessage: true)
-        let quick = checker.check(frame, protocolVersion: v.version, needsMessage: false)
+        let full = checker.check(frame, protocolVersion: ProtocolVersion(rawValue: v.version)!, needsMessage: true)
+        let quick = checker.check(frame, protocolVersion: ProtocolVersion(rawValue: v.version)!, needsMessage: false)
         #expect(quick.findings == full.findings, "\(v.id)")
         #expect(quick.messageType == full.messageType, "\(v.id)")
         #expect(quick.direction == full.direction, "\(v.id)")
@@ -50,7 +50,7 @@ import Testing
       #"{"type":"ping","extra":1}"#,
     ] {
       let frame = CapturedFrame(position: .line(1), payload: .text(Array(text.utf8)))
-      let outcome = checker.check(frame, protocolVersion: "0.2.0", needsMessage: false)
+      let outcome = checker.check(frame, protocolVersion: .v0_2_0, needsMessage: false)
       #expect(outcome.message != nil, "\(text)")
     }
   }

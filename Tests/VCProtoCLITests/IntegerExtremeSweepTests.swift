@@ -207,7 +207,7 @@ import Testing
     var problems: [String] = []
 
     init(version: String) {
-      let parsed = ProtocolVersion(version)!
+      let parsed = ProtocolVersion(rawValue: version)!
       client = ClientEngine(
         ClientConfiguration(
           apiKey: IntegerExtremeSweepTests.key, minimumVersion: parsed, maximumVersion: parsed,

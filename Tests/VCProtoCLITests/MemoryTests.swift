@@ -27,7 +27,7 @@ import VCProto
     var frames = 0
     var errors = 0
     let validation = CaptureValidation(
-      checker: FrameChecker(directionOverride: nil, strict: false, opener: .standard), defaultVersion: "0.2.0")
+      checker: FrameChecker(directionOverride: nil, strict: false, opener: .standard), defaultVersion: .v0_2_0)
     try validation.run(reader) { outcome in
       frames += 1
       errors += outcome.isValid ? 0 : 1

@@ -19,7 +19,8 @@ import Testing
         let text = try #require(try codec.seal(frame, form: .text), "\(vector.id)")
         #expect(try codec.open(textFrame: text) == frame, "\(vector.id) text \(encoding)")
         // The library's validation entry point sees the same message as the plain frame.
-        let validator = Validator(options: ValidationOptions(protocolVersion: vector.protocol_version))
+        let validator = Validator(
+          options: ValidationOptions(version: ProtocolVersion(rawValue: vector.protocol_version)!))
         let plain = validator.validate(frame)
         #expect(plain.isValid, "\(vector.id)")
         for received in [WebSocketMessage.binary(binary), .text(text)] {

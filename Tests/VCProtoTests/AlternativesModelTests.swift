@@ -8,7 +8,7 @@ import VCProtoCodegen
 /// case is the first alternative, in the order the catalog lists them, that the element satisfies
 /// completely (STANDARDS.md section 12, introduction).
 @Suite struct AlternativesModelTests {
-  static let options = ValidationOptions(protocolVersion: "0.3.0")
+  static let options = ValidationOptions(version: .v0_3_0)
   /// Decoders on each path: direct first (bytes straight into structs), then the tree path (a logger
   /// makes the decoder ask the validator first).
   static let decoders = [
@@ -90,7 +90,7 @@ import VCProtoCodegen
     if case .object(let object) = value, let message = try? HistoryMessage(json: object) {
       expected = .historyMessage(message)
     } else if case .object(let object) = value,
-      Validator(options: ValidationOptions(protocolVersion: "0.2.0")).validate(
+      Validator(options: ValidationOptions(version: .v0_2_0)).validate(
         #"{"type":"session_updated","session_id":"s","messages":[\#(element)]}"#
       ).isValid
     {
@@ -140,7 +140,7 @@ import VCProtoCodegen
   /// strict validator, which accepts the element as a raw record; the decoder accepts the frame too,
   /// and the model's choice stays the default rules' one, the member kept.
   @Test func strictModeKeepsTheVerdictAndTheDefaultChoice() throws {
-    let strict = ValidationOptions(protocolVersion: "0.3.0", strict: true)
+    let strict = ValidationOptions(version: .v0_3_0, strict: true)
     let text = Self.frame([Self.both])
     #expect(Validator(options: strict).validate(text).findings.isEmpty)
     let message = try MessageDecoder(options: strict).decode(text)

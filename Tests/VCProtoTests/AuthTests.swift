@@ -221,7 +221,7 @@ import Testing
     v2.authVersion = 2
     #expect(try Negotiator.negotiate(server: Self.offer, client: v2).get().capabilities == ["authenticated_frames"])
     // Even handed an outcome that includes it, the server never grants it to auth v1.
-    let outcome = NegotiationOutcome(version: "0.2.0", capabilities: ["authenticated_frames"], authVersion: 1)
+    let outcome = NegotiationOutcome(version: .v0_2_0, capabilities: ["authenticated_frames"], authVersion: 1)
     let success = try AuthServer(apiKey: Self.key).verify(
       ConnectMessage(apiKey: Self.key), hello: ServerOffer.legacy.hello(challenge: nil), store: ChallengeStore(),
       outcome: outcome, sessionId: "s", now: t0
@@ -245,7 +245,7 @@ import Testing
     }
     // A genuine server that declines them (its proof verifies, the capability is missing).
     let declining = try start(store: store, client: client, announcement: ClientAnnouncement())
-    let outcome = NegotiationOutcome(version: "0.2.0", capabilities: [], authVersion: 2)
+    let outcome = NegotiationOutcome(version: .v0_2_0, capabilities: [], authVersion: 2)
     let connected = try AuthServer(apiKey: Self.key).verify(
       declining.connect, hello: declining.hello, store: store, outcome: outcome, sessionId: "s", now: t0
     ).get().connected

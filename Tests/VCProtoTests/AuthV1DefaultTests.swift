@@ -66,7 +66,7 @@ import Testing
 
   @Test func legacyHelloIsRefusedByDefaultAndNoFrameMakesItReady() throws {
     let (engine, actions) = try Self.run(
-      ClientConfiguration(apiKey: Self.key, minimumVersion: ProtocolVersion("0.2.0")!), hello: Self.legacyHello,
+      ClientConfiguration(apiKey: Self.key, minimumVersion: .v0_2_0), hello: Self.legacyHello,
       after: [Self.sessionList, Self.obj(["type": "pong"]), Self.connected])
     #expect(Self.sent(actions).isEmpty)
     #expect(!Self.becameReady(actions))
@@ -75,7 +75,7 @@ import Testing
 
   @Test func anOptedInClientSpeaksV1ToTheRealBackend() throws {
     let (engine, actions) = try Self.run(
-      ClientConfiguration(apiKey: Self.key, minimumVersion: ProtocolVersion("0.2.0")!, allowAuthV1: true),
+      ClientConfiguration(apiKey: Self.key, minimumVersion: .v0_2_0, allowAuthV1: true),
       hello: Self.legacyHello, after: [Self.sessionList])
     #expect(Self.sent(actions).first?["api_key"]?.stringValue == Self.key)
     #expect(Self.becameReady(actions))
@@ -87,12 +87,12 @@ import Testing
   /// `connected` it cannot verify and takes no frame for success.
   @Test(arguments: [AuthV1DefaultTests.connected, AuthV1DefaultTests.sessionList])
   func noUnprovenVerdictWithoutTheOptIn(_ frame: JSONObject) throws {
-    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, minimumVersion: ProtocolVersion("0.2.0")!))
+    var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, minimumVersion: .v0_2_0))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: Self.nonce), now: 0)
     engine.state = .awaitingConnected
     engine.usedAuthVersion = 1
-    engine.implicitAuthVersion = ProtocolVersion("0.2.0")
+    engine.implicitAuthVersion = .v0_2_0
     let actions = try engine.handle(.frameReceived(frame), now: 1)
     #expect(!Self.becameReady(actions))
     #expect(engine.state != .ready)

@@ -359,7 +359,7 @@ import Testing
   /// `tools/crosscheck_sessions.py`, conversation client.random.263).
   @Test func offsetCursorOnAMessageIdConnectionCarriesTheFrameSignature() throws {
     var engine = ClientEngine(
-      ClientConfiguration(apiKey: Self.key, maximumVersion: ProtocolVersion("0.3.0")!, allowAuthV1: true))
+      ClientConfiguration(apiKey: Self.key, maximumVersion: .v0_3_0, allowAuthV1: true))
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: .offset(0, signature: nil)), now: 0)
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)

@@ -34,10 +34,11 @@ import Testing
       let text = JSONValue.object(frame).jsonText
       sent.append(text)
       // The server knows the version first (its `connected` goes out before the client reads it).
-      let version = server.outcome?.version ?? client.negotiatedVersion?.description ?? "0.2.0"
+      let version = server.outcome?.version.rawValue ?? client.negotiatedVersion?.rawValue ?? "0.2.0"
       if ProtocolCatalog.version(version) != nil {
         let options = ValidationOptions(
-          direction: direction, protocolVersion: version, negotiatedCapabilities: client.capabilities)
+          direction: direction, version: ProtocolVersion(rawValue: version)!,
+          negotiatedCapabilities: client.capabilities)
         let report = Validator(options: options).validate(text)
         if !report.isValid { problems.append("\(text): \(report.errors.map { "\($0.code) \($0.pointer)" })") }
       }
@@ -97,7 +98,8 @@ import Testing
     let capabilities = [Capability.heartbeat, Capability.messageAck]
     var loop = Loopback(
       client: ClientConfiguration(
-        apiKey: Self.key, maximumVersion: ProtocolVersion(c.client)!, capabilities: capabilities, allowAuthV1: true),
+        apiKey: Self.key, maximumVersion: ProtocolVersion(rawValue: c.client)!, capabilities: capabilities,
+        allowAuthV1: true),
       server: ServerConfiguration(
         offer: ServerOffer(protocolVersions: c.versions, authVersions: c.auth, capabilities: capabilities),
         apiKey: Self.key))
@@ -107,7 +109,7 @@ import Testing
     #expect(loop.client.state == .ready)
     #expect(loop.server.state == .authenticated)
     #expect(loop.client.negotiatedVersion?.description == c.client)
-    #expect(loop.server.outcome?.version == c.client)
+    #expect(loop.server.outcome?.version.rawValue == c.client)
     #expect(loop.server.outcome?.authVersion == (c.auth.contains(2) ? 2 : 1))
     #expect(loop.server.subscribed == [ExactString("s-1")], "the desired subscription went out once authenticated")
     if c.auth.contains(2) { #expect(!loop.sent.contains { $0.contains(Self.key) }, "auth v2: the key never travels") }

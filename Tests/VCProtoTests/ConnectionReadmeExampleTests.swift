@@ -159,7 +159,7 @@ private func documentedServer(
 
     // STANDARDS.md section 15: the subscription asked for before the socket opened is sent once
     // authenticated, and the server's answer reaches the application as a session update.
-    #expect(clientApp.events.contains(.connected(version: "0.5.0", capabilities: [], authVersion: 1)))
+    #expect(clientApp.events.contains(.connected(version: .v0_5_0, capabilities: [], authVersion: 1)))
     #expect(clientApp.events.contains(.received(Self.sessionList())))
     #expect(
       clientApp.events.contains(

@@ -19,7 +19,7 @@ import Testing
   ])
   func alternativeShapesAreCheckedWhole(_ element: String) {
     let frame = #"{"type":"session_updated","session_id":"s","messages":[\#(element)]}"#
-    let options = ValidationOptions(protocolVersion: "0.3.0")
+    let options = ValidationOptions(version: .v0_3_0)
     #expect(!Validator(options: options).validate(frame).isValid)
     for decoder in [
       MessageDecoder(options: options),
@@ -34,7 +34,7 @@ import Testing
     let history = #"{"uuid":"u","role":"user","text":"t","timestamp":null,"provider":"claude"}"#
     let record = #"{"type":"user","message":{"content":"hi"}}"#
     let frame = #"{"type":"session_updated","session_id":"s","messages":[\#(history),\#(record)]}"#
-    let options = ValidationOptions(protocolVersion: "0.3.0")
+    let options = ValidationOptions(version: .v0_3_0)
     #expect(Validator(options: options).validate(frame).isValid)
     let message = try MessageDecoder(options: options).decode(frame)
     guard case .server(.sessionUpdated(.v0_3_0(let updated))) = message else {

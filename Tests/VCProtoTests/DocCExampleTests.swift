@@ -189,7 +189,7 @@ private func documentedAlternatives(_ message: ServerMessage, into printed: Prin
       #"{"type":"session_updated","session_id":"s","messages":["#
       + #"{"uuid":"u","role":"user","text":"Run the tests","timestamp":null,"provider":"claude"},"#
       + #"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}]}"#
-    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: "0.3.0"))
+    let decoder = MessageDecoder(options: ValidationOptions(version: .v0_3_0))
     let printed = PrintedLines()
     documentedAlternatives(try decoder.decodeServerMessage(Array(frame.utf8)), into: printed)
     #expect(printed.lines == ["user Run the tests", "assistant Done."])

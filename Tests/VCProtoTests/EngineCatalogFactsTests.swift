@@ -11,7 +11,7 @@ import Testing
   static let key = "untethered-00112233445566778899aabbccddeeff"
 
   /// The frame of the vector `<type>.valid` of `version`.
-  static func example(_ type: String, _ version: KnownVersion) throws -> JSONObject {
+  static func example(_ type: String, _ version: ProtocolVersion) throws -> JSONObject {
     let url = MessageVectorTests.directory.appendingPathComponent("\(version)/\(type).json")
     let vectors = try JSONDecoder().decode([MessageVectorTests.Vector].self, from: Data(contentsOf: url))
     let valid = try #require(vectors.first { $0.id == "\(type).valid" })
@@ -19,7 +19,7 @@ import Testing
   }
 
   /// A client engine authenticated (auth v1) on a connection negotiated to `version`.
-  static func readyClient(_ version: KnownVersion) throws -> ClientEngine {
+  static func readyClient(_ version: ProtocolVersion) throws -> ClientEngine {
     var engine = ClientEngine(ClientConfiguration(apiKey: key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(
@@ -41,7 +41,7 @@ import Testing
 
   /// Every request of every version waits exactly when the catalog gives it answers, until the
   /// deadline the catalog's `isSlow` says; each of its answer and refusal types ends it.
-  @Test(arguments: KnownVersion.allCases) func requestsWaitForTheCatalogsAnswers(_ version: KnownVersion) throws {
+  @Test(arguments: ProtocolVersion.allCases) func requestsWaitForTheCatalogsAnswers(_ version: ProtocolVersion) throws {
     let catalog = ProtocolCatalog.catalog(version)
     let timing = ClientTiming()
     var checked = 0
@@ -80,8 +80,8 @@ import Testing
 
   /// A session-scoped request (the catalog's `isSessionScoped`) is not ended by an answer naming
   /// another session; any other request is. Each answer type of each request, on every version.
-  @Test(arguments: KnownVersion.allCases) func answersNamingAnotherSessionEndOnlyOtherRequests(
-    _ version: KnownVersion
+  @Test(arguments: ProtocolVersion.allCases) func answersNamingAnotherSessionEndOnlyOtherRequests(
+    _ version: ProtocolVersion
   ) throws {
     let catalog = ProtocolCatalog.catalog(version)
     var scoped = 0
@@ -105,7 +105,7 @@ import Testing
   /// What the server sends after a request's answer, for the same request (the catalog's
   /// `followedBy`: `start_recipe`'s `recipe_started`, then `ack` "Starting recipe...") ends no later
   /// request that the same type would answer (a `prompt` sent after it waits for its own `ack`).
-  @Test(arguments: KnownVersion.allCases) func framesFollowingAnAnswerEndNoLaterRequest(_ version: KnownVersion) throws
+  @Test(arguments: ProtocolVersion.allCases) func framesFollowingAnAnswerEndNoLaterRequest(_ version: ProtocolVersion) throws
   {
     let catalog = ProtocolCatalog.catalog(version)
     var checked = 0
@@ -137,7 +137,7 @@ import Testing
 
   /// No other answer type ends a request: every frame type that ends some request, sent while a
   /// request of another type waits, is delivered as received and the request still waits.
-  @Test(arguments: KnownVersion.allCases) func noOtherAnswerEndsARequest(_ version: KnownVersion) throws {
+  @Test(arguments: ProtocolVersion.allCases) func noOtherAnswerEndsARequest(_ version: ProtocolVersion) throws {
     let catalog = ProtocolCatalog.catalog(version)
     let requests = catalog.messages(.clientToServer).filter { !Self.endings($0).isEmpty }
     let answerTypes = Set(requests.flatMap(Self.endings))
@@ -158,10 +158,10 @@ import Testing
   /// version is refused with `auth_error` and close.
   @Test func theServerAcceptsBeforeAuthenticationWhatTheCatalogAllows() throws {
     var allowed: Set<String> = []
-    for version in KnownVersion.allCases {
+    for version in ProtocolVersion.allCases {
       for spec in ProtocolCatalog.catalog(version).messages(.clientToServer) where spec.isModelled {
         var server = ServerEngine(
-          ServerConfiguration(offer: ServerOffer(protocolVersions: KnownVersion.allStrings), apiKey: Self.key))
+          ServerConfiguration(offer: ServerOffer(protocolVersions: ProtocolVersion.allStrings), apiKey: Self.key))
         _ = try server.handle(.transportOpened(challenge: nil), now: 0)
         let actions = try server.handle(.frameReceived(try Self.example(spec.type, version)), now: 1)
         let refused = actions.contains(.closeTransport(.notAuthenticated))

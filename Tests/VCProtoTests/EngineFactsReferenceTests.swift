@@ -10,7 +10,7 @@ import Testing
 /// `recent_sessions_limit` default is the real one.
 @Suite struct EngineFactsReferenceTests {
   /// The `messages` of `Reference/catalog-<version>.json`, by type and direction.
-  static func reference(_ version: KnownVersion) throws -> [String: [String: Any]] {
+  static func reference(_ version: ProtocolVersion) throws -> [String: [String: Any]] {
     let url = StandardsContentsTests.root.appendingPathComponent("Reference/catalog-\(version).json")
     let catalog = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     var messages: [String: [String: Any]] = [:]
@@ -36,8 +36,8 @@ import Testing
     return types
   }
 
-  @Test(arguments: KnownVersion.allCases) func answersAndRefusalTypesAreSentByTheRealServer(
-    _ version: KnownVersion
+  @Test(arguments: ProtocolVersion.allCases) func answersAndRefusalTypesAreSentByTheRealServer(
+    _ version: ProtocolVersion
   ) throws {
     let reference = try Self.reference(version)
     var checked = 0
@@ -52,7 +52,9 @@ import Testing
     #expect(checked >= 16, "\(checked) answer types checked")
   }
 
-  @Test(arguments: KnownVersion.allCases) func beforeAuthenticationIsTheRealServers(_ version: KnownVersion) throws {
+  @Test(arguments: ProtocolVersion.allCases) func beforeAuthenticationIsTheRealServers(_ version: ProtocolVersion)
+    throws
+  {
     let reference = try Self.reference(version)
     var checked = 0
     for spec in ProtocolCatalog.catalog(version).messages(.clientToServer) where spec.status != .extension {
@@ -63,7 +65,9 @@ import Testing
     #expect(checked >= 20, "\(checked) types checked")
   }
 
-  @Test(arguments: KnownVersion.allCases) func recentSessionsLimitDefaultIsTheRealOne(_ version: KnownVersion) throws {
+  @Test(arguments: ProtocolVersion.allCases) func recentSessionsLimitDefaultIsTheRealOne(_ version: ProtocolVersion)
+    throws
+  {
     let reference = try #require(try Self.reference(version)["client_to_server/connect"])
     let fields = reference["fields"] as? [[String: Any]] ?? []
     let real = try #require(fields.first { $0["name"] as? String == "recent_sessions_limit" }?["default"] as? Int)

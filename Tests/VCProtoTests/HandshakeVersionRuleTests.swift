@@ -7,7 +7,7 @@ import Testing
   static let key = "untethered-00112233445566778899aabbccddeeff"
 
   func errors(_ frame: String, _ version: String) -> [String] {
-    Validator(options: ValidationOptions(protocolVersion: version)).validate(frame).errors.map {
+    Validator(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!)).validate(frame).errors.map {
       "\($0.code.rawValue) \($0.pointer)"
     }
   }
@@ -46,7 +46,8 @@ import Testing
     _ frame: String, _ version: String, maxHandshakeListItems: Int = ValidationOptions.defaultMaxHandshakeListItems,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let options = ValidationOptions(protocolVersion: version, maxHandshakeListItems: maxHandshakeListItems)
+    let options = ValidationOptions(
+      version: ProtocolVersion(rawValue: version)!, maxHandshakeListItems: maxHandshakeListItems)
     let valid = Validator(options: options).validate(frame).errors.isEmpty
     let direct = MessageDecoder(options: options).directBuild(Array(frame.utf8))
     #expect((direct != nil) == valid, "\(version): \(frame)", sourceLocation: sourceLocation)
@@ -57,14 +58,14 @@ import Testing
   }
 
   @Test func theDirectPathChecksTheVersionRules() {
-    for version in KnownVersion.allStrings {
-      for ceiling in KnownVersion.allStrings + ["0.10.0", "1.0.0"] { expectDirectAgrees(hello(ceiling), version) }
+    for version in ProtocolVersion.allStrings {
+      for ceiling in ProtocolVersion.allStrings + ["0.10.0", "1.0.0"] { expectDirectAgrees(hello(ceiling), version) }
       for announced in ["0.2.0", "0.3.0", "0.3.9-rc1", "0.4.0", "abc", "0.4", "0.5.0-rc1", ""] {
         expectDirectAgrees(connect(announced), version)
       }
     }
     // A refused announcement is refused on the direct path too (not merely agreed on).
-    let v050 = MessageDecoder(options: ValidationOptions(protocolVersion: "0.5.0"))
+    let v050 = MessageDecoder(options: ValidationOptions(version: .v0_5_0))
     #expect(v050.directBuild(Array(connect("0.3.0").utf8)) == nil)
     #expect(v050.directBuild(Array(connect("0.5.0").utf8)) != nil)
     #expect(v050.directBuild(Array(hello("0.4.0").utf8)) == nil)
@@ -78,18 +79,19 @@ import Testing
     let connectedNegotiated =
       #"{"type":"connected","message":"Session registered","session_id":"s","negotiated_protocol_version":"0.4.0"}"#
     let connectNull = #"{"type":"connect","api_key":"\#(Self.key)","protocol_version":null}"#
-    for version in KnownVersion.allStrings {
+    for version in ProtocolVersion.allStrings {
       for frame in [connectedNull, connectedNegotiated, connectNull] { expectDirectAgrees(frame, version) }
     }
     func direct(_ frame: String, _ version: String) -> Bool {
-      MessageDecoder(options: ValidationOptions(protocolVersion: version)).directBuild(Array(frame.utf8)) != nil
+      MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!)).directBuild(
+        Array(frame.utf8)) != nil
     }
     // session_id became nullable in 0.3.0; negotiated_protocol_version required in 0.4.0 (STANDARDS.md's
     // version history); a null protocol_version means absent on every version (STANDARDS.md section 8).
     #expect(!direct(connectedNull, "0.2.0") && direct(connectedNull, "0.3.0"))
     #expect(!direct(connectedNull, "0.4.0"))  // a 0.4.0 connected names its version
     #expect(direct(connectedNegotiated, "0.2.0") && direct(connectedNegotiated, "0.5.0"))
-    #expect(KnownVersion.allStrings.allSatisfy { direct(connectNull, $0) })
+    #expect(ProtocolVersion.allStrings.allSatisfy { direct(connectNull, $0) })
   }
 
   @Test func theDirectPathBoundsHandshakeLists() {
@@ -103,7 +105,7 @@ import Testing
         + (0..<n).map { _ in "1" }.joined(separator: ",") + "]}"
     }
     let limit = ValidationOptions.defaultMaxHandshakeListItems
-    for version in KnownVersion.allStrings {
+    for version in ProtocolVersion.allStrings {
       for n in [0, limit, limit + 1] {
         expectDirectAgrees(connect(capabilities: n), version)
         expectDirectAgrees(hello(authVersions: n), version)

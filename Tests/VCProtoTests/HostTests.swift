@@ -67,7 +67,7 @@ import Testing
         Issue.record("not connected: \(events.elements)")
         return
       }
-      #expect(version == "0.5.0")
+      #expect(version == .v0_5_0)
       #expect(authVersion == 2)  // auth v2 by default: the key never crosses
       let answer = try await client.send(.getAvailableRecipes(GetAvailableRecipesMessage()))
       #expect(answer == .availableRecipes(AvailableRecipesMessage(recipes: [])))

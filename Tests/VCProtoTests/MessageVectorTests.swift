@@ -41,7 +41,7 @@ import Testing
 
   @Test func vectorsAreManyAndUnique() throws {
     let vectors = try Self.vectors()
-    #expect(vectors.count > 400 * KnownVersion.allCases.count)
+    #expect(vectors.count > 400 * ProtocolVersion.allCases.count)
     #expect(Set(vectors.map { $0.protocol_version + " " + $0.id }).count == vectors.count)
     for catalog in ProtocolCatalog.all {
       let ofVersion = vectors.filter { $0.protocol_version == catalog.version }
@@ -67,7 +67,7 @@ import Testing
   @Test func everyVectorGetsItsVerdictAndFindings() throws {
     for v in try Self.vectors() {
       let options = ValidationOptions(
-        direction: MessageDirection(rawValue: v.direction), protocolVersion: v.protocol_version)
+        direction: MessageDirection(rawValue: v.direction), version: ProtocolVersion(rawValue: v.protocol_version)!)
       let report = Validator(options: options).validate(v.frame)
       let errors = Set(report.errors.map { Vector.Expected(pointer: $0.pointer, code: $0.code.rawValue) })
       #expect(report.isValid == v.valid, "\(v.id): \(report.findings)")
@@ -160,8 +160,8 @@ import Testing
   /// one with the wrong JSON type; each array member one with a `null` and one with a wrongly typed
   /// element; and each nullable member a valid vector with `null` there. Members of type `any`
   /// (ClaudeRecord.toolUseResult) accept every JSON type and are left out.
-  @Test(arguments: KnownVersion.allCases)
-  func vectorsCoverEveryMemberOfEveryReachableShape(version: KnownVersion) throws {
+  @Test(arguments: ProtocolVersion.allCases)
+  func vectorsCoverEveryMemberOfEveryReachableShape(version: ProtocolVersion) throws {
     let catalog = ProtocolCatalog.catalog(version)
     var covered: Set<String> = []
     for v in try Self.vectors() where v.protocol_version == version.rawValue {

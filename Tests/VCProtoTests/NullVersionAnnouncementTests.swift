@@ -11,13 +11,13 @@ import Testing
   static let frame =
     #"{"type":"connect","api_key":"untethered-00112233445566778899aabbccddeeff","protocol_version":null}"#
 
-  @Test(arguments: KnownVersion.allCases)
-  func nullIsAcceptedAsAbsent(_ version: KnownVersion) throws {
-    let report = Validator(options: ValidationOptions(direction: .clientToServer, protocolVersion: version.rawValue))
+  @Test(arguments: ProtocolVersion.allCases)
+  func nullIsAcceptedAsAbsent(_ version: ProtocolVersion) throws {
+    let report = Validator(options: ValidationOptions(direction: .clientToServer, version: version))
       .validate(Self.frame)
     #expect(report.findings.isEmpty, "\(version): \(report.findings)")
     for strict in [false, true] {
-      let options = ValidationOptions(direction: .clientToServer, protocolVersion: version.rawValue, strict: strict)
+      let options = ValidationOptions(direction: .clientToServer, version: version, strict: strict)
       let decoded = try MessageDecoder(options: options).decode(Self.frame)
       guard case .client(.connect(let connect)) = decoded else {
         Issue.record("\(version): expected connect, got \(decoded)")
@@ -27,7 +27,7 @@ import Testing
     }
     // A wrong type is still refused: null is the only non-string accepted.
     let wrong = #"{"type":"connect","api_key":"untethered-00112233445566778899aabbccddeeff","protocol_version":3}"#
-    let refused = Validator(options: ValidationOptions(direction: .clientToServer, protocolVersion: version.rawValue))
+    let refused = Validator(options: ValidationOptions(direction: .clientToServer, version: version))
       .validate(wrong)
     #expect(refused.errors.map(\.pointer) == ["/protocol_version"], "\(version)")
     #expect(refused.errors.map(\.code) == [.wrongType], "\(version)")
@@ -36,13 +36,13 @@ import Testing
   /// The real server with floor 0.3.0 (the outcome table's first row): the decoded 0.3.0 `connect`
   /// with null announces nothing, and gets 0.3.0.
   @Test func aFloor030ServerGivesANullAnnouncementVersion030() throws {
-    let options = ValidationOptions(direction: .clientToServer, protocolVersion: "0.3.0")
+    let options = ValidationOptions(direction: .clientToServer, version: .v0_3_0)
     guard case .client(.connect(let connect)) = try MessageDecoder(options: options).decode(Self.frame) else {
       Issue.record("not a connect")
       return
     }
     let offer = ServerOffer(versions: .negotiating(floor: .v0_3_0, ceiling: .v0_5_0))
     let outcome = try Negotiator.negotiate(server: offer, client: ClientAnnouncement(connect: connect))
-    #expect(try outcome.get().version == "0.3.0")
+    #expect(try outcome.get().version == .v0_3_0)
   }
 }

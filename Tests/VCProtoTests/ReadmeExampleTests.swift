@@ -16,7 +16,7 @@ import VCProto
     func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
     let id = Self.id
     for frameBytes in frames.map({ Array($0.utf8) }) {
-      let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: "0.5.0"))
+      let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: .v0_5_0))
       do {
         switch try decoder.decodeServerMessage(frameBytes) {
         case .sessionHistory(.v0_5_0(let history)):  // the payload of the negotiated version

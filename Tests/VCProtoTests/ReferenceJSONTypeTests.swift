@@ -105,8 +105,8 @@ import Testing
     return object["messages"] as! [[String: Any]]
   }
 
-  @Test(arguments: KnownVersion.allCases)
-  func everyMemberHasTheReferenceJSONType(_ version: KnownVersion) throws {
+  @Test(arguments: ProtocolVersion.allCases)
+  func everyMemberHasTheReferenceJSONType(_ version: ProtocolVersion) throws {
     var walk = Walk(catalog: ProtocolCatalog.catalog(version))
     for entry in try Self.reference(version.rawValue) {
       guard let spec = walk.catalog.message(entry["type"] as! String) else { continue }
@@ -120,10 +120,10 @@ import Testing
   /// The difference that motivated the check: `CanvasComponent.props` is an object on every version
   /// that has it, and the validator refuses any other JSON type there.
   @Test func canvasPropsIsAnObject() throws {
-    for version in [KnownVersion.v0_3_0, .v0_4_0, .v0_5_0] {
+    for version in [ProtocolVersion.v0_3_0, .v0_4_0, .v0_5_0] {
       let props = try #require(ProtocolCatalog.catalog(version).shapes["CanvasComponent"]?.field("props"))
       #expect(Self.referenceSpelling(props.type) == "object")
-      let options = ValidationOptions(direction: .serverToClient, protocolVersion: version.rawValue)
+      let options = ValidationOptions(direction: .serverToClient, version: version)
       let bad = #"{"type":"canvas_update","components":[{"type":"text_block","props":7}]}"#
       let result = Validator(options: options).validate(bad)
       #expect(result.errors.map(\.pointer) == ["/components/0/props"], "\(version)")
@@ -140,7 +140,7 @@ import Testing
       #"{"type":"canvas_update","components":[{"type":"text_block","props":{"text":"Hi","n":[1,{"a":null}]}}]}"#
     let bad = #"{"type":"canvas_update","components":[{"type":"text_block","props":"text"}]}"#
     for strict in [false, true] {
-      let options = ValidationOptions(direction: .serverToClient, protocolVersion: "0.5.0", strict: strict)
+      let options = ValidationOptions(direction: .serverToClient, version: .v0_5_0, strict: strict)
       let decoder = MessageDecoder(options: options)
       #expect(decoder.strategy == (strict ? .validated : .fast))
       let decoded = try decoder.decode(good)

@@ -64,7 +64,7 @@ import VCProtoCodegen
     }
     #expect(seen == Self.cappedLists.mapValues { Set($0.keys) }, "\(version): \(seen)")
 
-    let validator = Validator(options: ValidationOptions(protocolVersion: version))
+    let validator = Validator(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!))
     for (type, lists) in Self.cappedLists {
       for (member, entry) in lists {
         let atLimit = validator.validate(try Self.frame(version, type, member, entry, count: limit))

@@ -15,8 +15,8 @@ extension ServerMessage {
   /// `frame` as the typed message of the newest version it is valid in, else `.unknown(frame)`.
   static func typed(_ frame: JSONObject) -> ServerMessage {
     let bytes = Array(JSONValue.object(frame).jsonText.utf8)
-    for version in ["0.5.0", "0.4.0", "0.3.0", "0.2.0"] {
-      let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: version))
+    for version in ProtocolVersion.allCases.reversed() {
+      let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
       if let message = try? decoder.decodeServerMessage(bytes) { return message }
     }
     return .unknown(frame)
@@ -42,8 +42,8 @@ extension [ServerAction] {
 extension ClientMessage {
   /// `frame` as the typed message of `version` (the engine's decoder's verdict; `.unknown` when it
   /// does not decode).
-  static func typed(_ frame: JSONObject, version: String = "0.5.0") -> ClientMessage {
-    let decoder = MessageDecoder(options: ValidationOptions(direction: .clientToServer, protocolVersion: version))
+  static func typed(_ frame: JSONObject, version: ProtocolVersion = .v0_5_0) -> ClientMessage {
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .clientToServer, version: version))
     return (try? decoder.decodeClientMessage(Array(JSONValue.object(frame).jsonText.utf8))) ?? .unknown(frame)
   }
 }

@@ -104,7 +104,7 @@ import VCProtoCodegen
     var probed = false
     for v in try MessageVectorTests.vectors() where v.valid {
       let options = ValidationOptions(
-        direction: MessageDirection(rawValue: v.direction), protocolVersion: v.protocol_version)
+        direction: MessageDirection(rawValue: v.direction), version: ProtocolVersion(rawValue: v.protocol_version)!)
       let message = try MessageDecoder(options: options).decode(v.frame)
       if case .unknown = message { continue }
       decoded += 1

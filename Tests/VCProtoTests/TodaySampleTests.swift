@@ -281,8 +281,10 @@ struct ReferenceOracle {
     for sample in samples {
       if oracles[sample.version] == nil { oracles[sample.version] = try ReferenceOracle(version: sample.version) }
       let expected = oracles[sample.version]!.verdict(sample.message)
-      let report = Validator(options: ValidationOptions(direction: sample.direction, protocolVersion: sample.version))
-        .validate(sample.text)
+      let report = Validator(
+        options: ValidationOptions(direction: sample.direction, version: ProtocolVersion(rawValue: sample.version)!)
+      )
+      .validate(sample.text)
       let errors = report.findings.filter { $0.severity == .error }
       let place = "\(sample.source) on \(sample.version)"
       let deliberate = expected.flatMap {

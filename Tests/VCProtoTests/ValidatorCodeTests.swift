@@ -43,7 +43,6 @@ import Testing
     #expect(findings("{\"type\":\"canvas_update\",\"components\":[]}") == ["error not_in_version /type"])
     #expect(
       findings("{\"type\":\"pong\"}", ValidationOptions(direction: .clientToServer)) == ["error wrong_direction /type"])
-    #expect(findings("{\"type\":\"ping\"}", ValidationOptions(protocolVersion: "9.9.9")) == ["error not_in_version "])
   }
 
   @Test func memberCodesWithNestedPointers() {

@@ -69,13 +69,13 @@ import Testing
     let text =
       #"{"type":"session_updated","session_id":"s","messages":["#
       + Array(repeating: "1", count: 2000).joined(separator: ",") + "]}"
-    let report = Validator(options: ValidationOptions(protocolVersion: "0.3.0")).validate(text)
+    let report = Validator(options: ValidationOptions(version: .v0_3_0)).validate(text)
     #expect(report.findings.count == 101)
     #expect(report.findings.first?.pointer == "/messages/0")
     #expect(report.findings.first?.message == "expected object or object, got integer")
     #expect(report.findings.last?.code == .findingsSuppressed)
     #expect(report.findings.last?.message.hasPrefix("1900 more findings suppressed (1900 errors, 0 warnings)") == true)
-    let three = Validator(options: ValidationOptions(protocolVersion: "0.3.0", maxFindings: 3)).validate(text)
+    let three = Validator(options: ValidationOptions(version: .v0_3_0, maxFindings: 3)).validate(text)
     #expect(three.findings.count == 4 && !three.isValid)
     #expect(Array(three.findings.prefix(3)) == Array(report.findings.prefix(3)))
   }
@@ -86,20 +86,20 @@ import Testing
   @Test func aFailedAlternativeSaysWhatIsWrongInside() {
     let message = #"{"uuid":"u","role":"robot","text":"t","timestamp":null,"provider":"claude"}"#
     let text = #"{"type":"session_updated","session_id":"s","messages":[\#(message),7]}"#
-    let report = Validator(options: ValidationOptions(protocolVersion: "0.3.0")).validate(text)
+    let report = Validator(options: ValidationOptions(version: .v0_3_0)).validate(text)
     #expect(report.findings.map(\.pointer) == ["/messages/0/role", "/messages/1"])
     #expect(report.findings.map(\.code) == [.invalidValue, .wrongType])
     #expect(report.findings.last?.message == "expected object or object, got integer")
     // Strict: the undeclared member is the error that rules the first alternative out.
     let extra = #"{"uuid":"u","role":"user","text":"t","timestamp":null,"provider":"claude","extra":1}"#
-    let strict = Validator(options: ValidationOptions(protocolVersion: "0.3.0", strict: true)).validate(
+    let strict = Validator(options: ValidationOptions(version: .v0_3_0, strict: true)).validate(
       #"{"type":"session_updated","session_id":"s","messages":[\#(extra)]}"#)
     #expect(strict.findings.map(\.pointer) == ["/messages/0/extra"])
     #expect(strict.findings.map(\.code) == [.unexpectedField])
     #expect(strict.findings.map(\.severity) == [.error])
     // A raw record (one error inside it, where a HistoryMessage misses five members): its finding.
     let record = #"{"type":"user","message":{"content":[null]}}"#
-    let raw = Validator(options: ValidationOptions(protocolVersion: "0.3.0")).validate(
+    let raw = Validator(options: ValidationOptions(version: .v0_3_0)).validate(
       #"{"type":"session_updated","session_id":"s","messages":[\#(record)]}"#)
     #expect(raw.findings.map(\.pointer) == ["/messages/0/message/content/0"])
   }
@@ -122,7 +122,7 @@ import Testing
     #expect(finished.last?.message.hasPrefix("2 more findings suppressed (1 errors, 1 warnings)") == true)
   }
 
-  /// The version format and ``ProtocolVersion`` agree with an independent statement of
+  /// The version format and ``VersionNumber`` agree with an independent statement of
   /// `MAJOR.MINOR.PATCH` (a regular expression over Unicode scalars) on the awkward cases.
   @Test(arguments: [
     "0.5.0", "10.20.30", "0.4", "0.4.0.1", ".4.0", "0..0", "0.4.", "", "...", "a.b.c", "0.4.0 ", " 0.4.0",
@@ -132,15 +132,15 @@ import Testing
     let grammar = try Regex(#"[0-9]+\.[0-9]+\.[0-9]+"#).matchingSemantics(.unicodeScalar)
     let expected = (try? grammar.wholeMatch(in: text)) != nil
     #expect(FormatCheck.isVersion(text) == expected)
-    #expect((ProtocolVersion(text) != nil) == expected)
+    #expect((VersionNumber(text) != nil) == expected)
   }
 
   @Test func protocolVersionComponentsAndOverflow() {
-    #expect(ProtocolVersion("00.004.10") == ProtocolVersion(0, 4, 10))
-    #expect(ProtocolVersion("0.4.\(Int.max)") == ProtocolVersion(0, 4, Int.max))
-    #expect(ProtocolVersion("0.4.9223372036854775808") == nil, "Int.max + 1")
-    #expect(ProtocolVersion("0.4.99999999999999999999") == nil)
-    #expect(ProtocolVersion(announced: "0.5.0-rc1") == ProtocolVersion(0, 5, 0))
+    #expect(VersionNumber("00.004.10") == VersionNumber(0, 4, 10))
+    #expect(VersionNumber("0.4.\(Int.max)") == VersionNumber(0, 4, Int.max))
+    #expect(VersionNumber("0.4.9223372036854775808") == nil, "Int.max + 1")
+    #expect(VersionNumber("0.4.99999999999999999999") == nil)
+    #expect(VersionNumber(announced: "0.5.0-rc1") == VersionNumber(0, 5, 0))
   }
 
   /// 2 MiB of dots where a version is expected, before authentication (a server reads `connect`, a
@@ -150,12 +150,12 @@ import Testing
   @Test func megabytesOfDotsAreNotAVersion() {
     let dots = String(repeating: ".", count: 2 << 20)
     #expect(!FormatCheck.isVersion(dots))
-    #expect(ProtocolVersion(dots) == nil)
+    #expect(VersionNumber(dots) == nil)
     // connect.protocol_version is any string: an unparseable one gets the server's floor.
     let connect = #"{"type":"connect","api_key":"k","protocol_version":"\#(dots)"}"#
-    let options = ValidationOptions(protocolVersion: "0.5.0")
+    let options = ValidationOptions(version: .v0_5_0)
     #expect(Validator(options: options).validate(connect).findings.isEmpty)
-    #expect(Negotiator.decideVersion(.realHead, announced: dots) == .success(ProtocolVersion(0, 4, 0)))
+    #expect(Negotiator.decideVersion(.realHead, announced: dots) == .success(.v0_4_0))
     // connect.protocol_versions[] and hello.version have the version format.
     let listed = #"{"type":"connect","api_key":"k","protocol_versions":["0.5.0","\#(dots)"]}"#
     let hello =

@@ -6,7 +6,7 @@ import Testing
 /// has the type or member (facts from the real system's version history, STANDARDS.md).
 @Suite struct VersionValidationTests {
   static func report(_ frame: String, _ version: String) -> ValidationReport {
-    Validator(options: ValidationOptions(protocolVersion: version)).validate(frame)
+    Validator(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!)).validate(frame)
   }
 
   static let history040 =
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test func decodingTakesTheNegotiatedVersion() throws {
-    let v050 = MessageDecoder(options: ValidationOptions(protocolVersion: "0.5.0"))
+    let v050 = MessageDecoder(options: ValidationOptions(version: .v0_5_0))
     // A type whose members did not change decodes to its typed struct, on the direct path.
     let ready = #"{"type":"session_ready","session_id":"s","message":"Session is ready for subscription"}"#
     #expect(v050.directBuild(Array(ready.utf8)) != nil)
@@ -103,7 +103,7 @@ import Testing
     }
     #expect(history.nextOffset == 13 && history.endOfFile && history.fileSignature == "812:u")
     #expect(history.messages.map(\.offset) == [12] && history.messages[0].role == .user)
-    let v040 = MessageDecoder(options: ValidationOptions(protocolVersion: "0.4.0"))
+    let v040 = MessageDecoder(options: ValidationOptions(version: .v0_4_0))
     guard case .server(.sessionHistory(.v0_4_0(let seqHistory))) = try v040.decode(Self.history040) else {
       Issue.record("0.4.0 session_history did not decode to its 0.4.0 payload")
       return

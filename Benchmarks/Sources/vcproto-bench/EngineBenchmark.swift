@@ -67,7 +67,7 @@ enum EngineBenchmark {
   static func readyClient(sessions: [String], version: String) throws -> ClientEngine {
     var engine = ClientEngine(
       ClientConfiguration(
-        apiKey: key, maximumVersion: ProtocolVersion(version)!, allowAuthV1: true, maxPendingRequests: 256,
+        apiKey: key, maximumVersion: ProtocolVersion(rawValue: version)!, allowAuthV1: true, maxPendingRequests: 256,
         maxSubscriptions: 100_000))
     for id in sessions { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
     _ = try engine.handle(.start, now: 0)
@@ -411,7 +411,7 @@ enum EngineBenchmark {
   /// then the cold engines on `parsed` (fresh engines for each, built before any clock starts).
   static func oneRound(_ w: Workload, parsed: [JSONObject], number: Int, into r: inout Rounds) throws {
     let reader = JSONReader(limits: .default)
-    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: w.version))
+    let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: w.version)!))
     var engines = try Engines(w)
     var totals = [0.0, 0.0, 0.0]
     var sink = 0
@@ -526,7 +526,7 @@ enum EngineBenchmark {
     }
     let reader = JSONReader(limits: .default)
     let parsed = contender == "cold" ? try w.frames.map { obj(try reader.parse($0)) } : []
-    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: version))
+    let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!))
     var sink = 0
     var actions = 0
     // Each pass on fresh engines (built outside the counted functions), so every pass does the same work.

@@ -34,7 +34,7 @@ enum EnginePhases {
   static func run(count: Int, version: String, kind: EngineBenchmark.Kind, passes: Int) throws {
     let (w, isHistory) = try EngineBenchmark.workload(count: count, version: version, kind: kind)
     let reader = JSONReader(limits: .default)
-    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: version))
+    let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!))
     var sums = Sums()
     var sink = 0
     for _ in 0..<max(1, passes) {

@@ -24,7 +24,7 @@ enum PeerServer {
     guard FileManager.default.createFile(atPath: output, contents: Data(lines)) else {
       fatalError("cannot write \(output)")
     }
-    let decoder = MessageDecoder(options: ValidationOptions(protocolVersion: version))
+    let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!))
     let encoder = MessageEncoder()
     let sets = ["all": corpus.frames, "small": corpus.frames.filter { $0.count < 1024 }]
     var typed: [String: [AnyMessage]] = [:]

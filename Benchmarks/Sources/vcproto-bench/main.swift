@@ -19,7 +19,7 @@ let protocolVersion = option("--protocol") ?? "0.2.0"
 guard ["0.2.0", "0.5.0"].contains(protocolVersion) else {
   fatalError("--protocol must be 0.2.0 or 0.5.0, not \(protocolVersion)")
 }
-let options = ValidationOptions(protocolVersion: protocolVersion)
+let options = ValidationOptions(version: ProtocolVersion(rawValue: protocolVersion)!)
 
 if arguments.first == "corpus" {
   let megabytes = Int(option("--megabytes") ?? "10") ?? 10

@@ -13,9 +13,9 @@ import VCProtoCLI
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let data else { return 0 }
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let versions = KnownVersion.allCases
-  let version = versions[bytes.reduce(0) { ($0 + Int($1)) % versions.count }].rawValue
-  let options = ValidationOptions(protocolVersion: version)
+  let versions = ProtocolVersion.allCases
+  let version = versions[bytes.reduce(0) { ($0 + Int($1)) % versions.count }]
+  let options = ValidationOptions(version: version)
   let report = Validator(options: options).validate(bytes)
   if let problem = FindingsCapCheck.problem(bytes, report, version: version) { preconditionFailure(problem) }
   checkValueLimit(bytes, version: version)
@@ -47,8 +47,8 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// Under a value limit the fuzzer reaches (``JSONLimits/maxValues`` 24), the direct path and the tree
 /// path still agree: both count the same values.
-func checkValueLimit(_ bytes: [UInt8], version: String) {
-  let options = ValidationOptions(protocolVersion: version, limits: JSONLimits(maxValues: 24))
+func checkValueLimit(_ bytes: [UInt8], version: ProtocolVersion) {
+  let options = ValidationOptions(version: version, limits: JSONLimits(maxValues: 24))
   let direct = Result { () throws(DecodingFailure) in try MessageDecoder(options: options).decode(bytes) }
   let tree = Result { () throws(DecodingFailure) in
     try MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in }).decode(bytes)

@@ -57,7 +57,7 @@ public struct AuthServer: Sendable {
       let expected = AuthMAC.mac(apiKey: apiKey, input: input)
       guard constantTimeEquals(Array(expected.utf8), Array(response.utf8)) else { return .failure(.wrongResponse) }
       var connected = ConnectedMessage(
-        message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: outcome.version,
+        message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: outcome.version.rawValue,
         capabilities: outcome.capabilities, authVersion: 2)
       connected.serverProof = AuthMAC.mac(
         apiKey: apiKey,

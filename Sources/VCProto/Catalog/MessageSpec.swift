@@ -10,7 +10,7 @@ public struct MessageSpec: Sendable, Hashable {
   /// its members carry their own versions.
   public var versions: VersionSet
   /// A different status from a version on (e.g. `connected`: documented only until 0.4.0, sent since).
-  public var statusChanges: [KnownVersion: MessageStatus]
+  public var statusChanges: [ProtocolVersion: MessageStatus]
   /// The members other than `type`, in canonical (encoding) order.
   public var fields: [FieldSpec]
   /// Cross-member rules.
@@ -60,7 +60,7 @@ public struct MessageSpec: Sendable, Hashable {
   /// Creates a message spec.
   public init(
     _ type: String, _ direction: MessageDirection, versions: VersionSet = .all, status: MessageStatus = .implemented,
-    statusChanges: [KnownVersion: MessageStatus] = [:],
+    statusChanges: [ProtocolVersion: MessageStatus] = [:],
     requiresAuthentication: Bool = true, capability: String? = nil, rules: [FieldRule] = [],
     refusals: [String] = [], answers: [String] = [], refusalTypes: [String] = [], isSlow: Bool = false,
     followedBy: [String] = [], isSessionScoped: Bool = false, endsOnlyItsSessionsRequest: Bool = false, doc: String,
@@ -86,7 +86,7 @@ public struct MessageSpec: Sendable, Hashable {
   }
 
   /// The status in `version`: the latest change at or before it, else ``status``.
-  public func status(in version: KnownVersion) -> MessageStatus {
+  public func status(in version: ProtocolVersion) -> MessageStatus {
     statusChanges.filter { $0.key <= version }.max { $0.key < $1.key }?.value ?? status
   }
 

@@ -378,7 +378,7 @@ extension ProtocolCatalog {
         fields: [
           FieldSpec("message", .text, knownValues: ["Welcome to voice-code backend"]),
           FieldSpec(
-            "version", .string(.version), knownValues: KnownVersion.allStrings,
+            "version", .string(.version), knownValues: ProtocolVersion.allStrings,
             doc:
               "The server's highest protocol version (its ceiling; 0.2.0 and 0.3.0 servers spoke only that one). A client compares it with its own floor."
           ),

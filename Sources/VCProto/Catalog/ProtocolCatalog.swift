@@ -19,9 +19,9 @@ public struct ProtocolCatalog: Sendable {
   /// scalars (U+0340 for U+0300) find a message it does not name.
   private let index: [ExactString: Int]
 
-  /// The version as a ``KnownVersion`` (`nil` only for a catalog a test built by hand); worked out once,
+  /// The version as a ``ProtocolVersion`` (`nil` only for a catalog a test built by hand); worked out once,
   /// since the decoder asks for it on every frame.
-  public let knownVersion: KnownVersion?
+  public let knownVersion: ProtocolVersion?
 
   /// Creates a catalog (a projection of the declaration, or a test's own).
   package init(version: String, messages: [MessageSpec], shapes: [ShapeSpec]) {
@@ -32,7 +32,7 @@ public struct ProtocolCatalog: Sendable {
     var index: [ExactString: Int] = [:]
     for (i, m) in messages.enumerated() { index[ExactString(m.type)] = i }
     self.index = index
-    self.knownVersion = KnownVersion(rawValue: version)
+    self.knownVersion = ProtocolVersion(rawValue: version)
   }
 
   /// The spec of a message type, or `nil` when the version does not define it. Types match only when
@@ -60,13 +60,13 @@ public struct ProtocolCatalog: Sendable {
   public static let all: [ProtocolCatalog] = [.v0_2_0, .v0_3_0, .v0_4_0, .v0_5_0]
 
   /// The catalog of a known version.
-  public static func catalog(_ version: KnownVersion) -> ProtocolCatalog {
+  public static func catalog(_ version: ProtocolVersion) -> ProtocolCatalog {
     all[version.ordinal]
   }
 
   /// The catalog of a version string, or `nil` when vcproto does not know it.
   public static func version(_ version: String) -> ProtocolCatalog? {
-    KnownVersion(rawValue: version).map(catalog)
+    ProtocolVersion(rawValue: version).map(catalog)
   }
 
   /// The newest version vcproto knows.
@@ -74,7 +74,7 @@ public struct ProtocolCatalog: Sendable {
 
   /// The version whose catalog the hand-written parts of the model check against: the raw Claude
   /// record shapes, which are the same in every version. (The generated model covers every version.)
-  package static let modelVersion = KnownVersion.v0_2_0
+  package static let modelVersion = ProtocolVersion.v0_2_0
 
   /// The catalog of ``modelVersion``.
   package static var modelled: ProtocolCatalog { catalog(modelVersion) }

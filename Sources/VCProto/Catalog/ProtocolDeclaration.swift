@@ -18,7 +18,7 @@ public struct ProtocolDeclaration: Sendable {
 
   /// The catalog of one version: the messages of that version with the members of that version, the
   /// shapes they use (with the members of that version), in declaration order.
-  public func projection(_ version: KnownVersion) -> ProtocolCatalog {
+  public func projection(_ version: ProtocolVersion) -> ProtocolCatalog {
     func project(_ fields: [FieldSpec]) -> [FieldSpec] { fields.filter { $0.versions.contains(version) } }
     var projected: [MessageSpec] = []
     let types = Set(messages.filter { $0.versions.contains(version) && $0.isModelled }.map(\.type))

@@ -10,37 +10,37 @@ public struct VersionSet: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The given versions.
-  public init(_ versions: [KnownVersion]) {
+  public init(_ versions: [ProtocolVersion]) {
     bits = versions.reduce(0) { $0 | (1 << UInt8($1.ordinal)) }
   }
 
   /// Every known version.
-  public static let all = VersionSet(KnownVersion.allCases)
+  public static let all = VersionSet(ProtocolVersion.allCases)
 
   /// No version.
   public static let none = VersionSet(bits: 0)
 
   /// From `version` on (`since`), up to but excluding `removedIn` when given.
-  public static func since(_ version: KnownVersion, removedIn: KnownVersion? = nil) -> VersionSet {
+  public static func since(_ version: ProtocolVersion, removedIn: ProtocolVersion? = nil) -> VersionSet {
     VersionSet(
-      KnownVersion.allCases.filter { candidate in
+      ProtocolVersion.allCases.filter { candidate in
         candidate >= version && (removedIn.map { candidate < $0 } ?? true)
       })
   }
 
   /// Every version before `version` (removed in `version`).
-  public static func removedIn(_ version: KnownVersion) -> VersionSet {
-    VersionSet(KnownVersion.allCases.filter { $0 < version })
+  public static func removedIn(_ version: ProtocolVersion) -> VersionSet {
+    VersionSet(ProtocolVersion.allCases.filter { $0 < version })
   }
 
   /// Exactly these versions.
-  public static func only(_ versions: KnownVersion...) -> VersionSet { VersionSet(versions) }
+  public static func only(_ versions: ProtocolVersion...) -> VersionSet { VersionSet(versions) }
 
   /// Whether `version` is in the set.
-  public func contains(_ version: KnownVersion) -> Bool { bits & (1 << UInt8(version.ordinal)) != 0 }
+  public func contains(_ version: ProtocolVersion) -> Bool { bits & (1 << UInt8(version.ordinal)) != 0 }
 
   /// The versions, oldest first.
-  public var versions: [KnownVersion] { KnownVersion.allCases.filter(contains) }
+  public var versions: [ProtocolVersion] { ProtocolVersion.allCases.filter(contains) }
 
   /// `true` when no version is in the set.
   public var isEmpty: Bool { bits == 0 }

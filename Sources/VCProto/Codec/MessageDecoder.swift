@@ -62,7 +62,7 @@ public struct MessageDecoder: Sendable {
 
   /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
-    guard validator.options.negotiatedCapabilities == nil, let version = validator.catalog?.knownVersion else {
+    guard validator.options.negotiatedCapabilities == nil, let version = validator.catalog.knownVersion else {
       return nil
     }
     let limits = validator.options.limits
@@ -103,7 +103,7 @@ public struct MessageDecoder: Sendable {
   /// the validator why).
   private func fastBuild(_ value: JSONValue) -> AnyMessage? {
     guard case .object(let object) = value, case .string(let type)? = object["type"],
-      let catalog = validator.catalog, let version = catalog.knownVersion
+      case let catalog = validator.catalog, let version = catalog.knownVersion
     else { return nil }
     guard let spec = catalog.message(type) else {
       // Unknown to every version: only a warning, the object is kept whole.
@@ -169,7 +169,7 @@ public struct MessageDecoder: Sendable {
     guard report.isValid, case .object(let object)? = report.value, let type = report.messageType else {
       throw DecodingFailure(findings: report.findings, messageType: report.messageType)
     }
-    guard let catalog = validator.catalog, let version = catalog.knownVersion,
+    guard case let catalog = validator.catalog, let version = catalog.knownVersion,
       let spec = catalog.message(type), spec.isModelled
     else {
       return .unknown(object)

@@ -1,7 +1,7 @@
 /// What a ``ClientEngine`` tells the application.
 public enum ClientApplicationEvent: Sendable, Hashable {
   /// Authenticated (and, for auth v2, the server proved it knows the key).
-  case connected(version: String, capabilities: [String], authVersion: Int)
+  case connected(version: ProtocolVersion, capabilities: [String], authVersion: Int)
   /// The connection is down (`reason`); reconnecting follows unless stopped.
   case disconnected(CloseReason)
   /// The next attempt is `attempt` (1-based), due at `at`.

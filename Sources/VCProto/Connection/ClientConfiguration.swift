@@ -37,8 +37,8 @@ public struct ClientConfiguration: Sendable {
 
   /// Creates a configuration.
   public init(
-    apiKey: String, minimumVersion: ProtocolVersion = KnownVersion.oldest.protocolVersion,
-    maximumVersion: ProtocolVersion = KnownVersion.newest.protocolVersion, capabilities: [String] = [],
+    apiKey: String, minimumVersion: ProtocolVersion = .oldest,
+    maximumVersion: ProtocolVersion = .newest, capabilities: [String] = [],
     allowAuthV1: Bool = AuthClient.allowsAuthV1ByDefault, sessionId: String? = nil, recentSessionsLimit: Int? = nil,
     maxMessageSizeKB: Int? = nil, timing: ClientTiming = ClientTiming(), randomSeed: UInt64 = 0,
     maxPendingRequests: Int = 256, maxSubscriptions: Int = 256, dedupWindow: Int = 2_048

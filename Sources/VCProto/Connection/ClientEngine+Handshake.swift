@@ -73,9 +73,9 @@ extension ClientEngine {
     }
     let listed = hello["protocol_versions"]?.arrayValue?.compactMap(\.stringValue)
     let offered = (listed ?? [hello["version"]?.stringValue].compactMap { $0 }).compactMap {
-      ProtocolVersion(announced: $0)
+      VersionNumber(announced: $0)
     }
-    guard let serverMax = offered.max(), serverMax >= configuration.minimumVersion else {
+    guard let serverMax = offered.max(), serverMax >= configuration.minimumVersion.number else {
       refuseVersion(required: nil, &out)
       return
     }
@@ -143,7 +143,9 @@ extension ClientEngine {
     // A server from before `connected` existed (0.2.0/0.3.0, no negotiation members) confirms nothing:
     // its first frame that is not `auth_error` means success (STANDARDS.md section 4).
     if !negotiating, usedAuthVersion == 1, serverMax < VersionFamily.seqFrom {
-      implicitAuthVersion = min(serverMax, configuration.maximumVersion)
+      // The newest version vcproto knows at or below what both speak (a `0.2.5` server speaks 0.2.0).
+      let spoken = min(serverMax, configuration.maximumVersion.number)
+      implicitAuthVersion = ProtocolVersion.allCases.last { $0.number <= spoken }
     }
     sentConnect = connect
     state = .awaitingConnected
@@ -198,7 +200,8 @@ extension ClientEngine {
     }
     let version: ProtocolVersion
     if let versionText {
-      guard let parsed = ProtocolVersion(versionText), parsed >= configuration.minimumVersion,
+      // A version vcproto does not know (`0.4.1`) cannot be checked: refused as outside the range.
+      guard let parsed = ProtocolVersion(rawValue: versionText), parsed >= configuration.minimumVersion,
         parsed <= configuration.maximumVersion
       else {
         connectionLost(
@@ -210,7 +213,7 @@ extension ClientEngine {
       }
       version = parsed
     } else {
-      version = implicitAuthVersion ?? min(configuration.maximumVersion, VersionFamily.seqFrom)
+      version = implicitAuthVersion ?? min(configuration.maximumVersion, .v0_4_0)
     }
     let caps = accepted ?? []
     if let extra = caps.first(where: { !configuration.capabilities.contains($0) }) {
@@ -246,7 +249,7 @@ extension ClientEngine {
     implicitAuthVersion = nil
     cancel(.handshakeDeadline, &out)
     out.append(
-      .deliver(.connected(version: version.description, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
+      .deliver(.connected(version: version, capabilities: caps.sorted(), authVersion: usedAuthVersion)))
     if let kb = configuration.maxMessageSizeKB {
       // Sent through `send` so that its `ack` is matched to it, not to a `prompt` sent right after.
       send(.frame("set_max_message_size", ["size_kb": JSONValue(integerLiteral: kb)]), requestId: nil, now: now, &out)
@@ -271,8 +274,7 @@ extension ClientEngine {
 extension ClientEngine {
   /// The protocol versions vcproto defines from `low` to `high`, ascending (both ends included when known).
   static func versionsBetween(_ low: ProtocolVersion, _ high: ProtocolVersion) -> [ProtocolVersion] {
-    let known = KnownVersion.allCases.map(\.protocolVersion)
-    let inside = known.filter { $0 >= low && $0 <= high }
+    let inside = ProtocolVersion.allCases.filter { $0 >= low && $0 <= high }
     return inside.isEmpty ? [high] : inside
   }
 }

@@ -34,9 +34,8 @@ extension ConversationObserver {
     continuations = [:]
   }
 
-  private static func engine(for version: String, now: Int64) -> ClientEngine? {
-    guard ProtocolCatalog.version(version) != nil, let parsed = ProtocolVersion(version) else { return nil }
-    return ClientEngine(observing: parsed, tracked: trackedSessions, now: now)
+  private static func engine(for version: ProtocolVersion, now: Int64) -> ClientEngine? {
+    ClientEngine(observing: version, tracked: trackedSessions, now: now)
   }
 
   /// Feeds the following engine one event. It accepts every event the observer gives it (they are
@@ -95,7 +94,7 @@ extension ConversationObserver {
     guard sessions != nil else { return }
     let message = frame.message
     let now = frame.time ?? 0
-    if type == "connected", sessions?.negotiatedVersion?.description != protocolVersion {
+    if type == "connected", sessions?.negotiatedVersion != protocolVersion {
       // `connected` decided another version than the `connect` predicted: follow that one.
       answersTracked = answersTracked && requestsSent == 0
       continuations = [:]

@@ -68,12 +68,12 @@ public struct ConversationObserver: Sendable {
   public internal(set) var clientState: ClientState = .idle
   /// The capabilities in force on this connection.
   public internal(set) var negotiatedCapabilities: Set<String> = []
-  /// The catalog of ``protocolVersion`` (the last known one, when that version is not known).
+  /// The catalog of ``protocolVersion``.
   public internal(set) var catalog: ProtocolCatalog
   /// The version the next frame is checked against: the fallback until the handshake says more.
-  public var protocolVersion: String { version.version }
+  public var protocolVersion: ProtocolVersion { version.version }
 
-  var version: ConnectionVersion
+  var version: NegotiationTracker
   /// What the connection's `hello` offered, when it was seen.
   var offer: ServerOffer?
   /// What the connection's `connect` announced, when it was seen.
@@ -128,20 +128,17 @@ public struct ConversationObserver: Sendable {
   /// conversation has no handshake; `explicitVersion` says the caller chose it (it is then also the
   /// floor assumed for a negotiating server: STANDARDS.md section 6).
   public init(
-    fallbackVersion: String = KnownVersion.validationDefault.rawValue, explicitVersion: Bool = false,
+    fallbackVersion: ProtocolVersion = .validationDefault, explicitVersion: Bool = false,
     timing: ClientTiming = ClientTiming()
   ) {
     self.timing = timing
-    version = ConnectionVersion(fallback: fallbackVersion, explicit: explicitVersion)
-    catalog = ProtocolCatalog.version(fallbackVersion) ?? .latest
+    version = NegotiationTracker(fallback: fallbackVersion, explicit: explicitVersion)
+    catalog = ProtocolCatalog.catalog(fallbackVersion)
   }
 
   /// A new connection begins (a capture's next connection): everything about the last is forgotten.
   public mutating func startConnection() {
-    var fresh = ConversationObserver(
-      fallbackVersion: version.fallback, explicitVersion: version.explicit, timing: timing)
-    if ProtocolCatalog.version(fresh.protocolVersion) == nil { fresh.catalog = catalog }
-    self = fresh
+    self = ConversationObserver(fallbackVersion: version.fallback, explicitVersion: version.explicit, timing: timing)
   }
 
   /// Whether a frame of this type and direction starts (or restarts) the conversation checks: the
@@ -164,7 +161,7 @@ public struct ConversationObserver: Sendable {
     if framesAuthenticated, !openAuthenticated(&frame, into: &sealing) { return sealing }
     let type = frame.type
     var findings = sealing + version.receive(frame.direction, frame.message)
-    if let known = ProtocolCatalog.version(version.version) { catalog = known }
+    catalog = ProtocolCatalog.catalog(version.version)
     if !isActive {
       guard Self.startsConversation(type: type, direction: frame.direction) else { return findings }
       isActive = true

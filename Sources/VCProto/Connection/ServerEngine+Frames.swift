@@ -116,7 +116,7 @@ extension ServerEngine {
     // Its keys come from auth v2: never granted with the plain key (also the negotiator's rule).
     if authVersion != 2 { accepted.capabilities.removeAll { $0 == Capability.authenticatedFrames } }
     outcome = accepted
-    family = VersionFamily(ProtocolVersion(accepted.version) ?? .legacy)
+    family = VersionFamily(accepted.version)
     decoder = Self.decoder(for: accepted.version)
     state = .authenticated
     subscribedSessions.removeAll()  // a second connect re-runs the handshake and starts over, as in the real server
@@ -128,9 +128,9 @@ extension ServerEngine {
       // The real server echoes the connect's session_id, else null (0.3.0 made it nullable); on
       // 0.2.0, whose `connected` needs a string and which no real server ever sent, the host's
       // connection id stands in.
-      let echoed = sessionId ?? (accepted.version == KnownVersion.v0_2_0.rawValue ? connectionId : nil)
+      let echoed = sessionId ?? (accepted.version == .v0_2_0 ? connectionId : nil)
       var connected = ConnectedMessage(
-        message: "Session registered", sessionId: echoed, negotiatedProtocolVersion: accepted.version)
+        message: "Session registered", sessionId: echoed, negotiatedProtocolVersion: accepted.version.rawValue)
       // vcproto's members only for a client that negotiated something (STANDARDS.md section 8):
       // one that asked for nothing gets the real backend's `connected` exactly.
       if accepted.confirmsExtensions {
@@ -141,7 +141,8 @@ extension ServerEngine {
         // server_proof covers every member of `connected` as sent (a null session_id is absent).
         let typed = ConnectedMessage(
           message: "Session registered", sessionId: echoed,
-          negotiatedProtocolVersion: accepted.version, capabilities: accepted.capabilities, authVersion: authVersion)
+          negotiatedProtocolVersion: accepted.version.rawValue, capabilities: accepted.capabilities,
+          authVersion: authVersion)
         var proven = typed
         proven.serverProof = AuthMAC.mac(
           apiKey: configuration.apiKey,

@@ -77,12 +77,12 @@ public struct ServerEngine: Sendable {
   /// acted on then, are the same in every version; 0.3.0 is the newest version whose rules do not
   /// refuse a `connect` announcing a version below 0.4.0, which the engine answers itself with the
   /// real server's too-old refusal (STANDARDS.md section 8) rather than as a violation.
-  static let handshakeVersion = "0.3.0"
+  static let handshakeVersion = ProtocolVersion.v0_3_0
 
   /// A decoder of client frames of `version`, checking no negotiated capability (an extension
   /// request from a client that did not negotiate it is an ordinary request, STANDARDS.md section 15).
-  static func decoder(for version: String) -> MessageDecoder {
-    MessageDecoder(options: ValidationOptions(direction: .clientToServer, protocolVersion: version))
+  static func decoder(for version: ProtocolVersion) -> MessageDecoder {
+    MessageDecoder(options: ValidationOptions(direction: .clientToServer, version: version))
   }
 
   /// Takes one event at time `now` (milliseconds since 1970, the host's clock) and returns what to

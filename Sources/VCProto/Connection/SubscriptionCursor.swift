@@ -18,16 +18,13 @@ enum VersionFamily: Sendable, Hashable {
   case offset
 
   init(_ version: ProtocolVersion) {
-    if version < Self.seqFrom {
-      self = .messageId
-    } else if version < Self.offsetFrom {
-      self = .seq
-    } else {
-      self = .offset
+    switch version {
+    case .v0_2_0, .v0_3_0: self = .messageId
+    case .v0_4_0: self = .seq
+    case .v0_5_0: self = .offset
     }
   }
 
-  /// The first version of each family, parsed once.
-  static let seqFrom = KnownVersion.v0_4_0.protocolVersion
-  static let offsetFrom = KnownVersion.v0_5_0.protocolVersion
+  /// The first version of the `seq` family, for ordering a version a peer announced.
+  static let seqFrom = ProtocolVersion.v0_4_0.number
 }

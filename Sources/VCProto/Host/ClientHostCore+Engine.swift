@@ -52,8 +52,8 @@ extension ClientHostCore {
   }
 
   private func decodeAnswer(_ frame: JSONObject) -> Result<ServerMessage, any Error> {
-    let version = engine.negotiatedVersion?.description ?? KnownVersion.validationDefault.rawValue
-    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: version))
+    let version = engine.negotiatedVersion ?? .validationDefault
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
     do {
       return .success(try decoder.decodeServerMessage(Array(JSONValue.object(frame).jsonText.utf8)))
     } catch {

@@ -12,7 +12,7 @@ public struct NegotiationFailure: Error, Sendable, Hashable {
   public var received: String
 
   /// Creates a refusal.
-  public init(required: String = ProtocolVersion.oldestAccepted.description, received: String) {
+  public init(required: String = ProtocolVersion.v0_4_0.rawValue, received: String) {
     self.required = required
     self.received = received
   }

@@ -1,14 +1,14 @@
 /// What two peers agreed on.
 public struct NegotiationOutcome: Sendable, Hashable {
   /// The protocol version both speak from now on.
-  public var version: String
+  public var version: ProtocolVersion
   /// The accepted capabilities (vcproto's extensions), sorted.
   public var capabilities: [String]
   /// The auth version the client's `connect` uses (1: the API key; 2: the HMAC answer).
   public var authVersion: Int
 
   /// Creates an outcome.
-  public init(version: String, capabilities: [String], authVersion: Int = 1) {
+  public init(version: ProtocolVersion, capabilities: [String], authVersion: Int = 1) {
     self.version = version
     self.capabilities = capabilities.sorted()
     self.authVersion = authVersion
@@ -30,10 +30,11 @@ public struct NegotiationOutcome: Sendable, Hashable {
   /// and, for auth v2, the server's proof.
   public func connected(sessionId: String, serverProof: String?) -> ConnectedMessage {
     guard confirmsExtensions else {
-      return ConnectedMessage(message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: version)
+      return ConnectedMessage(
+        message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: version.rawValue)
     }
     return ConnectedMessage(
-      message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: version,
+      message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: version.rawValue,
       capabilities: capabilities, authVersion: authVersion, serverProof: serverProof)
   }
 }

@@ -4,8 +4,10 @@ public enum Negotiator {
   /// The server's decision for a client's announcement.
   ///
   /// The version, for a negotiating server (``ServerVersions/negotiating(floor:ceiling:)``):
-  /// 1. `protocol_version` is parsed with ``ProtocolVersion/init(announced:)``; absent (or JSON null)
-  ///    and unparseable are told apart only in step 2.
+  /// 1. `protocol_version` is parsed as the real backend parses it: everything from the first `-` or
+  ///    `+` is dropped (`0.5.0-rc1` is `0.5.0`), and what is left must be exactly three decimal
+  ///    integers separated by dots, compared numerically (`0.10.0` > `0.9.0`; an unknown newer
+  ///    `0.6.0` is above 0.5.0); absent (or JSON null) and unparseable are told apart only in step 2.
   /// 2. Too-old guard (floor 0.4.0 or 0.5.0 only): a parseable version below 0.4.0 fails with the
   ///    refusal frame (``NegotiationFailure``), `required` `"0.4.0"`, `received` as sent. The caller
   ///    sends it and closes **before** checking any credential.
@@ -41,21 +43,23 @@ public enum Negotiator {
     let authVersion = client.authVersion ?? 1
     if authVersion != 2 { accepted.remove(Capability.authenticatedFrames) }  // its keys come from auth v2
     return .success(
-      NegotiationOutcome(version: version.description, capabilities: Array(accepted), authVersion: authVersion))
+      NegotiationOutcome(version: version, capabilities: Array(accepted), authVersion: authVersion))
   }
 
   /// The version alone (steps 1-4 above) for an announced `protocol_version` (`nil`: absent or null).
   public static func decideVersion(_ versions: ServerVersions, announced: String?) -> Result<
     ProtocolVersion, NegotiationFailure
   > {
-    guard case .negotiating(let floorName, let ceilingName) = versions else { return .success(.legacy) }
-    let floor = ProtocolVersion(floorName.rawValue)!
-    let ceiling = ProtocolVersion(ceilingName.rawValue)!
-    guard let text = announced, let client = ProtocolVersion(announced: text) else { return .success(floor) }
+    guard case .negotiating(let floorName, let ceilingName) = versions else { return .success(.v0_2_0) }
+    let floor = floorName.version
+    guard let text = announced, let client = VersionNumber(announced: text) else { return .success(floor) }
     if versions.guardsAgainstOldClients, client < .oldestAccepted {
       return .failure(NegotiationFailure(received: text))
     }
-    let effective = min(client, ceiling)
-    return .success(ProtocolVersion.mapped.contains(effective) ? effective : floor)
+    let effective = min(client, ceilingName.version.number)
+    guard VersionNumber.mapped.contains(effective), let mapped = ProtocolVersion(effective) else {
+      return .success(floor)
+    }
+    return .success(mapped)
   }
 }

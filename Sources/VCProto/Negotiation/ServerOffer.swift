@@ -21,13 +21,13 @@ public struct ServerOffer: Sendable, Hashable {
   /// 0.3.0, 0.4.0 or 0.5.0 (else the lowest of those listed, else 0.4.0).
   package init(protocolVersions: [String], authVersions: [Int] = [1], capabilities: [String] = [], floor: String? = nil)
   {
-    let listed = protocolVersions.compactMap { ProtocolVersion($0) }.filter { $0 > .legacy }
+    let listed = protocolVersions.compactMap { VersionNumber($0) }.filter { $0 > .legacy }
     let versions: ServerVersions
     if let top = listed.max() {
       let lowest = listed.min().flatMap { ServerVersions.Floor(rawValue: $0.description) }
       versions = .negotiating(
         floor: floor.flatMap(ServerVersions.Floor.init(rawValue:)) ?? lowest ?? .v0_4_0,
-        ceiling: top >= ProtocolVersion(0, 5, 0) ? .v0_5_0 : .v0_4_0)
+        ceiling: top >= VersionNumber(0, 5, 0) ? .v0_5_0 : .v0_4_0)
     } else {
       versions = .legacy
     }
@@ -50,11 +50,11 @@ public struct ServerOffer: Sendable, Hashable {
   /// auth v2, so a plain offer's hello is exactly the real backend's.
   public func hello(challenge: String?) -> HelloMessage {
     var hello = HelloMessage(
-      message: "Welcome to voice-code backend", version: versions.advertised.description,
+      message: "Welcome to voice-code backend", version: versions.advertised.rawValue,
       authVersion: authVersions.contains(1) ? 1 : (authVersions.max() ?? 1),
       instructions: "Send connect message with api_key")
     if offersExtensions || challenge != nil {
-      hello.protocolVersions = versions.reachable.map(\.description)
+      hello.protocolVersions = versions.reachable.map(\.rawValue)
       hello.authVersions = authVersions
       hello.capabilities = capabilities
       hello.challenge = challenge

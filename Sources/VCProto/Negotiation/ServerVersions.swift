@@ -15,6 +15,9 @@ public enum ServerVersions: Sendable, Hashable {
     case v0_4_0 = "0.4.0"
     /// Silent clients get 0.5.0.
     case v0_5_0 = "0.5.0"
+
+    /// The floor as a protocol version.
+    public var version: ProtocolVersion { ProtocolVersion(rawValue: rawValue)! }
   }
 
   /// The highest version the server gives, and the one its `hello.version` advertises.
@@ -23,6 +26,9 @@ public enum ServerVersions: Sendable, Hashable {
     case v0_4_0 = "0.4.0"
     /// The default.
     case v0_5_0 = "0.5.0"
+
+    /// The ceiling as a protocol version.
+    public var version: ProtocolVersion { ProtocolVersion(rawValue: rawValue)! }
   }
 
   /// The real backend at its newest commit with its default configuration: floor 0.4.0, ceiling 0.5.0.
@@ -43,20 +49,19 @@ public enum ServerVersions: Sendable, Hashable {
   /// The version `hello.version` advertises: the ceiling (`"0.2.0"` for a 0.2.0 server).
   public var advertised: ProtocolVersion {
     switch self {
-    case .legacy: return .legacy
-    case .negotiating(_, let ceiling): return ProtocolVersion(ceiling.rawValue)!
+    case .legacy: return .v0_2_0
+    case .negotiating(_, let ceiling): return ceiling.version
     }
   }
 
   /// Every version a client can end up with, ascending.
   public var reachable: [ProtocolVersion] {
     switch self {
-    case .legacy: return [.legacy]
+    case .legacy: return [.v0_2_0]
     case .negotiating(let floor, let ceiling):
-      let top = ProtocolVersion(ceiling.rawValue)!
-      var versions = Set(
-        ProtocolVersion.mapped.filter { $0 <= top && (!guardsAgainstOldClients || $0 >= .oldestAccepted) })
-      versions.insert(ProtocolVersion(floor.rawValue)!)
+      let mapped = VersionNumber.mapped.compactMap(ProtocolVersion.init)
+      var versions = Set(mapped.filter { $0 <= ceiling.version && (!guardsAgainstOldClients || $0 >= .v0_4_0) })
+      versions.insert(floor.version)
       return versions.sorted()
     }
   }

@@ -31,13 +31,13 @@ package enum HandshakeRules {
   static func hasVersionRules(_ type: String) -> Bool { type == "hello" || type == "connect" }
 
   /// A version string satisfies `rule` on a connection of version `connection`.
-  static func accepts(_ text: String, _ rule: VersionRule, connection: KnownVersion) -> Bool {
+  static func accepts(_ text: String, _ rule: VersionRule, connection: ProtocolVersion) -> Bool {
     switch rule {
     case .ceiling:
-      guard connection > .v0_2_0, let ceiling = ProtocolVersion(text) else { return true }
-      return ceiling >= connection.protocolVersion
+      guard connection > .v0_2_0, let ceiling = VersionNumber(text) else { return true }
+      return ceiling >= connection.number
     case .announcedAtLeastFloor:
-      guard connection >= .v0_4_0, let announced = ProtocolVersion(announced: text) else { return true }
+      guard connection >= .v0_4_0, let announced = VersionNumber(announced: text) else { return true }
       return announced >= .oldestAccepted
     }
   }

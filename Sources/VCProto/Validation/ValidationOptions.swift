@@ -4,8 +4,8 @@ public struct ValidationOptions: Sendable, Hashable {
   /// directions' type sets are disjoint) and never reports `wrong_direction`.
   public var direction: MessageDirection?
   /// The protocol version to check against (the connection's negotiated version). Default
-  /// ``KnownVersion/validationDefault``.
-  public var protocolVersion: String
+  /// ``ProtocolVersion/validationDefault``.
+  public var version: ProtocolVersion
   /// Strict mode: every warning becomes an error (so an unknown type does not decode).
   public var strict: Bool
   /// Parsing limits.
@@ -28,14 +28,14 @@ public struct ValidationOptions: Sendable, Hashable {
   public static let defaultMaxHandshakeListItems = 64
 
   /// Creates options; the defaults check a frame of either direction against
-  /// ``KnownVersion/validationDefault``, not strictly.
+  /// ``ProtocolVersion/validationDefault``, not strictly.
   public init(
-    direction: MessageDirection? = nil, protocolVersion: String = KnownVersion.validationDefault.rawValue,
+    direction: MessageDirection? = nil, version: ProtocolVersion = .validationDefault,
     strict: Bool = false, limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil,
     maxFindings: Int = 100, maxHandshakeListItems: Int = ValidationOptions.defaultMaxHandshakeListItems
   ) {
     self.direction = direction
-    self.protocolVersion = protocolVersion
+    self.version = version
     self.strict = strict
     self.limits = limits
     self.negotiatedCapabilities = negotiatedCapabilities

@@ -42,7 +42,7 @@ extension Validator {
   /// is the server's ceiling; from 0.4.0 on a `connect.protocol_version` below 0.4.0 is refused).
   func checkHandshakeVersions(_ object: JSONObject, _ spec: MessageSpec, into state: inout ValidationState) {
     // Every validated frame comes here: look further only for the types that have such a rule.
-    guard HandshakeRules.hasVersionRules(spec.type), let connection = catalog?.knownVersion else {
+    guard HandshakeRules.hasVersionRules(spec.type), let connection = catalog.knownVersion else {
       return
     }
     for field in spec.fields {
@@ -59,7 +59,7 @@ extension Validator {
       case .announcedAtLeastFloor:
         state.add(
           .error, .invalidValue, key: field.name,
-          "the server refuses a client announcing \(text), below \(ProtocolVersion.oldestAccepted) "
+          "the server refuses a client announcing \(text), below \(VersionNumber.oldestAccepted) "
             + "(error unsupported_protocol_version, then close)")
       }
     }

@@ -6,15 +6,15 @@
 public struct Validator: Sendable {
   /// The options in force.
   public var options: ValidationOptions
-  /// The catalog of ``ValidationOptions/protocolVersion`` (or `nil` when that version is unknown).
-  public let catalog: ProtocolCatalog?
+  /// The catalog of ``ValidationOptions/version``.
+  public let catalog: ProtocolCatalog
   /// Where explicit log lines go (silent by default).
   public var logger: ProtocolLogger
 
   /// Creates a validator for the given options.
   public init(options: ValidationOptions = ValidationOptions(), logger: ProtocolLogger = .silent) {
     self.options = options
-    self.catalog = ProtocolCatalog.version(options.protocolVersion)
+    self.catalog = ProtocolCatalog.catalog(options.version)
     self.logger = logger
   }
 
@@ -66,11 +66,6 @@ public struct Validator: Sendable {
     guard case .string(let type) = typeValue else {
       state.add(.error, .wrongType, "/type", nil, "\"type\" must be a string, not \(typeValue.typeName)")
       return (nil, options.direction)
-    }
-    guard let catalog else {
-      state.add(
-        .error, .notInVersion, "", type, "protocol version \(options.protocolVersion) is not known to vcproto")
-      return (type, options.direction)
     }
     guard let spec = catalog.message(type), spec.isModelled else {
       let versions = ProtocolCatalog.versions(ofType: type)

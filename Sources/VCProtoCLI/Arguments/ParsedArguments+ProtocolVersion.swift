@@ -2,20 +2,26 @@ import VCProto
 
 /// The protocol version named on the command line, checked in one place for every command.
 extension ParsedArguments {
-  /// The version of `--protocol`, else ``KnownVersion/validationDefault``; a version the catalog does
+  /// The version of `--protocol`, else ``ProtocolVersion/validationDefault``; a version the catalog does
   /// not know is a usage error naming the known ones.
-  func protocolVersion() throws(UsageError) -> String {
-    try Self.catalog(self["protocol"] ?? KnownVersion.validationDefault.rawValue).version
+  func protocolVersion() throws(UsageError) -> ProtocolVersion {
+    guard let text = self["protocol"] else { return .validationDefault }
+    return try Self.version(text)
+  }
+
+  /// A version given on the command line; one the catalog does not know is a usage error naming the
+  /// known ones.
+  static func version(_ text: String) throws(UsageError) -> ProtocolVersion {
+    guard let version = ProtocolVersion(rawValue: text) else {
+      throw UsageError(
+        "unknown protocol version '\(text)' (known: " + ArgumentParser.alternatives(ProtocolVersion.allStrings) + ")")
+    }
+    return version
   }
 
   /// The catalog of a version given on the command line; a version the catalog does not know is a
   /// usage error naming the known ones.
   static func catalog(_ version: String) throws(UsageError) -> ProtocolCatalog {
-    guard let catalog = ProtocolCatalog.version(version) else {
-      throw UsageError(
-        "unknown protocol version '\(version)' (known: "
-          + ArgumentParser.alternatives(ProtocolCatalog.all.map(\.version)) + ")")
-    }
-    return catalog
+    ProtocolCatalog.catalog(try Self.version(version))
   }
 }

@@ -14,7 +14,7 @@ struct CaptureValidation {
   /// How each frame is checked on its own.
   var checker: FrameChecker
   /// The version used when the capture has no handshake (`--protocol`, default 0.2.0).
-  var defaultVersion: String
+  var defaultVersion: ProtocolVersion
   /// Whether `--protocol` was given: it is then also the floor assumed for a negotiating server.
   var explicitVersion = false
 

@@ -33,7 +33,7 @@ struct ConversationCheck: Sendable {
         ConversationObserver.Frame(
           direction: direction, message: message, envelope: outcome.envelope,
           time: outcome.time.flatMap(CaptureValidation.milliseconds)))
-      if observer.protocolVersion != before, ProtocolCatalog.version(observer.protocolVersion) != nil {
+      if observer.protocolVersion != before {
         // The frame that set the version belongs to it: check it again against that version.
         outcome = checker.check(frame, protocolVersion: observer.protocolVersion, needsMessage: true)
       }

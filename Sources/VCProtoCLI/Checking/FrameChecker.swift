@@ -39,7 +39,7 @@ struct FrameChecker: Sendable {
   /// Checks one frame. `needsMessage`: the caller needs the parsed object (the conversation observer is
   /// active, or the frame will be printed); otherwise a clean frame is settled by the direct decode
   /// path alone (``MessageDecoder/decodeIfClean(_:)``), and only the rest goes to the validator.
-  func check(_ frame: CapturedFrame, protocolVersion: String, needsMessage: Bool = true) -> FrameOutcome {
+  func check(_ frame: CapturedFrame, protocolVersion: ProtocolVersion, needsMessage: Bool = true) -> FrameOutcome {
     var outcome = FrameOutcome(
       position: frame.position, direction: directionOverride ?? frame.direction, messageType: nil,
       findings: frame.findings, message: nil, envelope: nil, time: frame.time, connection: frame.connection,
@@ -61,7 +61,7 @@ struct FrameChecker: Sendable {
       received = .text(data)
     }
     let options = ValidationOptions(
-      direction: outcome.direction, protocolVersion: protocolVersion, strict: strict)
+      direction: outcome.direction, version: protocolVersion, strict: strict)
     // A clean frame has no finding; only a frame that starts the conversation matters to one not yet active.
     if !needsMessage, case .text(let data) = received,
       let message = MessageDecoder(options: options).decodeIfClean(data)

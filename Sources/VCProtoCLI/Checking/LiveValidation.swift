@@ -40,7 +40,7 @@ public final class LiveValidation: Sendable {
     LiveConnectionCheck(
       validation: self,
       check: ConversationCheck(
-        checker: checker, observer: ConversationObserver(fallbackVersion: KnownVersion.validationDefault.rawValue)))
+        checker: checker, observer: ConversationObserver(fallbackVersion: .validationDefault)))
   }
 
   /// The capture record of a text message (without the newline).

@@ -55,7 +55,7 @@ enum DecodeCommand {
           + "\(TerminalText.message(finding.message)) [\(finding.code.rawValue)]")
     }
     guard outcome.isValid, let message = outcome.message else { return 1 }
-    let options = ValidationOptions(direction: outcome.direction, protocolVersion: version, strict: args.has("strict"))
+    let options = ValidationOptions(direction: outcome.direction, version: version, strict: args.has("strict"))
     let canonical: JSONValue
     do {
       let decoded = try MessageDecoder(options: options).decode(JSONValue.object(message).jsonText)

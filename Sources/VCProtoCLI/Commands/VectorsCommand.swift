@@ -151,9 +151,9 @@ enum VectorsCommand {
       guard let d = MessageDirection(rawValue: word) else { return "unknown direction \"\(word)\"" }
       direction = d
     }
-    let version = vector["protocol_version"]?.stringValue ?? KnownVersion.validationDefault.rawValue
-    guard ProtocolCatalog.version(version) != nil else { return "unknown protocol_version \"\(version)\"" }
-    let options = ValidationOptions(direction: direction, protocolVersion: version)
+    let text = vector["protocol_version"]?.stringValue ?? ProtocolVersion.validationDefault.rawValue
+    guard let version = ProtocolVersion(rawValue: text) else { return "unknown protocol_version \"\(text)\"" }
+    let options = ValidationOptions(direction: direction, version: version)
     let report = Validator(options: options).validate(bytes)
     let decodes: Bool
     do {

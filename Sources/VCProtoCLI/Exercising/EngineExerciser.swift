@@ -55,7 +55,7 @@ public struct EngineExerciser {
   /// Runs the client engine on the bytes; returns the first invariant broken, or `nil`.
   public mutating func runClient() -> String? {
     let config = ClientConfiguration(
-      apiKey: Self.key, minimumVersion: ProtocolVersion("0.2.0")!, maximumVersion: ProtocolVersion("0.5.0")!,
+      apiKey: Self.key, minimumVersion: .v0_2_0, maximumVersion: .v0_5_0,
       capabilities: byte() % 2 == 0 ? Capability.all : [], allowAuthV1: byte() % 4 != 0, maxMessageSizeKB: 200,
       randomSeed: UInt64(byte()), maxPendingRequests: 4, maxSubscriptions: 2, dedupWindow: 8)
     var engine = ClientEngine(config)
@@ -362,7 +362,7 @@ public struct EngineExerciser {
       f["session_id"] = .string(pick(Self.sessions))
       if byte() % 2 == 0 { f["message_id"] = .string(id("m", byte())) }
       // Typed when the frame is a valid 0.5.0 message, else kept whole (as a newer server's type).
-      let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: "0.5.0"))
+      let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: .v0_5_0))
       return .send((try? decoder.decodeServerMessage(Array(JSONValue.object(f).jsonText.utf8))) ?? .unknown(f))
     case 8: return pick([.drain(retryAfterMs: byte(), message: "bye"), .close, .transportClosed])
     default: return .received(.text(JSONValue.object(clientRequest()).jsonText))

@@ -16,9 +16,9 @@ public enum FindingsCapCheck {
   /// frame's whole count minus the cap, where the whole count is what the default report kept plus
   /// what its own summary says it left out: the default report is itself capped (at 100) when the
   /// frame has more findings than that.
-  public static func problem(_ bytes: [UInt8], _ report: ValidationReport, version: String) -> String? {
+  public static func problem(_ bytes: [UInt8], _ report: ValidationReport, version: ProtocolVersion) -> String? {
     if report.findings.count > ValidationOptions().maxFindings + 1 { return "findings over the default cap" }
-    let capped = Validator(options: ValidationOptions(protocolVersion: version, maxFindings: cap)).validate(bytes)
+    let capped = Validator(options: ValidationOptions(version: version, maxFindings: cap)).validate(bytes)
     if capped.findings.count > cap + 1 { return "findings over the cap: \(capped.findings.count)" }
     if capped.isValid != report.isValid { return "the findings cap changed the verdict" }
     if report.findings.count <= cap {

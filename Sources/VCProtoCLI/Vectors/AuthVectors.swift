@@ -216,7 +216,7 @@ enum AuthVectors {
 
     // The server: negotiation, then the real AuthServer on a store holding the vector's challenge.
     let negotiated = try negotiate(offer, ClientAnnouncement(connect: received))
-    if v["negotiated_protocol_version"]?.stringValue.map({ $0 != negotiated.version }) ?? false
+    if v["negotiated_protocol_version"]?.stringValue.map({ $0 != negotiated.version.rawValue }) ?? false
       || strings(v["accepted_capabilities"]).map({ $0 != negotiated.capabilities }) ?? false
       || v["auth_version"]?.intValue.map({ $0 != negotiated.authVersion }) ?? false
     {
@@ -247,7 +247,7 @@ enum AuthVectors {
       throw Problem(text: "an accepted auth v2 vector needs \"server_proof\"")
     }
     var sentConnected = ConnectedMessage(
-      message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: negotiated.version,
+      message: "Session registered", sessionId: sessionId, negotiatedProtocolVersion: negotiated.version.rawValue,
       capabilities: negotiated.capabilities, authVersion: 2)
     let proofInput = AuthMAC.serverInput(
       challenge: challenge, clientNonce: nonce, authResponse: response, connected: sentConnected)

@@ -34,7 +34,7 @@ enum NegotiationVectors {
         version: expect["negotiated_protocol_version"]?.stringValue ?? "",
         capabilities: strings(expect["capabilities"]) ?? [], authVersion: expect["auth_version"]?.intValue ?? 1
       )
-      if result.version != want.version || result.capabilities != want.capabilities
+      if result.version.rawValue != want.version || result.capabilities != want.capabilities
         || result.authVersion != want.authVersion
       {
         problems.append("negotiated \(describe(result))")

@@ -63,8 +63,8 @@ enum SessionVectors {
     if let ms = c["pong_timeout_ms"]?.int64Value { timing.pongTimeoutMs = ms }
     if let ms = c["heartbeat_timeout_ms"]?.int64Value { timing.heartbeatTimeoutMs = ms }
     return ClientConfiguration(
-      apiKey: c["api_key"]?.stringValue ?? "", minimumVersion: version(c["min_version"]) ?? ProtocolVersion("0.2.0")!,
-      maximumVersion: version(c["max_version"]) ?? ProtocolVersion("0.5.0")!,
+      apiKey: c["api_key"]?.stringValue ?? "", minimumVersion: version(c["min_version"]) ?? .v0_2_0,
+      maximumVersion: version(c["max_version"]) ?? .v0_5_0,
       capabilities: strings(c["capabilities"]) ?? [],
       allowAuthV1: c["allow_auth_v1"]?.boolValue ?? AuthClient.allowsAuthV1ByDefault,
       sessionId: c["session_id"]?.stringValue, recentSessionsLimit: c["recent_sessions_limit"]?.intValue,
@@ -89,7 +89,7 @@ enum SessionVectors {
     return configuration
   }
 
-  static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap { ProtocolVersion($0) } }
+  static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap(ProtocolVersion.init) }
 
   /// Objects with members sorted by key, recursively, so member order does not matter.
   static func canonical(_ value: JSONValue) -> JSONValue {
@@ -270,7 +270,7 @@ enum SessionVectors {
       return event(
         "connected",
         [
-          ("version", .string(version)), ("capabilities", .array(caps.map { .string($0) })),
+          ("version", .string(version.rawValue)), ("capabilities", .array(caps.map { .string($0) })),
           ("auth_version", int(auth)),
         ])
     case .disconnected(let reason): return event("disconnected", [("reason", .string(reason.code))])
@@ -310,8 +310,8 @@ enum SessionVectors {
   /// The typed message an application sends, from a vector's frame: decoded with the connection's
   /// version (the offer's advertised one before negotiation), else kept whole as `.unknown`.
   static func serverMessage(_ frame: JSONObject, for engine: ServerEngine) -> ServerMessage {
-    let version = engine.outcome?.version ?? engine.configuration.offer.versions.advertised.description
-    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: version))
+    let version = engine.outcome?.version ?? engine.configuration.offer.versions.advertised
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
     return (try? decoder.decodeServerMessage(Array(JSONValue.object(frame).jsonText.utf8))) ?? .unknown(frame)
   }
 
@@ -343,7 +343,8 @@ enum SessionVectors {
       return event(
         "authenticated",
         [
-          ("version", .string(outcome.version)), ("capabilities", .array(outcome.capabilities.map { .string($0) })),
+          ("version", .string(outcome.version.rawValue)),
+          ("capabilities", .array(outcome.capabilities.map { .string($0) })),
           ("auth_version", int(outcome.authVersion)), ("session_id", sessionId.map(JSONValue.string) ?? .null),
           ("recent_sessions_limit", int(limit)),
         ])

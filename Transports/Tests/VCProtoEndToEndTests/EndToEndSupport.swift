@@ -29,7 +29,7 @@ enum EndToEnd {
     capabilities: [String] = [], maximumVersion: String = "0.5.0"
   ) -> ClientConfiguration {
     ClientConfiguration(
-      apiKey: apiKey, maximumVersion: ProtocolVersion(maximumVersion)!, capabilities: capabilities,
+      apiKey: apiKey, maximumVersion: ProtocolVersion(rawValue: maximumVersion)!, capabilities: capabilities,
       allowAuthV1: !capabilities.contains(Capability.authenticatedFrames), timing: timing)
   }
 

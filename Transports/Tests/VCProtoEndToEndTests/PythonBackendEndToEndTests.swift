@@ -49,7 +49,7 @@ import VCProtoNIO
     let client = try await Client(backend)
     let connected = try await client.events.wait("connected") { $0.isConnected }
     guard case .connected(let negotiated, _, let authVersion) = client.events.all[connected] else { return }
-    #expect(negotiated == version)
+    #expect(negotiated.rawValue == version)
     #expect(authVersion == 1)  // the backend offers only auth v1, as the real one
     try await client.events.wait("session_list") { EndToEnd.receivedType($0) == "session_list" }
     try await client.host.subscribe(sessionId: session.id)

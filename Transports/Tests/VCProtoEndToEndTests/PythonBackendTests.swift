@@ -101,7 +101,7 @@ import VCProtoNIO
         if case .connected = $0 { true } else { false }
       })
     else { throw TestFailure("no connected") }
-    #expect(negotiated == version)
+    #expect(negotiated.rawValue == version)
     if case .connected(_, let capabilities, let authVersion) = client.events.first {
       #expect(authVersion == (auth == "v2" ? 2 : 1))
       #expect(capabilities == (auth == "v2" ? [Capability.authenticatedFrames] : []))

@@ -20,7 +20,7 @@ import VCProtoNIO
     }
 
     static let decoder = MessageDecoder(
-      options: ValidationOptions(direction: .serverToClient, protocolVersion: "0.5.0"))
+      options: ValidationOptions(direction: .serverToClient, version: .v0_5_0))
 
     static func message(_ json: JSONValue) throws -> ServerMessage {
       try decoder.decodeServerMessage(Array(json.jsonText.utf8))
@@ -100,7 +100,7 @@ import VCProtoNIO
 
     let connected = try await events.wait("connected") { $0.isConnected }
     guard case .connected(let version, _, let authVersion) = events.all[connected] else { return }
-    #expect(version == "0.5.0")
+    #expect(version == .v0_5_0)
     #expect(authVersion == 2)  // both offer auth v2: the key never crosses
     try await events.wait("session_list") { EndToEnd.receivedType($0) == "session_list" }
     // The history in pages of 3 lines: the engine continues from each next_offset.

@@ -159,7 +159,7 @@ public enum ClientMessage: Sendable, Hashable {
 
   /// Builds the typed message of `version` from a frame object with the given `type` (one the
   /// version has: the decoder checks that first).
-  init(type: String, object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(type: String, object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch type.utf8.count {
     case 4:
       if type.hasSameScalars(as: "ping") {
@@ -288,7 +288,7 @@ public enum ClientMessage: Sendable, Hashable {
 
   /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct
   /// decode path); `nil` when this enum does not model the type or `version` does not have it.
-  static func pull(type: JSONParser.Key, version: KnownVersion, _ p: inout JSONParser) throws(DirectPathError)
+  static func pull(type: JSONParser.Key, version: ProtocolVersion, _ p: inout JSONParser) throws(DirectPathError)
     -> ClientMessage?
   {
     switch type.count {

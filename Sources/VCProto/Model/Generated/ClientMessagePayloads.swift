@@ -168,7 +168,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     var _apiKey: String? = nil
     var _sessionId: String? = nil
     var _recentSessionsLimit: Int? = nil
@@ -938,7 +938,7 @@ public enum SubscribeMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(json: object))
@@ -948,7 +948,7 @@ public enum SubscribeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1863,7 +1863,7 @@ public enum PromptMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(json: object))
@@ -1873,7 +1873,7 @@ public enum PromptMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3816,7 +3816,7 @@ public enum StartRecipeMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(json: object))
@@ -3826,7 +3826,7 @@ public enum StartRecipeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))

@@ -154,7 +154,7 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     var _message: String? = nil
     var _version: String? = nil
     var _authVersion: Int? = nil
@@ -446,7 +446,7 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _negotiatedProtocolVersion: String? = nil
@@ -636,7 +636,7 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
   /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     var _message: String? = nil
     var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
@@ -1483,7 +1483,7 @@ public enum SessionListMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(json: object))
@@ -1493,7 +1493,7 @@ public enum SessionListMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -1803,7 +1803,7 @@ public enum RecentSessionsMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(json: object))
@@ -1813,7 +1813,7 @@ public enum RecentSessionsMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3054,7 +3054,7 @@ public enum SessionHistoryMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(json: object))
@@ -3064,7 +3064,7 @@ public enum SessionHistoryMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3376,7 +3376,7 @@ public enum SessionUpdatedMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(json: object))
@@ -3386,7 +3386,7 @@ public enum SessionUpdatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -3950,7 +3950,7 @@ public enum SessionCreatedMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(json: object))
@@ -3960,7 +3960,7 @@ public enum SessionCreatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -4379,7 +4379,7 @@ public enum TurnCompleteMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(json: object))
@@ -4389,7 +4389,7 @@ public enum TurnCompleteMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -8574,7 +8574,7 @@ public enum ResponseMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(json: object))
@@ -8584,7 +8584,7 @@ public enum ResponseMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
@@ -8894,7 +8894,7 @@ public enum ReplayMessage: Sendable, Hashable {
   }
 
   /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: KnownVersion) throws(ModelDecodingError) {
+  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(json: object))
     case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(json: object))
@@ -8904,7 +8904,7 @@ public enum ReplayMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: KnownVersion) throws(DirectPathError) {
+  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
     switch version {
     case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
     case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))

@@ -1,9 +1,9 @@
-/// The protocol version one connection of an observed conversation speaks, read from its handshake
+/// Follows which protocol version one connection of an observed conversation speaks, read from its handshake
 /// the way the real backend decides it (``Negotiator/decideVersion(_:announced:)``, STANDARDS.md
 /// section 8), and the handshake's own faults. Part of ``ConversationObserver``.
 ///
 /// - Before any `hello`, and on a connection whose `hello` was not seen: the fallback (the caller's
-///   choice, `vcproto validate --protocol`; default 0.2.0); such a conversation has no handshake.
+///   choice, `vcproto validate --protocol`); such a conversation has no handshake.
 /// - `hello` starts a new connection. Its `version` is the server's ceiling: `"0.2.0"` and `"0.3.0"`
 ///   are servers that negotiate nothing (every frame is that version); `"0.4.0"` and `"0.5.0"` are
 ///   negotiating servers, whose frames are checked against the assumed floor (the fallback when the
@@ -18,26 +18,26 @@
 /// - `error{code:"unsupported_protocol_version"}` is the server's refusal. It is
 ///   `negotiation_mismatch` when the announcement was not a parseable version below 0.4.0, or when
 ///   `required` is not `"0.4.0"` or `received` not the announced string.
-package struct ConnectionVersion: Sendable {
+package struct NegotiationTracker: Sendable {
   /// The version frames are checked against when the capture has no handshake.
-  package let fallback: String
+  package let fallback: ProtocolVersion
   /// Whether `--protocol` was given (it is then the assumed floor of a negotiating server).
   package let explicit: Bool
   /// The version the current frame is checked against.
-  package private(set) var version: String
+  package private(set) var version: ProtocolVersion
   /// The ceiling the connection's `hello` advertised, for a negotiating server.
   package private(set) var ceiling: ServerVersions.Ceiling?
   /// Whether this connection's `hello` is in the capture: without it there is no handshake, and
   /// the fallback stays.
   private var helloSeen = false
   /// The version of a server whose `hello` says it negotiates nothing (0.2.0, 0.3.0).
-  private var fixedVersion: String?
+  private var fixedVersion: ProtocolVersion?
   /// The `connect` seen on this connection: `.some(nil)` when it announced no version.
   private var announced: String??
   private var unknownReported: String?
 
   /// A tracker whose version before any handshake is `fallback`.
-  package init(fallback: String, explicit: Bool) {
+  package init(fallback: ProtocolVersion, explicit: Bool) {
     self.fallback = fallback
     self.explicit = explicit
     self.version = fallback
@@ -45,7 +45,7 @@ package struct ConnectionVersion: Sendable {
 
   /// Forgets the connection (a new capture connection begins).
   package mutating func reset() {
-    self = ConnectionVersion(fallback: fallback, explicit: explicit)
+    self = NegotiationTracker(fallback: fallback, explicit: explicit)
   }
 
   /// Takes the next frame; returns the findings the handshake causes.
@@ -61,14 +61,10 @@ package struct ConnectionVersion: Sendable {
       guard let ceiling else { return [] }
       switch decide(floor: assumedFloor, ceiling: ceiling, text) {
       case .success(let predicted):
-        version = predicted.description
+        version = predicted
       case .failure:
         // A client the server will refuse speaks its own, older version until then.
-        if let own = text.flatMap(ProtocolVersion.init(announced:))?.description,
-          ProtocolCatalog.version(own) != nil
-        {
-          version = own
-        }
+        if let own = text.flatMap(VersionNumber.init(announced:)).flatMap(ProtocolVersion.init) { version = own }
       }
       return []
     case (.serverToClient, "connected"):
@@ -81,19 +77,20 @@ package struct ConnectionVersion: Sendable {
   }
 
   private var assumedFloor: ServerVersions.Floor {
-    explicit ? ServerVersions.Floor(rawValue: fallback) ?? .v0_4_0 : .v0_4_0
+    explicit ? ServerVersions.Floor(rawValue: fallback.rawValue) ?? .v0_4_0 : .v0_4_0
   }
 
   private mutating func hello(_ advertised: String?) -> [Finding] {
     helloSeen = true
     switch advertised {
     case "0.2.0", "0.3.0":
-      version = advertised!
-      fixedVersion = advertised
+      let fixed = ProtocolVersion(rawValue: advertised!)!
+      version = fixed
+      fixedVersion = fixed
       return []
     case "0.4.0", "0.5.0":
       ceiling = ServerVersions.Ceiling(rawValue: advertised!)!
-      version = assumedFloor.rawValue
+      version = assumedFloor.version
       return []
     default:
       version = fallback
@@ -102,12 +99,12 @@ package struct ConnectionVersion: Sendable {
   }
 
   private mutating func connected(_ message: JSONObject) -> [Finding] {
-    guard helloSeen, let negotiated = message["negotiated_protocol_version"]?.stringValue else { return [] }
-    guard ProtocolCatalog.version(negotiated) != nil else {
-      return unknown(negotiated, pointer: "/negotiated_protocol_version", what: "connected negotiates")
+    guard helloSeen, let text = message["negotiated_protocol_version"]?.stringValue else { return [] }
+    guard let negotiated = ProtocolVersion(rawValue: text) else {
+      return unknown(text, pointer: "/negotiated_protocol_version", what: "connected negotiates")
     }
     defer { version = negotiated }
-    let possible: [String]
+    let possible: [ProtocolVersion]
     if let ceiling {
       guard let announced else { return [] }  // no connect in the capture: nothing to compare with
       // Every version some floor gives (a floor that refuses the client gives none).
@@ -115,14 +112,15 @@ package struct ConnectionVersion: Sendable {
       for floor in ServerVersions.Floor.allCases {
         if case .success(let version) = decide(floor: floor, ceiling: ceiling, announced) { versions.insert(version) }
       }
-      possible = versions.sorted().map(\.description)
+      possible = versions.sorted()
     } else if let fixedVersion {
       possible = [fixedVersion]  // a server that negotiates nothing
     } else {
       return []  // a hello of a version vcproto does not know: nothing to compare with
     }
     guard !possible.contains(negotiated) else { return [] }
-    let what = possible.isEmpty ? "refuse the client" : "negotiate " + possible.joined(separator: " or ")
+    let what =
+      possible.isEmpty ? "refuse the client" : "negotiate " + possible.map(\.rawValue).joined(separator: " or ")
     return [
       mismatch(
         "/negotiated_protocol_version", "connected",
@@ -132,19 +130,19 @@ package struct ConnectionVersion: Sendable {
 
   private mutating func refusal(_ message: JSONObject) -> [Finding] {
     guard ceiling != nil else { return [] }  // not a negotiating server: nothing to compare with
-    version = assumedFloor.rawValue  // the refusal is the server's frame
+    version = assumedFloor.version  // the refusal is the server's frame
     guard let announced else {
       return [mismatch("/code", "error", "the server refused the client before its connect")]
     }
     var findings: [Finding] = []
-    let parsed = announced.flatMap(ProtocolVersion.init(announced:))
+    let parsed = announced.flatMap(VersionNumber.init(announced:))
     if parsed.map({ $0 >= .oldestAccepted }) ?? true {
       findings.append(
         mismatch(
           "/code", "error",
           "refused as too old, but \(context) only a parseable version below 0.4.0 is refused"))
     }
-    if let required = message["required"]?.stringValue, required != ProtocolVersion.oldestAccepted.description {
+    if let required = message["required"]?.stringValue, required != ProtocolVersion.v0_4_0.rawValue {
       findings.append(
         mismatch(
           "/required", "error", "required is \(ConversationObserver.shown(required)); the server always names 0.4.0"))
@@ -158,7 +156,7 @@ package struct ConnectionVersion: Sendable {
 
   private var context: String {
     let client = announced.map { $0.map { "protocol_version \(ConversationObserver.shown($0))" } ?? "no version" }
-    return "with ceiling \(ceiling?.rawValue ?? version) and a client announcing \(client ?? "nothing yet"),"
+    return "with ceiling \(ceiling?.rawValue ?? version.rawValue) and a client announcing \(client ?? "nothing yet"),"
   }
 
   private func decide(floor: ServerVersions.Floor, ceiling: ServerVersions.Ceiling, _ text: String?) -> Result<

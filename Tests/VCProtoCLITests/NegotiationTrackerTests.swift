@@ -32,11 +32,11 @@ import VCProto
 
   /// Feeds frames; returns the version after each and the codes (with pointers) each caused.
   func run(_ frames: [(String, String)], fallback: String = "0.2.0", explicit: Bool = false) -> [(String, [String])] {
-    var tracker = ConnectionVersion(fallback: fallback, explicit: explicit)
+    var tracker = NegotiationTracker(fallback: ProtocolVersion(rawValue: fallback)!, explicit: explicit)
     return frames.map { frame in
       let object = try! JSONReader().parse(frame.1).objectValue!
       let findings = tracker.receive(frame.0 == ">" ? .clientToServer : .serverToClient, object)
-      return (tracker.version, findings.map { "\($0.code.rawValue) \($0.pointer)" })
+      return (tracker.version.rawValue, findings.map { "\($0.code.rawValue) \($0.pointer)" })
     }
   }
 

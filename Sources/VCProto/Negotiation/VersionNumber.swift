@@ -1,12 +1,14 @@
-/// A protocol version `MAJOR.MINOR.PATCH`, ordered numerically (`0.10.0` > `0.9.0`).
-public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+/// A version number `MAJOR.MINOR.PATCH` as a peer announces it, ordered numerically (`0.10.0` >
+/// `0.9.0`): what negotiation parses and compares, including versions vcproto does not know (a newer
+/// peer's `0.6.0`). Internal; the version type is ``ProtocolVersion``.
+struct VersionNumber: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The three components.
-  public var major: Int, minor: Int, patch: Int
+  var major: Int, minor: Int, patch: Int
 
   /// Parses `MAJOR.MINOR.PATCH` (three ASCII decimal integers, each within `Int`); `nil` for anything
   /// else. One pass over the UTF-8 bytes that stops at the first one that cannot belong to a version,
   /// with no allocation: a peer's string may be megabytes of dots.
-  public init?(_ text: String) {
+  init?(_ text: String) {
     var parts = (0, 0, 0)
     var index = 0
     var digits = 0
@@ -30,34 +32,34 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConve
   }
 
   /// Creates a version from its components.
-  public init(_ major: Int, _ minor: Int, _ patch: Int) {
+  init(_ major: Int, _ minor: Int, _ patch: Int) {
     (self.major, self.minor, self.patch) = (major, minor, patch)
   }
 
   /// Parses a version a peer announced the way the real backend does: everything from the first `-`
   /// or `+` is dropped, so `0.5.0-rc1` is `0.5.0`; `nil` ("unparseable") when what is left is not
   /// exactly three integers separated by dots (`0.4`, `abc`, `""`).
-  public init?(announced text: String) {
+  init?(announced text: String) {
     let core = text.prefix { $0 != "-" && $0 != "+" }
     self.init(String(core))
   }
 
   /// Numeric order.
-  public static func < (l: ProtocolVersion, r: ProtocolVersion) -> Bool {
+  static func < (l: VersionNumber, r: VersionNumber) -> Bool {
     (l.major, l.minor, l.patch) < (r.major, r.minor, r.patch)
   }
 
   /// `MAJOR.MINOR.PATCH`.
-  public var description: String { "\(major).\(minor).\(patch)" }
+  var description: String { "\(major).\(minor).\(patch)" }
 
   /// 0.2.0: the seed-era real system, and what a 0.2.0 server gives every client.
-  public static let legacy = ProtocolVersion(0, 2, 0)
+  static let legacy = VersionNumber(0, 2, 0)
 
   /// 0.4.0: the oldest version the real backend accepts when its floor is 0.4.0 or 0.5.0 (the
   /// `required` of its refusal, whatever the floor).
-  public static let oldestAccepted = ProtocolVersion(0, 4, 0)
+  static let oldestAccepted = VersionNumber(0, 4, 0)
 
   /// The triples the real backend maps to a channel version (0.3.0, 0.4.0, 0.5.0); any other
   /// triple it meets after capping at the ceiling (e.g. `0.4.1`) gives the floor.
-  public static let mapped = [ProtocolVersion(0, 3, 0), ProtocolVersion(0, 4, 0), ProtocolVersion(0, 5, 0)]
+  static let mapped = [VersionNumber(0, 3, 0), VersionNumber(0, 4, 0), VersionNumber(0, 5, 0)]
 }
