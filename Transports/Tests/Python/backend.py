@@ -37,7 +37,8 @@ STANDARDS.md sections 14 and 15 and the session behaviour reading in Reference/;
   signature), 0.4.0 `session_history` with the new messages' seqs. A file replaced under it (its
   first line's uuid changed, or it shrank) starts over at offset 0: the push carries the new
   signature, and a 0.5.0 client purges its rows and reloads;
-- `refresh_sessions` -> `session_list`; `set_max_message_size` -> `ack`; any other request ->
+- `refresh_sessions` -> `session_list`; `get_available_recipes` -> `available_recipes` (none);
+  `set_max_message_size` -> `ack`; any other request ->
   `error` `Unknown message type: <type>` (SRV:3081-3086's answer to what it does not handle).
 
 Every frame goes through the engine's `send` input, so with authenticated frames it is sealed.
@@ -277,6 +278,8 @@ class Connection:
             asyncio.get_running_loop().create_task(self.backend.agent(session, frame["text"]))
         elif kind == "refresh_sessions":
             self.send(self.backend.session_list())
+        elif kind == "get_available_recipes":
+            self.send({"type": "available_recipes", "recipes": []})
         elif kind == "set_max_message_size" and isinstance(frame.get("size_kb"), int) and frame["size_kb"] > 0:
             self.send({"type": "ack", "message": "Max message size set to %d KB" % frame["size_kb"]})
         else:
