@@ -195,10 +195,45 @@ def number_transports(steps):
                 a.setdefault("transport", opened)
     return steps
 
+def connect_deadlines(steps, within=15000):
+    """The connect deadline (STANDARDS.md section 15, rule 4): armed right after each open_transport
+    (at the time of the open: the input's, or the reconnect timer's when an advance fired it), cancelled
+    first thing when that transport opens, and cancelled with the connection's timers (first in name
+    order, nothing else being armed while connecting) when it closes or the client stops before it
+    opens. Written here once instead of in every step; a vector that lets the deadline pass writes
+    its own steps (connect_deadline already present) and is left alone."""
+    if any(a.get("timer") == "connect_deadline" for s in steps for a in s.get("expect", [])):
+        return steps
+    now, reconnect_at, deadline, current = 0, None, None, None
+    for s in steps:
+        inp, expect = s["input"], s.get("expect")
+        kind = inp["kind"]
+        if kind == "advance":
+            if deadline is not None and now + inp.get("ms", 0) >= deadline:
+                raise SystemExit("a vector lets a connect deadline pass: write its steps by hand")
+        if expect is not None:
+            if deadline is not None:
+                reported = kind in ("transport_opened", "transport_closed") and inp.get("transport") == current
+                if reported or kind == "stop":
+                    expect.insert(0, cancel("connect_deadline"))
+                    deadline = None
+            for i, a in enumerate(list(expect)):
+                if a["action"] == "arm_timer" and a["timer"] == "reconnect":
+                    reconnect_at = a["at"]
+                if a["action"] == "open_transport":
+                    at = reconnect_at if kind == "advance" else now
+                    deadline, current = at + within, a["transport"]
+                    expect.insert(expect.index(a) + 1, arm("connect_deadline", deadline))
+        if kind == "advance":
+            now += inp.get("ms", 0)
+            if deadline is not None and now >= deadline:
+                raise SystemExit("a vector lets a connect deadline pass: write its steps by hand")
+    return steps
+
 CLIENT = []
 def client(id, desc, steps, **cfg):
     CLIENT.append({"id": id, "description": desc, "role": "client", "config": client_config(**cfg),
-                   "steps": number_transports(steps)})
+                   "steps": connect_deadlines(number_transports(steps))})
 
 # --- handshake ---
 client("client.0.5.0.handshake.real_head",
@@ -277,6 +312,25 @@ client("client.handshake.timeout",
         step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
         advance(30000, [close("handshake_timeout"), ev("disconnected", reason="handshake_timeout"),
                         arm("reconnect", 31000), ev("reconnect_scheduled", attempt=1, at=31000)])])
+
+client("client.connect.timeout",
+       "A connect or WebSocket upgrade that hangs: 15 s after open_transport the client closes that transport and "
+       "backs off (the real client stays connecting for as long as the OS waits); the next transport's deadline is "
+       "cancelled when it opens, and news of the abandoned one is ignored.",
+       [step("start", [OPEN, arm("connect_deadline", 15000)]),
+        advance(15000, [dict(close("connect_timeout"), transport=1), ev("disconnected", reason="connect_timeout"),
+                        arm("reconnect", 16000), ev("reconnect_scheduled", attempt=1, at=16000)]),
+        advance(1000, [dict(OPEN, transport=2), arm("connect_deadline", 31000)]),
+        step("transport_opened", [], transport=1, client_nonce=NONCE),
+        step("transport_opened", [cancel("connect_deadline"), arm("handshake_deadline", 46000)], transport=2,
+             client_nonce=NONCE)])
+
+client("client.connect.timeout_configured",
+       "connect_timeout_ms configures the connect deadline (here 2 s; below 1 it would be 1, like every period).",
+       [step("start", [OPEN, arm("connect_deadline", 2000)]),
+        advance(2000, [dict(close("connect_timeout"), transport=1), ev("disconnected", reason="connect_timeout"),
+                       arm("reconnect", 3000), ev("reconnect_scheduled", attempt=1, at=3000)])],
+       connect_timeout_ms=2000)
 
 client("client.handshake.overlong_hello_list",
        "A hello whose capabilities (or protocol_versions, auth_versions) list has more than 64 entries, the "
@@ -1564,7 +1618,7 @@ server("server.illegal.send_before_open",
 root = os.path.join(os.path.dirname(__file__), "..", "Vectors", "sessions")
 os.makedirs(root, exist_ok=True)
 for vector in CLIENT:  # (those appended directly too)
-    vector["steps"] = number_transports(vector["steps"])
+    vector["steps"] = connect_deadlines(number_transports(vector["steps"]))
 for name, vectors in (("client.json", CLIENT), ("server.json", SERVER)):
     ids = [v["id"] for v in vectors]
     assert len(ids) == len(set(ids)), ids

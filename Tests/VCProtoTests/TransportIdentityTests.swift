@@ -41,7 +41,7 @@ import Testing
     #expect(engine.currentTransport == TransportID(2))
     #expect(try engine.handle(.transportOpened(TransportID(1), clientNonce: Self.nonce), now: due + 2).isEmpty)
     let actions = try engine.handle(.transportOpened(TransportID(2), clientNonce: Self.nonce), now: due + 3)
-    #expect(actions == [.armTimer(.handshakeDeadline, at: due + 30_003)])
+    #expect(actions == [.cancelTimer(.connectDeadline), .armTimer(.handshakeDeadline, at: due + 30_003)])
     #expect(engine.state == .awaitingHello)
   }
 

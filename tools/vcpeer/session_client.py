@@ -93,6 +93,7 @@ class ClientEngine:
         self.ping_every = duration(c.get("ping_interval_ms"), 30_000)
         self.pong_within = duration(c.get("pong_timeout_ms"), 15_000)
         self.heartbeat_within = duration(c.get("heartbeat_timeout_ms"), 90_000)
+        self.connect_within = duration(c.get("connect_timeout_ms"), 15_000)
         self.handshake_within = 30_000
         self.rng = SplitMix64(c.get("random_seed", 0))
 
@@ -154,19 +155,20 @@ class ClientEngine:
         if self.state != "backing_off":
             self.attempts = 0
         self.auth_failures = 0
-        self.open(out)
+        self.open(out, now)
 
     def on_resume(self, out, now):
         if self.state in ("backing_off", "stopped"):
             self.attempts = 0
             self.cancel("reconnect", out)
-            self.open(out)
+            self.open(out, now)
 
-    def open(self, out):
+    def open(self, out, now):
         self.state = "connecting"
         self.opened += 1
         self.transport = self.opened
         out.append({"action": "open_transport", "transport": self.transport})
+        self.arm("connect_deadline", later(now, self.connect_within), out)  # open and upgrade, at most
 
     def close(self, reason):
         """The action closing the current transport."""
@@ -190,6 +192,7 @@ class ClientEngine:
         out.append(event("stopped", reason=reason))
 
     def on_transport_opened(self, out, now, client_nonce=None, transport=None):
+        self.cancel("connect_deadline", out)
         self.nonce = client_nonce
         self.last_frame_at = now
         self.state = "awaiting_hello"
@@ -255,7 +258,10 @@ class ClientEngine:
         del self.timers[name]
         if name == "reconnect":
             if self.state == "backing_off":
-                self.open(out)
+                self.open(out, now)
+        elif name == "connect_deadline":
+            if self.state == "connecting":
+                self.lost("connect_timeout", now, True, out)
         elif name == "handshake_deadline":
             if self.state in ("awaiting_hello", "awaiting_connected"):
                 self.lost("handshake_timeout", now, True, out)

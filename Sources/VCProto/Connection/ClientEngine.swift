@@ -123,6 +123,7 @@ public struct ClientEngine: Sendable {
     case .resume: resume(now: now, out: &actions)
     case .stop(let reason): stop(reason: reason, now: now, out: &actions)
     case .transportOpened(_, let nonce):
+      cancel(.connectDeadline, &actions)
       clientNonce = nonce
       lastFrameAt = now
       state = .awaitingHello
@@ -167,14 +168,15 @@ public struct ClientEngine: Sendable {
     }
   }
 
-  /// Asks the host for a new transport, which becomes the current one.
-  mutating func openTransport(_ out: inout [ClientAction]) {
+  /// Asks the host for a new transport, which becomes the current one, and arms the connect deadline.
+  mutating func openTransport(now: Int64, _ out: inout [ClientAction]) {
     assert(currentTransport == nil, "a new transport while \(currentTransport!) is current")
     transportsOpened &+= 1
     let id = TransportID(transportsOpened)
     currentTransport = id
     state = .connecting
     out.append(.openTransport(id))
+    arm(.connectDeadline, at: now.addingSaturating(configuration.timing.connectTimeoutMs), &out)
   }
 
   /// Asks the host to close the current transport; the engine is then done with it
@@ -221,7 +223,7 @@ public struct ClientEngine: Sendable {
       cancel(.reconnect, &out)
       if state != .backingOff { attempts = 0 }
       authFailures = 0
-      openTransport(&out)
+      openTransport(now: now, &out)
     default: break  // already connecting or connected: nothing to do
     }
   }
@@ -230,7 +232,7 @@ public struct ClientEngine: Sendable {
     guard state == .backingOff || state == .stopped else { return }
     attempts = 0
     cancel(.reconnect, &out)
-    openTransport(&out)
+    openTransport(now: now, &out)
   }
 
   mutating func stop(reason: String, now: Int64, out: inout [ClientAction]) {
@@ -310,7 +312,10 @@ public struct ClientEngine: Sendable {
     switch timer {
     case .reconnect:
       guard state == .backingOff else { return }
-      openTransport(&out)
+      openTransport(now: now, &out)
+    case .connectDeadline:
+      guard state == .connecting else { return }
+      connectionLost(.connectTimeout, now: now, close: true, &out)
     case .handshakeDeadline:
       guard state == .awaitingHello || state == .awaitingConnected else { return }
       connectionLost(.handshakeTimeout, now: now, close: true, &out)

@@ -8,6 +8,7 @@ extension ClientTiming {
     t.pingIntervalMs = max(1, pingIntervalMs)
     t.pongTimeoutMs = max(1, pongTimeoutMs)
     t.heartbeatTimeoutMs = max(1, heartbeatTimeoutMs)
+    t.connectTimeoutMs = max(1, connectTimeoutMs)
     t.handshakeTimeoutMs = max(1, handshakeTimeoutMs)
     t.continuationRetryMs = max(1, continuationRetryMs)
     t.requestTimeoutMs = max(1, requestTimeoutMs)

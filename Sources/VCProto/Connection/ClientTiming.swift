@@ -1,7 +1,7 @@
 /// The client engine's timers and backoff, in milliseconds (STANDARDS.md section "Conversation state
 /// machine" gives the reasons).
 ///
-/// Valid ranges: every timer duration (ping, pong, heartbeat, handshake, continuation, request)
+/// Valid ranges: every timer duration (connect, ping, pong, heartbeat, handshake, continuation, request)
 /// 1 ms to `Int64.max`; the backoff base, cap and floor 0 to `Int64.max`; ``jitter`` 0 to 1;
 /// ``maxReconnectAttempts`` 0 or more. A ``ClientEngine`` holds a value outside its range to the
 /// nearest end (a NaN jitter to 0), and its deadlines stop at `Int64.max` instead of overflowing, so
@@ -19,6 +19,12 @@ public struct ClientTiming: Sendable, Hashable {
   /// Heartbeat extension: with no frame for this long the connection is dead (90 s, two server
   /// heartbeats of 45 s; the resilience design's value).
   public var heartbeatTimeoutMs: Int64 = 90_000
+  /// From ``ClientAction/openTransport(_:)`` to the socket open (TCP connect, TLS, the WebSocket
+  /// upgrade): 15 s; then the transport is closed (``CloseReason/connectTimeout``) and the client backs
+  /// off. The real clients have none, so a connect or upgrade that hangs left them `connecting` for as
+  /// long as the OS waited (minutes on a half-open mobile link). A healthy open takes a few round trips;
+  /// 15 s leaves room for a slow mobile link, and is half the handshake timeout that follows.
+  public var connectTimeoutMs: Int64 = 15_000
   /// From the socket opening to an authenticated connection: 30 s (the real client has none, so a
   /// server that never sends `hello` holds it forever).
   public var handshakeTimeoutMs: Int64 = 30_000

@@ -33,6 +33,8 @@ public struct CloseReason: Sendable, Hashable, CustomStringConvertible {
   public static let pongTimeout = CloseReason(code: "pong_timeout")
   /// No frame arrived within the heartbeat timeout.
   public static let heartbeatTimeout = CloseReason(code: "heartbeat_timeout")
+  /// The transport did not open (connect and WebSocket upgrade) in time.
+  public static let connectTimeout = CloseReason(code: "connect_timeout")
   /// The handshake did not finish in time.
   public static let handshakeTimeout = CloseReason(code: "handshake_timeout")
   /// The server announced `draining`.

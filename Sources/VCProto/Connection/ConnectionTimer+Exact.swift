@@ -29,6 +29,7 @@ extension ConnectionTimer {
     case .requestDeadline: return 6
     case .heartbeat: return 7
     case .authDeadline: return 8
+    case .connectDeadline: return 9
     }
   }
 }

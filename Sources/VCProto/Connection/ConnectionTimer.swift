@@ -3,6 +3,9 @@
 /// Arming a timer that is already armed replaces its deadline. A fire the engine no longer expects
 /// (cancelled, re-armed later) is ignored, so hosts need not worry about races.
 public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
+  /// Client: the transport asked for did not open (connect and WebSocket upgrade) in time
+  /// (``ClientTiming/connectTimeoutMs``).
+  case connectDeadline
   /// Client: the socket opened but the handshake did not finish (``ClientTiming/handshakeTimeoutMs``).
   case handshakeDeadline
   /// Client: next reconnect attempt.
@@ -25,6 +28,7 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
   /// The name used in conversation vectors: `ping`, `continuation:<session id>`, ...
   public var description: String {
     switch self {
+    case .connectDeadline: return "connect_deadline"
     case .handshakeDeadline: return "handshake_deadline"
     case .reconnect: return "reconnect"
     case .ping: return "ping"
@@ -40,6 +44,7 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
   /// The timer named `name` (the inverse of ``description``), or `nil`.
   public init?(name: String) {
     switch name {
+    case "connect_deadline": self = .connectDeadline
     case "handshake_deadline": self = .handshakeDeadline
     case "reconnect": self = .reconnect
     case "ping": self = .ping

@@ -9,7 +9,7 @@ extension CloseReason {
     case CloseReason.clientDisconnect.code, CloseReason.serverClose.code, CloseReason.draining.code:
       return WebSocketClose(code: .normalClosure, reason: code)
     case CloseReason.pongTimeout.code, CloseReason.heartbeatTimeout.code, CloseReason.handshakeTimeout.code,
-      CloseReason.transportClosed.code:
+      CloseReason.connectTimeout.code, CloseReason.transportClosed.code:
       return WebSocketClose(code: .goingAway, reason: code)
     default:
       return WebSocketClose(code: .policyViolation, reason: code)

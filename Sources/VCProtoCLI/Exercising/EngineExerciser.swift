@@ -186,7 +186,8 @@ public struct EngineExerciser {
     case 4, 5, 6: return .frameReceived(serverFrame())
     case 7, 8:
       if !armed.isEmpty, byte() % 4 != 0 { return .timerFired(pick(armed)) }
-      return .timerFired(pick([.ping, .pongDeadline, .reconnect, .handshakeDeadline, .heartbeatDeadline, .heartbeat]))
+      return .timerFired(
+        pick([.ping, .pongDeadline, .reconnect, .connectDeadline, .handshakeDeadline, .heartbeatDeadline, .heartbeat]))
     case 9:
       let cursors: [SubscriptionCursor?] = [
         nil, .offset(byte(), signature: "10:u"), .lastSeq(byte()), .lastMessageId("u"),

@@ -62,6 +62,7 @@ enum SessionVectors {
     if let ms = c["ping_interval_ms"]?.int64Value { timing.pingIntervalMs = ms }
     if let ms = c["pong_timeout_ms"]?.int64Value { timing.pongTimeoutMs = ms }
     if let ms = c["heartbeat_timeout_ms"]?.int64Value { timing.heartbeatTimeoutMs = ms }
+    if let ms = c["connect_timeout_ms"]?.int64Value { timing.connectTimeoutMs = ms }
     return ClientConfiguration(
       apiKey: c["api_key"]?.stringValue ?? "", minimumVersion: version(c["min_version"]) ?? .v0_2_0,
       maximumVersion: version(c["max_version"]) ?? .v0_5_0,
