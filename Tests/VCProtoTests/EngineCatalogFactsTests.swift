@@ -105,7 +105,8 @@ import Testing
   /// What the server sends after a request's answer, for the same request (the catalog's
   /// `followedBy`: `start_recipe`'s `recipe_started`, then `ack` "Starting recipe...") ends no later
   /// request that the same type would answer (a `prompt` sent after it waits for its own `ack`).
-  @Test(arguments: ProtocolVersion.allCases) func framesFollowingAnAnswerEndNoLaterRequest(_ version: ProtocolVersion) throws
+  @Test(arguments: ProtocolVersion.allCases) func framesFollowingAnAnswerEndNoLaterRequest(_ version: ProtocolVersion)
+    throws
   {
     let catalog = ProtocolCatalog.catalog(version)
     var checked = 0
