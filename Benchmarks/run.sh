@@ -12,6 +12,8 @@ if [ "${1:-}" = "--smoke" ]; then
   .build/release/vcproto-bench --smoke --protocol 0.5.0
   .build/release/vcproto-bench engine --smoke
   .build/release/vcproto-bench engine --smoke --protocol 0.5.0
+  .build/release/vcproto-bench engine-server --smoke
+  .build/release/vcproto-bench engine-server --smoke --protocol 0.5.0
   python3 peers.py --smoke
 elif [ "${1:-}" = "peers" ]; then
   shift

@@ -24,7 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from vcpeer import auth_bound, sessions  # noqa: E402
+from vcpeer import auth_bound, jsontext, sessions  # noqa: E402
 from vcpeer.session_client import ClientEngine  # noqa: E402
 from vcpeer.session_server import ServerEngine  # noqa: E402
 
@@ -310,14 +310,14 @@ def server_input(r, eng):
         if r.random() < 0.3: i["connection_id"] = "conn-7"
         return i
     if st == "awaiting_connect" and r.random() < 0.85:
-        return {"kind": "frame", "frame": server_connect(r, eng)}
+        return {"kind": "received", "text": jsontext.write(server_connect(r, eng))}
     k = r.choice(["frame"] * 12 + ["send"] * 6 + ["advance"] * 3 + ["malformed_frame"])
     if r.random() < 0.04:
         k = r.choice(["drain", "close", "transport_closed"])
     if k == "advance":
         return {"kind": "advance", "ms": r.choice([1, 1000, 45000, 59999, 60000, 90000])}
     if k == "malformed_frame":
-        return {"kind": "malformed_frame", "detail": "Unexpected end of input"}
+        return {"kind": "received", "text": r.choice(['{"type":', "[1]", '"ping"', "not json"])}
     if k == "drain":
         return {"kind": "drain", "retry_after_ms": 5000, "message": "bye"}
     if k in ("close", "transport_closed"):
@@ -334,7 +334,7 @@ def server_input(r, eng):
              "session_id": S1},
             {"type": "session_list", "sessions": [], "total_count": 0},
         ])
-        return {"kind": "send", "frame": f}
+        return {"kind": "send", "text": jsontext.write(f)}
     f = r.choice([
         {"type": "ping"},
         lambda: server_connect(r, eng),
@@ -354,7 +354,7 @@ def server_input(r, eng):
     ])
     if callable(f):
         f = f()
-    return {"kind": "frame", "frame": f}
+    return {"kind": "received", "text": jsontext.write(f)}
 
 
 def conversation(r, role, steps):

@@ -1615,6 +1615,46 @@ server("server.illegal.send_before_open",
        "An event the state does not accept is an error value naming the state and the event.",
        [step("send", error={"state": "idle", "event": "send"}, frame=SESSION_LIST)])
 
+# ---------- the server vectors' wire form (Vectors/README.md, "sessions/") ----------
+# Written above as frames (objects), the server vectors are stored as the host sees them: each received
+# WebSocket message as its text exactly as received, each message the application or the engine sends
+# as its text, each request handed on as the typed message's canonical JSON. The canonical form and the
+# verdict on each request come from the reference peer's schema judge (tools/vcpeer/messages.py), not
+# from vcproto: a request the judge rejects must be expected as a violation.
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vcpeer import messages as server_judged  # noqa: E402
+SERVER_JUDGE = server_judged.Judge(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Schema"))
+SERVER_PROBLEMS = []
+def server_wire(f):
+    return f if isinstance(f, str) else json.dumps(f, ensure_ascii=False, separators=(",", ":"))
+def server_wire_step(s, version):
+    """One server step in the wire form; returns the connection's version after it."""
+    inp = s["input"]
+    if inp["kind"] == "frame":
+        s["input"] = {"kind": "received", "text": server_wire(inp["frame"])}
+    elif inp["kind"] == "malformed_frame":
+        s["input"] = {"kind": "received", "text": inp["detail"]}
+    elif inp["kind"] == "send" and "frame" in inp:
+        s["input"] = dict({k: v for k, v in inp.items() if k != "frame"}, text=server_wire(inp["frame"]))
+    for action in s.get("expect", []):
+        if action.get("action") == "send" and "frame" in action:
+            action["text"] = server_wire(action.pop("frame"))
+        elif action.get("event") == "authenticated":
+            version = action["version"]
+        elif action.get("event") == "request" and "frame" in action:
+            frame = action.pop("frame")
+            errors, _, text = SERVER_JUDGE.judge(server_wire(frame), "client_to_server", version)
+            if errors:
+                SERVER_PROBLEMS.append("%s: %s" % (errors, server_wire(frame)[:150]))
+            action["message"] = frame if errors else json.loads(text)
+    return version
+for vector in SERVER:
+    version = "0.5.0"
+    for s in vector["steps"]:
+        version = server_wire_step(s, version)
+assert not SERVER_PROBLEMS, SERVER_PROBLEMS
+
 root = os.path.join(os.path.dirname(__file__), "..", "Vectors", "sessions")
 os.makedirs(root, exist_ok=True)
 for vector in CLIENT:  # (those appended directly too)

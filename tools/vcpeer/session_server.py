@@ -5,13 +5,14 @@ States: idle, awaiting_connect, authenticated, closed. `LEGAL` says which inputs
 version decision is the real backend's (section 8, `negotiation.decide`); auth v1 compares the key
 and auth v2 checks the answer to this connection's challenge, both in constant time.
 """
+import base64
 import datetime
 import hmac
 import json
 import os
 import re
 
-from . import auth_bound, catalog_facts, jsontext, messages, negotiation
+from . import auth_bound, catalog_facts, envelope, jsontext, messages, negotiation
 from .session_frames import Channel, outgoing
 from .session_common import (KNOWN_VERSIONS, BoundedSet, IllegalEvent, at_least_zero, close, duration, event, family,
                              is_int, later, parse_version, send, show_version)
@@ -25,6 +26,12 @@ LEGAL = {
 }
 # The vectors' input kinds for a received message, all the engine's one `received` event.
 RECEIVED = {"frame", "malformed_frame", "received"}
+ENVELOPE_MAGIC = '"compressed"'
+
+
+def send_text(frame):
+    """A message the engine sends: its compact JSON text (section 2), the form the vectors show."""
+    return {"action": "send", "text": jsontext.write(frame)}
 # What the server may send only when the client negotiated the capability (section 7's table): whole
 # messages, and members when present and not null. `replay` is a message of every version: not gated.
 GATED = {"heartbeat": "heartbeat", "draining": "draining", "disconnect": "disconnect", "message_ack": "message_ack"}
@@ -120,7 +127,7 @@ class ServerEngine:
         """Sends `frame`, sealed when authenticated frames are in force."""
         wire = outgoing(self, frame)
         if wire is not None:
-            out.append(send(wire))
+            out.append(send_text(wire))
 
     def handle(self, kind, now, **inp):
         if ("received" if kind in RECEIVED else kind) not in LEGAL[self.state]:
@@ -166,7 +173,7 @@ class ServerEngine:
         self.challenge = challenge if 2 in self.auth_versions else None
         self.challenge_at = now
         self.state = "awaiting_connect"
-        out.append(send(self.hello()))
+        out.append(send_text(self.hello()))
         self.arm("auth_deadline", later(now, self.auth_within), out)
 
     def decide(self, announced):
@@ -208,6 +215,36 @@ class ServerEngine:
 
     def on_malformed_frame(self, out, now, detail=""):
         self.receive(detail, now, out, sealed_object=False)
+
+    def on_received(self, out, now, text=None, binary_base64=None):
+        """A WebSocket message as it arrived: a compression envelope opened when its form was
+        negotiated (section 9), then the frame received as text."""
+        if binary_base64 is not None:
+            if "compression_binary" not in self.caps:
+                return self.refuse_envelope("extension_not_negotiated", out)
+            try:
+                inner = envelope.open_binary(base64.b64decode(binary_base64))
+            except envelope.EnvelopeError as error:
+                return self.refuse_envelope(error.code, out)
+            text = inner.decode("utf-8", "replace")
+        elif "compression_text" in self.caps and ENVELOPE_MAGIC in text:
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = None
+            if isinstance(value, dict) and value.get("type") == "compressed":
+                try:
+                    text = envelope.open_text(text.encode("utf-8")).decode("utf-8", "replace")
+                except envelope.EnvelopeError as error:
+                    return self.refuse_envelope(error.code, out)
+        self.receive(text, now, out, sealed_object=False)
+
+    def refuse_envelope(self, code, out):
+        """An envelope that does not open (or a binary message without its capability): dropped with
+        the error answer, or with authenticated frames in force the connection closed."""
+        if self.channel is not None:
+            return self.violate(None, [("", code)], None, "malformed", out)
+        self.violate(None, [("", code)], self.processing_error([("", code)]), None, out)
 
     # -- violations (STANDARDS.md section 15, "Violations") -----------------------------------------
 
@@ -279,7 +316,17 @@ class ServerEngine:
             answer = self.subscribe_refusal(value) or answer
         self.violate(kind, errors, answer, None, out)
 
-    def on_send(self, out, now, frame):
+    def on_send(self, out, now, frame=None, text=None):
+        """The application's message (`text`, or a `frame` object), typed as the engine's encoder
+        writes it: the canonical form of the connection's version when it is valid there, else kept
+        whole (a newer server's type)."""
+        if text is None:
+            text = jsontext.write(frame)
+        frame = jsontext.parse(text.encode("utf-8"))
+        version = show_version(self.version) if self.version else self.hello()["version"]
+        errors, _, canonical = JUDGE.judge(text, "server_to_client", version)
+        if not errors and canonical is not None:
+            frame = json.loads(canonical)
         kind = frame.get("type")
         needs = GATED.get(kind) or next((cap for (k, member), cap in GATED_MEMBERS.items()
                                           if k == kind and frame.get(member) is not None), None)
@@ -353,7 +400,7 @@ class ServerEngine:
                 self.emit({"type": "ack", "message": "Processing prompt..."}, out)
                 return out.append(event("duplicate_prompt", idempotency_key=key))
             self.keys.add(key)
-        out.append(event("request", frame=canonical))
+        out.append(event("request", message=canonical))
 
     def refuse(self, out):
         self.emit({"type": "auth_error", "message": "Authentication failed"}, out)
@@ -369,7 +416,7 @@ class ServerEngine:
         auth_version = connect.get("auth_version", 2 if response is not None else 1)
         decision = self.decide(announced)
         if "refusal" in decision:  # too old: refused before any credential is looked at
-            out.append(send(decision["refusal"]))
+            out.append(send_text(decision["refusal"]))
             return self.finish("unsupported_protocol_version", out)
         if response is not None:
             if not self.answer_holds(connect, response, now):
@@ -407,7 +454,7 @@ class ServerEngine:
                 members.update(challenge=self.challenge, client_nonce=connect["client_nonce"], auth_response=response)
                 connected["server_proof"] = auth_bound.mac(
                     self.api_key, auth_bound.build("vcproto/auth/v2/server", members, auth_bound.SERVER))
-            out.append(send(connected))
+            out.append(send_text(connected))
             if "authenticated_frames" in caps:  # granted only with auth v2: every later frame is sealed
                 self.channel = Channel(self.api_key, self.challenge, connect["client_nonce"], response, connected,
                                        "server")

@@ -12,7 +12,7 @@ from .session_server import ServerEngine
 
 CLIENT_INPUTS = {"start", "resume", "stop", "transport_opened", "transport_closed", "frame", "subscribe",
                  "unsubscribe", "send"}
-SERVER_INPUTS = {"transport_opened", "transport_closed", "frame", "malformed_frame", "send", "drain", "close"}
+SERVER_INPUTS = {"transport_opened", "transport_closed", "received", "send", "drain", "close"}
 
 
 class Host:

@@ -126,6 +126,16 @@ if arguments.first == "engine-phases" {
   exit(0)
 }
 
+// `vcproto-bench engine-server [--protocol V] [--frames N] [--repetitions R] [--smoke]`: the server
+// engine (bytes -> engine -> typed event) against MessageDecoder alone on the same client frames.
+if arguments.first == "engine-server" {
+  let smoke = arguments.contains("--smoke")
+  try ServerEngineBenchmark.run(
+    count: Int(option("--frames") ?? (smoke ? "2000" : "200000")) ?? 200_000, version: protocolVersion,
+    repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "15")) ?? 15, smoke: smoke, only: option("--only"))
+  exit(0)
+}
+
 // `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--workload W] [--smoke]`: the
 // connection engines' cost per frame, on the steady, first-contact, many-open and all-subscribed workloads (all by
 // default).

@@ -10,9 +10,9 @@ extension ServerEngine {
   /// `unsubscribe`, and the negotiated `message_ack`, `disconnect` and repeated idempotency keys)
   /// are handled here and every other request goes to the application, typed.
   mutating func dispatch(_ message: ClientMessage, now: Int64, _ out: inout [ServerAction]) {
-    guard
-      (state == .authenticated && outcome != nil) || Self.acceptedBeforeAuthentication.contains(FrameType(message.type))
-    else {
+    // `authenticated` implies a negotiated outcome (set with it in `onConnect`): the state alone is
+    // checked, so no frame copies the outcome.
+    guard state == .authenticated || Self.acceptedBeforeAuthentication.contains(FrameType(message.type)) else {
       // Before authentication only what the catalog allows (ping and connect).
       return refuseBeforeAuthentication(type: message.type, &out)
     }
@@ -24,7 +24,7 @@ extension ServerEngine {
       return onConnect(connect, now: now, &out)
     default: break
     }
-    guard state == .authenticated, outcome != nil else {
+    guard state == .authenticated else {
       return refuseBeforeAuthentication(type: message.type, &out)
     }
     switch message {

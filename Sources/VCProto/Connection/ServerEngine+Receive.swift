@@ -51,7 +51,7 @@ extension ServerEngine {
   mutating func openEnvelope(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
     switch message {
     case .binary(let bytes):
-      guard granted(Capability.compressionBinary) else {
+      guard envelopes.binary else {
         refuseEnvelope(
           Finding(
             .error, .extensionNotNegotiated, pointer: "",
@@ -67,7 +67,7 @@ extension ServerEngine {
     case .text(let bytes):
       // Only a connection that negotiated text envelopes parses a text message twice, and only one
       // that names the envelope type.
-      guard granted(Capability.compressionText), Self.mentionsCompressed(bytes),
+      guard envelopes.text, Self.mentionsCompressed(bytes),
         let value = try? JSONReader().parse(bytes), EnvelopeCodec.isTextEnvelope(value),
         let object = value.objectValue
       else { return bytes }
@@ -126,7 +126,7 @@ extension ServerEngine {
     }
     let type = failure.messageType
     let handshake = type.map { Self.acceptedBeforeAuthentication.contains(FrameType($0)) } ?? false
-    if !handshake, state != .authenticated || outcome == nil {
+    if !handshake, state != .authenticated {
       return refuseBeforeAuthentication(type: type, &out)
     }
     if handshake {

@@ -30,8 +30,15 @@ public struct ServerEngine: Sendable {
   public internal(set) var state: ServerState = .idle
   /// The negotiated outcome once authenticated.
   public internal(set) var outcome: NegotiationOutcome? {
-    didSet { capabilityFlags = CapabilityFlags(outcome?.capabilities ?? []) }
+    didSet {
+      capabilityFlags = CapabilityFlags(outcome?.capabilities ?? [])
+      let granted = outcome?.capabilities ?? []
+      envelopes = (granted.contains(Capability.compressionText), granted.contains(Capability.compressionBinary))
+    }
   }
+  /// Which envelope forms were negotiated (`compression_text`, `compression_binary`): read for every
+  /// message received, so kept as two flags rather than looked up by name.
+  var envelopes: (text: Bool, binary: Bool) = (false, false)
   /// The negotiated capabilities as bits, for the per-frame checks.
   var capabilityFlags = CapabilityFlags()
   /// What survives this connection for the same client (replay buffer, idempotency keys).

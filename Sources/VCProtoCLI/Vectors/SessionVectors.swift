@@ -44,13 +44,27 @@ enum SessionVectors {
         return "step \(index): expected illegal \(want.jsonText), got \(JSONValue.array(got).jsonText)"
       case (.success(let got), nil):
         let want = step["expect"]?.arrayValue ?? []
-        if canonical(.array(got)) != canonical(.array(want)) {
+        if canonical(sentTextsParsed(.array(got))) != canonical(sentTextsParsed(.array(want))) {
           return
             "step \(index) (\(input["kind"]?.stringValue ?? "?")): expected \(JSONValue.array(want).jsonText), got \(JSONValue.array(got).jsonText)"
         }
       }
     }
     return nil
+  }
+
+  /// `actions` with the `text` of each `send` action replaced by the JSON value it holds, so that a
+  /// sent message is compared as a JSON value, whatever the order of its members.
+  static func sentTextsParsed(_ actions: JSONValue) -> JSONValue {
+    guard case .array(let list) = actions else { return actions }
+    return .array(
+      list.map { action in
+        guard case .object(var object) = action, object["action"]?.stringValue == "send",
+          let text = object["text"]?.stringValue, let value = try? JSONReader().parse(Array(text.utf8))
+        else { return action }
+        object["text"] = value
+        return .object(object)
+      })
   }
 
   static func strings(_ value: JSONValue?) -> [String]? { value?.arrayValue?.compactMap(\.stringValue) }
@@ -171,11 +185,14 @@ enum SessionVectors {
       case "transport_opened":
         event = .transportOpened(
           challenge: input["challenge"]?.stringValue, connectionId: input["connection_id"]?.stringValue)
-      case "frame": event = .received(.text(JSONValue.object(input["frame"]?.objectValue ?? JSONObject()).jsonText))
-      case "malformed_frame": event = .received(.text(input["detail"]?.stringValue ?? ""))
+      case "received":
+        if let text = input["text"]?.stringValue {
+          event = .received(.text(text))
+        } else {
+          event = .received(.binary(Base64.decode(input["binary_base64"]?.stringValue ?? "") ?? []))
+        }
       case "transport_closed": event = .transportClosed
-      case "send":
-        event = .send(SessionVectors.serverMessage(input["frame"]?.objectValue ?? JSONObject(), for: server!))
+      case "send": event = .send(SessionVectors.serverMessage(input["text"]?.stringValue ?? "", for: server!))
       case "drain":
         event = .drain(
           retryAfterMs: input["retry_after_ms"]?.intValue ?? 0, message: input["message"]?.stringValue ?? "")
@@ -204,7 +221,9 @@ enum SessionVectors {
     mutating func record(_ actions: [ServerAction]) -> [JSONValue] {
       actions.map { action in
         switch action {
-        case .send(let message): return ["action": "send", "frame": SessionVectors.json(message.bytes)]
+        case .send(.text(let bytes)):
+          return ["action": "send", "text": .string(String(decoding: bytes, as: UTF8.self))]
+        case .send(.binary(let bytes)): return ["action": "send", "binary_base64": .string(Base64.encode(bytes))]
         case .closeTransport(let reason): return ["action": "close", "reason": .string(reason.code)]
         case .armTimer(let timer, let at): return arm(timer, at)
         case .cancelTimer(let timer): return cancel(timer)
@@ -308,12 +327,14 @@ enum SessionVectors {
   /// A frame's bytes as a JSON value (`null` when they are not JSON).
   static func json(_ bytes: [UInt8]) -> JSONValue { (try? JSONReader().parse(bytes)) ?? .null }
 
-  /// The typed message an application sends, from a vector's frame: decoded with the connection's
-  /// version (the offer's advertised one before negotiation), else kept whole as `.unknown`.
-  static func serverMessage(_ frame: JSONObject, for engine: ServerEngine) -> ServerMessage {
+  /// The typed message a server application sends, from a vector's `text`: decoded with the
+  /// connection's version (the offer's advertised one before negotiation), else kept whole as
+  /// `.unknown`.
+  static func serverMessage(_ text: String, for engine: ServerEngine) -> ServerMessage {
     let version = engine.outcome?.version ?? engine.configuration.offer.versions.advertised
     let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
-    return (try? decoder.decodeServerMessage(Array(JSONValue.object(frame).jsonText.utf8))) ?? .unknown(frame)
+    if let message = try? decoder.decodeServerMessage(Array(text.utf8)) { return message }
+    return .unknown((try? JSONReader().parse(Array(text.utf8)))?.objectValue ?? JSONObject())
   }
 
   /// A violation event: the type, the error findings (code and pointer, sorted by pointer then code,
@@ -352,7 +373,7 @@ enum SessionVectors {
     case .subscribe(let id, let cursor):
       return event("subscribe", [("session_id", .string(id)), ("cursor", encode(cursor))])
     case .unsubscribe(let id): return event("unsubscribe", [("session_id", .string(id))])
-    case .request(let message): return event("request", [("frame", json(MessageEncoder().encode(message)))])
+    case .request(let message): return event("request", [("message", json(MessageEncoder().encode(message)))])
     case .violation(let violation): return encode(violation)
     case .duplicatePrompt(let key): return event("duplicate_prompt", [("idempotency_key", .string(key))])
     case .unknownAcknowledgement(let id): return event("unknown_ack", [("message_id", .string(id))])
