@@ -303,6 +303,11 @@ def server_connect(r, eng):
     return c
 
 
+def text_of(frame):
+    """A frame as the text of a WebSocket message (compact JSON; Python floats as json writes them)."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
 def server_input(r, eng):
     st = eng.state
     if st == "idle" and r.random() < 0.85:
@@ -310,7 +315,7 @@ def server_input(r, eng):
         if r.random() < 0.3: i["connection_id"] = "conn-7"
         return i
     if st == "awaiting_connect" and r.random() < 0.85:
-        return {"kind": "received", "text": jsontext.write(server_connect(r, eng))}
+        return {"kind": "received", "text": text_of(server_connect(r, eng))}
     k = r.choice(["frame"] * 12 + ["send"] * 6 + ["advance"] * 3 + ["malformed_frame"])
     if r.random() < 0.04:
         k = r.choice(["drain", "close", "transport_closed"])
@@ -334,7 +339,7 @@ def server_input(r, eng):
              "session_id": S1},
             {"type": "session_list", "sessions": [], "total_count": 0},
         ])
-        return {"kind": "send", "text": jsontext.write(f)}
+        return {"kind": "send", "text": text_of(f)}
     f = r.choice([
         {"type": "ping"},
         lambda: server_connect(r, eng),
@@ -354,7 +359,7 @@ def server_input(r, eng):
     ])
     if callable(f):
         f = f()
-    return {"kind": "received", "text": jsontext.write(f)}
+    return {"kind": "received", "text": text_of(f)}
 
 
 def conversation(r, role, steps):

@@ -40,7 +40,7 @@ class RealSystemServer(ServerEngine):
     """The real backend has no idempotency keys: a repeated prompt runs again, even when the
     connection negotiated `idempotent_prompt`."""
 
-    def on_frame(self, out, now, frame):
+    def on_message(self, frame, canonical, now, out):
         if frame.get("type") == "prompt" and self.state == "authenticated" and "idempotency_key" in frame:
-            return out.append({"action": "event", "event": "request", "frame": frame})
-        return super().on_frame(out, now, frame)
+            return out.append({"action": "event", "event": "request", "message": canonical})
+        return super().on_message(frame, canonical, now, out)

@@ -27,7 +27,7 @@ enum ServerEngineBenchmark {
   }
 
   static func decoder(_ version: String) -> MessageDecoder {
-    MessageDecoder(options: ValidationOptions(direction: .clientToServer, protocolVersion: version))
+    MessageDecoder(options: ValidationOptions(direction: .clientToServer, version: ProtocolVersion(rawValue: version)!))
   }
 
   /// Checks that the engine hands on what the decoder decodes, and reports nothing as a violation.

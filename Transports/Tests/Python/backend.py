@@ -208,7 +208,7 @@ class Connection:
     def perform(self, action):
         name = action["action"]
         if name == "send":
-            self.outbox.put_nowait(json.dumps(action["frame"], ensure_ascii=False, separators=(",", ":")))
+            self.outbox.put_nowait(action["text"])  # the engine's text, as it wrote it
         elif name == "close":
             self.closing = True
             self.outbox.put_nowait(close_frame(action["reason"]))
@@ -262,7 +262,7 @@ class Connection:
         elif kind == "unsubscribe":
             self.subscribed.pop(action["session_id"], None)
         elif kind == "request":
-            self.request(action["frame"])
+            self.request(action["message"])  # the typed request, in canonical JSON
         elif kind == "closed":
             self.closing = True
             self.backend.connections.discard(self)
