@@ -219,7 +219,7 @@ import VCProto
   /// The conversation observer still reports an ack for an id it has forgotten (beyond the window),
   /// and accepts one inside it.
   @Test func ackWindowFollowsEviction() throws {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     func event(_ direction: MessageDirection, _ json: String) throws -> ConversationObserver.Frame {
       ConversationObserver.Frame(direction: direction, message: try #require(JSONReader().parse(json).objectValue))
     }

@@ -16,7 +16,8 @@ import Testing
 
   @Test func validInnerMessageInBothForms() throws {
     for form in EnvelopeForm.allCases {
-      let result = Validator().validate(envelopedFrame: try sealed(history, form))
+      let result = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+        envelopedFrame: try sealed(history, form))
       #expect(result.envelope == form)
       #expect(result.findings == [], "\(form)")
       #expect(result.isValid)
@@ -35,10 +36,11 @@ import Testing
     var writer = JSONWriter()
     writer.write(.object(object))
     let inner = writer.bytes
-    let plain = Validator().validate(inner)
+    let plain = Validator(options: ValidationOptions(version: .v0_2_0)).validate(inner)
     #expect(!plain.isValid)
     for form in EnvelopeForm.allCases {
-      let result = Validator().validate(envelopedFrame: try sealed(inner, form))
+      let result = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+        envelopedFrame: try sealed(inner, form))
       #expect(result.envelope == form)
       #expect(result.findings == plain.findings, "\(form): the same findings as the plain frame")
       #expect(
@@ -50,20 +52,23 @@ import Testing
   }
 
   @Test func directionAndStrictnessApplyToTheInnerMessage() throws {
-    let validator = Validator(options: .init(direction: .clientToServer))
+    let validator = Validator(options: .init(direction: .clientToServer, version: .v0_2_0))
     let result = validator.validate(envelopedFrame: try sealed(history, .binary))
     #expect(result.findings.map(\.code) == [.wrongDirection])
     let unknown = Array(#"{"type":"not_a_message","x":1}"#.utf8)
-    #expect(Validator().validate(envelopedFrame: try sealed(unknown, .text)).findings.map(\.severity) == [.warning])
     #expect(
-      Validator(options: .init(strict: true)).validate(envelopedFrame: try sealed(unknown, .text)).findings
+      Validator(options: ValidationOptions(version: .v0_2_0)).validate(envelopedFrame: try sealed(unknown, .text))
+        .findings.map(\.severity) == [.warning])
+    #expect(
+      Validator(options: .init(version: .v0_2_0, strict: true)).validate(envelopedFrame: try sealed(unknown, .text))
+        .findings
         .map(\.severity) == [.error])
   }
 
   @Test func envelopeErrorsAreTheirOwnFindings() throws {
     var corrupt = try #require(try sender.seal(history, form: .binary))
     corrupt[corrupt.count - 1] ^= 0xFF
-    let binary = Validator().validate(envelopedFrame: .binary(corrupt))
+    let binary = Validator(options: ValidationOptions(version: .v0_2_0)).validate(envelopedFrame: .binary(corrupt))
     #expect(binary.envelope == .binary)
     #expect(binary.findings.map(\.code) == [FindingCode(EnvelopeError.corrupt)])
     #expect(binary.findings.first?.code.rawValue == "envelope_corrupt")
@@ -73,7 +78,7 @@ import Testing
     #expect(binary.report.value == nil)
     #expect(binary.report.messageType == nil)
 
-    let text = Validator().validate(
+    let text = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
       envelopedFrame: .text(Array(#"{"type":"compressed","encoding":"zlib","length":2}"#.utf8)))
     #expect(text.envelope == .text)
     #expect(text.findings.map(\.code.rawValue) == ["envelope_malformed"])
@@ -86,8 +91,9 @@ import Testing
     let frame = try sealed(big, .binary)
     let tight = EnvelopeCodec(limits: .init(maxInflatedSize: 4999))
     #expect(
-      Validator().validate(envelopedFrame: frame, codec: tight).findings.map(\.code.rawValue) == ["envelope_too_large"])
-    #expect(Validator().validate(envelopedFrame: frame).frame != nil)
+      Validator(options: ValidationOptions(version: .v0_2_0)).validate(envelopedFrame: frame, codec: tight).findings
+        .map(\.code.rawValue) == ["envelope_too_large"])
+    #expect(Validator(options: ValidationOptions(version: .v0_2_0)).validate(envelopedFrame: frame).frame != nil)
   }
 
   @Test func plainTextFramesAreValidatedAsBefore() {
@@ -96,8 +102,8 @@ import Testing
       #"[1,2]"#, "{\"type\":\"ping\",\"type\":\"ping\"}",
     ] {
       let bytes = Array(text.utf8)
-      let plain = Validator().validate(bytes)
-      let result = Validator().validate(envelopedFrame: .text(bytes))
+      let plain = Validator(options: ValidationOptions(version: .v0_2_0)).validate(bytes)
+      let result = Validator(options: ValidationOptions(version: .v0_2_0)).validate(envelopedFrame: .text(bytes))
       #expect(result.envelope == nil, "\(text)")
       #expect(result.findings == plain.findings, "\(text)")
       #expect(result.report.messageType == plain.messageType, "\(text)")
@@ -106,7 +112,8 @@ import Testing
   }
 
   @Test func binaryFramesMustBeEnvelopes() {
-    let result = Validator().validate(envelopedFrame: .binary(Array(#"{"type":"ping"}"#.utf8)))
+    let result = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+      envelopedFrame: .binary(Array(#"{"type":"ping"}"#.utf8)))
     #expect(result.envelope == .binary)
     #expect(result.findings.map(\.code.rawValue) == ["envelope_bad_magic"])
   }
@@ -116,14 +123,14 @@ import Testing
       let capability = form == .binary ? Capability.compressionBinary : Capability.compressionText
       let other = form == .binary ? Capability.compressionText : Capability.compressionBinary
       let frame = try sealed(history, form)
-      let granted = Validator(options: .init(negotiatedCapabilities: [capability]))
+      let granted = Validator(options: .init(version: .v0_2_0, negotiatedCapabilities: [capability]))
       #expect(granted.validate(envelopedFrame: frame).findings == [], "\(form)")
-      let refused = Validator(options: .init(negotiatedCapabilities: [other]))
+      let refused = Validator(options: .init(version: .v0_2_0, negotiatedCapabilities: [other]))
       let findings = refused.validate(envelopedFrame: frame).findings
       #expect(findings.map(\.code) == [.extensionNotNegotiated], "\(form)")
       #expect(findings.first?.messageType == "session_history")
       // Unknown negotiation state (nil): not checked.
-      #expect(Validator().validate(envelopedFrame: frame).findings == [])
+      #expect(Validator(options: ValidationOptions(version: .v0_2_0)).validate(envelopedFrame: frame).findings == [])
     }
   }
 
@@ -134,7 +141,7 @@ import Testing
     let frame = Array(#"{"type":"session_list","sessions":[\#(nulls)],"total_count":500}"#.utf8)
     for form in EnvelopeForm.allCases {
       let other = form == .binary ? Capability.compressionText : Capability.compressionBinary
-      let options = ValidationOptions(negotiatedCapabilities: [other], maxFindings: 10)
+      let options = ValidationOptions(version: .v0_2_0, negotiatedCapabilities: [other], maxFindings: 10)
       let plain = Validator(options: options).validate(frame).findings
       let enveloped = Validator(options: options).validate(envelopedFrame: try sealed(frame, form)).findings
       #expect(plain.count == 11, "\(form)")  // 10 and the summary
@@ -146,7 +153,8 @@ import Testing
 
   @Test func envelopesDoNotNest() throws {
     let inner = try #require(try sender.seal(history, form: .text))
-    let result = Validator(options: .init(strict: true)).validate(envelopedFrame: try sealed(inner, .binary))
+    let result = Validator(options: .init(version: .v0_2_0, strict: true)).validate(
+      envelopedFrame: try sealed(inner, .binary))
     #expect(result.frame == inner, "opened once")
     #expect(result.findings.map(\.code) == [.unknownType])
     #expect(!result.isValid)
@@ -162,7 +170,8 @@ import Testing
     let logger = ProtocolLogger(minimumLevel: .debug) { lines.append($0.message) }
     var corrupt = try #require(try sender.seal(history, form: .binary))
     corrupt[corrupt.count - 1] ^= 0xFF
-    _ = Validator(logger: logger).validate(envelopedFrame: .binary(corrupt))
+    _ = Validator(options: ValidationOptions(version: .v0_2_0), logger: logger).validate(
+      envelopedFrame: .binary(corrupt))
     #expect(lines.all.count == 1)
     #expect(lines.all.first?.contains("envelope_corrupt") ?? false, "\(lines.all)")
   }

@@ -89,10 +89,10 @@ import VCProtoCodegen
   }
 
   @Test(arguments: sites) func everyValueRoundTrips(_ site: Site) throws {
-    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient))
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: .v0_2_0))
     for raw in site.cases {
       let frame = site.frame("\"\(raw)\"")
-      #expect(Validator().validate(frame).findings.isEmpty, "\(frame)")
+      #expect(Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame).findings.isEmpty, "\(frame)")
       for typeFirst in [true, false] {
         let message = try decoder.decodeServerMessage(Array(site.frame("\"\(raw)\"", typeFirst: typeFirst).utf8))
         #expect(site.read(message) == raw)
@@ -104,7 +104,7 @@ import VCProtoCodegen
   /// Outside the set (or not a string): the decoder throws exactly the validator's findings, on both
   /// decode paths, and the typed model's own error names the same member.
   @Test(arguments: sites) func aValueOutsideTheSetFailsLikeTheValidator(_ site: Site) throws {
-    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient))
+    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: .v0_2_0))
     let first = site.cases[0]
     let outside: [(token: String, code: String, reason: String)] = [
       ("\"\(first.uppercased())\"", "invalid_value", "invalid value"),
@@ -115,7 +115,9 @@ import VCProtoCodegen
       ("[\"\(first)\"]", "wrong_type", "expected string, got array"),
     ]
     for (token, code, reason) in outside {
-      let expected = Validator().validate(site.frame(token)).findings.map { "\($0.code) \($0.pointer)" }
+      let expected = Validator(options: ValidationOptions(version: .v0_2_0)).validate(site.frame(token)).findings.map {
+        "\($0.code) \($0.pointer)"
+      }
       #expect(expected == ["\(code) \(site.pointer)"], "\(token)")
       for typeFirst in [true, false] {
         do {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ConversationObserverTests {
   /// Feeds frames (`>` client, `<` server; times in seconds) and returns the codes per frame.
   func codes(_ frames: [(String, String)], times: [Double?]? = nil) -> [[String]] {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     return frames.enumerated().map { i, frame in
       let object = try! JSONReader().parse(frame.1).objectValue!
       let event = ConversationObserver.Frame(
@@ -112,7 +112,7 @@ import Testing
   }
 
   @Test func compressedFramesNeedTheirCapability() {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     func feed(_ direction: MessageDirection, _ text: String, _ envelope: EnvelopeForm? = nil) -> [String] {
       let event = ConversationObserver.Frame(
         direction: direction, message: try! JSONReader().parse(text).objectValue!, envelope: envelope)
@@ -143,7 +143,7 @@ import Testing
 
   /// An ack for an id this capture never showed is a warning: it may follow a reconnect.
   @Test func unknownMessageIDIsAWarning() {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     for frame in [hello, connect, sessionList] {
       _ = observer.observe(
         .init(
@@ -230,7 +230,7 @@ import Testing
     func partial(_ last: Int) -> (String, String) {
       ("<", #"{"type":"session_history","session_id":"s","messages":[],"last_seq":\#(last),"is_complete":false}"#)
     }
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     var findings: [Finding] = []
     for frame in [hello, connect, connected, subscribe(0), partial(12), subscribe(12), partial(20), subscribe(3)] {
       findings = observer.observe(
@@ -287,7 +287,7 @@ import Testing
   /// `connected` may grant only what negotiation gives: offered by the hello and asked for by the
   /// connect (the client engine closes otherwise).
   @Test func connectedGrantsOnlyWhatWasAskedFor() {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     var last: [Finding] = []
     for frame in [
       (
@@ -338,7 +338,7 @@ import Testing
 
   /// Times at the ends of 64 bits neither trap nor hide a gap.
   @Test func heartbeatGapAtExtremeTimes() {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     let caps = #""capabilities":["heartbeat"]"#
     let frames: [(MessageDirection, String, Int64)] = [
       (
@@ -410,7 +410,7 @@ import Testing
     var rng = SplitMix64(state: 20_261_123)
     let allowed = Set(FindingCode.conversationCodes)
     for _ in 0..<200 {
-      var observer = ConversationObserver()
+      var observer = ConversationObserver(fallbackVersion: .v0_2_0)
       for step in 0..<60 {
         let (direction, message) = parsed[Int(rng.next() % UInt64(parsed.count))]
         let time: Int64? =
@@ -440,7 +440,7 @@ import Testing
   }
 
   @Test func helloStartsAFreshConnection() {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     func feed(_ d: MessageDirection, _ t: String) -> [String] {
       observer.observe(.init(direction: d, message: try! JSONReader().parse(t).objectValue!)).map(\.code.rawValue)
     }

@@ -16,20 +16,24 @@ import Testing
 
   @Test func theChoiceFollowsStrictnessAndTheLoggersLevel() {
     let sink = Sink()
-    #expect(MessageDecoder().strategy == .fast)
-    #expect(MessageDecoder(options: ValidationOptions(strict: true)).strategy == .validated)
-    #expect(MessageDecoder(logger: logger(.info, sink)).strategy == .validated)
-    #expect(MessageDecoder(logger: logger(.debug, sink)).strategy == .validated)
+    #expect(MessageDecoder(options: ValidationOptions(version: .v0_2_0)).strategy == .fast)
+    #expect(MessageDecoder(options: ValidationOptions(version: .v0_2_0, strict: true)).strategy == .validated)
+    #expect(
+      MessageDecoder(options: ValidationOptions(version: .v0_2_0), logger: logger(.info, sink)).strategy == .validated)
+    #expect(
+      MessageDecoder(options: ValidationOptions(version: .v0_2_0), logger: logger(.debug, sink)).strategy == .validated)
     // A logger that records only warnings and errors does not need every frame validated: the
     // validator still runs, and logs, for every frame that fails.
-    #expect(MessageDecoder(logger: logger(.warning, sink)).strategy == .fast)
+    #expect(
+      MessageDecoder(options: ValidationOptions(version: .v0_2_0), logger: logger(.warning, sink)).strategy == .fast)
     // Not the identity of the logger: a new silent-level logger is as fast as `.silent`.
-    #expect(MessageDecoder(logger: logger(.error, sink)).strategy == .fast)
+    #expect(
+      MessageDecoder(options: ValidationOptions(version: .v0_2_0), logger: logger(.error, sink)).strategy == .fast)
   }
 
   @Test func aFastDecoderStillLogsEveryMissingField() {
     let sink = Sink()
-    let decoder = MessageDecoder(logger: logger(.warning, sink))
+    let decoder = MessageDecoder(options: ValidationOptions(version: .v0_2_0), logger: logger(.warning, sink))
     #expect(throws: DecodingFailure.self) { try decoder.decode(#"{"type":"subscribe"}"#) }
     #expect(sink.all.map(\.code) == [.missingField])
     #expect(sink.all.first?.pointer == "/session_id")
@@ -37,7 +41,7 @@ import Testing
 
   @Test func aValidatingDecoderLogsTheUnknownTypeOfAFrameThatDecodes() throws {
     let sink = Sink()
-    let decoder = MessageDecoder(logger: logger(.info, sink))
+    let decoder = MessageDecoder(options: ValidationOptions(version: .v0_2_0), logger: logger(.info, sink))
     guard case .unknown = try decoder.decode(#"{"type":"from_the_future","x":1}"#) else {
       Issue.record("an unknown type decodes to .unknown")
       return

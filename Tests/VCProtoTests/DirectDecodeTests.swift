@@ -8,13 +8,16 @@ import Testing
 /// direct path really taken on the frames it is meant for.
 @Suite struct DirectDecodeTests {
   /// A decoder forced onto the tree path: with a logger, the decoder always asks the validator.
-  static let treeDecoder = MessageDecoder(logger: ProtocolLogger(minimumLevel: .error) { _ in })
+  static let treeDecoder = MessageDecoder(
+    options: ValidationOptions(version: .v0_2_0), logger: ProtocolLogger(minimumLevel: .error) { _ in })
 
   /// Both paths on one frame: equal messages, or equal findings.
   static func expectSameResult(_ bytes: [UInt8], _ label: String, options: ValidationOptions? = nil) {
     let treeDecoder =
       options.map { MessageDecoder(options: $0, logger: ProtocolLogger(minimumLevel: .error) { _ in }) } ?? treeDecoder
-    let direct = Result { () throws(DecodingFailure) in try MessageDecoder(options: options ?? .init()).decode(bytes) }
+    let direct = Result { () throws(DecodingFailure) in
+      try MessageDecoder(options: options ?? .init(version: .v0_2_0)).decode(bytes)
+    }
     let tree = Result { () throws(DecodingFailure) in try treeDecoder.decode(bytes) }
     switch (direct, tree) {
     case (.success(let a), .success(let b)):
@@ -106,7 +109,7 @@ import Testing
 
   /// The direct path gives up (and the tree path decides) on what it does not handle itself.
   @Test func directPathGivesUpOnWhatItDoesNotHandle() {
-    let decoder = MessageDecoder()
+    let decoder = MessageDecoder(options: ValidationOptions(version: .v0_2_0))
     let giveUps = [
       #"{"session_id":"s","type":"subscribe"}"#,  // type not first
       #"{"type":"subscribe","sess\u0069on_id":"s"}"#,  // escaped member name

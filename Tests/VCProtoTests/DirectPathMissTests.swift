@@ -20,7 +20,8 @@ import Testing
   }
 
   static func decode(_ text: String) -> Result<AnyMessage, DecodingFailure> {
-    Result { () throws(DecodingFailure) in try MessageDecoder().decode(text) }
+    Result { () throws(DecodingFailure) in try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(text)
+    }
   }
 
   /// A broken rule (`size_kb` >= 1) is a miss at the member, not a JSON error; the caller gets the

@@ -45,7 +45,7 @@ private func documentedAuthentication(
 private func documentedDecode(_ frameBytes: [UInt8], into printed: PrintedLines) {
   func print(_ items: Any...) { printed.record(items) }
   // snippet begin: decode
-  let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient))
+  let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: .v0_2_0))
   do {
     switch try decoder.decodeServerMessage(frameBytes) {
     case .commandOutput(let line):
@@ -71,7 +71,7 @@ private func documentedEncode() -> [UInt8] {
 private func documentedValidation(_ frameText: String, into printed: PrintedLines) {
   func print(_ items: Any...) { printed.record(items) }
   // snippet begin: validate
-  let report = Validator().validate(frameText)
+  let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(frameText)
   for finding in report.findings where finding.severity == .error {
     print(finding.code, finding.pointer, finding.message)
   }

@@ -150,7 +150,7 @@ import Testing
   /// the capture's long message ids become the engine's cursors (memory grew about 4 MB per session
   /// subscribed with a 4 MB `newest_message_id`; it stays flat now).
   @Test func observerFollowsNoLongCursor() throws {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     func feed(_ direction: MessageDirection, _ text: String) throws -> [String] {
       observer.observe(.init(direction: direction, message: try Self.object(text))).map(\.code.rawValue)
     }

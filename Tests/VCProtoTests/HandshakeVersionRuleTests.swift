@@ -116,7 +116,7 @@ import Testing
         expectDirectAgrees(hello(authVersions: n), version, maxHandshakeListItems: 3)
       }
     }
-    let strict = MessageDecoder(options: ValidationOptions(maxHandshakeListItems: 3))
+    let strict = MessageDecoder(options: ValidationOptions(version: .v0_2_0, maxHandshakeListItems: 3))
     #expect(strict.directBuild(Array(connect(capabilities: 3).utf8)) != nil)
     #expect(strict.directBuild(Array(connect(capabilities: 4).utf8)) == nil)
   }

@@ -5,7 +5,8 @@ import Testing
 /// Hostile frames: each yields a specific finding, never a crash, with bounded work.
 @Suite struct HostileInputTests {
   func codes(_ bytes: [UInt8], limits: JSONLimits = .default) -> [String] {
-    Validator(options: ValidationOptions(limits: limits)).validate(bytes).findings.map(\.code.rawValue)
+    Validator(options: ValidationOptions(version: .v0_2_0, limits: limits)).validate(bytes).findings.map(
+      \.code.rawValue)
   }
 
   func codes(_ text: String) -> [String] { codes(Array(text.utf8)) }
@@ -49,7 +50,7 @@ import Testing
     ] as [[UInt8]])
   func invalidUTF8IsRefused(_ bad: [UInt8]) {
     let frame = Array("{\"type\":\"ping\",\"x\":\"".utf8) + bad + Array("\"}".utf8)
-    let report = Validator().validate(frame)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame)
     #expect(report.findings.map(\.code.rawValue) == ["invalid_utf8"])
     // The offset is the first byte that cannot be part of a valid sequence: within the bad bytes
     // (or the byte right after a truncated sequence).
@@ -65,8 +66,10 @@ import Testing
         "{\"type\":\"ping\",\"x\":\"", "{\"type\":\"ping\",\"x\":\"\\n", "{\"type\":\"ack\",\"message\":\"é",
       ] {
         let frame = Array(prefix.utf8) + [lead]
-        #expect(!Validator().validate(frame).isValid)
-        #expect(throws: DecodingFailure.self) { try MessageDecoder().decode(frame) }
+        #expect(!Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame).isValid)
+        #expect(throws: DecodingFailure.self) {
+          try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(frame)
+        }
       }
     }
   }
@@ -102,7 +105,8 @@ import Testing
   }
 
   @Test func duplicateKeysAreRejectedNotLastWins() {
-    let report = Validator().validate("{\"type\":\"ping\",\"type\":\"connect\"}")
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+      "{\"type\":\"ping\",\"type\":\"connect\"}")
     #expect(report.findings.map(\.code.rawValue) == ["duplicate_key"])
     // A large object takes the set-based path.
     let members = (0..<40).map { "\"k\($0)\":0" }.joined(separator: ",")

@@ -32,7 +32,7 @@ import Testing
     let frame: [UInt8] =
       Array(#"{"type":"session_list","sesr{ions":null,""#.utf8) + [0xCC, 0x8B]
       + Array(#"ott":2}"#.utf8)
-    let report = Validator().validate(frame)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame)
     #expect(!report.findings.isEmpty)
     for finding in report.findings {
       #expect(finding.pointer.isEmpty || finding.pointer.unicodeScalars.first == "/", "\(finding)")

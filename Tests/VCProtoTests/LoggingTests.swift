@@ -39,20 +39,24 @@ final class RecordingSink: @unchecked Sendable {
 
   @Test func silentByDefault() throws {
     // The default is the shared silent logger ...
-    #expect(Validator().logger === ProtocolLogger.silent)
+    #expect(Validator(options: ValidationOptions(version: .v0_2_0)).logger === ProtocolLogger.silent)
     // ... whose level is above everything the library logs: a sink at that level receives nothing
     // from any faulty frame, while the same frames at `.debug` do reach a sink (so they would show).
     let silent = RecordingSink()
     let loud = RecordingSink()
     for frame in try Self.faultyFrames() {
-      _ = Validator(logger: silent.logger(ProtocolLogger.silent.minimumLevel)).validate(frame)
-      _ = Validator(logger: loud.logger(.debug)).validate(frame)
+      _ = Validator(
+        options: ValidationOptions(version: .v0_2_0), logger: silent.logger(ProtocolLogger.silent.minimumLevel)
+      ).validate(frame)
+      _ = Validator(options: ValidationOptions(version: .v0_2_0), logger: loud.logger(.debug)).validate(frame)
     }
     #expect(silent.records.isEmpty, "\(silent.records.prefix(3))")
     #expect(Set(loud.records.map(\.level)) == [.debug, .info, .warning])
     // And the default validator writes nothing to standard output or standard error.
     let output = try Self.capturingStandardStreams {
-      for frame in try Self.faultyFrames() { _ = Validator().validate(frame) }
+      for frame in try Self.faultyFrames() {
+        _ = Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame)
+      }
     }
     #expect(!output.contains("silent-marker"), "\(output)")
     #expect(!output.contains("missing field"), "\(output)")
@@ -85,7 +89,7 @@ final class RecordingSink: @unchecked Sendable {
     let sink = RecordingSink()
     let frame =
       #"{"type":"command_output_full","command_session_id":"cmd-1","output":"","timestamp":"2026-01-11T17:25:32Z","command_id":"git.status"}"#
-    _ = Validator(logger: sink.logger(.info)).validate(frame)
+    _ = Validator(options: ValidationOptions(version: .v0_2_0), logger: sink.logger(.info)).validate(frame)
     let lines = sink.records.filter { $0.code == .missingField }.map(\.message)
     #expect(
       lines.sorted() == [
@@ -98,7 +102,7 @@ final class RecordingSink: @unchecked Sendable {
     let sink = RecordingSink()
     let padding = String(repeating: "p", count: 500)
     let frame = "{\"type\":\"connect\",\"api_key\":\"\(Self.key)\",\"pad\":\"\(padding)\",,}"
-    let report = Validator(logger: sink.logger(.warning)).validate(frame)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0), logger: sink.logger(.warning)).validate(frame)
     #expect(report.findings.map(\.code) == [.invalidJSON])
     let record = try #require(sink.records.first)
     #expect(record.message.contains("at byte \(frame.utf8.count - 2)"))
@@ -147,7 +151,7 @@ final class RecordingSink: @unchecked Sendable {
 
   @Test func unknownTypesAreLoggedOncePerType() {
     let sink = RecordingSink()
-    let validator = Validator(logger: sink.logger(.info))
+    let validator = Validator(options: ValidationOptions(version: .v0_2_0), logger: sink.logger(.info))
     for _ in 0..<3 { _ = validator.validate(#"{"type":"mystery"}"#) }
     _ = validator.validate(#"{"type":"other_mystery"}"#)
     let lines = sink.records.filter { $0.code == .unknownType }
@@ -163,7 +167,7 @@ final class RecordingSink: @unchecked Sendable {
       "{\"type\":\"ping\",\"note\":\"\(Self.key)\"}",
     ]
     for frame in frames {
-      let report = Validator(logger: sink.logger(.debug)).validate(frame)
+      let report = Validator(options: ValidationOptions(version: .v0_2_0), logger: sink.logger(.debug)).validate(frame)
       for finding in report.findings { #expect(!finding.message.contains("aabbccddeeff"), "\(finding)") }
     }
     for record in sink.records { #expect(!record.message.contains("aabbccddeeff"), "\(record.message)") }
@@ -179,7 +183,7 @@ final class RecordingSink: @unchecked Sendable {
       "{\"type\":\"ping\",\"\(Self.key)\":1,\"\(Self.key)\":2}",
     ]
     for frame in frames {
-      let report = Validator(logger: sink.logger(.debug)).validate(frame)
+      let report = Validator(options: ValidationOptions(version: .v0_2_0), logger: sink.logger(.debug)).validate(frame)
       #expect(!report.findings.isEmpty, "\(frame)")
       for finding in report.findings {
         #expect(!"\(finding) \(finding.messageType ?? "")".contains("00112233"), "\(finding)")

@@ -24,7 +24,7 @@ import Testing
 
   @Test func aMegabyteTypeIsCutInTheFindingAndMarkedWithItsLength() throws {
     let type = String(repeating: "T", count: Self.megabyte)
-    let report = Validator().validate(Self.frame([("type", .string(type))]))
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(Self.frame([("type", .string(type))]))
     let finding = try #require(report.findings.first)
     #expect(finding.code == .unknownType)
     let shown = try #require(finding.messageType)
@@ -60,7 +60,8 @@ import Testing
   }
 
   @Test func aTypeOfOneHugeGraphemeIsCutInScalars() throws {
-    let report = Validator().validate(Self.frame([("type", .string(Self.oneGrapheme))]))
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+      Self.frame([("type", .string(Self.oneGrapheme))]))
     let finding = try #require(report.findings.first)
     // Quotes count Unicode scalars (60, then `…`), not Characters (this type is one Character).
     #expect(Self.scalars(finding.message) <= "unknown message type \"\"".count + 61)
@@ -69,7 +70,8 @@ import Testing
 
   @Test func aMegabyteMemberNameStaysExactInThePointerButNotInTheDescription() throws {
     let name = String(repeating: "M", count: Self.megabyte)
-    let report = Validator().validate(Self.frame([("type", "ping"), (name, 1)]))
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+      Self.frame([("type", "ping"), (name, 1)]))
     let finding = try #require(report.findings.first { $0.code == .unexpectedField })
     #expect(finding.pointer == "/" + name)
     #expect(finding.description.hasPrefix("warning unexpected_field /MMMM"))
@@ -79,7 +81,7 @@ import Testing
 
   @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func theLoggerCutsPointersAndTypesOfEveryRecord() throws {
     let sink = RecordingSink()
-    let validator = Validator(logger: sink.logger(.debug))
+    let validator = Validator(options: ValidationOptions(version: .v0_2_0), logger: sink.logger(.debug))
     // Ten megabyte names, one unknown megabyte type in another frame.
     let members: [(String, JSONValue)] =
       [("type", "ping")] + (0..<10).map { (String(repeating: "\(UnicodeScalar(65 + $0)!)", count: Self.megabyte), 1) }
@@ -100,7 +102,7 @@ import Testing
 
   @Test func aDecodingFailureCarriesABoundedType() throws {
     let type = String(repeating: "T", count: Self.megabyte)
-    var options = ValidationOptions()
+    var options = ValidationOptions(version: .v0_2_0)
     options.strict = true
     do {
       _ = try MessageDecoder(options: options).decode(Self.frame([("type", .string(type))]))
@@ -113,7 +115,7 @@ import Testing
   }
 
   @Test func theObserverQuotesAndStoresBoundedTypes() {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     func frame(_ direction: MessageDirection, _ text: String) -> [Finding] {
       observer.observe(
         ConversationObserver.Frame(direction: direction, message: try! JSONReader().parse(text).objectValue!))

@@ -52,7 +52,7 @@ import Testing
       try Negotiator.negotiate(server: Self.offer, client: versions)
     }
     // The cap is the validator's default, and a caller may set another.
-    #expect(ValidationOptions().maxHandshakeListItems == 64)
+    #expect(ValidationOptions(version: .v0_2_0).maxHandshakeListItems == 64)
     #expect(throws: HandshakeListTooLong(list: "capabilities", count: 3, limit: 2)) {
       try Negotiator.negotiate(
         server: Self.offer, client: ClientAnnouncement(capabilities: Self.names(3)), maxListItems: 2)

@@ -50,7 +50,10 @@ import Testing
         #expect(result.authVersion == expect["auth_version"]?.intValue, "\(id)")
         let connected = result.connected(sessionId: "s", serverProof: nil)
         #expect(connected.negotiatedProtocolVersion == result.version.rawValue, "\(id)")
-        #expect(Validator().validate(MessageEncoder().encode(ServerMessage.connected(connected))).isValid, "\(id)")
+        #expect(
+          Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+            MessageEncoder().encode(ServerMessage.connected(connected))
+          ).isValid, "\(id)")
       case .failure(let failure):
         refusals += 1
         let want = try #require(expect["refusal"]?.objectValue, "\(id): refused \(failure)")
@@ -58,7 +61,10 @@ import Testing
           try JSONReader().parse(MessageEncoder().encode(ServerMessage.error(failure.errorMessage))).objectValue)
         #expect(Set(frame.keys) == Set(want.keys), "\(id)")
         for member in want.members { #expect(frame[member.key] == member.value, "\(id): \(member.key)") }
-        #expect(Validator().validate(MessageEncoder().encode(ServerMessage.error(failure.errorMessage))).isValid)
+        #expect(
+          Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+            MessageEncoder().encode(ServerMessage.error(failure.errorMessage))
+          ).isValid)
       }
     }
     // 3 matrix values x 3 guarded configurations, 3 rule values x 3, one with extensions.

@@ -7,7 +7,7 @@ import Testing
 /// (every frame wrapped, the wrapper's form, `seq` per direction) and the rest on the inner frames.
 @Suite struct ObserverAuthenticatedFramesTests {
   func codes(_ frames: [(String, JSONObject)]) -> [[String]] {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     return frames.map { frame in
       observer.observe(
         ConversationObserver.Frame(direction: frame.0 == ">" ? .clientToServer : .serverToClient, message: frame.1)

@@ -34,7 +34,7 @@ import Testing
 
   @Test(arguments: [Int64.max, Int64.max - 1, Int64.min, Int64.min + 1, 0])
   func extremeTimesNeverCrash(time: Int64) throws {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     var codes: [String] = []
     for (direction, text) in Self.conversation {
       let message = try #require(JSONReader().parse(text).objectValue)
@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func timesJumpingBetweenTheEdges() throws {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     var codes: [String] = []
     for (index, (direction, text)) in Self.conversation.enumerated() {
       let message = try #require(JSONReader().parse(text).objectValue)

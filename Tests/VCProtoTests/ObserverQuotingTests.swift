@@ -40,7 +40,7 @@ import Testing
 
   /// Feeds `frames` to a new observer; returns every finding.
   static func observe(_ frames: [ConversationObserver.Frame]) -> [Finding] {
-    var observer = ConversationObserver()
+    var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     return frames.flatMap { observer.observe($0) }
   }
 

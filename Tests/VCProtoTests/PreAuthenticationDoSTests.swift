@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func directPathUndeclaredMemberChecksAreLinear() {
-    let decoder = MessageDecoder()
+    let decoder = MessageDecoder(options: ValidationOptions(version: .v0_2_0))
     var checks: [Int] = []
     for n in [10_000, 20_000, 40_000] {
       var stats = JSONParseStats()
@@ -64,7 +64,7 @@ import Testing
         (#"{"type":"session_history","session_id":"\#(session)","messages":[\#(record)],"total_count":1,"#
           + #""oldest_message_id":"\#(id)","newest_message_id":"\#(id)","is_complete":true}"#).utf8)
     }
-    let decoder = MessageDecoder()
+    let decoder = MessageDecoder(options: ValidationOptions(version: .v0_2_0))
     var checks: [Int] = []
     for n in [10_000, 20_000] {
       var stats = JSONParseStats()
@@ -79,12 +79,14 @@ import Testing
     var bytes = frame("ping", undeclared: 5_000)
     bytes.removeLast()
     bytes += Array(",\"x4321\":1}".utf8)
-    let report = Validator().validate(bytes)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(bytes)
     #expect(report.findings.map(\.code) == [.duplicateKey])
     #expect(report.findings.first?.message.contains("x4321") == true)
     var stats = JSONParseStats()
-    #expect(MessageDecoder().directBuild(bytes, stats: &stats) == nil)
-    #expect(throws: DecodingFailure.self) { try MessageDecoder().decode(bytes) }
+    #expect(MessageDecoder(options: ValidationOptions(version: .v0_2_0)).directBuild(bytes, stats: &stats) == nil)
+    #expect(throws: DecodingFailure.self) {
+      try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(bytes)
+    }
   }
 
   // MARK: 2. Memory
@@ -132,7 +134,7 @@ import Testing
 
   @Test func valueLimitIsCheckedWhileParsing() {
     let limits = JSONLimits(maxValues: 1000)
-    let options = ValidationOptions(limits: limits)
+    let options = ValidationOptions(version: .v0_2_0, limits: limits)
     // 1 frame + 1 type + 998 members = 1000 values, at the limit; one member more is over it.
     for (members, expected) in [(998, [FindingCode]()), (999, [.tooManyValues])] {
       let bytes = frame("ping", undeclared: members)
@@ -159,8 +161,11 @@ import Testing
     let (result, stats) = JSONReader().parseCountingWork(bytes)
     #expect(throws: JSONReadError.self) { try result.get() }
     #expect(stats.values == JSONLimits.default.maxValues + 1)
-    #expect(Validator().validate(bytes).findings.map(\.code) == [.tooManyValues])
-    #expect(throws: DecodingFailure.self) { try MessageDecoder().decode(bytes) }
+    #expect(
+      Validator(options: ValidationOptions(version: .v0_2_0)).validate(bytes).findings.map(\.code) == [.tooManyValues])
+    #expect(throws: DecodingFailure.self) {
+      try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(bytes)
+    }
     // Sanity check on the whole process (other tests run alongside, so the bound is loose): the
     // peak grew by far less than the gigabytes the review measured.
     #expect(peakResidentBytes() - before < 600 << 20)
@@ -173,7 +178,8 @@ import Testing
     let sealed = try #require(try codec.seal(inner, form: .binary))
     #expect(sealed.count < 200_000)
     #expect(sealed.count * codec.limits.maxCompressionRatio > inner.count, "under the ratio cap")
-    let report = Validator().validate(envelopedFrame: .binary(sealed), codec: codec)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(
+      envelopedFrame: .binary(sealed), codec: codec)
     #expect(report.findings.map(\.code) == [.tooManyValues])
   }
 
@@ -183,7 +189,7 @@ import Testing
     // 900,000 nulls where session summaries are required: one finding each before the cap.
     let nulls = Array(repeating: "null", count: 900_000).joined(separator: ",")
     let bytes = Array(#"{"type":"session_list","sessions":[\#(nulls)],"total_count":900000}"#.utf8)
-    let report = Validator().validate(bytes)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(bytes)
     #expect(report.findings.count == 101)
     #expect(report.findings.dropLast().allSatisfy { $0.code == .nullNotAllowed })
     let last = report.findings.last
@@ -200,21 +206,24 @@ import Testing
     var text = #"{"type":"prompt","text":"hi","new_session_id":"a","resume_session_id":"b""#
     for i in 0..<150 { text += ",\"x\(i)\":0" }
     text += "}"
-    let report = Validator().validate(text)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(text)
     #expect(report.findings.count == 101)
     #expect(report.findings.last?.code == .findingsSuppressed)
     #expect(report.findings.last?.severity == .error)
     #expect(report.findings.last?.message.contains("51 more findings suppressed (1 errors, 50 warnings)") == true)
     #expect(!report.isValid)
-    #expect(throws: DecodingFailure.self) { try MessageDecoder().decode(text) }
+    #expect(throws: DecodingFailure.self) {
+      try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(text)
+    }
     // Only warnings suppressed: a warning summary, and the frame still decodes.
     let warnings = frame("ping", undeclared: 150)
-    let clean = Validator().validate(warnings)
+    let clean = Validator(options: ValidationOptions(version: .v0_2_0)).validate(warnings)
     #expect(clean.findings.last?.severity == .warning)
     #expect(clean.isValid)
-    #expect(try MessageDecoder().decode(warnings).type == "ping")
+    #expect(try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(warnings).type == "ping")
     // A lower cap, and strict mode (every suppressed warning is then an error).
-    let strict = Validator(options: ValidationOptions(strict: true, maxFindings: 3)).validate(warnings)
+    let strict = Validator(options: ValidationOptions(version: .v0_2_0, strict: true, maxFindings: 3)).validate(
+      warnings)
     #expect(strict.findings.count == 4)
     #expect(strict.findings.last?.severity == .error)
     #expect(strict.findings.last?.message.contains("147 more findings suppressed (147 errors, 0 warnings)") == true)
@@ -224,13 +233,14 @@ import Testing
     let records = Records()
     let logger = ProtocolLogger(minimumLevel: .debug) { records.append($0) }
     let nulls = Array(repeating: "null", count: 10_000).joined(separator: ",")
-    _ = Validator(logger: logger).validate(#"{"type":"session_list","sessions":[\#(nulls)]}"#)
+    _ = Validator(options: ValidationOptions(version: .v0_2_0), logger: logger).validate(
+      #"{"type":"session_list","sessions":[\#(nulls)]}"#)
     let logged = records.all
     #expect(logged.count == 21)
     #expect(logged.last?.code == .findingsSuppressed)
     #expect(logged.last?.message.contains("81 more log records") == true)
     // Per frame: the next frame gets its own allowance.
-    _ = Validator(logger: logger).validate(#"{"type":"ping","a":1}"#)
+    _ = Validator(options: ValidationOptions(version: .v0_2_0), logger: logger).validate(#"{"type":"ping","a":1}"#)
     #expect(records.all.count == 22)
   }
 
@@ -243,18 +253,25 @@ import Testing
       return #"{"type":"connect","api_key":"untethered-0011223344556677889900aabbccddeeff","#
         + #""protocol_versions":[\#(v)],"capabilities":[\#(c)]}"#
     }
-    #expect(try MessageDecoder().decode(connect(64, 64)).type == "connect")
-    let report = Validator().validate(connect(100_000, 100_000))
+    #expect(try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(connect(64, 64)).type == "connect")
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(connect(100_000, 100_000))
     #expect(report.findings.map(\.code) == [.handshakeListTooLong, .handshakeListTooLong])
     #expect(report.findings.map(\.pointer) == ["/protocol_versions", "/capabilities"])
     #expect(report.findings.first?.message.contains("maxHandshakeListItems") == true)
-    #expect(throws: DecodingFailure.self) { try MessageDecoder().decodeClientMessage(Array(connect(65, 0).utf8)) }
+    #expect(throws: DecodingFailure.self) {
+      try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decodeClientMessage(Array(connect(65, 0).utf8))
+    }
     // The server's lists too.
     let hello =
       #"{"type":"hello","message":"Welcome to voice-code backend","version":"0.2.0","auth_version":1,"#
       + #""instructions":"Send connect message with api_key","auth_versions":[\#((0..<65).map { _ in "1" }.joined(separator: ","))]}"#
-    #expect(Validator().validate(hello).findings.map(\.pointer) == ["/auth_versions"])
-    #expect(throws: DecodingFailure.self) { try MessageDecoder().decodeServerMessage(Array(hello.utf8)) }
+    #expect(
+      Validator(options: ValidationOptions(version: .v0_2_0)).validate(hello).findings.map(\.pointer) == [
+        "/auth_versions"
+      ])
+    #expect(throws: DecodingFailure.self) {
+      try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decodeServerMessage(Array(hello.utf8))
+    }
   }
 
   // MARK: 5. One duplicate-key rule
@@ -269,16 +286,19 @@ import Testing
     var text = #"{"type":"ping","\#(precomposed)":1,"\#(decomposed)":2"#
     for i in 0..<(members - 3) { text += ",\"p\(i)\":0" }
     text += "}"
-    let report = Validator().validate(text)
+    let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(text)
     #expect(!report.findings.contains { $0.code == .duplicateKey })
     #expect(report.findings.filter { $0.code == .unexpectedField }.count == min(members - 1, 100))
-    let message = try MessageDecoder().decode(text)
+    let message = try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(text)
     guard case .client(.ping(let ping)) = message else { throw Failure("not a ping") }
     #expect(ping.additionalMembers[precomposed] == .number(JSONNumber(uncheckedLiteral: "1")))
     #expect(ping.additionalMembers[decomposed] == .number(JSONNumber(uncheckedLiteral: "2")))
     // Reordered combining marks: same length, canonically equivalent, still two keys.
     let marks = #"{"type":"ping","e\u0301\u0327":1,"e\u0327\u0301":2}"#
-    #expect(!Validator().validate(marks).findings.contains { $0.code == .duplicateKey })
+    #expect(
+      !Validator(options: ValidationOptions(version: .v0_2_0)).validate(marks).findings.contains {
+        $0.code == .duplicateKey
+      })
   }
 
   @Test(arguments: [3, 22, 5_000])
@@ -287,8 +307,11 @@ import Testing
     var text = #"{"type":"ping","\#(precomposed)":1"#
     for i in 0..<(members - 3) { text += ",\"p\(i)\":0" }
     text += #","\u00e9":2}"#
-    #expect(Validator().validate(text).findings.map(\.code) == [.duplicateKey])
-    #expect(throws: DecodingFailure.self) { try MessageDecoder().decode(text) }
+    #expect(
+      Validator(options: ValidationOptions(version: .v0_2_0)).validate(text).findings.map(\.code) == [.duplicateKey])
+    #expect(throws: DecodingFailure.self) {
+      try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(text)
+    }
   }
 
   @Test func documentedInStandards() throws {

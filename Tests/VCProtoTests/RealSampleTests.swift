@@ -133,7 +133,7 @@ import Testing
     for sample in samples {
       let expected = Self.oracle(sample.message as! [String: Any], catalog: catalog)
       let direction = MessageDirection(rawValue: sample.direction)
-      let decoder = MessageDecoder(options: ValidationOptions(direction: direction))
+      let decoder = MessageDecoder(options: ValidationOptions(direction: direction, version: .v0_2_0))
       do {
         let message = try decoder.decode(sample.text)
         #expect(expected == nil, "line \(sample.line): decoded, but the reference says \(expected ?? "")")

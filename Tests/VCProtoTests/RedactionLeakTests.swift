@@ -8,7 +8,7 @@ import Testing
   /// The excerpts the logger writes for `frame` (a malformed frame).
   func excerpts(_ frame: String) -> String {
     let sink = RecordingSink()
-    _ = Validator(logger: sink.logger(.debug)).validate(frame)
+    _ = Validator(options: ValidationOptions(version: .v0_2_0), logger: sink.logger(.debug)).validate(frame)
     let text = sink.records.map(\.message).joined(separator: "\n")
     #expect(text.contains("malformed frame"), "the frame was expected not to parse: \(frame)")
     return text

@@ -69,7 +69,7 @@ import Testing
     let frame =
       "{\"type\":\"prompt\",\"text\":\"\(text)\",\"resume_session_id\":\"4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11\","
       + "\"working_directory\":\"/Users/dev\",\"x_extra_key\":\"日本\"}"
-    let message = try MessageDecoder().decode(Array(frame.utf8))
+    let message = try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(Array(frame.utf8))
     let encoded = MessageEncoder().encodeText(message)
     #expect(encoded.contains("résumé 😀 é and \\\"quoted\\\""), "\(encoded)")
     #expect(encoded.contains("\"x_extra_key\":\"日本\""), "\(encoded)")

@@ -4,7 +4,7 @@ import Testing
 
 /// One test per finding code, with the exact pointer and severity, plus decode/validate agreement.
 @Suite struct ValidatorCodeTests {
-  func findings(_ frame: String, _ options: ValidationOptions = ValidationOptions()) -> [String] {
+  func findings(_ frame: String, _ options: ValidationOptions = ValidationOptions(version: .v0_2_0)) -> [String] {
     Validator(options: options).validate(frame).findings.map {
       "\($0.severity.rawValue) \($0.code.rawValue) \($0.pointer)"
     }
@@ -22,7 +22,9 @@ import Testing
   /// short). Offsets counted by hand, in UTF-8 bytes.
   @Test func invalidJSONCarriesTheByteOffset() {
     func offset(_ frame: String) -> [Int?] {
-      Validator().validate(frame).findings.filter { $0.code == .invalidJSON }.map(\.offset)
+      Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame).findings.filter {
+        $0.code == .invalidJSON
+      }.map(\.offset)
     }
     #expect(offset("{\"type\":") == [8])  // cut short: the end of the frame
     #expect(offset("{\"type\":\"ping\"") == [14])
@@ -35,14 +37,19 @@ import Testing
 
   @Test func unknownTypeIsAWarningUnlessStrict() {
     #expect(findings("{\"type\":\"mystery\"}") == ["warning unknown_type /type"])
-    #expect(findings("{\"type\":\"mystery\"}", ValidationOptions(strict: true)) == ["error unknown_type /type"])
+    #expect(
+      findings("{\"type\":\"mystery\"}", ValidationOptions(version: .v0_2_0, strict: true)) == [
+        "error unknown_type /type"
+      ])
     #expect(findings("{\"type\":\"recipe_step_complete\"}") == ["warning unknown_type /type"])
   }
 
   @Test func notInVersionAndWrongDirection() {
     #expect(findings("{\"type\":\"canvas_update\",\"components\":[]}") == ["error not_in_version /type"])
     #expect(
-      findings("{\"type\":\"pong\"}", ValidationOptions(direction: .clientToServer)) == ["error wrong_direction /type"])
+      findings("{\"type\":\"pong\"}", ValidationOptions(direction: .clientToServer, version: .v0_2_0)) == [
+        "error wrong_direction /type"
+      ])
   }
 
   @Test func memberCodesWithNestedPointers() {
@@ -98,9 +105,9 @@ import Testing
       "{\"type\":\"turn_complete\",\"session_id\":null}", "[]", "{\"type\":\"set_max_message_size\",\"size_kb\":-1}",
     ]
     for frame in frames {
-      let report = Validator().validate(frame)
+      let report = Validator(options: ValidationOptions(version: .v0_2_0)).validate(frame)
       do {
-        _ = try MessageDecoder().decode(frame)
+        _ = try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(frame)
         #expect(report.isValid, "\(frame) decoded despite errors")
       } catch {
         #expect(!report.isValid, "\(frame) failed to decode without errors")
@@ -111,9 +118,11 @@ import Testing
 
   @Test func strictDecodeRefusesUnknownTypes() {
     #expect(throws: DecodingFailure.self) {
-      try MessageDecoder(options: ValidationOptions(strict: true)).decode("{\"type\":\"mystery\"}")
+      try MessageDecoder(options: ValidationOptions(version: .v0_2_0, strict: true)).decode("{\"type\":\"mystery\"}")
     }
-    #expect((try? MessageDecoder().decode("{\"type\":\"mystery\"}"))?.type == "mystery")
+    #expect(
+      (try? MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode("{\"type\":\"mystery\"}"))?.type
+        == "mystery")
   }
 }
 
@@ -122,9 +131,10 @@ import Testing
   let prompt = "{\"type\":\"prompt\",\"text\":\"hi\",\"idempotency_key\":\"k-1\"}"
 
   func codes(_ frame: String, _ capabilities: Set<String>?) -> [String] {
-    Validator(options: ValidationOptions(negotiatedCapabilities: capabilities)).validate(frame).findings.map {
-      "\($0.code.rawValue) \($0.pointer)"
-    }
+    Validator(options: ValidationOptions(version: .v0_2_0, negotiatedCapabilities: capabilities)).validate(frame)
+      .findings.map {
+        "\($0.code.rawValue) \($0.pointer)"
+      }
   }
 
   @Test func extensionsAreCheckedOnlyAgainstANegotiatedSet() {
@@ -136,10 +146,10 @@ import Testing
   }
 
   @Test func decoderAgreesWithTheValidator() {
-    let decoder = MessageDecoder(options: ValidationOptions(negotiatedCapabilities: ["draining"]))
+    let decoder = MessageDecoder(options: ValidationOptions(version: .v0_2_0, negotiatedCapabilities: ["draining"]))
     #expect(throws: DecodingFailure.self) { try decoder.decode(heartbeat) }
     #expect(throws: DecodingFailure.self) { try decoder.decode(prompt) }
-    let allowed = MessageDecoder(options: ValidationOptions(negotiatedCapabilities: ["heartbeat"]))
+    let allowed = MessageDecoder(options: ValidationOptions(version: .v0_2_0, negotiatedCapabilities: ["heartbeat"]))
     #expect((try? allowed.decode(heartbeat))?.type == "heartbeat")
   }
 }

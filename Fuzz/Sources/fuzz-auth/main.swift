@@ -9,7 +9,10 @@ let offer = ServerOffer(versions: .legacy, authVersions: [1, 2], capabilities: [
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let data else { return 0 }
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  guard case .client(.connect(let connect))? = try? MessageDecoder().decode(bytes) else { return 0 }
+  guard
+    case .client(.connect(let connect))? = try? MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(
+      bytes)
+  else { return 0 }
   let store = ChallengeStore()
   let now = ContinuousClock.now
   let hello = offer.hello(challenge: store.issue(now: now))

@@ -25,8 +25,6 @@ public enum ProtocolVersion: String, Sendable, Hashable, CaseIterable, Comparabl
   public static let newest = ProtocolVersion.v0_5_0
   /// The real server's default floor: what a client gets that announces no (or an unparseable) version.
   public static let serverFloor = ProtocolVersion.v0_4_0
-  /// The version a frame is checked against when nothing says otherwise (no handshake, no `--protocol`).
-  public static let validationDefault = ProtocolVersion.v0_2_0
 
   /// The version string, e.g. `0.4.0`.
   public var description: String { rawValue }

@@ -15,7 +15,7 @@ public struct MessageDecoder: Sendable {
   public var validator: Validator
 
   /// Creates a decoder checking against `options`, logging to `logger`.
-  public init(options: ValidationOptions = ValidationOptions(), logger: ProtocolLogger = .silent) {
+  public init(options: ValidationOptions, logger: ProtocolLogger = .silent) {
     validator = Validator(options: options, logger: logger)
   }
 

@@ -4,7 +4,7 @@
 /// it on a proxy, a test harness or a log.
 ///
 /// ```swift
-/// var observer = ConversationObserver()
+/// var observer = ConversationObserver(fallbackVersion: .v0_2_0)
 /// for frame in capture {
 ///   let findings = observer.observe(.init(direction: frame.direction, message: frame.object, time: frame.ms))
 ///   // frame by frame, check the frame itself against observer.protocolVersion with a Validator
@@ -128,7 +128,7 @@ public struct ConversationObserver: Sendable {
   /// conversation has no handshake; `explicitVersion` says the caller chose it (it is then also the
   /// floor assumed for a negotiating server: STANDARDS.md section 6).
   public init(
-    fallbackVersion: ProtocolVersion = .validationDefault, explicitVersion: Bool = false,
+    fallbackVersion: ProtocolVersion, explicitVersion: Bool = false,
     timing: ClientTiming = ClientTiming()
   ) {
     self.timing = timing

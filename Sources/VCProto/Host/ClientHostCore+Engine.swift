@@ -52,7 +52,10 @@ extension ClientHostCore {
   }
 
   private func decodeAnswer(_ frame: JSONObject) -> Result<ServerMessage, any Error> {
-    let version = engine.negotiatedVersion ?? .validationDefault
+    // An answer is matched only once the connection is ready, so the version is known.
+    guard let version = engine.negotiatedVersion else {
+      return .failure(ClientHostError.notConnected(reason: "answer before the version was negotiated"))
+    }
     let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
     do {
       return .success(try decoder.decodeServerMessage(Array(JSONValue.object(frame).jsonText.utf8)))

@@ -3,8 +3,8 @@ public struct ValidationOptions: Sendable, Hashable {
   /// The direction the frame travelled, when known. `nil` infers it from the type (the two
   /// directions' type sets are disjoint) and never reports `wrong_direction`.
   public var direction: MessageDirection?
-  /// The protocol version to check against (the connection's negotiated version). Default
-  /// ``ProtocolVersion/validationDefault``.
+  /// The protocol version to check against: the connection's negotiated version. There is no
+  /// default: the caller chooses (a frame's validity depends on it, and no real peer speaks 0.2.0).
   public var version: ProtocolVersion
   /// Strict mode: every warning becomes an error (so an unknown type does not decode).
   public var strict: Bool
@@ -27,10 +27,10 @@ public struct ValidationOptions: Sendable, Hashable {
   /// The default of ``maxHandshakeListItems``, which ``Negotiator`` applies to a client's announcement.
   public static let defaultMaxHandshakeListItems = 64
 
-  /// Creates options; the defaults check a frame of either direction against
-  /// ``ProtocolVersion/validationDefault``, not strictly.
+  /// Creates options for checking frames of `version`; the other defaults check a frame of either
+  /// direction, not strictly.
   public init(
-    direction: MessageDirection? = nil, version: ProtocolVersion = .validationDefault,
+    direction: MessageDirection? = nil, version: ProtocolVersion,
     strict: Bool = false, limits: JSONLimits = .default, negotiatedCapabilities: Set<String>? = nil,
     maxFindings: Int = 100, maxHandshakeListItems: Int = ValidationOptions.defaultMaxHandshakeListItems
   ) {

@@ -12,7 +12,7 @@ public struct Validator: Sendable {
   public var logger: ProtocolLogger
 
   /// Creates a validator for the given options.
-  public init(options: ValidationOptions = ValidationOptions(), logger: ProtocolLogger = .silent) {
+  public init(options: ValidationOptions, logger: ProtocolLogger = .silent) {
     self.options = options
     self.catalog = ProtocolCatalog.catalog(options.version)
     self.logger = logger

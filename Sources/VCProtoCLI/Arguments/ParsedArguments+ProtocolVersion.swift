@@ -2,12 +2,16 @@ import VCProto
 
 /// The protocol version named on the command line, checked in one place for every command.
 extension ParsedArguments {
-  /// The version of `--protocol`, else ``ProtocolVersion/validationDefault``; a version the catalog does
+  /// The version of `--protocol`, else ``defaultProtocol``; a version the catalog does
   /// not know is a usage error naming the known ones.
   func protocolVersion() throws(UsageError) -> ProtocolVersion {
-    guard let text = self["protocol"] else { return .validationDefault }
+    guard let text = self["protocol"] else { return Self.defaultProtocol }
     return try Self.version(text)
   }
+
+  /// The version `validate` and `decode` assume without `--protocol` (and, for `validate`, without a
+  /// handshake in the capture).
+  static let defaultProtocol = ProtocolVersion.v0_2_0
 
   /// A version given on the command line; one the catalog does not know is a usage error naming the
   /// known ones.

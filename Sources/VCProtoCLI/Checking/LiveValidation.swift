@@ -40,7 +40,7 @@ public final class LiveValidation: Sendable {
     LiveConnectionCheck(
       validation: self,
       check: ConversationCheck(
-        checker: checker, observer: ConversationObserver(fallbackVersion: .validationDefault)))
+        checker: checker, observer: ConversationObserver(fallbackVersion: ParsedArguments.defaultProtocol)))
   }
 
   /// The capture record of a text message (without the newline).

@@ -17,7 +17,9 @@ public enum FindingsCapCheck {
   /// what its own summary says it left out: the default report is itself capped (at 100) when the
   /// frame has more findings than that.
   public static func problem(_ bytes: [UInt8], _ report: ValidationReport, version: ProtocolVersion) -> String? {
-    if report.findings.count > ValidationOptions().maxFindings + 1 { return "findings over the default cap" }
+    if report.findings.count > ValidationOptions(version: .v0_2_0).maxFindings + 1 {
+      return "findings over the default cap"
+    }
     let capped = Validator(options: ValidationOptions(version: version, maxFindings: cap)).validate(bytes)
     if capped.findings.count > cap + 1 { return "findings over the cap: \(capped.findings.count)" }
     if capped.isValid != report.isValid { return "the findings cap changed the verdict" }

@@ -90,7 +90,9 @@ enum AuthVectors {
     var frame = JSONObject([JSONObject.Member(key: "type", value: .string(type))])
     frame.members += object.members.filter { $0.key != "type" }
     do {
-      return .success(try MessageDecoder().decode(Array(JSONValue.object(frame).jsonText.utf8)))
+      return .success(
+        try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(
+          Array(JSONValue.object(frame).jsonText.utf8)))
     } catch {
       return .failure(Problem(text: "the vector's \(type) does not decode: \(error.findings.map(\.code))"))
     }
@@ -201,7 +203,8 @@ enum AuthVectors {
 
     // What the server received, through the wire.
     guard
-      case .connect(let onWire) = try? MessageDecoder().decodeClientMessage(MessageEncoder().encode(.connect(sent))),
+      case .connect(let onWire) = try? MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decodeClientMessage(
+        MessageEncoder().encode(.connect(sent))),
       onWire == sent
     else { throw Problem(text: "the connect does not survive encode and decode") }
     let receivedObject = overlay(connectObject, v["received"])
