@@ -187,6 +187,11 @@ def transport(r, eng):
     return eng.transport if eng.transport is not None else eng.opened
 
 
+def received(frame):
+    """A client input: the WebSocket message the server sent, as its text."""
+    return {"kind": "received", "text": jsontext.write(frame)}
+
+
 def client_input(r, eng):
     st = eng.state
     if st == "idle" and r.random() < 0.8:
@@ -194,7 +199,7 @@ def client_input(r, eng):
     if st == "connecting" and r.random() < 0.7:
         return {"kind": "transport_opened", "transport": transport(r, eng), "client_nonce": NONCE}
     if st in ("awaiting_hello", "awaiting_connected", "ready") and r.random() < 0.55:
-        return {"kind": "frame", "frame": client_frame(r, eng)}
+        return received(client_frame(r, eng))
     if st in ("stopped", "reauth_required", "upgrade_required") and r.random() < 0.4:
         return {"kind": r.choice(["start", "resume"])}
     k = r.choice(["advance"] * 4 + ["subscribe"] * 2 + ["send"] * 3
@@ -225,7 +230,7 @@ def client_input(r, eng):
             {"type": "prompt", "text": "go"},
             {"type": "prompt", "text": "go", "resume_session_id": S2, "provider": "x"},
         ])
-        inp = {"kind": "send", "frame": f}
+        inp = {"kind": "send", "text": jsontext.write(f)}
         if r.random() < 0.6:
             inp["request_id"] = "r%d" % r.randrange(100)
         return inp
@@ -236,7 +241,7 @@ def client_input(r, eng):
     if k == "transport_opened":
         return {"kind": "transport_opened", "transport": transport(r, eng), "client_nonce": NONCE}
     if k == "frame":
-        return {"kind": "frame", "frame": client_frame(r, eng)}
+        return received(client_frame(r, eng))
     return {"kind": k}
 
 

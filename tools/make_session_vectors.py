@@ -119,10 +119,17 @@ def msg5(offset, text="hi", session=S1, role="assistant"):
             "timestamp": "2026-01-11T17:00:00.000Z", "provider": "claude", "offset": offset}
 def msg4(seq, session=S1):
     return {"session_id": session, "uuid": "u-%d" % seq, "role": "assistant", "text": "m%d" % seq,
-            "timestamp": "2026-01-11T17:00:00.000Z", "seq": seq}
+            "timestamp": "2026-01-11T17:00:00.000Z", "provider": "claude", "seq": seq}
 def msg2(uuid):
     return {"type": "assistant", "uuid": uuid, "message": {"role": "assistant", "content": "ok"},
             "timestamp": "2026-01-11T17:00:00.000Z", "sessionId": S1}
+def msg3(uuid):
+    return {"uuid": uuid, "role": "assistant", "text": "ok", "timestamp": "2026-01-11T17:00:00.000Z",
+            "provider": "claude"}
+def violation(type, findings, disposition="dropped"):
+    """A frame the validator rejects (Vectors/README.md): never delivered; `findings` as (pointer, code)."""
+    return ev("violation", message_type=type,
+              findings=[{"code": c, "pointer": p} for p, c in sorted(set(findings))], disposition=disposition)
 def hist5(messages, next_offset, eof=True, sig="100:u-0", session=S1, **extra):
     h = {"type": "session_history", "session_id": session, "messages": messages, "next_offset": next_offset,
          "end_of_file": eof, "file_signature": sig}
@@ -334,11 +341,13 @@ client("client.connect.timeout_configured",
 
 client("client.handshake.overlong_hello_list",
        "A hello whose capabilities (or protocol_versions, auth_versions) list has more than 64 entries, the "
-       "handshake-list cap, is refused before it is read: close without connect, then back off.",
+       "handshake-list cap, is refused before it is read: a handshake violation (reported, then the connection "
+       "closes without connect), then back off.",
        [step("start", [OPEN]),
         step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
         frame(hello("0.5.0", protocol_versions=["0.4.0", "0.5.0"], auth_versions=[1], capabilities=["heartbeat"] * 65),
-              [cancel("handshake_deadline"), close("protocol_violation"), ev("disconnected", reason="protocol_violation"),
+              [violation("hello", [("/capabilities", "handshake_list_too_long")], {"closed": "protocol_violation"}),
+               cancel("handshake_deadline"), close("protocol_violation"), ev("disconnected", reason="protocol_violation"),
                arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)])])
 
 # --- auth ---
@@ -630,7 +639,9 @@ EXEC = {"type": "execute_command", "command_id": "git.status", "working_director
 OUT = {"type": "get_command_output", "command_session_id": "cmd-1"}
 INFER = {"type": "infer_session_name", "session_id": S1, "message_text": "Fix the backoff"}
 INFERRED = {"type": "session_name_inferred", "session_id": S1, "name": "Backoff fix"}
-OUT_FULL = {"type": "command_output_full", "command_session_id": "cmd-1", "output": "ok\n"}
+OUT_FULL = {"type": "command_output_full", "command_session_id": "cmd-1", "output": "ok\n", "exit_code": 0,
+            "timestamp": "2026-01-11T17:00:00.000Z", "duration_ms": 12, "command_id": "make-test",
+            "shell_command": "make test", "working_directory": "/home/u/project"}
 client("client.requests.full_list",
        "At most max_pending_requests wait (256 by default; 2 here): a new request takes the place of the oldest "
        "untracked one; when every waiting one is tracked, a new untracked request is sent unrecorded (its answer is "
@@ -921,27 +932,66 @@ client("client.0.4.0.subscribe.dedup_and_pruned",
 AHEAD_BAD = {"requested_last_seq": 40, "min_available_seq": 1, "reason": "client_ahead"}
 client("client.0.4.0.subscribe.untrusted_positions",
        "0.4.0: positions the protocol forbids are never acted on (STANDARDS.md section 15, rule 7 and rule 11, "
-       "integers from the peer). A client_ahead gap whose next_seq is below 1 (seq is 1-based; -2^63 once trapped on "
-       "next_seq - 1) purges nothing and leaves the cursor; a message at a negative seq is dropped and counted; an "
-       "application cursor with a negative last_seq is none (the subscribe asks from 0).",
+       "integers from the peer): a frame with one fails validation and is dropped and reported as a violation "
+       "(a client_ahead gap whose next_seq is below 1, -2^63 once trapped on next_seq - 1; a message at a negative "
+       "seq); nothing changes (the next frame resumes from the cursor). An application cursor with a negative "
+       "last_seq is none (the subscribe asks from 0).",
        ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
            step("subscribe", [send(SUB4(40))], session_id=S1, cursor={"last_seq": 40}),
-           frame(hist4([], None, -2**63, gap=AHEAD_BAD), [update(cursor={"last_seq": 40}, gap=AHEAD_BAD)]),
-           frame(hist4([], None, 0, gap=AHEAD_BAD), [update(cursor={"last_seq": 40}, gap=AHEAD_BAD)]),
-           frame(hist4([msg4(-1), msg4(41)], 41, 42), [update(insert=[msg4(41)], cursor={"last_seq": 41}, dropped=1)]),
+           frame(hist4([], None, -2**63, gap=AHEAD_BAD),
+                 [violation("session_history", [("/next_seq", "invalid_value")])]),
+           frame(hist4([], None, 0, gap=AHEAD_BAD), [violation("session_history", [("/next_seq", "invalid_value")])]),
+           frame(hist4([msg4(-1), msg4(41)], 41, 42),
+                 [violation("session_history", [("/first_seq", "invalid_value"), ("/messages/0/seq", "invalid_value")])]),
+           frame(hist4([msg4(41)], 41, 42), [update(insert=[msg4(41)], cursor={"last_seq": 41})]),
            step("unsubscribe", [send({"type": "unsubscribe", "session_id": S1})], session_id=S1),
            step("subscribe", [send(SUB4(0))], session_id=S1, cursor={"last_seq": -5})])
 
 client("client.0.5.0.untrusted_positions",
-       "0.5.0: a negative next_offset is as if absent (no purge from it, the cursor stays); a message at a negative "
-       "offset is dropped and counted; an application cursor with a negative offset is none (from_offset 0).",
+       "0.5.0: a negative next_offset or a message at a negative offset fails validation: the frame is dropped and "
+       "reported as a violation, nothing changes; an application cursor with a negative offset is none "
+       "(from_offset 0).",
        ready_steps() + [
            step("subscribe", [send(SUB5(20))], session_id=S1, cursor=off(20, "500:u-0")),
-           frame(hist5([], -1, sig="500:u-0"), [update(cursor=off(20, "500:u-0"))]),
+           frame(hist5([], -1, sig="500:u-0"), [violation("session_history", [("/next_offset", "invalid_value")])]),
            frame(hist5([msg5(-3), msg5(21)], 22, sig="520:u-0"),
-                 [update(insert=[msg5(21)], cursor=off(22, "520:u-0"), dropped=1)]),
+                 [violation("session_history", [("/messages/0/offset", "invalid_value")])]),
+           frame(hist5([msg5(21)], 22, sig="520:u-0"), [update(insert=[msg5(21)], cursor=off(22, "520:u-0"))]),
            step("unsubscribe", [send({"type": "unsubscribe", "session_id": S1})], session_id=S1),
            step("subscribe", [send(SUB5(0))], session_id=S1, cursor=off(-2**63, None))])
+
+# --- the validation boundary (issue 30) ---
+SUMMARY_BAD = {"session_id": S2, "name": "n", "working_directory": "/w", "last_modified": "yesterday", "message_count": 1}
+FUTURE = {"type": "future_thing", "x": 1}
+client("client.validation.violations",
+       "The engine is a validation boundary: every frame is decoded once against the connection's version, and one "
+       "that fails is never delivered as if it were fine. An ordinary frame is dropped and reported as a violation "
+       "(its error findings, sorted by pointer) and the connection goes on: a turn_complete without session_id, a "
+       "session_list with a string last_modified, a type of another version (session_locked is 0.2.0's), a text "
+       "that is not JSON, a session_history for a session the client never subscribed to. An unknown type from a "
+       "newer peer is still delivered (as the unknown message it is).",
+       ready_steps() + [
+           step("subscribe", [send(SUB5(0))], session_id=S1, cursor=None),
+           frame({"type": "turn_complete"}, [violation("turn_complete", [("/session_id", "missing_field")])]),
+           frame({"type": "session_list", "sessions": [SUMMARY_BAD], "total_count": 1},
+                 [violation("session_list", [("/sessions/0/last_modified", "wrong_type")])]),
+           frame({"type": "session_locked", "session_id": S1, "message": "busy"},
+                 [violation("session_locked", [("/type", "not_in_version")])]),
+           step("received", [violation(None, [("", "invalid_json")])], text="not json"),
+           frame(hist5([msg5(0, session=S2)], 1, session=S2),
+                 [violation("session_history", [("/session_id", "unsubscribed_session_data")])]),
+           frame(FUTURE, [ev("received", frame=FUTURE)]),
+           frame(hist5([msg5(0)], 1), [update(insert=[msg5(0)], cursor=off(1, "100:u-0"))])])
+
+client("client.validation.handshake_violation_closes",
+       "A handshake message that fails validation closes the connection (reported first), then the client backs "
+       "off: here a hello without version.",
+       [step("start", [OPEN]),
+        step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
+        frame({k: v for k, v in hello().items() if k != "version"},
+              [violation("hello", [("/version", "missing_field")], {"closed": "protocol_violation"}),
+               cancel("handshake_deadline"), close("protocol_violation"), ev("disconnected", reason="protocol_violation"),
+               arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)])])
 
 H2 = lambda msgs, newest: {"type": "session_history", "session_id": S1, "messages": msgs, "total_count": len(msgs),
                            "oldest_message_id": msgs[0]["uuid"] if msgs else None, "newest_message_id": newest, "is_complete": True}
@@ -981,7 +1031,7 @@ client("client.0.3.0.subscribe.last_message_id",
                              arm("ping", 30000), ev("received", frame=SESSION_LIST)]),
         step("subscribe", [send({"type": "subscribe", "session_id": S1, "last_message_id": "b"})], session_id=S1,
              cursor={"last_message_id": "b"}),
-        frame(H2([msg2("c")], "c"), [update(insert=[msg2("c")], cursor={"last_message_id": "c"})])],
+        frame(H2([msg3("c")], "c"), [update(insert=[msg3("c")], cursor={"last_message_id": "c"})])],
        min_version="0.2.0")
 
 client("client.subscriptions.survive_reconnect",
@@ -1655,6 +1705,61 @@ for vector in SERVER:
         version = server_wire_step(s, version)
 assert not SERVER_PROBLEMS, SERVER_PROBLEMS
 
+# ---------- the client vectors' wire form (Vectors/README.md, "sessions/") ----------
+# Written above as frames (objects), the client vectors are stored as the host sees them: each received
+# WebSocket message as its text exactly as received, each message the engine sends as its text, each
+# delivered message as the typed message's canonical JSON. The canonical form and the verdict on each
+# delivered frame come from the reference peer's schema judge (tools/vcpeer/messages.py, Python's
+# jsonschema over Schema/), not from vcproto: a frame the judge rejects must be expected as a violation.
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vcpeer import jsontext, messages as judged  # noqa: E402
+PROBLEMS = []
+JUDGE = judged.Judge(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Schema"))
+def wire(f): return f if isinstance(f, str) else jsontext.write(f)
+def canonical(f, version):
+    errors, _, text = JUDGE.judge(wire(f), "server_to_client", version)
+    if errors:
+        PROBLEMS.append("%s: %s: %s" % (version, errors, wire(f)[:150]))
+        return f
+    return json.loads(text)
+def inner_frame(f):
+    """The frame a received message carries (the inner frame of a sealed one)."""
+    if isinstance(f, dict) and f.get("type") == "authenticated" and isinstance(f.get("frame"), str):
+        try: return json.loads(f["frame"])
+        except ValueError: return None
+    return f
+def wire_step(s, version):
+    """One client step in the wire form; returns the connection's version after it."""
+    inp = s["input"]
+    received = None
+    if inp["kind"] == "frame":
+        received = inner_frame(inp["frame"])
+        s["input"] = {"kind": "received", "text": wire(inp["frame"])}
+    elif inp["kind"] == "send" and "frame" in inp:
+        s["input"] = dict({k: v for k, v in inp.items() if k != "frame"}, text=wire(inp["frame"]))
+    for action in s.get("expect", []):
+        if action.get("action") == "send" and "frame" in action:
+            action["text"] = wire(action.pop("frame"))
+        elif action.get("event") == "connected":
+            version = action["version"]
+        elif action.get("event") in ("received", "answered") and "frame" in action:
+            action["message"] = canonical(action.pop("frame"), version)
+        elif action.get("event") == "session_update":
+            whole = canonical(received, version)
+            raw = received["messages"]
+            def typed(m): return whole["messages"][raw.index(m)]
+            action["insert"] = [typed(m) for m in action["insert"]]
+            action["replace"] = [typed(m) for m in action["replace"]]
+            if action.get("gap") is not None: action["gap"] = whole["gap"]
+    return version
+for vector in CLIENT:
+    version = "0.2.0"
+    for s in vector["steps"]:
+        version = wire_step(s, version)
+
+if PROBLEMS:
+    raise SystemExit("delivered frames the judge rejects (expect violations instead):\n" + "\n".join(PROBLEMS))
 root = os.path.join(os.path.dirname(__file__), "..", "Vectors", "sessions")
 os.makedirs(root, exist_ok=True)
 for vector in CLIENT:  # (those appended directly too)

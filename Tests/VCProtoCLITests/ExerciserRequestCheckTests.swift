@@ -9,7 +9,8 @@ import VCProto
   @Test func equivalentIdIsNotTheWaitingRequest() {
     var waiting = ["\u{E9}"]
     let broken = EngineExerciser.checkRequests(
-      event: .timerFired(.heartbeat), actions: [.deliver(.answered(requestId: "e\u{301}", frame: JSONObject()))],
+      event: .timerFired(.heartbeat),
+      actions: [.deliver(.answered(requestId: "e\u{301}", message: .unknown(JSONObject())))],
       waiting: &waiting)
     #expect(broken != nil)
     #expect(waiting == ["\u{E9}"])

@@ -252,7 +252,8 @@ import Testing
           socket = id
           try serverDoes(.transportOpened(challenge: nil, connectionId: "c"))
           try clientDoes(.transportOpened(id, clientNonce: String(repeating: "5a", count: 16)))
-        case .send(let frame):
+        case .send(let message):
+          let frame = (try? JSONReader().parse(message.bytes))?.objectValue ?? JSONObject()
           for key in ["last_seq", "from_offset"] where (frame[key]?.int64Value ?? 0) < 0 {
             complain("the client sent \(key) \(frame[key]!.jsonText)")
           }
@@ -274,7 +275,8 @@ import Testing
       if negative(update.cursor) { complain("a negative cursor in the update: \(String(describing: update.cursor))") }
       guard let family else { return }
       for index in update.insertIndices + update.replaceIndices {
-        if let position = update.messages[index][family]?.int64Value, position < 0 {
+        let message = (try? JSONReader().parse(update.messages.encodedMessages[index]))?.objectValue
+        if let position = message?[family]?.int64Value, position < 0 {
           complain("a message delivered at \(family) \(position)")
         }
       }

@@ -47,7 +47,7 @@ import Testing
   }
 
   static func sent(_ actions: [ClientAction]) -> [JSONObject] {
-    actions.compactMap { if case .send(let frame) = $0 { frame } else { nil } }
+    actions.compactMap { if case .send(let message) = $0 { message.object } else { nil } }
   }
 
   static func becameReady(_ actions: [ClientAction]) -> Bool {

@@ -36,7 +36,7 @@ import Testing
   static func delivered(_ loop: Loopback) -> [JSONObject] {
     loop.clientEvents.compactMap {
       switch $0 {
-      case .received(let frame), .answered(_, let frame): frame
+      case .received(let message), .answered(_, let message): message.object
       default: nil
       }
     }
@@ -59,7 +59,8 @@ import Testing
     try loop.clientDoes(.send(Self.command, requestId: "r-1"))
     try loop.pump()
     #expect(Self.requests(loop) == [.typed(Self.command)], "the server's application got the inner frame")
-    let started = JSONObject.frame("command_started", ["command_id": "c-1", "shell_command": "rm -rf /"])
+    let started = JSONObject.frame(
+      "command_started", ["command_session_id": "cs-1", "command_id": "c-1", "shell_command": "rm -rf /"])
     try loop.serverDoes(.sendFrame(started))
     loop.now += 30_000
     try loop.clientDoes(.timerFired(.ping))

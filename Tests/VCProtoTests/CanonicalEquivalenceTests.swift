@@ -116,7 +116,7 @@ import Testing
       var sent: [JSONObject] = []
       for id in [a, b] {
         for case .send(let frame) in try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 1) {
-          sent.append(frame)
+          sent.append(frame.object)
         }
       }
       #expect(sent.compactMap { $0["session_id"]?.stringValue } == [a, b], "\(b) was taken for \(a)")
@@ -148,10 +148,10 @@ import Testing
     for (a, b) in Self.pairs {
       var engine = try Self.readyClient()
       _ = try engine.handle(.send(.frame("kill_session", ["session_id": .string(a)]), requestId: "r1"), now: 1)
-      let other = JSONObject.frame("session_killed", ["session_id": .string(b)])
+      let other = JSONObject.frame("session_killed", ["session_id": .string(b), "message": "killed"])
       let actions = try engine.handle(.frameReceived(other), now: 2)
       #expect(!actions.contains { if case .deliver(.answered) = $0 { true } else { false } }, "\(b) answered \(a)")
-      let same = JSONObject.frame("session_killed", ["session_id": .string(a)])
+      let same = JSONObject.frame("session_killed", ["session_id": .string(a), "message": "killed"])
       #expect(try engine.handle(.frameReceived(same), now: 3) == [.deliver(.answered(requestId: "r1", frame: same))])
 
       let pending = [
@@ -234,11 +234,16 @@ import Testing
         .frame(
           "hello",
           [
-            "version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.5.0"], "auth_versions": [1],
+            "message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1,
+            "protocol_versions": ["0.5.0"], "auth_versions": [1],
             "capabilities": offered,
           ])), now: 0)
     _ = try engine.handle(
-      .frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0", "capabilities": offered])), now: 0)
+      .frameReceived(
+        .frame(
+          "connected",
+          ["message": "m", "session_id": .null, "negotiated_protocol_version": "0.5.0", "capabilities": offered])),
+      now: 0)
     #expect(engine.state == .ready && engine.capabilities == Set(capabilities))
     return engine
   }

@@ -22,7 +22,7 @@ import Testing
     _ = try client.handle(
       .transportOpened(client.currentTransport!, clientNonce: "00112233445566778899aabbccddeeff"), now: 0)
     let connect = try client.handle(.frameReceived(try #require(hello.first)), now: 0).compactMap { action in
-      if case .send(let frame) = action { frame } else { nil }
+      if case .send(let message) = action { message.object } else { nil }
     }
     #expect(connect.first?["auth_response"]?.stringValue != nil, "the client answered the challenge")
     let verdict = try server.handle(.frameReceived(try #require(connect.first)), now: answeredAt)

@@ -20,14 +20,19 @@ import Testing
     return engine
   }
 
+  /// seq is 1-based: a frame with a `next_seq` below 1 fails validation, so it is reported and
+  /// never acted on (no purge, the cursor stays where it was).
   @Test(arguments: ["\(Int64.min)", "\(Int64.min + 1)", "-1", "0"])
   func aNextSeqBelowOneIsNotTrusted(nextSeq: String) throws {
     var engine = try Self.ready(cursor: .lastSeq(40))
     let actions = try engine.handle(.frameReceived(try Self.frame(nextSeq: nextSeq)), now: 1)
-    let updates = HostileServerPositionTests.updates(actions)
-    #expect(updates.count == 1)
-    #expect(updates.first?.purge == nil, "no purge from next_seq \(nextSeq)")
-    #expect(updates.first?.cursor == .lastSeq(40), "the cursor stays where it was")
+    #expect(HostileServerPositionTests.updates(actions).isEmpty, "no update from next_seq \(nextSeq)")
+    guard case .deliver(.violation(let violation))? = actions.first, actions.count == 1 else {
+      Issue.record("expected one violation, got \(actions)")
+      return
+    }
+    #expect(violation.findings.contains { $0.code == .invalidValue && $0.pointer == "/next_seq" })
+    #expect(engine.cursor(for: "s") == .lastSeq(40), "the cursor stays where it was")
   }
 
   @Test(arguments: [("1", 0), ("30", 29), ("\(Int64.max)", Int(Int64.max - 1))])
@@ -50,7 +55,7 @@ import Testing
     var engine = try HostileServerPositionTests.ready(version)
     let actions = try engine.handle(.subscribe(sessionId: "t", cursor: cursor), now: 1)
     let sent = actions.compactMap { action -> JSONObject? in
-      if case .send(let frame) = action, frame["type"] == "subscribe" { return frame }
+      if case .send(let message) = action, message["type"] == "subscribe" { return message.object }
       return nil
     }
     #expect(sent.count == 1)

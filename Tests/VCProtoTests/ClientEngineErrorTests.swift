@@ -61,8 +61,12 @@ import Testing
     var engine = ClientEngine(configuration ?? ClientConfiguration(apiKey: key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    _ = try engine.handle(
+      .frameReceived(.frame("hello", ["message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1])),
+      now: 0)
+    _ = try engine.handle(
+      .frameReceived(
+        .frame("connected", ["message": "m", "session_id": .null, "negotiated_protocol_version": "0.5.0"])), now: 0)
     #expect(engine.state == .ready)
     return engine
   }
@@ -136,7 +140,8 @@ import Testing
     let refusal = JSONObject.frame("error", ["message": "working_directory required in execute_command message"])
     #expect(
       try engine.handle(.frameReceived(refusal), now: 2) == [.deliver(.answered(requestId: "r1", frame: refusal))])
-    let started = JSONObject.frame("command_started", ["command_id": "git.status"])
+    let started = JSONObject.frame(
+      "command_started", ["command_session_id": "c-1", "command_id": "git.status", "shell_command": "git status"])
     #expect(
       try engine.handle(.frameReceived(started), now: 3) == [.deliver(.answered(requestId: "r2", frame: started))])
   }
@@ -161,10 +166,17 @@ import Testing
       JSONObject.frame("error", ["message": "Internal error: boom"]),
       JSONObject.frame(
         "error", ["code": "invalid_subscribe", "message": "command_id required in execute_command message"]),
-      JSONObject.frame("error", ["message": .null]),
-      JSONObject.frame("error"),
     ] {
       #expect(try engine.handle(.frameReceived(error), now: 2) == [.deliver(.received(error))])
+    }
+    // An `error` without a string message fails validation: reported, never delivered, ends nothing.
+    for error in [JSONObject.frame("error", ["message": .null]), JSONObject.frame("error")] {
+      let actions = try engine.handle(.frameReceived(error), now: 2)
+      guard case .deliver(.violation(let violation))? = actions.first, actions.count == 1 else {
+        Issue.record("expected one violation, got \(actions)")
+        continue
+      }
+      #expect(violation.messageType == "error" && violation.disposition == .dropped)
     }
     let actions = try engine.handle(.transportClosed(engine.currentTransport!, detail: "reset"), now: 3)
     #expect(actions.first == .deliver(.requestFailed(requestId: "r1", reason: .connectionLost)))

@@ -61,7 +61,7 @@ import Testing
   @Test func anAnsweredRequestDoesNotTimeOut() throws {
     var engine = try Self.engine(timeout: 5_000, slow: 50_000)
     _ = try engine.handle(.send(.frame("get_command_history"), requestId: "r1"), now: 0)
-    let answer = JSONObject.frame("command_history", ["sessions": []])
+    let answer = JSONObject.frame("command_history", ["sessions": [], "limit": 50])
     #expect(
       try engine.handle(.frameReceived(answer), now: 1_000) == [.deliver(.answered(requestId: "r1", frame: answer))])
     #expect(try engine.handle(.timerFired(.requestDeadline), now: 5_000).isEmpty)

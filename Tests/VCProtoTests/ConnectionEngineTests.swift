@@ -273,15 +273,19 @@ import Testing
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    _ = try engine.handle(
+      .frameReceived(.frame("hello", ["message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1])),
+      now: 0)
+    _ = try engine.handle(
+      .frameReceived(
+        .frame("connected", ["message": "m", "session_id": .null, "negotiated_protocol_version": "0.5.0"])), now: 0)
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: nil), now: 0)
     let first = String(repeating: "a", count: 1 << 20)
     func history(_ signature: String, next: Int) throws -> SessionUpdate? {
       let frame = JSONObject.frame(
         "session_history",
         [
-          "session_id": "s", "messages": [.object(.frame("m", ["offset": JSONValue(integerLiteral: next - 1)]))],
+          "session_id": "s", "messages": [.object(.message5(JSONValue(integerLiteral: next - 1)))],
           "next_offset": JSONValue(integerLiteral: next), "end_of_file": true, "file_signature": .string(signature),
         ])
       for case .deliver(.sessionUpdate(let update)) in try engine.handle(.frameReceived(frame), now: 0) {
@@ -310,9 +314,12 @@ import Testing
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     func connect(at now: Int64) throws -> [String] {
       _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: now)
-      _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: now)
+      _ = try engine.handle(
+        .frameReceived(.frame("hello", ["message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1])),
+        now: now)
       let actions = try engine.handle(
-        .frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: now)
+        .frameReceived(
+          .frame("connected", ["message": "m", "session_id": .null, "negotiated_protocol_version": "0.5.0"])), now: now)
       return actions.compactMap { action in
         guard case .send(let frame) = action, frame["type"]?.stringValue == "subscribe" else { return nil }
         return frame["session_id"]?.stringValue
@@ -344,8 +351,12 @@ import Testing
     for id in ["a", "b"] { _ = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: 0) }
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    _ = try engine.handle(
+      .frameReceived(.frame("hello", ["message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1])),
+      now: 0)
+    _ = try engine.handle(
+      .frameReceived(
+        .frame("connected", ["message": "m", "session_id": .null, "negotiated_protocol_version": "0.5.0"])), now: 0)
     #expect(try engine.handle(.subscribe(sessionId: "c", cursor: nil), now: 1).isEmpty)
     #expect(engine.occupancy.subscriptions == 2 && engine.cursor(for: "c") == nil)
     let again = try engine.handle(.subscribe(sessionId: "a", cursor: .offset(7, signature: nil)), now: 1)
@@ -363,9 +374,15 @@ import Testing
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: .offset(0, signature: nil)), now: 0)
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.3.0", "auth_version": 1])), now: 0)
+    _ = try engine.handle(
+      .frameReceived(.frame("hello", ["message": "m", "instructions": "i", "version": "0.3.0", "auth_version": 1])),
+      now: 0)
     let history = JSONObject.frame(
-      "session_history", ["session_id": "s", "messages": [], "file_signature": "50:u-0"])
+      "session_history",
+      [
+        "session_id": "s", "messages": [], "total_count": 0, "oldest_message_id": .null,
+        "newest_message_id": .null, "is_complete": true, "file_signature": "50:u-0",
+      ])
     let updates = try engine.handle(.frameReceived(history), now: 0).compactMap { action -> SessionUpdate? in
       if case .deliver(.sessionUpdate(let update)) = action { return update }
       return nil
@@ -401,7 +418,10 @@ import Testing
       _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
       var hello = JSONObject.frame(
         "hello",
-        ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
+        [
+          "message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1,
+          "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1],
+        ])
       let filler: JSONValue = member == "auth_versions" ? 1 : "0.5.0"
       hello[member] = .array(Array(repeating: filler, count: count))
       let actions = try engine.handle(.frameReceived(hello), now: 0)
@@ -427,10 +447,14 @@ import Testing
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true, dedupWindow: 16))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])), now: 0)
+    _ = try engine.handle(
+      .frameReceived(.frame("hello", ["message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1])),
+      now: 0)
+    _ = try engine.handle(
+      .frameReceived(
+        .frame("connected", ["message": "m", "session_id": .null, "negotiated_protocol_version": "0.5.0"])), now: 0)
     _ = try engine.handle(.subscribe(sessionId: "s", cursor: nil), now: 0)
-    let messages: [JSONValue] = (0..<100).map { .object(.frame("m", ["offset": JSONValue(integerLiteral: $0)])) }
+    let messages: [JSONValue] = (0..<100).map { .object(.message5(JSONValue(integerLiteral: $0))) }
     let actions = try engine.handle(
       .frameReceived(
         .frame(

@@ -57,7 +57,7 @@ import Testing
           server = ServerEngine(serverConfiguration, memory: server.memory)
           try serverDoes(.transportOpened(challenge: String(repeating: "c3", count: 32), connectionId: "conn-1"))
           try clientDoes(.transportOpened(id, clientNonce: String(repeating: "5a", count: 16)))
-        case .send(let frame): toServer.append(wire(frame, direction: .clientToServer))
+        case .send(let message): toServer.append(wire(message.object, direction: .clientToServer))
         case .closeTransport: _ = try? server.handle(.transportClosed, now: now)
         case .deliver(let e): clientEvents.append(e)
         case .armTimer, .cancelTimer: break
@@ -145,7 +145,7 @@ import Testing
     try loop.pump()
     // The new connection's engine was given the old memory: it replays m-1 and the client acks it.
     let replays = loop.clientEvents.compactMap { e -> JSONObject? in
-      if case .received(let f) = e, f["type"]?.stringValue == "replay" { return f }
+      if case .received(let m) = e, m.type == "replay" { return m.object }
       return nil
     }
     #expect(replays.count == 1)

@@ -57,21 +57,21 @@ private func documentedClient(
     for action in try client.handle(event, now: clock.now) {
       switch action {
       case .openTransport(let id): socket.open(id)  // then .transportOpened(id, clientNonce: AuthClient.freshNonce())
-      case .send(let frame): socket.send(JSONValue.object(frame).jsonText)
+      case .send(let message): socket.send(message)  // a WebSocket message, sent as it is
       case .closeTransport(let id, _): socket.close(id)  // the engine is done with it: do not report this close
       case .armTimer(let timer, let at): timers[timer] = at  // when due: handle(.timerFired(timer))
       case .cancelTimer(let timer): timers[timer] = nil
-      case .deliver(let event): app.handle(event)  // .connected, .sessionUpdate, .requestFailed, ...
+      case .deliver(let event): app.handle(event)  // .connected, .received, .sessionUpdate, .violation, ...
       }
     }
   }
-  func received(_ text: String) throws {  // each text message from the socket
-    if let frame = try JSONReader().parse(text).objectValue { try handle(.frameReceived(frame)) }
+  func received(_ message: WebSocketMessage) throws {  // each message from the socket, as it arrived
+    try handle(.received(message))
   }
   try handle(.subscribe(sessionId: id, cursor: savedCursor))  // sent once authenticated
   try handle(.start)
   // snippet end: client
-  return DocumentedHost(handle: handle, received: received, timers: { timers })
+  return DocumentedHost(handle: handle, received: { try received(.text($0)) }, timers: { timers })
 }
 
 /// The server of the documents.
@@ -113,7 +113,7 @@ private func documentedServer(
 
   /// The application's frames in the example: an empty session list, and an empty 0.5.0 history.
   static func sessionList() -> JSONObject {
-    JSONValue(dictionaryLiteral: ("type", "session_list"), ("sessions", [])).objectValue!
+    JSONValue(dictionaryLiteral: ("type", "session_list"), ("sessions", []), ("total_count", 0)).objectValue!
   }
   static func history(_ id: String, _ cursor: SubscriptionCursor?) -> JSONObject {
     let frame: JSONValue = [
@@ -160,7 +160,10 @@ private func documentedServer(
     // STANDARDS.md section 15: the subscription asked for before the socket opened is sent once
     // authenticated, and the server's answer reaches the application as a session update.
     #expect(clientApp.events.contains(.connected(version: .v0_5_0, capabilities: [], authVersion: 1)))
-    #expect(clientApp.events.contains(.received(Self.sessionList())))
+    #expect(
+      clientApp.events.contains(.received(.sessionList(.v0_3_0(SessionListMessageV0_3_0(sessions: [], totalCount: 0)))))
+    )
+    #expect(!clientApp.events.contains { if case .violation = $0 { true } else { false } })
     #expect(
       clientApp.events.contains(
         .sessionUpdate(SessionUpdate(sessionId: Self.sessionId, cursor: .offset(0, signature: nil), isComplete: true))))

@@ -228,7 +228,11 @@ import Testing
       (">", #"{"type":"subscribe","session_id":"s","last_seq":\#(last)}"#)
     }
     func partial(_ last: Int) -> (String, String) {
-      ("<", #"{"type":"session_history","session_id":"s","messages":[],"last_seq":\#(last),"is_complete":false}"#)
+      (
+        "<",
+        #"{"type":"session_history","session_id":"s","messages":[],"first_seq":null,"last_seq":\#(last),"#
+          + #""next_seq":\#(last + 1),"is_complete":false,"gap":null}"#
+      )
     }
     var observer = ConversationObserver(fallbackVersion: .v0_2_0)
     var findings: [Finding] = []
@@ -271,8 +275,9 @@ import Testing
     let history = ("<", #"{"type":"command_history","sessions":[],"limit":50}"#)
     let r = codes([
       hello, connect, sessionList, history, (">", #"{"type":"get_command_history"}"#), history, history,
-      (">", #"{"type":"kill_session","session_id":"s1"}"#), ("<", #"{"type":"session_killed","session_id":"s2"}"#),
-      ("<", #"{"type":"session_killed","session_id":"s1"}"#),
+      (">", #"{"type":"kill_session","session_id":"s1"}"#),
+      ("<", #"{"type":"session_killed","session_id":"s2","message":"m"}"#),
+      ("<", #"{"type":"session_killed","session_id":"s1","message":"m"}"#),
     ])
     #expect(
       r == [[], [], [], ["unsolicited_answer"], [], [], ["unsolicited_answer"], [], ["unsolicited_answer"], []])

@@ -27,8 +27,15 @@ import Testing
     let v = JSONValue.string(version.rawValue)
     _ = try engine.handle(
       .frameReceived(
-        .frame("hello", ["version": v, "auth_version": 1, "protocol_versions": [v], "auth_versions": [1]])), now: 0)
-    _ = try engine.handle(.frameReceived(.frame("connected", ["negotiated_protocol_version": v])), now: 0)
+        .frame(
+          "hello",
+          [
+            "message": "m", "instructions": "i", "version": v, "auth_version": 1, "protocol_versions": [v],
+            "auth_versions": [1],
+          ])), now: 0)
+    _ = try engine.handle(
+      .frameReceived(.frame("connected", ["message": "m", "session_id": "c-1", "negotiated_protocol_version": v])),
+      now: 0)
     #expect(engine.state == .ready, "\(version)")
     return engine
   }
@@ -58,7 +65,9 @@ import Testing
         _ = try engine.handle(.send(request, requestId: "r"), now: 1)
         let answer = try Self.example(ending, version)
         let actions = try engine.handle(.frameReceived(answer), now: 2)
-        #expect(actions == [.deliver(.answered(requestId: "r", frame: answer))], "\(version) \(spec.type) \(ending)")
+        #expect(
+          actions == [.deliver(.answered(requestId: "r", frame: answer, version: version))],
+          "\(version) \(spec.type) \(ending)")
         checked += 1
       }
     }
@@ -94,7 +103,10 @@ import Testing
         var engine = try Self.readyClient(version)
         _ = try engine.handle(.send(try Self.example(spec.type, version), requestId: "r"), now: 1)
         let ends = !spec.isSessionScoped && !bound
-        let expected: [ClientAction] = [.deliver(ends ? .answered(requestId: "r", frame: answer) : .received(answer))]
+        let expected: [ClientAction] = [
+          .deliver(
+            ends ? .answered(requestId: "r", frame: answer, version: version) : .received(answer, version: version))
+        ]
         #expect(try engine.handle(.frameReceived(answer), now: 2) == expected, "\(version) \(spec.type) \(ending)")
         if spec.isSessionScoped || bound { scoped += 1 }
       }
@@ -148,7 +160,8 @@ import Testing
         _ = try engine.handle(.send(try Self.example(spec.type, version), requestId: "r"), now: 1)
         let frame = try Self.example(other, version)
         #expect(
-          try engine.handle(.frameReceived(frame), now: 2) == [.deliver(.received(frame))], "\(spec.type) \(other)")
+          try engine.handle(.frameReceived(frame), now: 2) == [.deliver(.received(frame, version: version))],
+          "\(spec.type) \(other)")
         #expect(engine.occupancy.pendingRequests == 1)
       }
     }
@@ -185,7 +198,7 @@ import Testing
     var client = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     var sent: [JSONObject] = []
     func collect(_ actions: [ClientAction]) {
-      for case .send(let frame) in actions { sent.append(frame) }
+      for case .send(let message) in actions { sent.append(message.object) }
     }
     collect(try client.handle(.start, now: 0))
     collect(
@@ -236,7 +249,7 @@ import Testing
       _ = try client.handle(
         .transportOpened(client.currentTransport!, clientNonce: String(repeating: "0", count: length)), now: 0)
       let connect = try client.handle(.frameReceived(try #require(hello.first)), now: 0).compactMap { action in
-        if case .send(let frame) = action { frame } else { nil }
+        if case .send(let message) = action { message.object } else { nil }
       }
       _ = try server.handle(.frameReceived(try #require(connect.first)), now: 1)
       #expect((server.state == .authenticated) == lengths.contains(length), "a nonce of \(length) characters")

@@ -29,7 +29,7 @@ import Testing
     let actions = try engine.handle(.frameReceived(Self.hello()), now: 2)
     // The engine sent the key in a connect (auth v1) and keeps that connect.
     let sent = actions.compactMap { action -> JSONObject? in
-      if case .send(let frame) = action { return frame }
+      if case .send(let message) = action { return message.object }
       return nil
     }
     #expect(sent.contains { $0["api_key"]?.stringValue == Self.canary })

@@ -138,7 +138,10 @@ import Testing
       _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
       let hello = JSONObject.frame(
         "hello",
-        ["version": "0.5.0", "auth_version": 1, "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1]])
+        [
+          "message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1,
+          "protocol_versions": ["0.4.0", "0.5.0"], "auth_versions": [1],
+        ])
       _ = try engine.handle(.frameReceived(hello), now: 0)
       for action in try engine.handle(.frameReceived(connected), now: 0) {
         if case .closeTransport(_, let reason) = action { return reason }
@@ -146,11 +149,21 @@ import Testing
       return nil
     }
     let huge = String(repeating: "X", count: Self.megabyte)
-    let extra = try #require(try close(JSONObject.frame("connected", ["capabilities": [.string(huge)]])))
+    let extra = try #require(
+      try close(
+        JSONObject.frame(
+          "connected",
+          [
+            "message": "m", "session_id": .null, "negotiated_protocol_version": "0.5.0",
+            "capabilities": [.string(huge)],
+          ])))
     #expect(extra.code == "protocol_violation")
     #expect(extra.detail == "capability \"\(String(repeating: "X", count: 60))…\" was not asked for")
     let version = try #require(
-      try close(JSONObject.frame("connected", ["negotiated_protocol_version": .string(Self.oneGrapheme)])))
+      try close(
+        JSONObject.frame(
+          "connected", ["message": "m", "session_id": .null, "negotiated_protocol_version": .string(Self.oneGrapheme)]))
+    )
     #expect(version.code == "protocol_violation")
     #expect(Self.scalars(version.detail) < 200)
   }
@@ -161,22 +174,25 @@ import Testing
     #expect(
       "\(failure)"
         == "unsupported_protocol_version: required 0.4.0, received \"0.1.0-\(String(repeating: "x", count: 54))…\"")
-    // A hostile server's `required`: delivered cut to 64 scalars, marked with its length.
+    // A hostile server's `required` is not a version: the refusal fails validation, and the
+    // violation the application gets quotes a bounded part of it.
     var engine = ClientEngine(
       ClientConfiguration(apiKey: "untethered-0123456789abcdef0123456789abcdef", allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     let refusal = JSONObject.frame(
       "error",
-      ["code": "unsupported_protocol_version", "required": .string(String(repeating: "9", count: Self.megabyte))])
-    let required = try engine.handle(.frameReceived(refusal), now: 0).compactMap { action -> String? in
-      if case .deliver(.upgradeRequired(let required)) = action { return required }
+      [
+        "message": "no", "code": "unsupported_protocol_version", "received": "0.5.0",
+        "required": .string(String(repeating: "9", count: Self.megabyte)),
+      ])
+    let violations = try engine.handle(.frameReceived(refusal), now: 0).compactMap { action -> ProtocolViolation? in
+      if case .deliver(.violation(let violation)) = action { return violation }
       return nil
     }
-    #expect(required.count == 1)
-    #expect(
-      required.allSatisfy { Self.scalars($0) <= Finding.maxMessageTypeLength && $0.hasSuffix(Self.mark(Self.megabyte)) }
-    )
+    #expect(violations.count == 1)
+    #expect(violations.allSatisfy { Self.scalars($0.description) < 1_000 })
+    #expect(violations.first?.findings.contains { $0.pointer == "/required" } == true)
   }
 
   @Test func cuttingCountsScalarsAndStopsAtTheLimit() {

@@ -5,48 +5,55 @@ import Testing
 /// `SessionUpdate` keeps the frame's messages once with indices; the copying accessors and the
 /// initializer of copies still say the same thing.
 @Suite struct SessionUpdateStorageTests {
-  static let a = JSONObject.frame("m", ["offset": 1])
-  static let b = JSONObject.frame("m", ["offset": 2])
-  static let c = JSONObject.frame("m", ["offset": 3])
+  static func message(_ offset: Int) -> HistoryMessageV0_5_0 {
+    HistoryMessageV0_5_0(
+      uuid: "u-\(offset)", role: .assistant, text: "m", timestamp: nil, provider: "claude", sessionId: "s",
+      offset: offset)
+  }
+  static let a = message(1)
+  static let b = message(2)
+  static let c = message(3)
+  static let junk = message(-1)
 
   @Test func indicesNameTheInsertedAndReplacedMessages() {
     let update = SessionUpdate(
-      sessionId: "s", messages: [.object(Self.a), "junk", .object(Self.b), .object(Self.c)], insertIndices: [0, 3],
+      sessionId: "s", messages: .v0_5_0([Self.a, Self.junk, Self.b, Self.c]), insertIndices: [0, 3],
       replaceIndices: [2], cursor: .offset(4, signature: nil))
-    #expect(update.insert == [Self.a, Self.c])
-    #expect(update.replace == [Self.b])
+    #expect(update.insert == .v0_5_0([Self.a, Self.c]))
+    #expect(update.replace == .v0_5_0([Self.b]))
   }
 
   @Test func equalityIsAboutWhatTheUpdateSaysNotHowItIsStored() {
     let indexed = SessionUpdate(
-      sessionId: "s", messages: [.object(Self.a), "junk", .object(Self.b)], insertIndices: [0], replaceIndices: [2],
+      sessionId: "s", messages: .v0_5_0([Self.a, Self.junk, Self.b]), insertIndices: [0], replaceIndices: [2],
       cursor: .lastSeq(2), dropped: 1)
-    let copied = SessionUpdate(sessionId: "s", insert: [Self.a], replace: [Self.b], cursor: .lastSeq(2), dropped: 1)
+    let copied = SessionUpdate(
+      sessionId: "s", insert: .v0_5_0([Self.a]), replace: .v0_5_0([Self.b]), cursor: .lastSeq(2), dropped: 1)
     #expect(indexed == copied)
     #expect(indexed.hashValue == copied.hashValue)
-    let swapped = SessionUpdate(sessionId: "s", insert: [Self.b], replace: [Self.a], cursor: .lastSeq(2), dropped: 1)
+    let swapped = SessionUpdate(
+      sessionId: "s", insert: .v0_5_0([Self.b]), replace: .v0_5_0([Self.a]), cursor: .lastSeq(2), dropped: 1)
     #expect(indexed != swapped)
   }
 
-  @Test func settingTheCopiesReplacesWhatIsStored() {
-    var update = SessionUpdate(sessionId: "s", insert: [Self.a], cursor: .lastSeq(1))
-    update.replace = [Self.b, Self.c]
-    #expect(update.insert == [Self.a] && update.replace == [Self.b, Self.c])
-    update.insert = []
-    #expect(update.insert.isEmpty && update.replace == [Self.b, Self.c])
-    #expect(update.messages.count == 2)
+  @Test func copiesOfOneKindAreStoredTogether() {
+    let update = SessionUpdate(
+      sessionId: "s", insert: .v0_5_0([Self.a]), replace: .v0_5_0([Self.b, Self.c]), cursor: .lastSeq(1))
+    #expect(update.insert == .v0_5_0([Self.a]) && update.replace == .v0_5_0([Self.b, Self.c]))
+    #expect(update.messages.count == 3)
+    #expect(update.insert.encodedMessages.count == 1)
   }
 
   /// `purge`, `cursor`, `isComplete`, `gap` and `dropped` live in one internal value: each reads
   /// back what the initializer or a setter gave it, changes that one member only, and counts in `==`.
   @Test func membersKeptTogetherReadBackAndCountInEquality() {
-    let gap = JSONObject.frame("gap", ["reason": "client_ahead"])
+    let gap = HistoryGap(requestedLastSeq: 9, minAvailableSeq: 1, reason: .clientAhead)
     let built = SessionUpdate(
-      sessionId: "s", purge: .from(3), messages: [.object(Self.a)], insertIndices: [0], replaceIndices: [],
+      sessionId: "s", purge: .from(3), messages: .v0_5_0([Self.a]), insertIndices: [0], replaceIndices: [],
       cursor: .offset(4, signature: "4:x"), isComplete: false, gap: gap, dropped: 2)
     #expect(built.purge == .from(3) && built.cursor == .offset(4, signature: "4:x"))
     #expect(!built.isComplete && built.gap == gap && built.dropped == 2)
-    var update = SessionUpdate(sessionId: "s", insert: [Self.a], cursor: nil)
+    var update = SessionUpdate(sessionId: "s", insert: .v0_5_0([Self.a]), cursor: nil)
     #expect(
       update.purge == nil && update.cursor == nil && update.isComplete && update.gap == nil && update.dropped == 0)
     update.purge = .from(3)
@@ -56,7 +63,7 @@ import Testing
     update.dropped = 2
     #expect(update == built)
     #expect(update.hashValue == built.hashValue)
-    #expect(update.insert == [Self.a] && update.sessionId == "s")
+    #expect(update.insert == .v0_5_0([Self.a]) && update.sessionId == "s")
     let changes: [(inout SessionUpdate) -> Void] = [
       { $0.purge = .all }, { $0.cursor = .offset(5, signature: "4:x") }, { $0.isComplete = true },
       { $0.gap = nil }, { $0.dropped = 3 },
@@ -68,34 +75,33 @@ import Testing
     }
   }
 
-  /// A member kept in ``SessionUpdate/State`` changes in place (the members of the `JSONObject` in
-  /// `gap` keep their storage), and `print` shows the nine public members, not the internal storage.
-  @Test func membersKeptTogetherChangeInPlaceAndPrintAsBefore() {
-    var update = SessionUpdate(sessionId: "s", insert: [], cursor: nil, gap: JSONObject.frame("gap", ["n": 1]))
-    let before = update.gap?.members.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-    update.gap?["n"] = 2
+  /// `print` shows the nine public members, not the internal storage.
+  @Test func membersKeptTogetherPrintAsPublicMembers() {
+    var update = SessionUpdate(sessionId: "s", cursor: nil)
     update.dropped += 3
-    #expect(update.gap?["n"] == 2 && update.dropped == 3)
-    // The same member storage: a getter and a setter would have copied it before the change.
-    #expect(update.gap?.members.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == before)
-    let printed = String(describing: SessionUpdate(sessionId: "s", insert: [], cursor: nil))
+    #expect(update.dropped == 3)
+    let printed = String(describing: SessionUpdate(sessionId: "s", cursor: nil))
     #expect(
       printed
-        == "SessionUpdate(sessionId: \"s\", purge: nil, messages: [], insertIndices: [], replaceIndices: [], "
-        + "cursor: nil, isComplete: true, gap: nil, dropped: 0)")
+        == "SessionUpdate(sessionId: \"s\", purge: nil, messages: VCProto.SessionMessages.v0_5_0([]), "
+        + "insertIndices: [], replaceIndices: [], cursor: nil, isComplete: true, gap: nil, dropped: 0)")
   }
 
   /// `handle(_:now:into:)` appends exactly what `handle(_:now:)` returns, after what the buffer held.
   @Test func bufferTakingHandleAppendsTheSameActions() throws {
     let events: [ClientEvent] = [
       .start, .transportOpened(TransportID(1), clientNonce: "00"),
-      .frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])),
-      .frameReceived(.frame("connected", ["negotiated_protocol_version": "0.5.0"])),
-      .subscribe(sessionId: "s", cursor: nil),
       .frameReceived(
         .frame(
-          "session_history",
-          ["session_id": "s", "messages": [.object(Self.a), .object(Self.b)], "next_offset": 3, "end_of_file": true])),
+          "hello", ["message": "hi", "version": "0.5.0", "auth_version": 1, "instructions": "send connect"])),
+      .frameReceived(
+        .frame("connected", ["message": "ok", "session_id": .null, "negotiated_protocol_version": "0.5.0"])),
+      .subscribe(sessionId: "s", cursor: nil),
+      .received(
+        .text(
+          #"{"type":"session_history","session_id":"s","messages":[{"uuid":"u","role":"user","text":"t","#
+            + #""timestamp":null,"provider":"claude","session_id":"s","offset":1}],"next_offset":3,"#
+            + #""end_of_file":true,"file_signature":null}"#)),
     ]
     var returning = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))
     var appending = ClientEngine(ClientConfiguration(apiKey: "k", allowAuthV1: true))

@@ -38,7 +38,8 @@ import Testing
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(TransportID(1), clientNonce: String(repeating: "ab", count: 16)), now: 0)
     _ = try engine.handle(
-      .frameReceived(.frame("hello", ["version": "0.5.0", "auth_version": 1])), now: 0)
+      .frameReceived(.frame("hello", ["message": "m", "instructions": "i", "version": "0.5.0", "auth_version": 1])),
+      now: 0)
     #expect(engine.state == .reauthRequired)
     #expect(try engine.handle(.stop(reason: "signed out"), now: 1) == [.deliver(.stopped(reason: "signed out"))])
   }

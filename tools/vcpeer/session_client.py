@@ -7,9 +7,12 @@ upgrade_required, stopped. `LEGAL` says which inputs each accepts; anything else
 Transports are numbered 1, 2, ... in the order the engine opens them; news (`transport_opened`,
 `transport_closed`) of any transport but the current one is ignored before `LEGAL` is consulted.
 """
+import base64
 import hmac
+import json
+import os
 
-from . import auth_bound
+from . import auth_bound, envelope, jsontext, messages
 from .session_frames import Channel, outgoing
 from .session_requests import ANSWERS, Requests
 from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, at_least_zero, close,
@@ -24,12 +27,29 @@ LEGAL = {state: {"start", "resume", "stop", "subscribe", "unsubscribe", "timer"}
 for _state in LIVE:  # only a live state has a current transport
     LEGAL[_state].add("transport_closed")
 for _state in ("awaiting_hello", "awaiting_connected", "ready") + PARKED:
-    LEGAL[_state].add("frame")  # a frame before the socket opened cannot happen: illegal
+    LEGAL[_state].add("frame")  # a frame (input `received`) before the socket opened cannot happen: illegal
 LEGAL["connecting"].add("transport_opened")
 LEGAL["ready"].add("send")
 
 # Frames only the engine writes: the application asks with start/subscribe/unsubscribe instead.
 ENGINE_FRAMES = {"connect", "subscribe", "unsubscribe", "message_ack"}
+
+# The validation boundary: every received frame is judged against the connection's version from the
+# schemas (messages.Judge); one with an error is never delivered, only reported as a violation.
+JUDGE = messages.Judge(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "Schema"))
+HANDSHAKE_TYPES = {"hello", "connected", "auth_error"}  # a violation in one of these closes
+HANDSHAKE_PHASE_TYPES = HANDSHAKE_TYPES | {"error", "pong"}  # what is read before ready
+
+
+def send_text(frame):
+    """A message the engine sends: its compact JSON text (section 2)."""
+    return {"action": "send", "text": jsontext.write(frame)}
+
+
+def violation(kind, errors, disposition="dropped"):
+    return event("violation", message_type=kind,
+                 findings=[{"code": c, "pointer": p} for p, c in sorted(set(errors))], disposition=disposition)
 
 MAX_PENDING = 256
 MAX_SUBSCRIPTIONS = 256
@@ -112,6 +132,8 @@ class ClientEngine:
     def forget_connection(self):
         self.transport = None  # the current transport's number: none once closed or reported closed
         self.version = None
+        self.heading = None  # the version the handshake is heading for, once hello came
+        self.canonical = None  # the frame being handled, as the judge writes it
         self.caps = []
         self.nonce = None
         self.hello = None
@@ -130,7 +152,7 @@ class ClientEngine:
         """Sends `frame`, sealed when authenticated frames are in force."""
         wire = outgoing(self, frame)
         if wire is not None:
-            out.append(send(wire))
+            out.append(send_text(wire))
 
     # -- inputs ---------------------------------------------------------------------------------
 
@@ -138,8 +160,12 @@ class ClientEngine:
         """One input at absolute time `now`; returns the actions."""
         if kind in ("transport_opened", "transport_closed") and inp.get("transport") != self.transport:
             return []  # news of a socket the engine closed or gave up on: not this conversation's
-        if kind not in LEGAL[self.state]:
-            raise IllegalEvent(self.state, kind)
+        named = "frame" if kind == "received" else kind
+        if named not in LEGAL[self.state]:
+            raise IllegalEvent(self.state, named)
+        if kind == "send":
+            inp = dict(inp)
+            inp["frame"] = jsontext.parse(inp.pop("text").encode("utf-8"))
         if kind == "send" and (inp["frame"].get("type") in ENGINE_FRAMES):
             raise IllegalEvent(self.state, kind, "the engine writes %s itself" % inp["frame"].get("type"))
         out = []
@@ -340,18 +366,92 @@ class ClientEngine:
 
     # -- frames ---------------------------------------------------------------------------------
 
-    def on_frame(self, out, now, frame):
+    def on_received(self, out, now, text=None, binary_base64=None):
+        """A WebSocket message as received: the envelope opened (when negotiated), then the sealed frame
+        (authenticated frames), then the frame judged once against the connection's version."""
         if self.state not in ("awaiting_hello", "awaiting_connected", "ready"):
             return  # still in flight after the socket went: ignored
+        self.last_frame_at = now
+        parsed = None
+        if text is None:
+            if "compression_binary" not in self.caps:
+                return self.violation(None, [("", "extension_not_negotiated")], now, out)
+            try:
+                data = envelope.open_binary(base64.b64decode(binary_base64 or ""))
+            except envelope.EnvelopeError as error:
+                return self.violation(None, [("", error.code)], now, out)
+        else:
+            data = text.encode("utf-8", "surrogatepass")
+            if "compression_text" in self.caps:
+                try:
+                    parsed = jsontext.parse(data)
+                except jsontext.ParseError as error:
+                    return self.violation(None, [("", error.code)], now, out)
+                if isinstance(parsed, dict) and parsed.get("type") == "compressed":
+                    try:
+                        data, parsed = envelope.open_text(data), None
+                    except envelope.EnvelopeError as error:
+                        return self.violation("compressed", [("", error.code)], now, out)
         if self.channel is not None:
             # Every frame after the verified connected is opened first; a refused one closes.
-            refused, frame = self.channel.open(frame)
+            if parsed is None:
+                try:
+                    parsed = jsontext.parse(data)
+                except jsontext.ParseError:
+                    return self.lost("malformed", now, True, out)
+            refused, inner = self.channel.open_text(parsed)
             if refused:
                 return self.lost(refused, now, True, out)
-            if frame is None:
-                self.last_frame_at = now
-                return  # genuine, but no JSON object: nothing to act on
-        self.last_frame_at = now
+            data = inner.encode("utf-8", "surrogatepass")
+        self.judge_and_act(data, now, out)
+
+    def judge_and_act(self, data, now, out):
+        try:
+            value = jsontext.parse(data)
+        except jsontext.ParseError as error:
+            return self.violation(None, [("", error.code)], now, out)
+        kind = value.get("type") if isinstance(value, dict) else None
+        if self.state == "ready":
+            version = show_version(self.version)
+        elif isinstance(kind, str) and kind in HANDSHAKE_PHASE_TYPES:
+            version = self.handshake_version(kind, value)
+        elif self.state == "awaiting_connected" and self.implicit is not None and self.allow_v1:
+            version = show_version(self.implicit)
+        elif not isinstance(value, dict) or not isinstance(kind, str):
+            version = "0.2.0"
+        else:
+            return  # before authentication nothing else is acted on
+        errors, _, canonical = JUDGE.judge(jsontext.write(value), "server_to_client", version)
+        # hello.version is the server's ceiling: on a connection of a later version than 0.2.0 it is at
+        # least that version (a rule across messages the schemas cannot state).
+        ceiling = parse_version(value.get("version")) if kind == "hello" else None
+        if ceiling is not None and version != "0.2.0" and ceiling < parse_version(version):
+            errors = sorted(set(errors) | {("/version", "invalid_value")})
+        if errors:
+            return self.violation(kind if isinstance(kind, str) else None, errors, now, out)
+        self.on_frame(out, now, value, json.loads(canonical))
+
+    def handshake_version(self, kind, value):
+        """What a frame before ready is judged against: hello as 0.2.0 (its rules do not depend on the
+        version still to be negotiated); connected as the version it names, when acceptable; the rest
+        as the version the handshake is heading for (0.2.0 before hello)."""
+        named = parse_version(value.get("negotiated_protocol_version")) if kind == "connected" else None
+        if named is not None and self.min_version <= named <= self.max_version and named in KNOWN_VERSIONS:
+            return show_version(named)
+        if kind == "hello" or self.heading is None:
+            return "0.2.0"
+        return show_version(self.heading)
+
+    def violation(self, kind, errors, now, out):
+        """Reports a frame that failed validation; during the handshake, or in a handshake message, the
+        connection closes."""
+        if self.state == "ready" and kind not in HANDSHAKE_TYPES:
+            return out.append(violation(kind, errors))
+        out.append(violation(kind, errors, {"closed": "protocol_violation"}))
+        self.lost("protocol_violation", now, True, out)
+
+    def on_frame(self, out, now, frame, canonical):
+        self.canonical = canonical
         kind = frame.get("type")
         if kind == "error" and frame.get("code") == "unsupported_protocol_version":
             required = frame.get("required")
@@ -375,6 +475,8 @@ class ClientEngine:
         if not offered or max(offered) < self.min_version:
             return self.park("upgrade_required", "unsupported_protocol_version", out, required=None)
         server_max = max(offered)
+        heading = min(server_max, self.max_version)
+        self.heading = heading if heading in KNOWN_VERSIONS else None
         auth_versions = hello.get("auth_versions")
         if not isinstance(auth_versions, list):
             auth_versions = [hello.get("auth_version", 1)]
@@ -408,7 +510,7 @@ class ClientEngine:
             # A server from before `connected`: its first frame that is not auth_error means success.
             self.implicit = min(server_max, self.max_version)
         self.state = "awaiting_connected"
-        out.append(send(connect))
+        out.append(send_text(connect))
 
     def on_verdict(self, frame, kind, now, out):
         if kind == "auth_error":
@@ -510,8 +612,8 @@ class ClientEngine:
                 return  # a replay of a frame already delivered
         ended = self.requests.resolve(frame)
         if ended is not None and ended.request_id is not None:
-            return out.append(event("answered", request_id=ended.request_id, frame=frame))
-        out.append(event("received", frame=frame))
+            return out.append(event("answered", request_id=ended.request_id, message=self.canonical))
+        out.append(event("received", message=self.canonical))
 
     # -- subscriptions ------------------------------------------------------------------------------
 
@@ -535,8 +637,14 @@ class ClientEngine:
         """A subscribed session's history or live push becomes one session_update; False otherwise."""
         session = frame.get("session_id")
         messages = frame.get("messages")
-        if not isinstance(session, str) or session not in self.subs or not isinstance(messages, list):
+        if not isinstance(session, str) or not isinstance(messages, list):
             return False
+        if session not in self.subs:
+            if frame.get("type") != "session_history":
+                return False
+            # Never subscribed (or no longer): not delivered, reported.
+            out.append(violation("session_history", [("/session_id", "unsubscribed_session_data")]))
+            return True
         sub = self.subs[session]
         fam = family(self.version)
         # An offset cursor reported to the application carries this frame's own file_signature.
@@ -544,7 +652,7 @@ class ClientEngine:
         update = {"purge": None, "insert": [], "replace": [], "gap": None, "dropped": 0, "signature": signature}
         cursor = sub.cursor or {}
         if fam == "uuid":
-            self.classify(messages, fam, session, sub, update)
+            self.classify(messages, fam, session, sub, update, self.canonical["messages"])
             newest = frame.get("newest_message_id")
             if not isinstance(newest, str) and update["insert"]:
                 newest = update["insert"][-1].get("uuid")
@@ -559,14 +667,14 @@ class ClientEngine:
             held = cursor.get("last_seq", 0) if is_int(cursor.get("last_seq")) else 0
             gap = frame.get("gap")
             if isinstance(gap, dict):
-                update["gap"] = gap
+                update["gap"] = self.canonical.get("gap")
                 next_seq = frame.get("next_seq")
                 # seq is 1-based: a next_seq below 1 is not trusted (no purge, the cursor stays).
                 if gap.get("reason") == "client_ahead" and is_int(next_seq) and next_seq >= 1:
                     update["purge"] = {"from": next_seq}
                     sub.delivered.discard_where(lambda p: p[0] == "seq" and p[1] >= next_seq)
                     held = next_seq - 1
-            self.classify(messages, fam, session, sub, update)
+            self.classify(messages, fam, session, sub, update, self.canonical["messages"])
             if is_int(frame.get("last_seq")):
                 held = max(held, frame["last_seq"])
             sub.cursor = {"last_seq": held}
@@ -588,7 +696,7 @@ class ClientEngine:
             update["purge"] = {"from": next_offset}
             sub.delivered.discard_where(lambda p: p[0] == "offset" and p[1] >= next_offset)
             held = next_offset
-        self.classify(messages, fam, session, sub, update)
+        self.classify(messages, fam, session, sub, update, self.canonical["messages"])
         sub.cursor = {"offset": max(held, next_offset), "signature": current if current is not None else seen}
         return self.deliver(session, sub, update, frame.get("end_of_file") is not False, next_offset, now, out)
 
@@ -614,10 +722,11 @@ class ClientEngine:
                      dropped=update["dropped"])
 
     @staticmethod
-    def classify(messages, fam, session, sub, update):
-        """Inserts and replaces by position (uuid, seq or offset); the rest is dropped and counted."""
+    def classify(messages, fam, session, sub, update, typed):
+        """Inserts and replaces by position (uuid, seq or offset); the rest is dropped and counted.
+        `typed` holds the same messages as the judge writes them (what the update delivers)."""
         key = {"uuid": "uuid", "seq": "seq", "offset": "offset"}[fam]
-        for message in messages:
+        for index, message in enumerate(messages):
             position = message.get(key) if isinstance(message, dict) else None
             # A negative seq or offset is no position (never trusted).
             valid = isinstance(position, str) if fam == "uuid" else is_int(position) and position >= 0
@@ -625,6 +734,6 @@ class ClientEngine:
             if not valid or (fam != "uuid" and isinstance(owner, str) and owner != session):
                 update["dropped"] += 1
             elif sub.delivered.add((fam, position)):
-                update["insert"].append(message)
+                update["insert"].append(typed[index])
             else:
-                update["replace"].append(message)
+                update["replace"].append(typed[index])

@@ -10,7 +10,7 @@ from .session_client import ClientEngine
 from .session_common import IllegalEvent
 from .session_server import ServerEngine
 
-CLIENT_INPUTS = {"start", "resume", "stop", "transport_opened", "transport_closed", "frame", "subscribe",
+CLIENT_INPUTS = {"start", "resume", "stop", "transport_opened", "transport_closed", "received", "subscribe",
                  "unsubscribe", "send"}
 SERVER_INPUTS = {"transport_opened", "transport_closed", "received", "send", "drain", "close"}
 

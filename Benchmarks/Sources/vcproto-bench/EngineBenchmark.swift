@@ -73,14 +73,19 @@ enum EngineBenchmark {
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(
-      .frameReceived(obj(["type": "hello", "version": .string(version), "auth_version": 1])), now: 0)
+      .received(
+        .text(#"{"type":"hello","message":"m","version":"\#(version)","auth_version":1,"instructions":"i"}"#)),
+      now: 0)
     if version == "0.2.0" {
       // A 0.2.0 server sends no `connected`: any frame after `connect` but `auth_error` is success.
-      _ = try engine.handle(.frameReceived(obj(["type": "pong"])), now: 0)
-      _ = try engine.handle(.frameReceived(obj(["type": "session_list", "sessions": [], "total_count": 0])), now: 0)
+      _ = try engine.handle(.received(.text(#"{"type":"pong"}"#)), now: 0)
+      _ = try engine.handle(.received(.text(#"{"type":"session_list","sessions":[],"total_count":0}"#)), now: 0)
     } else {
       _ = try engine.handle(
-        .frameReceived(obj(["type": "connected", "negotiated_protocol_version": .string(version)])), now: 0)
+        .received(
+          .text(
+            #"{"type":"connected","message":"m","session_id":null,"negotiated_protocol_version":"\#(version)"}"#)),
+        now: 0)
     }
     precondition(engine.state == .ready && engine.negotiatedVersion?.description == version, "client engine not ready")
     return engine
@@ -339,7 +344,7 @@ enum EngineBenchmark {
         actions += serverActions.count
         serverActions.removeAll(keepingCapacity: true)
       } else {
-        try client.handle(.frameReceived(frame), now: 1, into: &clientActions)
+        try client.handle(.received(.text(JSONValue.object(frame).jsonText)), now: 1, into: &clientActions)
         releaseClientActions()
       }
     }

@@ -76,7 +76,7 @@ enum EnginePhases {
       let t3 = now()
       e.releaseClientActions()
       let t4 = now()
-      try e.client.handle(.frameReceived(consume o), now: 1, into: &e.clientActions)
+      try e.client.handle(.received(.text(JSONValue.object(o).jsonText)), now: 1, into: &e.clientActions)
       let t5 = now()
       e.releaseClientActions()
       let t6 = now()

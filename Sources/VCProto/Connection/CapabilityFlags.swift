@@ -8,6 +8,8 @@ struct CapabilityFlags: OptionSet, Sendable, Hashable {
   static let disconnect = CapabilityFlags(rawValue: 1 << 2)
   static let messageAck = CapabilityFlags(rawValue: 1 << 3)
   static let idempotentPrompt = CapabilityFlags(rawValue: 1 << 4)
+  static let compressionText = CapabilityFlags(rawValue: 1 << 5)
+  static let compressionBinary = CapabilityFlags(rawValue: 1 << 6)
 
   init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -21,6 +23,8 @@ struct CapabilityFlags: OptionSet, Sendable, Hashable {
       case Capability.disconnect: flags.insert(.disconnect)
       case Capability.messageAck: flags.insert(.messageAck)
       case Capability.idempotentPrompt: flags.insert(.idempotentPrompt)
+      case Capability.compressionText: flags.insert(.compressionText)
+      case Capability.compressionBinary: flags.insert(.compressionBinary)
       default: break
       }
     }

@@ -4,8 +4,9 @@ public enum ClientAction: Sendable, Hashable {
   /// this id, or ``ClientEvent/transportClosed(_:detail:)`` with this id if it fails or, later, closes by
   /// itself.
   case openTransport(TransportID)
-  /// Send this frame (encode it as JSON text).
-  case send(JSONObject)
+  /// Send this WebSocket message as it is (the engine encoded it, and sealed it when authenticated
+  /// frames are in force).
+  case send(WebSocketMessage)
   /// Close this socket (it may still be opening: then abandon it). The engine is done with it: no
   /// ``ClientEvent/transportClosed(_:detail:)`` is needed afterwards, and one for this id is ignored.
   case closeTransport(TransportID, CloseReason)

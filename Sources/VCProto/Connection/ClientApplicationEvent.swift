@@ -26,11 +26,18 @@ public enum ClientApplicationEvent: Sendable, Hashable {
   /// The answer to a tracked request. It may be a refusal: a request-specific error frame
   /// (`command_error`, `infer_name_error`, ...) or an `error` the engine attributed to this request
   /// (STANDARDS.md section 15, rule 9); either way the request is over.
-  case answered(requestId: String, frame: JSONObject)
+  case answered(requestId: String, message: ServerMessage)
   /// A tracked request will never be answered.
   case requestFailed(requestId: String, reason: RequestFailure)
-  /// Any other server frame, for the application to handle.
-  case received(JSONObject)
+  /// Any other server message, for the application to handle: validated against the connection's
+  /// version (a type from a newer peer arrives as ``ServerMessage/unknown(_:)``).
+  case received(ServerMessage)
+  /// A frame from the server that broke the protocol, never delivered: the validator's findings and
+  /// what the engine did about it (``ProtocolViolation/Disposition``). An ordinary frame is dropped
+  /// and the connection goes on; a violation during the handshake or authentication closes it
+  /// (``CloseReason/protocolViolation(_:)``, then ``disconnected(_:)``). A sealed frame that does not
+  /// open closes the connection as ``CloseReason/authenticatedFrame(_:)`` without this event.
+  case violation(ProtocolViolation)
 }
 
 /// Why a tracked request failed.

@@ -1,29 +1,8 @@
 extension ClientEngine {
-  /// Every frame goes through here; the state decides what it means.
-  mutating func receive(_ wire: JSONObject, now: Int64, _ out: inout [ClientAction]) {
-    switch state {
-    case .awaitingHello, .awaitingConnected, .ready: break
-    default: return  // in flight after the client closed: ignored
-    }
-    var frame = wire
-    if channel != nil {
-      // Authenticated frames (STANDARDS.md section 8): every frame after the verified `connected` is
-      // opened first; a plain, malformed, altered, replayed or reordered one closes the connection
-      // and reaches nothing.
-      let text: String
-      do {
-        text = try channel!.open(object: wire)
-      } catch {
-        connectionLost(.authenticatedFrame(error), now: now, close: true, &out)
-        return
-      }
-      lastFrameAt = now
-      // A genuine frame that holds no JSON object: nothing to act on (as a host drops one unsealed).
-      guard case .object(let inner)? = try? JSONReader().parse(Array(text.utf8)) else { return }
-      frame = inner
-    }
-    lastFrameAt = now
-    let type = frame["type"]?.stringValue ?? ""
+  /// Every validated frame goes through here (`typed` is the frame decoded); the state decides what
+  /// it means.
+  mutating func receive(_ frame: JSONObject, typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+    let type = typed.type
     // Byte comparison: no other string is canonically equivalent to this ASCII name (see `FrameType`).
     if type.hasSameScalars(as: "error"), frame["code"]?.stringValue == NegotiationFailure.code {
       refuseVersion(required: frame["required"]?.stringValue.map(Finding.shownType), &out)
@@ -33,9 +12,9 @@ extension ClientEngine {
     case .awaitingHello:
       if type == "hello" { onHello(frame, now: now, &out) }  // anything else before hello: ignored
     case .awaitingConnected:
-      onAwaitingConnected(frame, type: type, now: now, &out)
+      onAwaitingConnected(frame, typed: typed, type: type, now: now, &out)
     default:
-      onReady(frame, type: type, now: now, &out)
+      onReady(frame, typed: typed, type: type, now: now, &out)
     }
   }
 
@@ -79,6 +58,7 @@ extension ClientEngine {
       refuseVersion(required: nil, &out)
       return
     }
+    handshakeVersion = KnownVersion(rawValue: min(serverMax, configuration.maximumVersion).description)
     let authVersions =
       hello["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [hello["auth_version"]?.intValue ?? 1]
     var connect = JSONObject.frame("connect")
@@ -149,10 +129,12 @@ extension ClientEngine {
     }
     sentConnect = connect
     state = .awaitingConnected
-    out.append(.send(connect))
+    emit(connect, &out)
   }
 
-  mutating func onAwaitingConnected(_ frame: JSONObject, type: String, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onAwaitingConnected(
+    _ frame: JSONObject, typed: ServerMessage, type: String, now: Int64, _ out: inout [ClientAction]
+  ) {
     switch type {
     case "auth_error":
       authFailures += 1
@@ -170,7 +152,7 @@ extension ClientEngine {
       // section 8, "Client rules") and the server is one that sends no `connected`.
       guard let version = implicitAuthVersion, configuration.allowAuthV1 else { return }
       becomeReady(version: version, capabilities: [], now: now, &out)
-      onReady(frame, type: type, now: now, &out)
+      onReady(frame, typed: typed, type: type, now: now, &out)
     }
   }
 
@@ -238,6 +220,7 @@ extension ClientEngine {
     let t = configuration.timing
     state = .ready
     negotiatedVersion = version
+    negotiatedDecoder = KnownVersion(rawValue: version.description).map(Self.decoder(for:))
     family = VersionFamily(version)
     if let previous = deliveredFamily, previous != family {
       for index in subscriptions.indices { subscriptions[index].delivered.removeAll() }

@@ -1,6 +1,8 @@
 extension ClientEngine {
   /// A frame on an authenticated connection.
-  mutating func onReady(_ frame: JSONObject, type: String, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onReady(
+    _ frame: JSONObject, typed: ServerMessage, type: String, now: Int64, _ out: inout [ClientAction]
+  ) {
     switch FrameType(type) {
     case .pong:
       pingSentAt = nil
@@ -20,9 +22,9 @@ extension ClientEngine {
       connectionLost(.authFailed, now: now, close: true, &out)
       return
     case .sessionHistory:
-      if onHistory(frame, now: now, &out) { return }
+      if onHistory(frame, typed: typed, now: now, &out) { return }
     case .sessionUpdated:
-      if family == .messageId, onHistory(frame, now: now, &out) { return }
+      if family == .messageId, onHistory(frame, typed: typed, now: now, &out) { return }
     case .sessionReady, .sessionCreated, .turnComplete:
       if let id = frame["session_id"]?.stringValue { pendingNewSessions.removeAll { $0.hasSameScalars(as: id) } }
     default: break
@@ -32,9 +34,9 @@ extension ClientEngine {
       guard seenMessageIds.insert(id) else { return }  // a `replay` of a frame already delivered
     }
     if let requestId = resolvePending(frame, type: type)?.id {
-      out.append(.deliver(.answered(requestId: requestId, frame: frame)))
+      out.append(.deliver(.answered(requestId: requestId, message: typed)))
       return
     }
-    out.append(.deliver(.received(frame)))
+    out.append(.deliver(.received(typed)))
   }
 }

@@ -44,10 +44,32 @@ extension ClientEngine {
   /// catalog's ``MessageSpec/isSlow`` (``ProtocolDeclaration/slowRequestTypes``).
   public static let slowRequestTypes: Set<String> = EngineFacts.slowRequestTypes
 
+  mutating func send(_ message: ClientMessage, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
+    let bytes = MessageEncoder().encode(message)
+    let type = message.type
+    let answers = Self.answerTypes[type]
+    // The members a request is matched by, read back from the bytes just written (requests only).
+    let frame =
+      answers != nil || type == "prompt" ? (try? JSONReader().parse(bytes).objectValue) ?? JSONObject() : JSONObject()
+    send(frame, bytes: bytes, type: type, answers: answers, requestId: requestId, now: now, &out)
+  }
+
+  /// ``send(_:requestId:now:_:)`` of a frame the engine built (`set_max_message_size`).
   mutating func send(_ frame: JSONObject, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
+    var writer = JSONWriter()
+    writer.write(frame)
     let type = frame["type"]?.stringValue ?? ""
+    send(
+      frame, bytes: writer.bytes, type: type, answers: Self.answerTypes[type], requestId: requestId, now: now, &out)
+  }
+
+  /// Records the request `frame` (when it waits for an answer) and sends its `bytes`.
+  mutating func send(
+    _ frame: JSONObject, bytes: [UInt8], type: String, answers: [String]?, requestId: String?, now: Int64,
+    _ out: inout [ClientAction]
+  ) {
     var deadline: Int64?
-    if let answers = Self.answerTypes[type] {
+    if let answers {
       let timing = configuration.timing
       let due = now.addingSaturating(
         Self.slowRequestTypes.contains(type) ? timing.slowRequestTimeoutMs : timing.requestTimeoutMs)
@@ -65,7 +87,7 @@ extension ClientEngine {
       pendingNewSessions.append(id)
       if pendingNewSessions.count > 16 { pendingNewSessions.removeFirst() }
     }
-    emit(frame, &out)
+    emit(bytes: bytes, &out)
     // One timer for every waiting request, at the earliest deadline; answers leave it alone (a fire
     // that finds nothing due only moves it on).
     if let deadline, armed[.requestDeadline].map({ deadline < $0 }) ?? true {

@@ -79,20 +79,32 @@ extension ClientEngine {
     emit(Self.subscribeFrame(id, request), &out)
   }
 
-  /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was a subscribed session's
-  /// and became a ``SessionUpdate``.
-  mutating func onHistory(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) -> Bool {
+  /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was handled: a subscribed
+  /// session's became a ``SessionUpdate``; a `session_history` of a session not subscribed is
+  /// dropped and reported (``FindingCode/unsubscribedSessionData``), never delivered.
+  mutating func onHistory(
+    _ frame: JSONObject, typed: ServerMessage, now: Int64, _ out: inout [ClientAction]
+  ) -> Bool {
     let fields = HistoryFrame(frame)
     guard negotiatedVersion != nil, let id = fields[fields.sessionId]?.stringValue,
-      let index = subscriptions.index(of: SessionKey(id)), let messages = fields[fields.messages]?.arrayValue
+      let messages = fields[fields.messages]?.arrayValue, let typedMessages = SessionMessages(of: typed)
     else { return false }
+    guard let index = subscriptions.index(of: SessionKey(id)) else {
+      guard case .sessionHistory = typed else { return false }
+      let finding = Finding(
+        .error, .unsubscribedSessionData, pointer: "/session_id", messageType: "session_history",
+        message: "session_history for a session the client is not subscribed to")
+      violation([finding], type: "session_history", now: now, &out)
+      return true
+    }
     // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
     // the follow-up `subscribe` come after, once that access has ended. The update is built here and
     // filled in place (returning it would copy it).
     // (`apply` sets the update's cursor.)
     var update = SessionUpdate(
-      sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: nil)
-    let next = Self.apply(fields, to: &subscriptions[index], update: &update, family: family)
+      sessionId: id, messages: typedMessages, insertIndices: [], replaceIndices: [], cursor: nil)
+    if case .sessionHistory(.v0_4_0(let history)) = typed { update.gap = history.gap }
+    let next = Self.apply(fields, messages: messages, to: &subscriptions[index], update: &update, family: family)
     if next == .retryLater {
       // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
       arm(.continuation(sessionId: id), at: now.addingSaturating(configuration.timing.continuationRetryMs), &out)
@@ -113,13 +125,13 @@ extension ClientEngine {
     case continueNow
   }
 
-  /// Fills `update` (made with the frame's session and messages) with what a history frame changes,
-  /// the cursor included, and says what follows; `sub` is updated (cursor, delivered positions,
-  /// continuation state).
+  /// Fills `update` (made with the frame's session and typed messages) with what a history frame
+  /// changes, the cursor included, and says what follows; `sub` is updated (cursor, delivered
+  /// positions, continuation state). `messages` is the frame's `messages` array.
   static func apply(
-    _ frame: HistoryFrame, to sub: inout Subscription, update: inout SessionUpdate, family: VersionFamily
+    _ frame: HistoryFrame, messages: [JSONValue], to sub: inout Subscription, update: inout SessionUpdate,
+    family: VersionFamily
   ) -> HistoryFollowUp {
-    let messages = update.messages
     let id = update.sessionId
     var next = HistoryFollowUp.done
     // 0.5.0: the frame's `file_signature` (read once; the update's cursor carries it).
@@ -137,7 +149,6 @@ extension ClientEngine {
       var last = 0
       if case .lastSeq(let n)? = sub.cursor { last = n }
       if let gap = frame[frame.gap]?.objectValue {
-        update.gap = gap
         // seq is 1-based: a `next_seq` below 1 is not trusted (no purge, the cursor stays; the
         // validator reports it), and `next - 1` cannot overflow.
         if gap["reason"]?.stringValue == "client_ahead", let next = frame[frame.nextSeq]?.intValue, next >= 1 {
@@ -174,7 +185,7 @@ extension ClientEngine {
       if let receivedDigest { sub.signature = receivedDigest }
       if replaced {
         // Nothing of this frame is delivered: the whole file is fetched again from offset 0.
-        update.messages = []
+        update.messages = update.messages.selecting([])
         update.purge = .all
         sub.delivered.removeAll()
         sub.cursor = .offset(0, signature: nil)

@@ -7,7 +7,7 @@
 /// var engine = ClientEngine(ClientConfiguration(apiKey: key, capabilities: ["heartbeat"]))
 /// var actions = try engine.handle(.start, now: clock.now)          // [.openTransport(transport 1)]
 /// actions = try engine.handle(.transportOpened(TransportID(1), clientNonce: AuthClient.freshNonce()), now: clock.now)
-/// actions = try engine.handle(.frameReceived(hello), now: clock.now)  // [.send(connect), ...]
+/// actions = try engine.handle(.received(message), now: clock.now)  // [.send(connect), ...]
 /// actions = try engine.handle(.subscribe(sessionId: id, cursor: nil), now: clock.now)
 /// ```
 ///
@@ -19,8 +19,14 @@
 /// `authenticated_frames` granted on a verified auth v2 handshake, every frame it sends after
 /// `connected` is sealed and every frame it receives is opened first (``AuthenticatedChannel``); a
 /// plain, altered, replayed or reordered one closes the connection
-/// (``CloseReason/authenticatedFrame(_:)``) and reaches no application. The host is unchanged: it
-/// sends the frames it is handed and parses what arrives.
+/// (``CloseReason/authenticatedFrame(_:)``) and reaches no application. The host never parses JSON:
+/// it passes each WebSocket message as it arrived (``ClientEvent/received(_:)``) and sends the
+/// messages it is handed (``ClientAction/send(_:)``).
+///
+/// It is a validation boundary: each frame is decoded once, with the connection's negotiated
+/// version, into a ``ServerMessage``; one that fails validation reaches the application only as
+/// ``ClientApplicationEvent/violation(_:)`` (dropped; during the handshake, or for a handshake
+/// message, the connection also closes).
 public struct ClientEngine: Sendable {
   /// The configuration, its ``ClientConfiguration/timing`` held to the ranges ``ClientTiming`` documents.
   public let configuration: ClientConfiguration
@@ -66,6 +72,11 @@ public struct ClientEngine: Sendable {
   /// the event.
   var sealingExhausted = false
   var sentConnect: JSONObject?
+  /// The decoder of the negotiated version (`nil` until `ready`).
+  var negotiatedDecoder: MessageDecoder?
+  /// The version the handshake is heading for once `hello` came (the lower of the server's ceiling
+  /// and the client's maximum): what the frames before `connected` are checked against.
+  var handshakeVersion: KnownVersion?
   var usedAuthVersion = 1
   /// A 0.2.0/0.3.0 server sends no `connected`: any frame but `auth_error` means success.
   var implicitAuthVersion: ProtocolVersion?
@@ -132,18 +143,18 @@ public struct ClientEngine: Sendable {
       // (Only a live state has a current transport.)
       connectionLost(
         CloseReason(code: CloseReason.transportClosed.code, detail: detail), now: now, close: false, &actions)
-    case .frameReceived(let frame): receive(frame, now: now, &actions)
+    case .received(let message): receive(message, now: now, &actions)
     case .timerFired(let timer): fire(timer, now: now, &actions)
     case .subscribe(let id, let cursor): subscribe(id, cursor: cursor, now: now, &actions)
     case .unsubscribe(let id): unsubscribe(id, &actions)
-    case .send(let frame, let requestId):
-      let type = frame["type"]?.stringValue ?? ""
+    case .send(let message, let requestId):
+      let type = message.type
       if type == "connect" || type == "subscribe" || type == "unsubscribe" || type == "message_ack" {
         throw IllegalEvent(
           state: state.rawValue, event: "send",
           reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
       }
-      send(frame, requestId: requestId, now: now, &actions)
+      send(message, requestId: requestId, now: now, &actions)
     }
     if sealingExhausted {
       sealingExhausted = false
@@ -163,8 +174,22 @@ public struct ClientEngine: Sendable {
   /// it is. A channel that used its last sequence number sends nothing more and closes the connection
   /// at the end of the event.
   mutating func emit(_ frame: JSONObject, _ out: inout [ClientAction]) {
-    if let wire = AuthenticatedChannel.outgoing(frame, channel: &channel, exhausted: &sealingExhausted) {
-      out.append(.send(wire))
+    var writer = JSONWriter()
+    writer.write(frame)
+    emit(bytes: writer.bytes, &out)
+  }
+
+  /// Sends the frame `bytes` (compact JSON text), sealed when authenticated frames are in force.
+  mutating func emit(bytes: [UInt8], _ out: inout [ClientAction]) {
+    guard channel != nil else {
+      out.append(.send(.text(bytes)))
+      return
+    }
+    guard !sealingExhausted else { return }
+    do {
+      out.append(.send(.text(try channel!.seal(bytes))))
+    } catch {
+      sealingExhausted = true
     }
   }
 
@@ -268,6 +293,8 @@ public struct ClientEngine: Sendable {
     channel = nil
     sealingExhausted = false
     sentConnect = nil
+    negotiatedDecoder = nil
+    handshakeVersion = nil
     implicitAuthVersion = nil
     drainRetryAfterMs = nil
     for index in subscriptions.indices { subscriptions[index].resetForReconnect() }

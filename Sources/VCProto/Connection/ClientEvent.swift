@@ -18,8 +18,12 @@ public enum ClientEvent: Sendable, Hashable {
   /// names the engine's current transport: after ``ClientAction/closeTransport(_:_:)`` the engine is
   /// done with that socket, and a late report of its close cannot end the connection that replaced it.
   case transportClosed(TransportID, detail: String)
-  /// Transport: a frame from the server, parsed.
-  case frameReceived(JSONObject)
+  /// Transport: a WebSocket data message from the server, its bytes exactly as they arrived. The
+  /// engine opens a compression envelope (when negotiated) and a sealed frame (when authenticated
+  /// frames are in force), then decodes the frame once, with the connection's negotiated version
+  /// (before negotiation: as a handshake message). A frame that fails validation is never delivered
+  /// as if it were fine: the application gets ``ClientApplicationEvent/violation(_:)`` instead.
+  case received(WebSocketMessage)
   /// A timer the engine armed has expired.
   case timerFired(ConnectionTimer)
   /// Application: keep this session subscribed (now and after every reconnect), resuming from
@@ -28,13 +32,14 @@ public enum ClientEvent: Sendable, Hashable {
   case subscribe(sessionId: String, cursor: SubscriptionCursor?)
   /// Application: stop following this session.
   case unsubscribe(sessionId: String)
-  /// Application: send a frame. A `requestId` makes the engine track the answer: the app gets
-  /// ``ClientApplicationEvent/answered(requestId:frame:)`` (the answer, or an `error` refusing the
+  /// Application: send a message (the engine encodes it once, ``MessageEncoder``). A `requestId`
+  /// makes the engine track the answer: the app gets
+  /// ``ClientApplicationEvent/answered(requestId:message:)`` (the answer, or an `error` refusing the
   /// request) or, if the connection drops first, ``ClientApplicationEvent/requestFailed(requestId:reason:)``;
   /// only types with a known answer (``ClientEngine/answerTypes``) are tracked. Without a `requestId`
   /// such a request still takes its place in the answer order and its answer is delivered as
   /// ``ClientApplicationEvent/received(_:)``. Only allowed when ready.
-  case send(JSONObject, requestId: String?)
+  case send(ClientMessage, requestId: String?)
 
   /// The name used in errors and vectors.
   public var name: String {
@@ -44,7 +49,7 @@ public enum ClientEvent: Sendable, Hashable {
     case .stop: return "stop"
     case .transportOpened: return "transport_opened"
     case .transportClosed: return "transport_closed"
-    case .frameReceived: return "frame"
+    case .received: return "frame"
     case .timerFired: return "timer"
     case .subscribe: return "subscribe"
     case .unsubscribe: return "unsubscribe"
@@ -60,7 +65,7 @@ public enum ClientEvent: Sendable, Hashable {
     case .stop: return 2
     case .transportOpened: return 3
     case .transportClosed: return 4
-    case .frameReceived: return 5
+    case .received: return 5
     case .timerFired: return 6
     case .subscribe: return 7
     case .unsubscribe: return 8

@@ -82,7 +82,7 @@ extension ConversationObserver {
         return
       }
       requestsSent += 1
-      let actions = drive(.send(message, requestId: String(requestsSent)), now: now) ?? []
+      let actions = drive(.sendFrame(message, requestId: String(requestsSent)), now: now) ?? []
       if actions.contains(where: { if case .deliver(.requestFailed) = $0 { true } else { false } }) {
         answersTracked = false  // more waiting requests than the engine follows
       }

@@ -8,10 +8,11 @@
 /// message the window (``ClientConfiguration/dedupWindow``) forgot is reported as an insert, which is
 /// still correct for an app that upserts.
 ///
-/// Storage: the frame's `messages` array once (``messages``, shared with the frame, not copied) and
-/// the indices of the messages to insert (``insertIndices``) and to replace (``replaceIndices``), in
-/// frame order. ``insert`` and ``replace`` are computed from them (they copy; a host that cares reads
-/// the indices). Two updates are equal when they say the same thing: same ``insert`` and ``replace``
+/// The messages are typed as the connection's version types them (``SessionMessages``: validated
+/// with the rest of the frame, never a JSON tree). Storage: the frame's `messages` array once
+/// (``messages``, shared with the decoded frame, not copied) and the indices of the messages to
+/// insert (``insertIndices``) and to replace (``replaceIndices``), in frame order. ``insert`` and
+/// ``replace`` are computed from them (they copy; a host that cares reads the indices). Two updates are equal when they say the same thing: same ``insert`` and ``replace``
 /// messages and the same other members, however the messages are stored.
 public struct SessionUpdate: Sendable, Hashable {
   /// What to delete first.
@@ -31,12 +32,12 @@ public struct SessionUpdate: Sendable, Hashable {
     get { state.purge }
     _modify { yield &state.purge }
   }
-  /// The messages the indices point into: the frame's `messages` array as received (elements that
+  /// The messages the indices point into: the frame's `messages` array as decoded (elements that
   /// are neither inserted nor replaced were dropped, see ``dropped``).
-  public var messages: [JSONValue]
-  /// Indices in ``messages`` of the new messages, ascending (frame order). Each names an object.
+  public var messages: SessionMessages
+  /// Indices in ``messages`` of the new messages, ascending (frame order).
   public var insertIndices: [Int]
-  /// Indices in ``messages`` of the messages to overwrite, ascending (frame order). Each names an object.
+  /// Indices in ``messages`` of the messages to overwrite, ascending (frame order).
   public var replaceIndices: [Int]
   /// The cursor after this frame (what to persist for a later ``ClientEvent/subscribe(sessionId:cursor:)``),
   /// or `nil` when the engine holds no position for the session yet (a 0.2.0/0.3.0 session none of
@@ -52,8 +53,8 @@ public struct SessionUpdate: Sendable, Hashable {
     get { state.isComplete }
     _modify { yield &state.isComplete }
   }
-  /// 0.4.0 `gap` object as received, or `nil`.
-  public var gap: JSONObject? {
+  /// 0.4.0 `gap`, or `nil`.
+  public var gap: HistoryGap? {
     get { state.gap }
     _modify { yield &state.gap }
   }
@@ -74,53 +75,41 @@ public struct SessionUpdate: Sendable, Hashable {
     var purge: Purge?
     var cursor: SubscriptionCursor?
     var isComplete: Bool
-    var gap: JSONObject?
+    var gap: HistoryGap?
     var dropped: Int
   }
 
   var state: State
 
-  /// New messages, in frame order (computed from ``messages`` and ``insertIndices``; setting it stores
-  /// the given messages in their place).
-  public var insert: [JSONObject] {
-    get { insertIndices.map { messages[$0].objectValue ?? JSONObject() } }
-    set { store(insert: newValue, replace: replace) }
-  }
+  /// New messages, in frame order (computed from ``messages`` and ``insertIndices``).
+  public var insert: SessionMessages { messages.selecting(insertIndices) }
 
-  /// Messages to overwrite, in frame order (computed from ``messages`` and ``replaceIndices``; setting
-  /// it stores the given messages in their place).
-  public var replace: [JSONObject] {
-    get { replaceIndices.map { messages[$0].objectValue ?? JSONObject() } }
-    set { store(insert: insert, replace: newValue) }
-  }
+  /// Messages to overwrite, in frame order (computed from ``messages`` and ``replaceIndices``).
+  public var replace: SessionMessages { messages.selecting(replaceIndices) }
 
-  /// Creates an update from copies of the messages to insert and to replace.
+  /// Creates an update from the messages to insert and to replace (of one kind; `replace` is dropped
+  /// when its kind differs from a non-empty `insert`'s).
   public init(
-    sessionId: String, purge: Purge? = nil, insert: [JSONObject] = [], replace: [JSONObject] = [],
-    cursor: SubscriptionCursor?, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
+    sessionId: String, purge: Purge? = nil, insert: SessionMessages = .none, replace: SessionMessages = .none,
+    cursor: SubscriptionCursor?, isComplete: Bool = true, gap: HistoryGap? = nil, dropped: Int = 0
   ) {
+    let all = insert.appending(replace) ?? insert
     self.init(
-      sessionId: sessionId, purge: purge, messages: [], insertIndices: [], replaceIndices: [], cursor: cursor,
-      isComplete: isComplete, gap: gap, dropped: dropped)
-    store(insert: insert, replace: replace)
+      sessionId: sessionId, purge: purge, messages: all, insertIndices: Array(0..<insert.count),
+      replaceIndices: Array(insert.count..<all.count), cursor: cursor, isComplete: isComplete, gap: gap,
+      dropped: dropped)
   }
 
-  /// Creates an update over a frame's `messages` array. Every index must name an object of `messages`.
+  /// Creates an update over a frame's `messages`. Every index must be within `messages`.
   public init(
-    sessionId: String, purge: Purge? = nil, messages: [JSONValue], insertIndices: [Int], replaceIndices: [Int],
-    cursor: SubscriptionCursor?, isComplete: Bool = true, gap: JSONObject? = nil, dropped: Int = 0
+    sessionId: String, purge: Purge? = nil, messages: SessionMessages, insertIndices: [Int], replaceIndices: [Int],
+    cursor: SubscriptionCursor?, isComplete: Bool = true, gap: HistoryGap? = nil, dropped: Int = 0
   ) {
     self.sessionId = sessionId
     self.messages = messages
     self.insertIndices = insertIndices
     self.replaceIndices = replaceIndices
     state = State(purge: purge, cursor: cursor, isComplete: isComplete, gap: gap, dropped: dropped)
-  }
-
-  private mutating func store(insert: [JSONObject], replace: [JSONObject]) {
-    messages = insert.map(JSONValue.object) + replace.map(JSONValue.object)
-    insertIndices = Array(insert.indices)
-    replaceIndices = Array(insert.count..<(insert.count + replace.count))
   }
 
   /// Equal when they say the same thing (see the type's description).

@@ -20,7 +20,7 @@ extension ClientHostCore {
     case .openTransport(let id):
       transport = id
       openTransport()
-    case .send(let frame): write(.text(JSONValue.object(frame).jsonText))
+    case .send(let message): write(message)
     case .closeTransport(_, let reason): closeTransport(reason.webSocketClose)
     case .armTimer(let timer, let deadline): armTimer(timer, at: deadline)
     case .cancelTimer(let timer): cancelTimer(timer)
@@ -30,8 +30,8 @@ extension ClientHostCore {
 
   private func deliver(_ event: ClientApplicationEvent) {
     switch event {
-    case .answered(let requestId, let frame):
-      answer(requestId, with: decodeAnswer(frame))
+    case .answered(let requestId, let message):
+      answer(requestId, with: .success(message))
     case .requestFailed(let requestId, let reason):
       answer(requestId, with: .failure(ClientHostError.requestFailed(reason)))
     case .connected:
@@ -51,19 +51,6 @@ extension ClientHostCore {
     }
   }
 
-  private func decodeAnswer(_ frame: JSONObject) -> Result<ServerMessage, any Error> {
-    // An answer is matched only once the connection is ready, so the version is known.
-    guard let version = engine.negotiatedVersion else {
-      return .failure(ClientHostError.notConnected(reason: "answer before the version was negotiated"))
-    }
-    let decoder = MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
-    do {
-      return .success(try decoder.decodeServerMessage(Array(JSONValue.object(frame).jsonText.utf8)))
-    } catch {
-      return .failure(ClientHostError.invalidAnswer(error))
-    }
-  }
-
   // MARK: From the transport and the timers
 
   func transportOpened() {
@@ -75,8 +62,7 @@ extension ClientHostCore {
   }
 
   func received(_ message: WebSocketMessage) {
-    guard case .text(let bytes) = message, let frame = try? JSONReader().parse(bytes).objectValue else { return }
-    feed(.frameReceived(frame))
+    feed(.received(message))
   }
 
   func timerFired(_ timer: ConnectionTimer) {
@@ -110,8 +96,7 @@ extension ClientHostCore {
   }
 
   func request(_ message: ClientMessage) async throws -> ServerMessage {
-    let frame = Self.frame(message)
-    let type = frame["type"]?.stringValue ?? ""
+    let type = message.type
     guard ClientEngine.answerTypes[type] != nil else { throw ClientHostError.noAnswer(type: type) }
     while !isReady { try await waitUntilReady() }
     let requestId = nextRequestId()
@@ -119,7 +104,7 @@ extension ClientHostCore {
       try await withCheckedThrowingContinuation { continuation in
         answers[requestId] = continuation
         do throws(IllegalEvent) {
-          try apply(.send(frame, requestId: requestId))
+          try apply(.send(message, requestId: requestId))
         } catch {
           answer(requestId, with: .failure(ClientHostError.refused(error)))
         }
@@ -130,12 +115,11 @@ extension ClientHostCore {
   }
 
   func post(_ message: ClientMessage) async throws {
-    let frame = Self.frame(message)
     while !isReady { try await waitUntilReady() }
-    do { try apply(.send(frame, requestId: nil)) } catch { throw ClientHostError.refused(error) }
-  }
-
-  private static func frame(_ message: ClientMessage) -> JSONObject {
-    (try? JSONReader().parse(MessageEncoder().encode(message)).objectValue) ?? JSONObject()
+    do throws(IllegalEvent) {
+      try apply(.send(message, requestId: nil))
+    } catch {
+      throw ClientHostError.refused(error)
+    }
   }
 }

@@ -75,7 +75,7 @@ public struct EngineExerciser {
   /// for a request id sent and not yet ended (ids may repeat; each send counts once; ids compared by
   /// their exact UTF-8 bytes).
   static func checkRequests(event: ClientEvent, actions: [ClientAction], waiting: inout [String]) -> String? {
-    if case .send(let frame, let id?) = event, ClientEngine.answerTypes[frame["type"]?.stringValue ?? ""] != nil {
+    if case .send(let message, let id?) = event, ClientEngine.answerTypes[message.type] != nil {
       waiting.append(id)
     }
     for action in actions {
@@ -155,8 +155,8 @@ public struct EngineExerciser {
       switch action {
       case .deliver(.connected): authenticated = true
       case .closeTransport, .deliver(.disconnected): authenticated = false
-      case .send(let frame):
-        let type = frame["type"]?.stringValue ?? ""
+      case .send(let message):
+        let type = (try? JSONReader().parse(message.bytes))?["type"]?.stringValue ?? ""
         if !authenticated, !ClientTransitions.framesBeforeAuthentication.contains(type) {
           return "sent \(type) before authentication"
         }
@@ -194,7 +194,7 @@ public struct EngineExerciser {
       ]
       return .subscribe(sessionId: pick(Self.sessions), cursor: pick(cursors))
     case 10: return .unsubscribe(sessionId: pick(Self.sessions))
-    default: return .send(clientFrame(), requestId: byte() % 2 == 0 ? id("r", byte()) : nil)
+    default: return .sendFrame(clientFrame(), requestId: byte() % 2 == 0 ? id("r", byte()) : nil)
     }
   }
 

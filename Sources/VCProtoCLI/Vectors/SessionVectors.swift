@@ -5,6 +5,11 @@ import VCProto
 /// each input with the step's `expect` (actions in order; objects compared member by member, in any
 /// member order), or the step's `error` (an illegal event: `state` and `event`).
 ///
+/// Client vectors give each received WebSocket message as its text exactly as received (`received`,
+/// `text` or `binary_base64`), each message the engine sends as its text (`send`, `text`, compared
+/// as a JSON value), and each delivered message as the typed message's canonical JSON (what
+/// ``MessageEncoder`` writes).
+///
 /// Times in vectors are milliseconds after `config.clock_start_ms`. An `advance` input moves the
 /// clock forward and fires, in deadline order (ties in arming order), every timer the engine armed
 /// and did not cancel whose deadline has come, each at its own deadline.
@@ -106,6 +111,21 @@ enum SessionVectors {
 
   static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap(ProtocolVersion.init) }
 
+  /// `actions` with the `text` of each `send` action replaced by the JSON value it holds, so that a
+  /// sent message is compared as a JSON value, whatever the order of its members (a text that is not
+  /// JSON stays a string).
+  static func sentTextsParsed(_ actions: JSONValue) -> JSONValue {
+    guard case .array(let items) = actions else { return actions }
+    return .array(
+      items.map { item in
+        guard case .object(var action) = item, action["action"]?.stringValue == "send",
+          let text = action["text"]?.stringValue, let value = try? JSONReader().parse(Array(text.utf8))
+        else { return item }
+        action["text"] = value
+        return .object(action)
+      })
+  }
+
   /// Objects with members sorted by key, recursively, so member order does not matter.
   static func canonical(_ value: JSONValue) -> JSONValue {
     switch value {
@@ -167,16 +187,30 @@ enum SessionVectors {
       case "transport_closed":
         event = .transportClosed(
           SessionVectors.transport(input["transport"]), detail: input["detail"]?.stringValue ?? "")
-      case "frame": event = .frameReceived(input["frame"]?.objectValue ?? JSONObject())
+      case "received":
+        if let text = input["text"]?.stringValue {
+          event = .received(.text(text))
+        } else {
+          event = .received(.binary(Base64.decode(input["binary_base64"]?.stringValue ?? "") ?? []))
+        }
       case "subscribe":
         event = .subscribe(
           sessionId: input["session_id"]?.stringValue ?? "", cursor: SessionVectors.cursor(input["cursor"]))
       case "unsubscribe": event = .unsubscribe(sessionId: input["session_id"]?.stringValue ?? "")
       case "send":
-        event = .send(input["frame"]?.objectValue ?? JSONObject(), requestId: input["request_id"]?.stringValue)
+        event = .send(clientMessage(input["text"]?.stringValue ?? ""), requestId: input["request_id"]?.stringValue)
       default: throw UnknownInput(kind: kind)
       }
       return record(try client!.handle(event, now: now))
+    }
+
+    /// What the application sends: `text` decoded as a client message of the negotiated version (else
+    /// of 0.5.0), kept whole when it does not decode.
+    func clientMessage(_ text: String) -> ClientMessage {
+      let version = client?.negotiatedVersion?.description ?? KnownVersion.v0_5_0.rawValue
+      let decoder = MessageDecoder(options: ValidationOptions(direction: .clientToServer, protocolVersion: version))
+      if let message = try? decoder.decodeClientMessage(Array(text.utf8)) { return message }
+      return .unknown((try? JSONReader().parse(Array(text.utf8)))?.objectValue ?? JSONObject())
     }
 
     mutating func serverInput(_ kind: String, _ input: JSONObject) throws -> [JSONValue] {
@@ -206,7 +240,7 @@ enum SessionVectors {
       actions.map { action in
         switch action {
         case .openTransport(let id): return ["action": "open_transport", "transport": SessionVectors.int(id)]
-        case .send(let frame): return ["action": "send", "frame": .object(frame)]
+        case .send(let message): return SessionVectors.sent(message)
         case .closeTransport(let id, let reason):
           return ["action": "close", "transport": SessionVectors.int(id), "reason": .string(reason.code)]
         case .armTimer(let timer, let at): return arm(timer, at)
@@ -308,19 +342,34 @@ enum SessionVectors {
       case .all?: purge = "all"
       case .from(let n)?: purge = ["from": int(n)]
       }
+      var gap = JSONValue.null
+      if let g = u.gap {
+        var writer = JSONWriter()
+        g.encode(to: &writer)
+        gap = json(writer.bytes)
+      }
       return event(
         "session_update",
         [
-          ("session_id", .string(u.sessionId)), ("purge", purge), ("insert", .array(u.insert.map(JSONValue.object))),
-          ("replace", .array(u.replace.map(JSONValue.object))), ("cursor", encode(u.cursor)),
-          ("is_complete", .bool(u.isComplete)), ("gap", u.gap.map(JSONValue.object) ?? .null),
-          ("dropped", int(u.dropped)),
+          ("session_id", .string(u.sessionId)), ("purge", purge),
+          ("insert", .array(u.insert.encodedMessages.map(json))),
+          ("replace", .array(u.replace.encodedMessages.map(json))),
+          ("cursor", encode(u.cursor)), ("is_complete", .bool(u.isComplete)), ("gap", gap), ("dropped", int(u.dropped)),
         ])
-    case .answered(let id, let frame):
-      return event("answered", [("request_id", .string(id)), ("frame", .object(frame))])
+    case .answered(let id, let message):
+      return event("answered", [("request_id", .string(id)), ("message", json(MessageEncoder().encode(message)))])
     case .requestFailed(let id, let reason):
       return event("request_failed", [("request_id", .string(id)), ("reason", .string(reason.rawValue))])
-    case .received(let frame): return event("received", [("frame", .object(frame))])
+    case .received(let message): return event("received", [("message", json(MessageEncoder().encode(message)))])
+    case .violation(let v): return encode(v)
+    }
+  }
+
+  /// A message the client engine sends: its text (a vector compares it as a JSON value).
+  static func sent(_ message: WebSocketMessage) -> JSONValue {
+    switch message {
+    case .text(let bytes): return ["action": "send", "text": .string(String(decoding: bytes, as: UTF8.self))]
+    case .binary(let bytes): return ["action": "send", "binary_base64": .string(Base64.encode(bytes))]
     }
   }
 
