@@ -22,23 +22,23 @@ extension ClientEvent {
 
 extension ClientApplicationEvent {
   /// `frame` delivered, as the engine decodes it on a `version` connection.
-  static func received(_ frame: JSONObject, version: KnownVersion = .v0_5_0) -> ClientApplicationEvent {
+  static func received(_ frame: JSONObject, version: ProtocolVersion = .v0_5_0) -> ClientApplicationEvent {
     .received(typed(frame, version))
   }
 
   /// `frame` delivered as the answer to `requestId`, as decoded on a `version` connection.
-  static func answered(requestId: String, frame: JSONObject, version: KnownVersion = .v0_5_0)
+  static func answered(requestId: String, frame: JSONObject, version: ProtocolVersion = .v0_5_0)
     -> ClientApplicationEvent
   {
     .answered(requestId: requestId, message: typed(frame, version))
   }
 
   /// `frame` as the engine's decoder types it.
-  static func typed(_ frame: JSONObject, _ version: KnownVersion) -> ServerMessage {
+  static func typed(_ frame: JSONObject, _ version: ProtocolVersion) -> ServerMessage {
     var writer = JSONWriter()
     writer.write(frame)
     let decoder = MessageDecoder(
-      options: ValidationOptions(direction: .serverToClient, protocolVersion: version.rawValue))
+      options: ValidationOptions(direction: .serverToClient, version: version))
     return (try? decoder.decodeServerMessage(writer.bytes)) ?? .unknown(frame)
   }
 }

@@ -58,7 +58,7 @@ extension ClientEngine {
       refuseVersion(required: nil, &out)
       return
     }
-    handshakeVersion = KnownVersion(rawValue: min(serverMax, configuration.maximumVersion).description)
+    handshakeVersion = ProtocolVersion(min(serverMax, configuration.maximumVersion.number))
     let authVersions =
       hello["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [hello["auth_version"]?.intValue ?? 1]
     var connect = JSONObject.frame("connect")
@@ -220,7 +220,7 @@ extension ClientEngine {
     let t = configuration.timing
     state = .ready
     negotiatedVersion = version
-    negotiatedDecoder = KnownVersion(rawValue: version.description).map(Self.decoder(for:))
+    negotiatedDecoder = Self.decoder(for: version)
     family = VersionFamily(version)
     if let previous = deliveredFamily, previous != family {
       for index in subscriptions.indices { subscriptions[index].delivered.removeAll() }

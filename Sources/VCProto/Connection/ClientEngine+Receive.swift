@@ -13,10 +13,10 @@ extension ClientEngine {
   /// and the client's maximum), which is the oldest before `hello`.
   func handshakeDecoder(for type: String, _ value: JSONValue) -> MessageDecoder {
     if type == "connected", let named = value.objectValue?["negotiated_protocol_version"]?.stringValue,
-      let version = ProtocolVersion(named), version >= configuration.minimumVersion,
-      version <= configuration.maximumVersion, let known = KnownVersion(rawValue: version.description)
+      let version = ProtocolVersion(rawValue: named), version >= configuration.minimumVersion,
+      version <= configuration.maximumVersion
     {
-      return Self.decoder(for: known)
+      return Self.decoder(for: version)
     }
     guard type != "hello", let heading = handshakeVersion else { return Self.handshakeDecoder }
     return Self.decoder(for: heading)
@@ -27,8 +27,8 @@ extension ClientEngine {
   static let handshakePhaseTypes: Set<String> = ["hello", "connected", "auth_error", "error", "pong"]
 
   /// The decoder of a connection on `version`: server-to-client frames, the version's rules.
-  static func decoder(for version: KnownVersion) -> MessageDecoder {
-    MessageDecoder(options: ValidationOptions(direction: .serverToClient, protocolVersion: version.rawValue))
+  static func decoder(for version: ProtocolVersion) -> MessageDecoder {
+    MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
   }
 
   /// One received WebSocket message: opened (envelope, then sealed frame), decoded once, and acted on.
@@ -125,10 +125,8 @@ extension ClientEngine {
       let type = value.objectValue?["type"]?.stringValue
       if let type, Self.handshakePhaseTypes.contains(type) {
         decoder = handshakeDecoder(for: type, value)
-      } else if state == .awaitingConnected, let implicit = implicitAuthVersion, configuration.allowAuthV1,
-        let known = KnownVersion(rawValue: implicit.description)
-      {
-        decoder = Self.decoder(for: known)  // a 0.2.0/0.3.0 server's first frame after connect
+      } else if state == .awaitingConnected, let implicit = implicitAuthVersion, configuration.allowAuthV1 {
+        decoder = Self.decoder(for: implicit)  // a 0.2.0/0.3.0 server's first frame after connect
       } else if value.objectValue == nil || type == nil {
         // Not a frame at all: the handshake is broken.
         violation(decoder: Self.handshakeDecoder, value, now: now, &out)

@@ -76,7 +76,7 @@ public struct ClientEngine: Sendable {
   var negotiatedDecoder: MessageDecoder?
   /// The version the handshake is heading for once `hello` came (the lower of the server's ceiling
   /// and the client's maximum): what the frames before `connected` are checked against.
-  var handshakeVersion: KnownVersion?
+  var handshakeVersion: ProtocolVersion?
   var usedAuthVersion = 1
   /// A 0.2.0/0.3.0 server sends no `connected`: any frame but `auth_error` means success.
   var implicitAuthVersion: ProtocolVersion?

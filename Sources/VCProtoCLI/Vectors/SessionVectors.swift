@@ -207,8 +207,8 @@ enum SessionVectors {
     /// What the application sends: `text` decoded as a client message of the negotiated version (else
     /// of 0.5.0), kept whole when it does not decode.
     func clientMessage(_ text: String) -> ClientMessage {
-      let version = client?.negotiatedVersion?.description ?? KnownVersion.v0_5_0.rawValue
-      let decoder = MessageDecoder(options: ValidationOptions(direction: .clientToServer, protocolVersion: version))
+      let version = client?.negotiatedVersion ?? .v0_5_0
+      let decoder = MessageDecoder(options: ValidationOptions(direction: .clientToServer, version: version))
       if let message = try? decoder.decodeClientMessage(Array(text.utf8)) { return message }
       return .unknown((try? JSONReader().parse(Array(text.utf8)))?.objectValue ?? JSONObject())
     }
