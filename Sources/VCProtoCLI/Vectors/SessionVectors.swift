@@ -111,21 +111,6 @@ enum SessionVectors {
 
   static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap(ProtocolVersion.init) }
 
-  /// `actions` with the `text` of each `send` action replaced by the JSON value it holds, so that a
-  /// sent message is compared as a JSON value, whatever the order of its members (a text that is not
-  /// JSON stays a string).
-  static func sentTextsParsed(_ actions: JSONValue) -> JSONValue {
-    guard case .array(let items) = actions else { return actions }
-    return .array(
-      items.map { item in
-        guard case .object(var action) = item, action["action"]?.stringValue == "send",
-          let text = action["text"]?.stringValue, let value = try? JSONReader().parse(Array(text.utf8))
-        else { return item }
-        action["text"] = value
-        return .object(action)
-      })
-  }
-
   /// Objects with members sorted by key, recursively, so member order does not matter.
   static func canonical(_ value: JSONValue) -> JSONValue {
     switch value {
