@@ -5,7 +5,7 @@ extension ParsedArguments {
   /// The version of `--protocol`, else ``defaultProtocol``; a version the catalog does
   /// not know is a usage error naming the known ones.
   func protocolVersion() throws(UsageError) -> ProtocolVersion {
-    guard let text = self["protocol"] else { return Self.defaultProtocol }
+    guard let text = self[ProtocolOption.name] else { return Self.defaultProtocol }
     return try Self.version(text)
   }
 

@@ -17,7 +17,7 @@ enum CatalogCommand {
     options: [
       .flag("diff", help: "Print the differences between the two versions given as arguments."),
       FormatOption.spec,
-      .option("protocol", value: "version", help: "Only this protocol version."),
+      ProtocolOption.spec(help: "Only this protocol version."),
       DirectionOption.spec(help: "Only this direction."),
     ],
     positionals: [
@@ -41,7 +41,7 @@ enum CatalogCommand {
     }
     guard args.positionals.isEmpty else { throw UsageError("versions are arguments only with --diff") }
     var catalogs = ProtocolCatalog.all
-    if let version = args["protocol"] { catalogs = [try ParsedArguments.catalog(version)] }
+    if let version = args[ProtocolOption.name] { catalogs = [try ParsedArguments.catalog(version)] }
     let directions =
       DirectionOption.value(args).map { [$0] } ?? MessageDirection.allCases
     if FormatOption.value(args) == .json {

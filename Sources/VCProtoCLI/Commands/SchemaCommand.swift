@@ -9,12 +9,12 @@ enum SchemaCommand {
     abstract: "Write the JSON Schema files derived from the protocol catalog.",
     options: [
       .option("output", short: "o", value: "dir", help: "Directory to write into (default Schema)."),
-      .option("protocol", value: "version", help: "Protocol version (default: every version)."),
+      ProtocolOption.spec(help: "Protocol version (default: every version)."),
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO) throws(UsageError) -> Int32 {
     var catalogs = ProtocolCatalog.all
-    if let version = args["protocol"] { catalogs = [try ParsedArguments.catalog(version)] }
+    if let version = args[ProtocolOption.name] { catalogs = [try ParsedArguments.catalog(version)] }
     let directory = io.resolve(args["output"] ?? "Schema")
     var count = 0
     for catalog in catalogs {

@@ -22,8 +22,7 @@ enum ValidateCommand {
         "input", value: "jsonl|har|frame", allowed: ["jsonl", "har", "frame"],
         help: "Input format (default: detected)."),
       DirectionOption.spec(help: "Direction of every frame (overrides the capture)."),
-      .option(
-        "protocol", value: "version",
+      ProtocolOption.spec(
         help: "Version of captures without a handshake (default 0.2.0); for a 0.4.0/0.5.0 hello, the server's floor"
           + " when it is one (default 0.4.0)."),
       FormatOption.spec,
@@ -53,7 +52,7 @@ enum ValidateCommand {
       directionOverride: DirectionOption.value(args), strict: args.has("strict"),
       opener: opener)
     let validation = CaptureValidation(
-      checker: checker, defaultVersion: version, explicitVersion: args["protocol"] != nil)
+      checker: checker, defaultVersion: version, explicitVersion: args[ProtocolOption.name] != nil)
     let reporter: Reporter =
       FormatOption.value(args) == .json
       ? JSONLinesReporter(out: io.standardOutput) : TextReporter(out: io.standardOutput, color: io.usesColor)
