@@ -49,14 +49,19 @@ enum EndToEnd {
 
   /// The type of a message received that the engine delivered as it came (`nil` for other events).
   static func receivedType(_ event: ClientApplicationEvent) -> String? {
-    guard case .received(let frame) = event else { return nil }
-    return frame["type"]?.stringValue
+    guard case .received(let message) = event else { return nil }
+    return message.type
   }
 
   /// The texts of the messages a session update inserts.
   static func insertedTexts(_ event: ClientApplicationEvent) -> [String] {
     guard case .sessionUpdate(let update) = event else { return [] }
-    return update.insert.compactMap { $0["text"]?.stringValue }
+    switch update.insert {
+    case .v0_3_0(let messages): return messages.map(\.text)
+    case .v0_4_0(let messages): return messages.map(\.text)
+    case .v0_5_0(let messages): return messages.map(\.text)
+    default: return []
+    }
   }
 
   /// Whether the event is a session update purging every message.

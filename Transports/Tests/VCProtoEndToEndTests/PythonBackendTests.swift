@@ -28,10 +28,9 @@ import VCProtoNIO
     func handle(_ event: ClientEvent) async throws {
       for action in try engine.handle(event, now: now) {
         switch action {
-        case .send(let frame):
-          let text = JSONValue.object(frame).jsonText
-          capture.record("client_to_server", text)
-          try await connection.send(.text(text))
+        case .send(let message):
+          capture.record("client_to_server", String(decoding: message.bytes, as: UTF8.self))
+          try await connection.send(message)
         case .deliver(let event): events.append(event)
         case .closeTransport: await connection.close()
         case .openTransport, .armTimer, .cancelTimer: break
@@ -65,20 +64,17 @@ import VCProtoNIO
         let text = String(decoding: message.bytes, as: UTF8.self)
         capture.record("server_to_client", text)
         types.append(Self.type(of: text))
-        if let frame = try JSONReader().parse(text).objectValue { try await handle(.frameReceived(frame)) }
+        try await handle(.received(message))
       }
     }
   }
 
   static func received(_ type: String) -> ([ClientApplicationEvent]) -> Bool {
-    { $0.contains { if case .received(let f) = $0 { return f["type"]?.stringValue == type } else { return false } } }
+    { $0.contains { EndToEnd.receivedType($0) == type } }
   }
 
   static func texts(_ events: [ClientApplicationEvent]) -> [String] {
-    events.flatMap { event -> [String] in
-      guard case .sessionUpdate(let update) = event else { return [] }
-      return update.insert.compactMap { $0["text"]?.stringValue }
-    }
+    events.flatMap(EndToEnd.insertedTexts)
   }
 
   /// 0.5.0 and 0.4.0 on auth v1; 0.5.0 on auth v2 with authenticated frames (every frame after
@@ -110,14 +106,12 @@ import VCProtoNIO
     try await client.handle(.subscribe(sessionId: session.id, cursor: nil))
     try await client.until { Self.texts($0).count == 7 }
     #expect(Self.texts(client.events) == (0..<7).map { "m\($0)" })
-    let prompt: JSONValue = ["type": "prompt", "text": "hello", "resume_session_id": .string(session.id)]
-    try await client.handle(.send(prompt.objectValue!, requestId: "p1"))
+    try await client.handle(.send(EndToEnd.prompt("hello", session: session.id), requestId: "p1"))
     try await client.until { events in
       Self.received("turn_complete")(events) && Self.texts(events).contains("echo: hello")
         && events.contains { if case .answered("p1", _) = $0 { true } else { false } }
     }
-    let ping: JSONValue = ["type": "ping"]
-    try await client.handle(.send(ping.objectValue!, requestId: nil))
+    try await client.handle(.send(.ping(PingMessage()), requestId: nil))
     try await client.until { _ in client.types.last == "pong" }
     try await client.handle(.stop(reason: "done"))
     try client.capture.write()
