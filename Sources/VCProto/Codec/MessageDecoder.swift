@@ -99,6 +99,14 @@ public struct MessageDecoder: Sendable {
     }
   }
 
+  /// Decodes a frame already parsed into `value` (an engine that needs the tree too): the model built
+  /// from the tree, and the validator only when that fails, to say why. Same verdict as
+  /// ``decode(_:)`` on the frame's bytes.
+  package func decode(tree value: JSONValue) throws(DecodingFailure) -> AnyMessage {
+    if strategy != .validated, let message = fastBuild(value) { return message }
+    return try build(validator.validate(value))
+  }
+
   /// Builds the typed message from the tree; `nil` when the frame has any error (the caller then asks
   /// the validator why).
   private func fastBuild(_ value: JSONValue) -> AnyMessage? {

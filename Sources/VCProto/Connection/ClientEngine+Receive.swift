@@ -135,10 +135,9 @@ extension ClientEngine {
         return  // before authentication nothing else is acted on
       }
     }
-    let report = decoder.validator.validate(value)
     let typed: ServerMessage
     do throws(DecodingFailure) {
-      switch try decoder.build(report) {
+      switch try decoder.decode(tree: value) {
       case .server(let message): typed = message
       case .unknown(let object): typed = .unknown(object)
       case .client(let message):
@@ -150,7 +149,7 @@ extension ClientEngine {
           ], messageType: message.type)
       }
     } catch {
-      violation(error.findings, type: error.messageType ?? report.messageType, now: now, &out)
+      violation(error.findings, type: error.messageType ?? value.objectValue?["type"]?.stringValue, now: now, &out)
       return
     }
     guard case .object(let frame) = value else { return }
