@@ -3,10 +3,10 @@
 ///
 /// Every string a peer chooses and the engines or the observer compare or hash — a message id, an
 /// idempotency key, a session id, a request's correlation value, a signature, a challenge — is a key
-/// of this kind, or compared with ``Swift/String/hasSameScalars(as:)`` (its `==`) or
-/// `JSONValue.isExactly(_:)`, or hashed by its bytes (``SessionKey``, ``MessageIDMemory``), so two
+/// of this kind, or compared with `String.hasSameScalars(as:)` (its `==`) or
+/// `JSONValue.isExactly(_:)`, or hashed by its bytes (`SessionKey`, `MessageIDMemory`), so two
 /// spellings a peer sends are never taken for one (STANDARDS.md section 2, "Identifiers a peer
-/// chooses are compared exactly too"). Member names are such keys too (``MemberNames``,
+/// chooses are compared exactly too"). Member names are such keys too (`MemberNames`,
 /// ``ProtocolCatalog``).
 ///
 /// The hash feeds the bytes to `Hasher` in one call (`String`'s own hash first checks whether the
