@@ -17,7 +17,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let now = ContinuousClock.now
   let hello = offer.hello(challenge: store.issue(now: now))
   let server = AuthServer(apiKey: "untethered-00112233445566778899aabbccddeeff")
-  let outcome = NegotiationOutcome(version: "0.2.0", capabilities: ["authenticated_frames"])
+  let outcome = NegotiationOutcome(version: .v0_2_0, capabilities: ["authenticated_frames"])
   let result = server.verify(connect, hello: hello, store: store, outcome: outcome, sessionId: "s", now: now)
   if case .success(let s) = result {
     // Only the real key passes v1; v2 cannot pass because the fuzzer cannot know the fresh challenge.
