@@ -265,9 +265,19 @@ def message_types(path):
     return schema, names
 
 
+def without_annotations(value):
+    """`value` without the catalog's `x-vcproto-*` annotations (engine facts that validators ignore)."""
+    if isinstance(value, dict):
+        return {k: without_annotations(v) for k, v in value.items() if not k.startswith("x-vcproto-")}
+    if isinstance(value, list):
+        return [without_annotations(v) for v in value]
+    return value
+
+
 def source(version):
     base = os.path.join(ROOT, "Schema", version)
     schema, everything = message_types(os.path.join(base, "message.schema.json"))
+    schema = without_annotations(schema)
     _, client = message_types(os.path.join(base, "client_to_server.schema.json"))
     _, server = message_types(os.path.join(base, "server_to_client.schema.json"))
     unions = {"Message": everything, "ClientToServer": client, "ServerToClient": server}
