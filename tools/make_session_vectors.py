@@ -517,6 +517,18 @@ client("client.keepalive.pong_timeout",
            advance(15000, [cancel("ping"), close("pong_timeout"), ev("disconnected", reason="pong_timeout"),
                            arm("reconnect", 46000), ev("reconnect_scheduled", attempt=1, at=46000)])])
 
+client("client.keepalive.pong_timeout_longer_than_ping_interval",
+       "The pong deadline belongs to the oldest unanswered ping: with a pong timeout (45 s) longer than the ping "
+       "interval (30 s) the second ping goes out but leaves the first one's deadline alone, so a dead peer is "
+       "detected 45 s after the first unanswered ping (issue 30: each ping re-armed the deadline, and a dead peer "
+       "was never detected).",
+       ready_steps() + [
+           advance(30000, [send(PING), arm("pong_deadline", 75000), arm("ping", 60000)]),
+           advance(30000, [send(PING), arm("ping", 90000)]),
+           advance(15000, [cancel("ping"), close("pong_timeout"), ev("disconnected", reason="pong_timeout"),
+                           arm("reconnect", 76000), ev("reconnect_scheduled", attempt=1, at=76000)])],
+       pong_timeout_ms=45000)
+
 client("client.keepalive.any_frame_answers",
        "Any frame after the ping proves the peer alive: the pong deadline passes without closing.",
        ready_steps() + [

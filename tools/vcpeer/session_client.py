@@ -295,8 +295,9 @@ class ClientEngine:
             return
         elif name == "ping":
             self.emit({"type": "ping"}, out)
-            self.ping_at = now
-            self.arm("pong_deadline", later(now, self.pong_within), out)
+            if "pong_deadline" not in self.timers:  # the oldest unanswered ping's deadline is never pushed back
+                self.ping_at = now
+                self.arm("pong_deadline", later(now, self.pong_within), out)
             self.arm("ping", later(now, self.ping_every), out)
         elif name == "pong_deadline":
             if self.ping_at is not None and self.last_frame_at <= self.ping_at:

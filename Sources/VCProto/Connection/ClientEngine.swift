@@ -349,8 +349,12 @@ public struct ClientEngine: Sendable {
     case .ping:
       guard state == .ready else { return }
       emit(.frame("ping"), &out)
-      pingSentAt = now
-      arm(.pongDeadline, at: now.addingSaturating(t.pongTimeoutMs), &out)
+      // The deadline belongs to the oldest unanswered ping: a later ping never pushes it back, or a
+      // pong timeout at least the ping interval would never expire (issue 30).
+      if armed[.pongDeadline] == nil {
+        pingSentAt = now
+        arm(.pongDeadline, at: now.addingSaturating(t.pongTimeoutMs), &out)
+      }
       arm(.ping, at: now.addingSaturating(t.pingIntervalMs), &out)
     case .pongDeadline:
       guard state == .ready, let sent = pingSentAt else { return }

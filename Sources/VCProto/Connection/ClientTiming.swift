@@ -15,6 +15,9 @@ public struct ClientTiming: Sendable, Hashable {
   /// which on a half-open mobile connection can take minutes). The server answers `ping` at once, so
   /// 15 s covers a slow mobile round trip plus a large frame queued ahead of the `pong`, and it is
   /// half the ping period, so at most one ping is ever outstanding. Any frame counts as an answer.
+  /// Any value works with any ``pingIntervalMs``: the deadline is armed by the oldest unanswered ping
+  /// and a later ping never pushes it back, so a silent peer is declared dead this long after the
+  /// first ping it did not answer (with a timeout longer than the interval, more pings go out meanwhile).
   public var pongTimeoutMs: Int64 = 15_000
   /// Heartbeat extension: with no frame for this long the connection is dead (90 s, two server
   /// heartbeats of 45 s; the resilience design's value).
