@@ -3,8 +3,8 @@ import Testing
 import VCProto
 
 // The code that the DocC articles Sources/VCProto/VCProto.docc/GettingStarted.md ("Decode", "Encode",
-// "Validate without decoding"), NegotiationAndAuthentication.md ("Negotiation", "Authentication") and
-// TheTypedModel.md ("Members of alternative types") show is the code between the `snippet` markers
+// "Validate without decoding"), NegotiationAndAuthentication.md ("Negotiation", "Authentication"),
+// TheTypedModel.md ("Members of alternative types") and PersistingMessages.md (its overview) show is the code between the `snippet` markers
 // below, line for line: `articleShowsThisCode` fails when an article shows code that is not here (or
 // other code), and an API change breaks the build of this file, not silently the articles. The file
 // imports VCProto without @testable, as an application would. Each snippet's `print` is a local
@@ -90,6 +90,30 @@ private func documentedAlternatives(_ message: ServerMessage, into printed: Prin
     }
   }
   // snippet end: alternatives
+}
+
+/// What PersistingMessages.md shows: a message stored in an app's record and read back with the
+/// version in `userInfo`, and a cursor stored and read back.
+private func documentedPersisting(
+  sessionId: String, message: ServerMessage, version: ProtocolVersion, cursor: SubscriptionCursor
+) throws -> (ServerMessage, SubscriptionCursor) {
+  // snippet begin: persisting
+  struct StoredMessage: Codable {  // a row of the app's history
+    var sessionId: String
+    var message: ServerMessage
+  }
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]  // the same text for the same value
+  let data = try encoder.encode(StoredMessage(sessionId: sessionId, message: message))
+
+  let decoder = JSONDecoder()
+  decoder.userInfo[ProtocolVersion.codingUserInfoKey] = version  // the connection's, stored beside the row
+  let row = try decoder.decode(StoredMessage.self, from: data)  // checked as MessageDecoder checks a frame
+
+  let saved = try encoder.encode(cursor)  // {"file_signature_seen":"…","from_offset":120}
+  let resumeFrom = try JSONDecoder().decode(SubscriptionCursor.self, from: saved)  // needs no version
+  // snippet end: persisting
+  return (row.message, resumeFrom)
 }
 
 @Suite struct DocCExampleTests {
@@ -195,6 +219,16 @@ private func documentedAlternatives(_ message: ServerMessage, into printed: Prin
     #expect(printed.lines == ["user Run the tests", "assistant Done."])
   }
 
+  /// A 0.5.0 message and cursor come back as they were stored.
+  @Test func persistingRoundTrips() throws {
+    let message = ServerMessage.turnComplete(.v0_3_0(TurnCompleteMessageV0_3_0(sessionId: "s")))
+    let cursor = SubscriptionCursor.offset(120, signature: "sig")
+    let (row, resumeFrom) = try documentedPersisting(
+      sessionId: "s", message: message, version: .v0_5_0, cursor: cursor)
+    #expect(row == message)
+    #expect(resumeFrom == cursor)
+  }
+
   /// The code between the `snippet` markers, one trimmed line each.
   static func snippet(_ name: String) throws -> [String] {
     let source = try String(contentsOfFile: #filePath, encoding: .utf8)
@@ -211,6 +245,7 @@ private func documentedAlternatives(_ message: ServerMessage, into printed: Prin
     ("GettingStarted.md", ["decode", "encode", "validate"]),
     ("NegotiationAndAuthentication.md", ["negotiation", "authentication"]),
     ("TheTypedModel.md", ["alternatives"]),
+    ("PersistingMessages.md", ["persisting"]),
   ])
   func articleShowsThisCode(_ article: String, _ names: [String]) throws {
     let markdown = try String(contentsOf: Self.docc.appendingPathComponent(article), encoding: .utf8)
