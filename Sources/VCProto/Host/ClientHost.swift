@@ -20,8 +20,22 @@ import Foundation
 public final class ClientHost: Sendable {
   /// Everything the engine tells the application, in order, except the answers and failures of
   /// requests made with ``send(_:)`` (those go to the caller). Finishes when the host stops. One
-  /// task iterates it; what it has not taken yet is buffered.
+  /// task iterates it; cancelling that task drops every later event.
+  ///
+  /// **Bounded, with backpressure.** What the application has not taken yet waits in a buffer of
+  /// `eventBufferLimit` events (``defaultEventBufferLimit``). While it is full, the host stops
+  /// reading the transport: the server is slowed by TCP flow control, nothing is dropped or
+  /// reordered, and memory stays bounded (at most the limit plus the events of one received message,
+  /// of a timer or of the application's own call). This is the policy of swift-nio's
+  /// `NIOAsyncChannel` and of `URLSession`'s async bytes: dropping events would leave holes in a
+  /// session the application cannot see (its cursor moved on), and closing would turn a slow frame
+  /// into a reconnect. The cost: answers to ``send(_:)`` arrive behind the events on the same
+  /// connection, so iterate `events` in its own task while awaiting answers; an application that
+  /// stops reading for longer than ``ClientTiming/pongTimeoutMs`` also leaves the `pong` unread, and
+  /// the engine then takes the connection for dead and reconnects.
   public let events: AsyncStream<ClientApplicationEvent>
+  /// The default of `eventBufferLimit`: 64 events.
+  public static let defaultEventBufferLimit = 64
   let core: ClientHostCore
 
   private init(core: ClientHostCore, events: AsyncStream<ClientApplicationEvent>) {
@@ -31,27 +45,30 @@ public final class ClientHost: Sendable {
 
   /// Starts connecting to `url` with `configuration`, opening each transport with `connector`, its
   /// timers on `clock`; returns at once (``events`` reports ``ClientApplicationEvent/connected(version:capabilities:authVersion:)``).
-  /// With `capture`, every message both ways is written as a JSON Lines record.
+  /// With `capture`, every message both ways is written as a JSON Lines record. While
+  /// `eventBufferLimit` events (at least 1) wait in ``events``, the host reads nothing more from the
+  /// server.
   public static func connect<C: Clock>(
     to url: URL, configuration: ClientConfiguration, connector: any WebSocketConnector, clock: C,
-    capture: JSONLinesCapture? = nil
+    capture: JSONLinesCapture? = nil, eventBufferLimit: Int = defaultEventBufferLimit
   ) async -> ClientHost where C.Duration == Duration {
-    let (events, continuation) = AsyncStream.makeStream(of: ClientApplicationEvent.self)
+    let buffer = HostEventBuffer<ClientApplicationEvent>(limit: eventBufferLimit)
     let core = ClientHostCore(
       url: url, configuration: configuration, connector: connector, clock: HostClock(clock), capture: capture,
-      events: continuation)
-    let host = ClientHost(core: core, events: events)
+      events: buffer)
+    let host = ClientHost(core: core, events: buffer.makeStream())
     try? await core.start()
     return host
   }
 
-  /// ``connect(to:configuration:connector:clock:capture:)`` on the `ContinuousClock`.
+  /// ``connect(to:configuration:connector:clock:capture:eventBufferLimit:)`` on the `ContinuousClock`.
   public static func connect(
     to url: URL, configuration: ClientConfiguration, connector: any WebSocketConnector,
-    capture: JSONLinesCapture? = nil
+    capture: JSONLinesCapture? = nil, eventBufferLimit: Int = defaultEventBufferLimit
   ) async -> ClientHost {
     await connect(
-      to: url, configuration: configuration, connector: connector, clock: ContinuousClock(), capture: capture)
+      to: url, configuration: configuration, connector: connector, clock: ContinuousClock(), capture: capture,
+      eventBufferLimit: eventBufferLimit)
   }
 
   /// Sends `request` once the connection is ready and returns its answer (which may be a refusal

@@ -13,7 +13,7 @@ actor ClientHostCore {
   let clock: HostClock
   let capture: JSONLinesCapture?
   var engine: ClientEngine
-  let events: AsyncStream<ClientApplicationEvent>.Continuation
+  let events: HostEventBuffer<ClientApplicationEvent>
 
   /// The generation of the transport the engine is using or waiting for; bumped on every open and close.
   var generation = 0
@@ -34,7 +34,7 @@ actor ClientHostCore {
 
   init(
     url: URL, configuration: ClientConfiguration, connector: any WebSocketConnector, clock: HostClock,
-    capture: JSONLinesCapture?, events: AsyncStream<ClientApplicationEvent>.Continuation
+    capture: JSONLinesCapture?, events: HostEventBuffer<ClientApplicationEvent>
   ) {
     self.url = url
     self.connector = connector
@@ -69,8 +69,10 @@ actor ClientHostCore {
       return
     }
     connecting = nil
+    let events = self.events
     link = HostTransportLink(
       transport: transport, generation: generation, captureConnection: capture?.newConnection() ?? 0,
+      waitForRoom: { await events.waitForRoom(generation: generation) },
       received: { message in await self.received(message, generation: generation) },
       closed: { close in await self.transportClosed(close, generation: generation) })
     transportOpened()
@@ -114,6 +116,7 @@ actor ClientHostCore {
   private func retire(_ link: HostTransportLink, _ close: WebSocketClose) {
     self.link = nil
     link.close(close)
+    events.release(through: link.generation)
     let writer = link.writer
     let generation = link.generation
     closing[generation] = Task {

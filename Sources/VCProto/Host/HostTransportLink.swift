@@ -1,7 +1,8 @@
 /// One open transport of a host, with the two tasks that use it: a reader that hands each received
 /// message to the host (tagged with the transport's generation, so a late callback of an old
 /// transport is recognised and ignored) and a writer that sends the host's messages in order, then
-/// closes. The host talks to it only through ``send(_:)`` and ``close(_:)``.
+/// closes. The host talks to it only through ``send(_:)`` and ``close(_:)``. The reader reads the
+/// next message only once `waitForRoom` returns (the host's backpressure, ``HostEventBuffer``).
 final class HostTransportLink: Sendable {
   private enum Outgoing: Sendable {
     case message(WebSocketMessage)
@@ -18,9 +19,11 @@ final class HostTransportLink: Sendable {
   private let reader: Task<Void, Never>
 
   /// Starts reading and writing `transport`. `received` gets each message, `closed` the close (or,
-  /// when a send failed, ``WebSocketClose/abnormal``), at most once; both are called from the link's tasks.
+  /// when a send failed, ``WebSocketClose/abnormal``), at most once; both are called from the link's
+  /// tasks. The reader awaits `waitForRoom` before each read.
   init(
     transport: any WebSocketTransport, generation: Int, captureConnection: Int,
+    waitForRoom: @escaping @Sendable () async -> Void,
     received: @escaping @Sendable (WebSocketMessage) async -> Void,
     closed: @escaping @Sendable (WebSocketClose) async -> Void
   ) {
@@ -48,6 +51,7 @@ final class HostTransportLink: Sendable {
     }
     reader = Task {
       while true {
+        await waitForRoom()
         switch await transport.receive() {
         case .message(let message): await received(message)
         case .closed(let close):

@@ -6,7 +6,7 @@ actor ServerConnectionCore {
   let capture: JSONLinesCapture?
   let connectionId: String
   var engine: ServerEngine
-  let events: AsyncStream<ServerApplicationEvent>.Continuation
+  let events: HostEventBuffer<ServerApplicationEvent>
   var link: HostTransportLink?
   var timers: [ConnectionTimer: (token: Int, task: Task<Void, Never>)] = [:]
   var timerTokens = 0
@@ -17,7 +17,7 @@ actor ServerConnectionCore {
 
   init(
     configuration: ServerConfiguration, clock: HostClock, capture: JSONLinesCapture?, connectionId: String,
-    events: AsyncStream<ServerApplicationEvent>.Continuation
+    events: HostEventBuffer<ServerApplicationEvent>
   ) {
     self.clock = clock
     self.capture = capture
@@ -28,8 +28,10 @@ actor ServerConnectionCore {
 
   /// Starts serving `transport`.
   func open(_ transport: any WebSocketTransport) {
+    let events = self.events
     let link = HostTransportLink(
       transport: transport, generation: 0, captureConnection: capture?.newConnection() ?? 0,
+      waitForRoom: { await events.waitForRoom(generation: 0) },
       received: { message in await self.receivedFromTransport(message) },
       closed: { close in await self.transportClosed(close) })
     self.link = link

@@ -26,25 +26,35 @@ public final class ServerHost: Sendable {
   private let listener: any WebSocketTransportListener
   private let clock: HostClock
   private let capture: JSONLinesCapture?
+  private let eventBufferLimit: Int
   private let state = Locked(State())
+
+  /// The default of `eventBufferLimit`: 64 events per connection (``ServerConnection/events``).
+  public static let defaultEventBufferLimit = 64
 
   /// A server with `configuration`, serving what `listener` accepts, its timers on `clock`. With
   /// `capture`, every message of every connection both ways is written as a JSON Lines record.
+  /// While `eventBufferLimit` events (at least 1) wait in a connection's ``ServerConnection/events``,
+  /// that connection reads nothing more from its client.
   public init<C: Clock>(
     configuration: ServerConfiguration, listener: any WebSocketTransportListener, clock: C,
-    capture: JSONLinesCapture? = nil
+    capture: JSONLinesCapture? = nil, eventBufferLimit: Int = defaultEventBufferLimit
   ) where C.Duration == Duration {
     self.configuration = configuration
     self.listener = listener
     self.clock = HostClock(clock)
     self.capture = capture
+    self.eventBufferLimit = eventBufferLimit
   }
 
-  /// ``init(configuration:listener:clock:capture:)`` on the `ContinuousClock`.
+  /// ``init(configuration:listener:clock:capture:eventBufferLimit:)`` on the `ContinuousClock`.
   public convenience init(
-    configuration: ServerConfiguration, listener: any WebSocketTransportListener, capture: JSONLinesCapture? = nil
+    configuration: ServerConfiguration, listener: any WebSocketTransportListener, capture: JSONLinesCapture? = nil,
+    eventBufferLimit: Int = defaultEventBufferLimit
   ) {
-    self.init(configuration: configuration, listener: listener, clock: ContinuousClock(), capture: capture)
+    self.init(
+      configuration: configuration, listener: listener, clock: ContinuousClock(), capture: capture,
+      eventBufferLimit: eventBufferLimit)
   }
 
   /// Accepts connections until the listener closes (or ``stop()``), calling `serve` for each in its
@@ -57,7 +67,8 @@ public final class ServerHost: Sendable {
         return state.next
       }
       let connection = ServerConnection(
-        configuration: configuration, clock: clock, capture: capture, id: "connection-\(number)")
+        configuration: configuration, clock: clock, capture: capture, id: "connection-\(number)",
+        eventBufferLimit: eventBufferLimit)
       state.withLock { $0.open[number] = connection }
       await connection.core.open(transport)
       let task = Task {
