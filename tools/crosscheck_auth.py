@@ -7,7 +7,7 @@ Each auth vector is also checked for agreeing with itself (`valid` and `expected
 `received_mac_input_hex` exactly when a man in the middle changed something, and then different; a
 frame sequence is `valid` exactly when every message is accepted).
 The auth vectors themselves (every MAC input rebuilt from the fields with an independent copy of the
-STANDARDS.md section 8 layout, every MAC recomputed, every outcome re-derived) are checked by the
+STANDARDS.md#mac-layout layout, every MAC recomputed, every outcome re-derived) are checked by the
 reference peer (tools/vcpeer/auth_bound.py, hkdf.py, frames.py), which `vcproto conformance` runs in CI.
 
     python3 tools/crosscheck_auth.py .build/debug/vcproto

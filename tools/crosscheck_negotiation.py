@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that Vectors/negotiation/cases.json holds the real backend's whole outcome table (STANDARDS.md
-section 8): each of the 4 server configurations with each of the 14 announced values, exactly once,
+"""Checks that Vectors/negotiation/cases.json holds the real backend's whole outcome table (STANDARDS.md#negotiation):
+each of the 4 server configurations with each of the 14 announced values, exactly once,
 as a `matrix` vector.
 
 Each vector's expectation is re-derived from the algorithm's text by the reference peer

@@ -169,7 +169,7 @@ def judge_binary(v, result):
 # Judge 3: the reference catalog oracle. Everything below reads catalog-0.2.0.json; nothing comes from
 # vcproto's catalog, Schema/ or the vectors' findings.
 
-# Members vcproto adds as negotiated extensions (STANDARDS.md section 7 and 8): the reference cannot
+# Members vcproto adds as negotiated extensions (STANDARDS.md#extensions and STANDARDS.md#negotiation): the reference cannot
 # judge a frame that sets one, so such vectors are skipped. Listed by hand, not derived from Schema/.
 # From 0.4.0 the real server has connect.protocol_version, connected.negotiated_protocol_version and
 # error.code/required/received itself (versions.md section 3.2), so they are judged there.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential check of the conversation engines: random conversations are played into the
 reference peer's Python engines (tools/vcpeer/session_client.py, session_server.py, written from
-STANDARDS.md section 15), their answers are written as session vectors, and `vcproto vectors`
+STANDARDS.md#state-machine), their answers are written as session vectors, and `vcproto vectors`
 replays them through vcproto's Swift ClientEngine/ServerEngine. Any difference is a disagreement
 between two independent implementations of the same rules, well beyond the hand-written vectors:
 random handshakes (auth v1/v2, versions, capabilities, refusals), frames in every state, timers,
@@ -36,7 +36,7 @@ NONCE = "00112233445566778899aabbccddeeff"
 CH = "a1" * 32
 VERS = ["0.2.0", "0.3.0", "0.4.0", "0.5.0"]
 CAPS = ["heartbeat", "message_ack", "draining", "disconnect", "idempotent_prompt"]
-# Over the 256-byte bounds of subscribe.session_id and of a 0.2.0/0.3.0 cursor (STANDARDS.md section 15).
+# Over the 256-byte bounds of subscribe.session_id and of a 0.2.0/0.3.0 cursor (STANDARDS.md#state-machine).
 LONG_ID = "\u00e9" * 128 + "n"
 INT64_MAX = 2**63 - 1
 
@@ -156,7 +156,7 @@ def client_frame(r, eng):
 
 
 def error(r):
-    """An `error` that refuses a request, or one that must end none (rule 9); any of them may name a
+    """An `error` that refuses a request, or one that must end none (STANDARDS.md#requests); any of them may name a
     session, which then limits it to requests about that session (a request that names none too)."""
     sessionless = ["Command output not found: cmd-1", "command_id required in execute_command message",
                    "size_kb (positive integer) required in set_max_message_size message",
@@ -260,7 +260,7 @@ def client_config(r):
     if r.random() < 0.2: c["session_id"] = S1
     if r.random() < 0.2: c["recent_sessions_limit"] = 10
     if r.random() < 0.3: c["ping_interval_ms"] = 10**7  # keepalive out of the way: requests can time out
-    if r.random() < 0.15:  # out-of-range values, held to their ranges (section 15, rule 11, "Configuration")
+    if r.random() < 0.15:  # out-of-range values, held to their ranges (STANDARDS.md#configuration)
         c["jitter"] = r.choice([-1, 2, 1e308])
         c["heartbeat_timeout_ms"] = r.choice([0, -1, INT64_MAX])
         c["max_reconnect_attempts"] = r.choice([-2, 0, None])
@@ -280,7 +280,7 @@ def server_config(r):
 
 
 def server_extremes(r):
-    """Out-of-range server values (section 15, rule 11, "Configuration"). A 1 ms heartbeat is left to
+    """Out-of-range server values (STANDARDS.md#configuration). A 1 ms heartbeat is left to
     the vectors: over a random advance of minutes it would send a frame per millisecond."""
     return {"auth_timeout_ms": r.choice([0, -5, INT64_MAX]), "heartbeat_interval_ms": r.choice([1000, INT64_MAX]),
             "max_subscriptions": r.choice([-1, 0, 1]), "max_session_id_bytes": r.choice([-1, 0, 36]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes Vectors/auth/: auth v2 (and v1) handshakes, HKDF-SHA256 test cases and authenticated-frame
-scenarios. Every MAC input is built here from STANDARDS.md section 8, every MAC and key comes from
+scenarios. Every MAC input is built here from STANDARDS.md#mac-layout, every MAC and key comes from
 Python's hmac and hashlib, independently of the Swift code.
 
     python3 tools/make_auth_vectors.py
@@ -23,7 +23,7 @@ CHALLENGE = "9f" * 32
 NONCE = "0123456789abcdef0123456789abcdef"
 SESSION = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
 
-# STANDARDS.md section 8: label, 0x00, then per field: u32 name length, name, value, where value is
+# STANDARDS.md#negotiation-and-auth: label, 0x00, then per field: u32 name length, name, value, where value is
 # 0x00 absent | 0x01 u32 length + UTF-8 | 0x02 u32 count + (u32 length + UTF-8)... |
 # 0x03 int64 big-endian | 0x04 u32 count + int64 big-endian...
 # Each field has a declared kind, so an empty list is encoded by its field's kind.
@@ -112,7 +112,7 @@ def frame_keys(key, challenge, nonce, response, connected):
     return out
 
 
-# Negotiation, written independently of the Swift Negotiator (STANDARDS.md section 8): the version
+# Negotiation, written independently of the Swift Negotiator (STANDARDS.md#negotiation): the version
 # comes from connect.protocol_version alone, the real backend's rules.
 MAPPED = [(0, 3, 0), (0, 4, 0), (0, 5, 0)]
 
@@ -157,7 +157,7 @@ def negotiate(server, m, auth_version):
 
 
 def hello_for(server, challenge):
-    """The hello a vcproto server sends for its offer (STANDARDS.md section 8): version is the ceiling;
+    """The hello a vcproto server sends for its offer (STANDARDS.md#negotiation): version is the ceiling;
     protocol_versions every version a client can get."""
     sv = server_versions(server)
     if sv is None:
@@ -404,14 +404,14 @@ def hkdf_vectors():
     return out
 
 
-# Authenticated frames (STANDARDS.md section 8).
+# Authenticated frames (STANDARDS.md#authenticated-frames).
 def frame_mac(key_hex, seq, frame):
     data = layout("vcproto/auth/v2/frame", [("seq", I, seq), ("frame", S, frame)])
     return data, hmac.new(bytes.fromhex(key_hex), data, hashlib.sha256).hexdigest()
 
 
 def jstr(s):
-    # STANDARDS.md section 2 escaping: Python's json escapes exactly ", \ and control characters
+    # STANDARDS.md#encoding escaping: Python's json escapes exactly ", \ and control characters
     # (\b \f \n \r \t, others as lowercase \u00xx) when ensure_ascii is off; "/" is not escaped.
     return json.dumps(s, ensure_ascii=False)
 

@@ -161,7 +161,7 @@ with open("Samples/capture.har", "w") as f:
 # ---------------------------------------------------------------------------------------------------
 # Today's protocol: the real backend at its newest commit (floor 0.4.0, ceiling 0.5.0). Shapes follow
 # Reference/catalog-0.4.0.json and catalog-0.5.0.json; the handshake follows session-behaviour.md
-# section 4 (iOS announces 0.5.0; Android and the web client announce nothing and get 0.4.0).
+# STANDARDS.md#connection-flow (iOS announces 0.5.0; Android and the web client announce nothing and get 0.4.0).
 t1 = 1779178800  # 2026-05-19T08:20:00Z
 def ts1(sec, ms):
     import datetime

@@ -681,7 +681,7 @@ def generate(version):
                     v = vector("%s.valid.null.%s" % (type_, name), "%s is nullable: null is accepted" % name, direction,
                                frame)
                     if name not in schema["required"]:
-                        v["canonical"] = False  # an optional null is omitted when re-encoded (STANDARDS.md 2)
+                        v["canonical"] = False  # an optional null is omitted when re-encoded (STANDARDS.md#null)
                     vs.append(v)
             else:
                 vs.append(vector("%s.null.%s" % (type_, name), "%s is null but not nullable" % name, direction,
@@ -758,7 +758,7 @@ def generate(version):
     hello_v2 = next(m for t, suffix, _, m in extra_valid if t == "hello" and suffix == "negotiation")
     add("hello", "invalid_value.auth_versions", "auth versions start at 1",
         make_frame("hello", dict(hello_v2, auth_versions=[0, 2]), schemas), [("/auth_versions/0", "invalid_value")])
-    # The handshake lists' cap (STANDARDS.md section 3): every list a schema bounds with maxItems (the
+    # The handshake lists' cap (STANDARDS.md#limits): every list a schema bounds with maxItems (the
     # validator's handshake_list_too_long cap, generated into Schema/ from it) at exactly its bound,
     # valid, and one entry past it, handshake_list_too_long at the list. The carrier is the valid
     # frame of the type that already has the list; the added entries are valid ones, all distinct.

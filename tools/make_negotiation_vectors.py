@@ -40,7 +40,7 @@ MATRIX = [
     (["0.6.0", "1.0.0"], ["0.5.0", "0.4.0", "0.5.0", "0.5.0"]),
 ]
 
-# Rows read off the rules of section 6 (not the matrix), same columns.
+# Rows read off the rules of STANDARDS.md#findings (not the matrix), same columns.
 RULES = [
     # a pre-release suffix is dropped before the guard compares; `received` keeps it
     (["0.3.0-rc1", "0.2.9+build.7"], [ERR, ERR, "0.3.0", ERR]),

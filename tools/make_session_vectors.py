@@ -2,7 +2,8 @@
 """Writes Vectors/sessions/{client,server}.json: conversation vectors for the connection engines.
 
 Every expectation here is written from the specification (STANDARDS.md "Conversation state machine",
-sections 4, 7, 8) and the real system's facts it cites, never from running vcproto: MACs are computed
+STANDARDS.md#connection-flow,
+STANDARDS.md#extensions, STANDARDS.md#negotiation-and-auth) and the real system's facts it cites, never from running vcproto: MACs are computed
 with Python's hmac, heartbeat timestamps with datetime, jittered delays with an independent SplitMix64.
 Times are milliseconds after clock_start_ms. Run: python3 tools/make_session_vectors.py
 """
@@ -28,7 +29,7 @@ def step(kind, expect=(), error=None, **inp):
 def advance(ms, expect=()): return step("advance", expect, ms=ms)
 def frame(f, expect=()): return step("frame", expect, frame=f)
 
-# ---------- auth v2 MAC layout (STANDARDS.md section 8) ----------
+# ---------- auth v2 MAC layout (STANDARDS.md#mac-layout) ----------
 # label, 0x00, then per field: u32 name length, name, value, where value is 0x00 absent |
 # 0x01 u32 length + UTF-8 | 0x02 u32 count + (u32 length + UTF-8)... | 0x03 int64 big-endian |
 # 0x04 u32 count + int64 big-endian... Each field has a declared kind; JSON null counts as absent.
@@ -61,7 +62,7 @@ def server_proof(connected, response, challenge=CHALLENGE, nonce=NONCE):
     return mac("vcproto/auth/v2/server", [("challenge", S, challenge), ("client_nonce", S, nonce), ("auth_response", S, response)]
                + [(n, k, connected.get(n)) for n, k in CONNECTED_FIELDS])
 
-# ---------- authenticated frames (STANDARDS.md section 8, capability authenticated_frames) ----------
+# ---------- authenticated frames (STANDARDS.md#authenticated-frames, capability authenticated_frames) ----------
 # One key per direction: HKDF-SHA256 (RFC 5869, written out here with hmac) with the API key as input
 # keying material, the challenge and client nonce as salt, and the verified connected as info. Each
 # frame after connected travels as {"type":"authenticated","seq","mac","frame"}, frame being the inner
@@ -80,7 +81,7 @@ def frame_keys(connected_frame, response, challenge=CHALLENGE, nonce=NONCE):
         return hmac.new(prk, info + b"\x01", hashlib.sha256).digest()  # one block: 32 bytes
     return key("client_to_server"), key("server_to_client")
 class Sealer:
-    """One direction's sender: each call seals the next frame (section 2's compact text inside)."""
+    """One direction's sender: each call seals the next frame (the compact text of STANDARDS.md#encoding inside)."""
     def __init__(self, key): self.key, self.seq = key, 0
     def __call__(self, f):
         inner = json.dumps(f, ensure_ascii=False, separators=(",", ":"))
@@ -148,7 +149,7 @@ def off(n, sig): return {"offset": n, "signature": sig}
 RQ, SLOW_RQ = 120000, 3720000
 
 def client_config(**kw):
-    # The real backend speaks only auth v1 (STANDARDS.md section 8), so the vectors that model it opt into
+    # The real backend speaks only auth v1 (STANDARDS.md#negotiation-and-auth), so the vectors that model it opt into
     # v1 explicitly; a client left to the default refuses it (allow_auth_v1=None: the member absent).
     c = {"api_key": KEY, "min_version": "0.4.0", "max_version": "0.5.0", "capabilities": [], "jitter": 0,
          "clock_start_ms": T0, "allow_auth_v1": True}
@@ -166,7 +167,7 @@ def ready_steps(version="0.5.0", caps=(), hello_frame=None, connect_frame=None, 
     connect_frame = connect_frame or connect_v1()
     connected_frame = connected_frame or connected(version)
     after = [cancel("handshake_deadline"), ev("connected", version=version, capabilities=sorted(caps), auth_version=1)]
-    if size:  # a request like any other: it waits for its ack, 120 s at most (rule 9)
+    if size:  # a request like any other: it waits for its ack, 120 s at most (STANDARDS.md#requests)
         after += [send({"type": "set_max_message_size", "size_kb": size}), arm("request_deadline", RQ)]
     after += [send(s) for s in subs]
     after.append(arm("ping", ping_at))
@@ -185,7 +186,7 @@ def negotiated_ready(caps, version="0.5.0", **cfg):
 
 def number_transports(steps):
     """The client's transports are numbered 1, 2, ... in the order of its open_transport actions
-    (STANDARDS.md section 15, "Transports"): each open_transport and close gets its `transport`, and
+    (STANDARDS.md#transports): each open_transport and close gets its `transport`, and
     each transport_opened/transport_closed input that names none reports on the last socket opened
     (the current one, or, once the engine closed it, a stale one it ignores). Written here once
     instead of in every step; a step that names its transport keeps it."""
@@ -203,7 +204,7 @@ def number_transports(steps):
     return steps
 
 def connect_deadlines(steps, within=15000):
-    """The connect deadline (STANDARDS.md section 15, rule 4): armed right after each open_transport
+    """The connect deadline (STANDARDS.md#timers): armed right after each open_transport
     (at the time of the open: the input's, or the reconnect timer's when an advance fired it), cancelled
     first thing when that transport opens, and cancelled with the connection's timers (first in name
     order, nothing else being armed while connecting) when it closes or the client stops before it
@@ -259,7 +260,7 @@ client("client.0.4.0.handshake.negotiated_down",
 
 client("client.0.2.0.handshake.implicit",
        "A 0.2.0 server sends no connected: the first frame after connect that is not auth_error means success "
-       "(STANDARDS.md section 4); that frame is then handled normally and desired subscriptions go out.",
+       "(STANDARDS.md#connection-flow); that frame is then handled normally and desired subscriptions go out.",
        [step("start", [OPEN]),
         step("subscribe", [], session_id=S1, cursor={"last_message_id": "u-1"}),
         step("transport_opened", [arm("handshake_deadline", 30000)], client_nonce=NONCE),
@@ -404,7 +405,7 @@ client("client.auth.legacy_hello_default",
        min_version="0.2.0", allow_auth_v1=None)
 
 
-# --- authenticated frames (STANDARDS.md section 8): enforced once negotiated ---
+# --- authenticated frames (STANDARDS.md#authenticated-frames): enforced once negotiated ---
 CMD = {"type": "execute_command", "command_id": "git.status", "working_directory": "/srv/app"}
 STARTED = {"type": "command_started", "command_session_id": "cs-1", "command_id": "git.status",
            "shell_command": "git status"}
@@ -691,7 +692,7 @@ client("client.requests.stop_fails_pending",
 # An `error` carries no request id. Each request handler of the real server refuses a bad request
 # synchronously with its own messages (the catalog's per-request `errors`), and the server handles one
 # socket's frames in order, so an `error` whose message is one of a request type's refusals ends the
-# oldest pending request of that type, delivered as its answer (STANDARDS.md section 15, rule 9).
+# oldest pending request of that type, delivered as its answer (STANDARDS.md#requests).
 EXEC_NO_DIR = {"type": "execute_command", "command_id": "git.status"}
 NO_DIR = {"type": "error", "message": "working_directory required in execute_command message"}
 NOT_FOUND = {"type": "error", "message": "Command output not found: cmd-1"}
@@ -929,7 +930,7 @@ client("client.0.4.0.subscribe.continuation_and_client_ahead",
 PRUNED = {"requested_last_seq": 2, "min_available_seq": 10, "reason": "pruned"}
 client("client.0.4.0.subscribe.dedup_and_pruned",
        "0.4.0: a message whose seq was delivered is a replace, another session's message is dropped; a gap with reason "
-       "pruned (the catalog allows it; the real server never sends it, STANDARDS.md section 14) is passed on as "
+       "pruned (the catalog allows it; the real server never sends it, STANDARDS.md#versions) is passed on as "
        "received, with no purge, and the cursor moves to the frame's last_seq.",
        ready_steps(version="0.4.0", hello_frame=hello("0.4.0")) + [
            step("subscribe", [send(SUB4(5))], session_id=S1, cursor={"last_seq": 5}),
@@ -943,8 +944,8 @@ client("client.0.4.0.subscribe.dedup_and_pruned",
 
 AHEAD_BAD = {"requested_last_seq": 40, "min_available_seq": 1, "reason": "client_ahead"}
 client("client.0.4.0.subscribe.untrusted_positions",
-       "0.4.0: positions the protocol forbids are never acted on (STANDARDS.md section 15, rule 7 and rule 11, "
-       "integers from the peer): a frame with one fails validation and is dropped and reported as a violation "
+       "0.4.0: positions the protocol forbids are never acted on (STANDARDS.md#subscriptions and "
+       "STANDARDS.md#peer-integers): a frame with one fails validation and is dropped and reported as a violation "
        "(a client_ahead gap whose next_seq is below 1, -2^63 once trapped on next_seq - 1; a message at a negative "
        "seq); nothing changes (the next frame resumes from the cursor). An application cursor with a negative "
        "last_seq is none (the subscribe asks from 0).",
@@ -1072,7 +1073,7 @@ client("client.subscriptions.family_change_forgets_positions",
            frame(hist5([msg5(3)], 4, sig="90:u-3"), [update(replace=[msg5(3)], cursor=off(4, "90:u-3"))])])
 
 # A 0.2.0/0.3.0 cursor is a message id the server chose; the client keeps it only up to 256 UTF-8
-# bytes (STANDARDS.md section 15, rule 11, "Subscriptions"). "é" is 2 bytes: 128 of them are 256 bytes
+# bytes (STANDARDS.md#subscription-bounds). "é" is 2 bytes: 128 of them are 256 bytes
 # (kept), one more ASCII letter makes 257 bytes in 129 characters (dropped): the bound counts bytes.
 ID256, ID257 = "é" * 128, "é" * 128 + "n"
 assert len(ID256.encode()) == 256 and len(ID257.encode()) == 257
@@ -1114,8 +1115,8 @@ client("client.0.3.0.subscribe.long_cursor_dropped",
                  [update(replace=[msg2(ID257)], cursor=None)])],
        min_version="0.2.0")
 
-# Configuration values outside their ranges are held to them (STANDARDS.md section 15, rule 11,
-# "Configuration"): a period below 1 ms is 1, the jitter within 0-1, a negative attempt limit 0, and a
+# Configuration values outside their ranges are held to them (STANDARDS.md#configuration):
+# a period below 1 ms is 1, the jitter within 0-1, a negative attempt limit 0, and a
 # deadline past 2^63 - 1 (absolute milliseconds) is 2^63 - 1, a timer that never fires.
 INT64_MAX = 2**63 - 1
 h, c, k = negotiated_ready(["heartbeat"])
@@ -1202,7 +1203,7 @@ def server_config(**kw):
 def server(id, desc, steps, **cfg):
     SERVER.append({"id": id, "description": desc, "role": "server", "config": server_config(**cfg), "steps": steps})
 def shello(versions=("0.4.0", "0.5.0"), auth=(1,), caps=(), challenge=None):
-    # STANDARDS.md section 8: a server with nothing to negotiate (no capability, no auth v2) sends the
+    # STANDARDS.md#auth-v2: a server with nothing to negotiate (no capability, no auth v2) sends the
     # real backend's four members only; otherwise the negotiation members follow.
     h = hello(versions[-1])
     h["auth_version"] = 1 if 1 in auth else max(auth)
@@ -1226,8 +1227,8 @@ def authenticated(version, caps=(), auth=1, session=None, limit=5):
               recent_sessions_limit=limit)
 def closed_by(reason, *timers):
     return [cancel(t) for t in timers] + [close(reason), ev("closed", reason=reason)]
-# A frame that broke the protocol reaches the application only as a violation (STANDARDS.md section 15,
-# "Violations"): its type, its error findings (code, pointer; sorted by pointer, then code) and what the
+# A frame that broke the protocol reaches the application only as a violation (STANDARDS.md#server-boundary):
+# its type, its error findings (code, pointer; sorted by pointer, then code) and what the
 # engine did (dropped, or closed with a reason).
 def violation(kind, findings, closed=None):
     return ev("violation", message_type=kind,
@@ -1358,7 +1359,7 @@ server("server.auth.v2.wrong_answer",
        auth_versions=[1, 2], capabilities=["heartbeat"])
 
 
-# --- authenticated frames (STANDARDS.md section 8): enforced once negotiated ---
+# --- authenticated frames (STANDARDS.md#authenticated-frames): enforced once negotiated ---
 def frames_server():
     """A v2 connect asking for authenticated_frames, granted: connected (plain, with the proof) and the keys."""
     hello_f = shello(auth=(2,), caps=(FR,), challenge=CHALLENGE)
@@ -1596,14 +1597,14 @@ server("server.request_forwarded",
        ready_server() + [frame(EXEC, [ev("request", frame=EXEC)])])
 
 # subscribe.session_id is bounded (ServerConfiguration.maxSessionIdBytes, 256 UTF-8 bytes by default;
-# STANDARDS.md section 15, rule 11, "Server"): a longer one is refused with an error naming the bound,
+# STANDARDS.md#server-details): a longer one is refused with an error naming the bound,
 # before any other check of the frame, and not remembered.
 TOO_LONG = {"type": "error", "message": "session_id is longer than 256 bytes"}
 def hist(session):
     return hist5([], 0, session=session)
 server("server.0.5.0.subscribe.session_id_too_long",
        "0.5.0: a session_id of 257 UTF-8 bytes (129 characters) is refused before its from_offset is read, and not "
-       "remembered: session data for it is then refused (rule 7). Exactly 256 bytes is accepted.",
+       "remembered: session data for it is then refused (STANDARDS.md#subscriptions). Exactly 256 bytes is accepted.",
        ready_server() + [
            frame({"type": "subscribe", "session_id": ID257, "from_offset": 0}, [send(TOO_LONG)]),
            frame({"type": "subscribe", "session_id": ID257, "from_offset": -1},
@@ -1640,7 +1641,7 @@ server("server.0.2.0.subscribe.session_id_too_long",
         frame({"type": "subscribe", "session_id": S1}, [ev("subscribe", session_id=S1, cursor=None)])],
        protocol_versions=["0.2.0"], floor=None, max_subscriptions=1)
 
-# Out-of-range server configuration (STANDARDS.md section 15, rule 11, "Configuration").
+# Out-of-range server configuration (STANDARDS.md#configuration).
 server("server.config.clamped_timers",
        "Out-of-range periods are 1 ms: auth_timeout_ms -7 (the deadline is armed 1 ms after the socket opened) and "
        "heartbeat_interval_ms 0 (a heartbeat every millisecond; the timestamp is in whole seconds).",

@@ -54,7 +54,7 @@ package struct SpecGenerator: Sendable {
   }
 
   func section(_ spec: MessageSpec) -> String {
-    var s = "#### `\(spec.type)`\n\n"
+    var s = "#### <a id=\"\(spec.type)\"></a>`\(spec.type)`\n\n"
     s += spec.doc + "\n\n"
     guard spec.isModelled else {
       return s + "Status: **never existed**. No peer sends it; vcproto reports it as an unknown type.\n\n"
@@ -95,8 +95,8 @@ package struct SpecGenerator: Sendable {
     return s + "\n"
   }
 
-  /// A request's answer, refusal types and refusal messages, and whether it is slow (section 15,
-  /// rule 9), or `nil` for a message that is not a request with an answer.
+  /// A request's answer, refusal types and refusal messages, and whether it is slow (STANDARDS.md#requests),
+  /// or `nil` for a message that is not a request with an answer.
   func answerText(_ spec: MessageSpec) -> String? {
     guard !spec.answers.isEmpty || !spec.refusalTypes.isEmpty else { return nil }
     var s = "Answered by " + typeList(spec.answers, within: spec.versions)
@@ -113,7 +113,7 @@ package struct SpecGenerator: Sendable {
     if spec.isSlow { s += "; slow: waits the slow-request timeout" }
     if spec.isSessionScoped { s += "; scoped to its `session_id`: a frame naming another session does not end it" }
     return s
-      + (spec.refusals.isEmpty ? " (section 15, rule 9)." : " (section 15, rule 9; `<...>` stands for any text).")
+      + (spec.refusals.isEmpty ? " ([Requests](#requests))." : " ([Requests](#requests); `<...>` stands for any text).")
   }
 
   /// Frame types as code, each followed by its versions when it does not exist in all of `within`.
@@ -124,7 +124,7 @@ package struct SpecGenerator: Sendable {
     }.joined(separator: ", ")
   }
 
-  /// Section 15 rule 9's table: every request with an answer, the frame types that end it, and its
+  /// The table of STANDARDS.md#requests: every request with an answer, the frame types that end it, and its
   /// deadline. Indented to stay inside the numbered rule.
   package func requests() -> String {
     let indent = "   "
@@ -135,7 +135,7 @@ package struct SpecGenerator: Sendable {
       if !spec.versions.isAll { request += " (\(spec.versions))" }
       if spec.isSessionScoped { request += ", per session" }
       var refusals = spec.refusalTypes.isEmpty ? [] : [typeList(spec.refusalTypes, within: spec.versions)]
-      if !spec.refusals.isEmpty { refusals.append("`error` (its messages in section 12)") }
+      if !spec.refusals.isEmpty { refusals.append("`error` (its messages in [Message reference](#message-reference))") }
       let refused = refusals.joined(separator: ", ")
       var answered = typeList(spec.answers, within: spec.versions)
       if !spec.followedBy.isEmpty { answered += ", then " + typeList(spec.followedBy, within: spec.versions) }
@@ -159,7 +159,7 @@ package struct SpecGenerator: Sendable {
   package func shapes() -> String {
     var s = ""
     for shape in declaration.shapes {
-      s += "#### `\(shape.name)`\n\n\(shape.doc)"
+      s += "#### <a id=\"\(shape.name.lowercased())\"></a>`\(shape.name)`\n\n\(shape.doc)"
       s += shape.extraMembers == .allow ? " Undeclared members are part of the record and pass silently.\n\n" : "\n\n"
       s += table(shape.fields, within: .all) + "\n"
     }

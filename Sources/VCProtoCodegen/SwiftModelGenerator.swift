@@ -497,7 +497,7 @@ package struct SwiftModelGenerator: Sendable {
     s += "    var extra: [JSONObject.Member] = []\n"
     // Dispatch on the key's length first (an integer switch), then compare with the few names of
     // that length: far fewer string comparisons than a switch over every name. The comparison is of
-    // Unicode scalars, as the validator's (STANDARDS.md section 2), never `==`: Swift's String
+    // Unicode scalars, as the validator's (STANDARDS.md#exact-identifiers), never `==`: Swift's String
     // equality is canonical equivalence, under which "a\u{0340}" and "a\u{0300}" (same UTF-8 length)
     // are one name.
     var byLength: [Int: [(name: String, field: FieldSpec?)]] = [:]

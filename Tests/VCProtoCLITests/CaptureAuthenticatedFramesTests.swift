@@ -3,8 +3,9 @@ import VCProto
 
 @testable import VCProtoCLI
 
-/// `vcproto validate` on a connection with `authenticated_frames` (STANDARDS.md section 8,
-/// "Observed"): each wrapper is checked by the frame it carries (no `unknown_type` for the wrapper),
+/// `vcproto validate` on a connection with `authenticated_frames` (STANDARDS.md#authenticated-frames,
+/// "Observed"):
+/// each wrapper is checked by the frame it carries (no `unknown_type` for the wrapper),
 /// and a plain frame or a sequence out of order is a finding on its line.
 @Suite struct CaptureAuthenticatedFramesTests {
   static let c2s = "client_to_server"

@@ -4,8 +4,7 @@ import VCProto
 @testable import VCProtoCLI
 
 /// `vcproto validate` hands every frame to the library's conversation observer with its capture
-/// time, and reports what the observer finds on the frame's own line (STANDARDS.md section 15,
-/// rule 10).
+/// time, and reports what the observer finds on the frame's own line (STANDARDS.md#observing).
 @Suite struct CaptureConversationTests {
   /// Runs a JSON Lines capture of `(direction, seconds, frame)` records; returns `line: codes` for
   /// each line that has findings.

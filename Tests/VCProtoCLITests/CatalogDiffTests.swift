@@ -74,7 +74,7 @@ import VCProto
     // last_message_id stays, but only null is accepted; last_seq is new.
     #expect(Self.changes(d, "subscribe") == ["last_message_id allowed_values", "last_seq added"])
     // protocol_version is optional and nullable (null = absent) on both sides: the real server reads
-    // null as absent under every floor (STANDARDS.md section 8), so connect does not change.
+    // null as absent under every floor (STANDARDS.md#negotiation), so connect does not change.
     #expect(Self.changes(d, "connect").isEmpty)
     #expect(Self.changes(d, "session_history").isSuperset(of: ["total_count removed", "first_seq added", "gap added"]))
   }

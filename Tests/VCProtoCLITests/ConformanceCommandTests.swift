@@ -233,7 +233,7 @@ import VCProto
       ConformanceKind.compareMessage(valid, json(#"{"valid":true,"findings":[]}"#)) == [
         "a valid frame needs \"canonical\", its re-encoding"
       ])
-    // STANDARDS.md section 2: an optional member that is null is omitted on re-encoding.
+    // STANDARDS.md#null: an optional member that is null is omitted on re-encoding.
     let nonCanonical = json(
       #"{"frame":"{\"type\":\"refresh_sessions\",\"recent_sessions_limit\":null}","direction":"client_to_server","valid":true,"canonical":false}"#
     )
@@ -249,7 +249,7 @@ import VCProto
       ).isEmpty)
   }
 
-  /// STANDARDS.md section 2 and the member tables of sections 12 and 13: catalog order at every
+  /// STANDARDS.md#encoding and the member tables of STANDARDS.md#message-reference: catalog order at every
   /// depth, a required nullable member keeps its null, an optional null goes, undeclared members
   /// follow as received, and a raw Claude record is kept as received.
   @Test func canonicalFormFromTheCatalog() {
@@ -377,7 +377,7 @@ import VCProto
     #expect(ConformanceKind.of(["a.json"], among: kinds) == nil)
   }
 
-  /// Every envelope error code of STANDARDS.md section 9 has a vector (this check came from the
+  /// Every envelope error code of STANDARDS.md#compression has a vector (this check came from the
   /// former tools/crosscheck_envelope.py; the codes are listed here by hand from the spec).
   @Test func everyEnvelopeErrorCodeHasAVector() throws {
     let codes = Set(

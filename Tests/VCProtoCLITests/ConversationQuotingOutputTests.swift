@@ -6,7 +6,7 @@ import VCProto
 /// megabyte-long `hello.version`, `connected.negotiated_protocol_version`, announced
 /// `protocol_version`, refusal `required`, a client and a server `type` before authentication, and
 /// an API key in a `connect` and at the start of every long value. Text and JSON output quote at
-/// most 60 characters of each (STANDARDS.md section 5) and never the key.
+/// most 60 characters of each (STANDARDS.md#errors) and never the key.
 @Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct ConversationQuotingOutputTests {
   static let key = "untethered-0123456789abcdef0123456789abcdef"
 

@@ -17,7 +17,7 @@ import Testing
 /// engine talking to each other (the frame reaches the engine it is addressed to) and, all of one
 /// version's conversations as one capture, through `vcproto validate`.
 ///
-/// What must hold (STANDARDS.md section 15, rule 11, "Integers from the peer"): nothing traps; a value below the catalog's
+/// What must hold (STANDARDS.md#peer-integers): nothing traps; a value below the catalog's
 /// minimum (the positions and counts the protocol says are non-negative) is an `invalid_value`
 /// finding of `vcproto validate` at that member; and the engines never trust such a value: no
 /// negative cursor, no purge from a negative position, no message delivered at a negative position,

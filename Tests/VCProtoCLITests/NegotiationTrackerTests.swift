@@ -4,7 +4,7 @@ import VCProto
 
 @testable import VCProtoCLI
 
-/// The version of each connection, from its handshake (STANDARDS.md section 8; versions.md section 6
+/// The version of each connection, from its handshake (STANDARDS.md#negotiation; versions.md section 6
 /// of the reference: hello.version is the ceiling, connected or the refusal decides).
 @Suite struct ConnectionVersionTests {
   static func hello(_ version: String) -> (String, String) {
@@ -63,7 +63,7 @@ import VCProto
     // --protocol given: the assumed floor of a negotiating server.
     #expect(
       run([Self.hello("0.5.0"), Self.connect(nil)], fallback: "0.5.0", explicit: true).map(\.0) == ["0.5.0", "0.5.0"])
-    // Floor 0.5.0 under ceiling 0.4.0 still gives silent clients the floor (section 6, step 4); a
+    // Floor 0.5.0 under ceiling 0.4.0 still gives silent clients the floor (STANDARDS.md#version-algorithm); a
     // --protocol that is no floor leaves the default floor.
     #expect(
       run([Self.hello("0.4.0"), Self.connect(nil)], fallback: "0.5.0", explicit: true).map(\.0) == ["0.5.0", "0.5.0"])

@@ -6,7 +6,7 @@ import VCProto
 
 /// Conversations of today's protocol written by hand for this test (not by tools/make_cli_samples.py),
 /// run through `vcproto validate` as a user would. Expectations come from the reference's version
-/// history (versions.md sections 3, 4 and 6 of Reference's source; STANDARDS.md sections 8 and 14),
+/// history (versions.md sections 3, 4 and 6 of Reference's source; STANDARDS.md#negotiation and STANDARDS.md#versions),
 /// never from the validator's output.
 ///
 /// Each line is `< frame` (server to client) or `> frame` (client to server).

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VCProto
 
-/// `EnvelopeCodec.open(textFrame:)`: the receiver rule of STANDARDS.md section 9, with the
+/// `EnvelopeCodec.open(textFrame:)`: the receiver rule of STANDARDS.md#compression, with the
 /// package's own strict JSON reader.
 @Suite struct TextFrameTests {
   private let codec = EnvelopeCodec()

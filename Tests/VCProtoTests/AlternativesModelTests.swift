@@ -4,9 +4,9 @@ import VCProtoCodegen
 @testable import VCProto
 
 /// A member of alternative types (0.3.0 `session_updated.messages[]`: a `HistoryMessage` or a raw
-/// Claude record, STANDARDS.md section 12) is typed as an enum with one case per alternative, and the
+/// Claude record, STANDARDS.md#message-reference) is typed as an enum with one case per alternative, and the
 /// case is the first alternative, in the order the catalog lists them, that the element satisfies
-/// completely (STANDARDS.md section 12, introduction).
+/// completely (STANDARDS.md#message-reference, introduction).
 @Suite struct AlternativesModelTests {
   static let options = ValidationOptions(version: .v0_3_0)
   /// Decoders on each path: direct first (bytes straight into structs), then the tree path (a logger

@@ -135,7 +135,7 @@ import Testing
     }
   }
 
-  /// The layout byte for byte, from STANDARDS.md section 8 (written here by hand).
+  /// The layout byte for byte, from STANDARDS.md#mac-layout (written here by hand).
   @Test func macInputLayout() {
     let bytes = AuthMAC.message(
       label: "L",

@@ -3,7 +3,7 @@ import Testing
 @testable import VCProto
 
 /// Auth v1 is off unless the application opts in, for the library's auth client and the client
-/// engine alike (STANDARDS.md section 8, "Client rules"): a man in the middle who strips the hello's
+/// engine alike (STANDARDS.md#client-rules): a man in the middle who strips the hello's
 /// challenge gets no key, and nothing the server sends afterwards makes the client ready.
 @Suite struct AuthV1DefaultTests {
   static func obj(_ value: JSONValue) -> JSONObject { value.objectValue! }

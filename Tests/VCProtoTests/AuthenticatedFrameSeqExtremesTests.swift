@@ -6,7 +6,7 @@ import Testing
 /// `IntegerExtremeSweepTests`) at the edges of 64 bits, into both engines on a connection that
 /// negotiated `authenticated_frames`, each with a MAC that is right for that seq whenever one can
 /// be (0 to 2^53 - 1): nothing traps, the one seq due is opened, and every other closes the
-/// connection with a STANDARDS.md section 8 code (a seq outside 0 to 2^53 - 1 is `malformed`) and
+/// connection with a STANDARDS.md#negotiation-and-auth code (a seq outside 0 to 2^53 - 1 is `malformed`) and
 /// reaches no application (issue 29).
 @Suite struct AuthenticatedFrameSeqExtremesTests {
   static let extremes: [Int64] = [

@@ -4,7 +4,7 @@ import Testing
 @testable import VCProto
 
 /// Authenticated frames end to end: both channels come from a real auth v2 handshake, and every
-/// attack of STANDARDS.md section 8 gets its own error.
+/// attack of STANDARDS.md#negotiation-and-auth gets its own error.
 @Suite struct AuthenticatedFrameTests {
   static let key = "untethered-00112233445566778899aabbccddeeff"
   let t0 = ContinuousClock.now
@@ -178,7 +178,7 @@ import Testing
     #expect(throws: AuthenticatedFrameError.sequenceExhausted) { try client.seal(Self.ping) }
   }
 
-  /// The keys per STANDARDS.md section 8, rebuilt here from HKDF's definition (RFC 5869) over the
+  /// The keys per STANDARDS.md#negotiation-and-auth, rebuilt here from HKDF's definition (RFC 5869) over the
   /// portable HMAC, with the salt and info written field by field.
   @Test func keysAreHKDFOverTheHandshake() throws {
     let connected = ConnectedMessage(

@@ -5,7 +5,7 @@ import Testing
 /// An independent attack on `authenticated_frames` as the engines enforce it (issue 29, item 3):
 /// wrappers with a member missing, added or mistyped, close-related and liveness frames sent plain,
 /// a sealed frame before the grant, a sealed `connect`, frames after the refusal. Each must close the
-/// connection with STANDARDS.md section 8's code and reach no application.
+/// connection with the code STANDARDS.md#authenticated-frames gives and reach no application.
 @Suite struct AuthenticatedFramesAttackTests {
   typealias Loopback = ConnectionLoopbackTests.Loopback
   typealias Base = AuthenticatedFramesLoopbackTests

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VCProto
 
-/// `authenticated_frames` follows the auth the server performed (STANDARDS.md section 8): its keys
+/// `authenticated_frames` follows the auth the server performed (STANDARDS.md#authenticated-frames): its keys
 /// come from an auth v2 handshake, so a `connect` that authenticates with the plain key is never
 /// granted it, whatever its `auth_version` member claims (issue 29, item 6).
 @Suite struct AuthenticatedFramesGrantTests {

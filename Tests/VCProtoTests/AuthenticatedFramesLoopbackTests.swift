@@ -5,7 +5,7 @@ import Testing
 /// The two engines with `authenticated_frames` negotiated, through the pretend socket of
 /// ``ConnectionLoopbackTests``: after `connected` every frame on the wire is sealed, a sealed
 /// conversation works, and a plain, altered, replayed, reordered or cross-direction frame closes the
-/// connection with STANDARDS.md section 8's code and reaches no application (issue 29, item 3).
+/// connection with the code STANDARDS.md#authenticated-frames gives and reaches no application (issue 29, item 3).
 @Suite struct AuthenticatedFramesLoopbackTests {
   typealias Loopback = ConnectionLoopbackTests.Loopback
   static let key = ConnectionLoopbackTests.key

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VCProto
 
-/// The backoff cap holds after jitter (STANDARDS.md section 15, rule 5): the real clients jitter the
+/// The backoff cap holds after jitter (STANDARDS.md#reconnect): the real clients jitter the
 /// capped delay, so a 30 s cap gave 37 s; the engine's delays never pass ``ClientTiming/backoffCapMs``.
 @Suite struct BackoffCapTests {
   /// The reconnect delays of `attempts` failed connections in a row, each refused as soon as it opens.

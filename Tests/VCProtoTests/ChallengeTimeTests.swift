@@ -3,7 +3,7 @@ import Testing
 @testable import VCProto
 
 /// An auth v2 answer counts only from its challenge's issue time (inclusive) to the lifetime later
-/// (exclusive), STANDARDS.md section 8: an answer at a time before the issue time is refused at any
+/// (exclusive), STANDARDS.md#negotiation-and-auth: an answer at a time before the issue time is refused at any
 /// distance, and no pair of times overflows.
 @Suite struct ChallengeTimeTests {
   static let key = "untethered-0123456789abcdef0123456789abcdef"

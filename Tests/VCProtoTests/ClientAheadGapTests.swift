@@ -3,7 +3,7 @@ import Testing
 @testable import VCProto
 
 /// A 0.4.0 `session_history` whose `gap.reason` is `client_ahead` tells the client to drop what it
-/// holds from `next_seq` on and to resume after `next_seq - 1` (STANDARDS.md section 15 rule 7). A
+/// holds from `next_seq` on and to resume after `next_seq - 1` (STANDARDS.md#subscriptions). A
 /// `next_seq` the protocol forbids (seq is 1-based: below 1) is not trusted: no purge, the cursor stays
 /// where it was, and nothing traps (issue 29: `next_seq` -9223372036854775808 trapped on `next - 1`).
 @Suite struct ClientAheadGapTests {

@@ -3,8 +3,8 @@ import Testing
 
 @testable import VCProto
 
-/// A server `error` that refuses a request ends that request, and only that one (STANDARDS.md
-/// section 15, rule 9). The refusal messages come from the catalogs in Reference/, not from the engine.
+/// A server `error` that refuses a request ends that request, and only that one (STANDARDS.md#requests).
+/// The refusal messages come from the catalogs in Reference/, not from the engine.
 @Suite struct ClientEngineErrorTests {
   static let key = "untethered-0123456789abcdef0123456789abcdef"
   static let session = "4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11"
@@ -192,8 +192,8 @@ import Testing
     #expect(try engine.handle(.frameReceived(here), now: 2) == [.deliver(.answered(requestId: "r1", frame: here))])
   }
 
-  /// An `error` that names a session refuses only a request about that session (STANDARDS.md section
-  /// 15, rule 9): the real server echoes the request's session, so a request that named none is not
+  /// An `error` that names a session refuses only a request about that session (STANDARDS.md#requests):
+  /// the real server echoes the request's session, so a request that named none is not
   /// what it refuses. Found by tools/crosscheck_sessions.py against the Python engine.
   @Test func aRefusalNamingASessionNeverEndsASessionlessRequest() throws {
     var engine = try Self.readyEngine()

@@ -2,8 +2,8 @@ import Testing
 
 @testable import VCProto
 
-/// A request whose answer never comes fails with `timeout` at its deadline (STANDARDS.md section 15,
-/// rule 9), with the timeouts the application configured. The default values are pinned by the
+/// A request whose answer never comes fails with `timeout` at its deadline (STANDARDS.md#requests),
+/// with the timeouts the application configured. The default values are pinned by the
 /// session vectors (`client.requests.timeout`).
 @Suite struct ClientRequestTimeoutTests {
   static func engine(timeout: Int64, slow: Int64) throws -> ClientEngine {
@@ -25,7 +25,7 @@ import Testing
     #expect(
       try engine.handle(.send(exec, requestId: "quick"), now: 2_000)
         == [.send(exec), .armTimer(.requestDeadline, at: 7_000)], "an earlier deadline moves the timer")
-    // A coded error refuses nothing (rule 9): the request keeps waiting.
+    // A coded error refuses nothing (STANDARDS.md#requests): the request keeps waiting.
     let coded = JSONObject.frame("error", ["code": "invalid_subscribe", "message": "bad"])
     #expect(try engine.handle(.frameReceived(coded), now: 3_000) == [.deliver(.received(coded))])
     #expect(try engine.handle(.timerFired(.requestDeadline), now: 6_999).isEmpty, "early fires are ignored")

@@ -173,7 +173,7 @@ import Testing
     #expect(server.memory.unacknowledged.first?.messageId == "m1")
   }
 
-  /// The replay buffer is bounded by bytes as well as by count (STANDARDS.md section 15 rule 8): a frame
+  /// The replay buffer is bounded by bytes as well as by count (STANDARDS.md#extension-rules): a frame
   /// costs the UTF-8 bytes of its `message_id`, text and `session_id`; the oldest go first, and a frame
   /// over the whole budget is sent but never kept, so its ack is unknown and it is not replayed.
   @Test func replayBufferIsBoundedByBytes() throws {
@@ -221,7 +221,7 @@ import Testing
     #expect(configuration.replayBufferBytes == 4_194_304)
   }
 
-  /// The server engine refuses exactly what the catalog (STANDARDS.md section 7's extension table)
+  /// The server engine refuses exactly what the catalog (the extension table of STANDARDS.md#extensions)
   /// puts behind a capability: the `heartbeat` and `draining` messages and the `message_id` member of
   /// `error`; `replay` is a documented message of every version (the `message_ack` extension only gives
   /// it a meaning), so it is not refused.
@@ -267,8 +267,8 @@ import Testing
   }
 
   /// A 0.5.0 client keeps each session's last `file_signature` in fixed size, however long the
-  /// server makes it, and still tells a grown file from a replaced one (STANDARDS.md section 15
-  /// rule 7: the first-record part differs or the length shrank).
+  /// server makes it, and still tells a grown file from a replaced one (STANDARDS.md#subscriptions:
+  /// the first-record part differs or the length shrank).
   @Test func fileSignatureIsKeptAsADigest() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
     _ = try engine.handle(.start, now: 0)
@@ -409,7 +409,7 @@ import Testing
     }
   }
 
-  /// A `hello` list longer than the handshake-list cap (64, STANDARDS.md section 8) is refused before
+  /// A `hello` list longer than the handshake-list cap (64, STANDARDS.md#negotiation-and-auth) is refused before
   /// it is read: the client closes without sending `connect` and backs off; 64 entries are fine.
   @Test func overlongHelloListsAreRefused() throws {
     func answer(_ member: String, _ count: Int) throws -> [ClientAction] {

@@ -5,7 +5,8 @@ import VCProto
 // The client and the server that the DocC article Sources/VCProto/VCProto.docc/ConnectionEngines.md
 // ("A client", "A server") shows are the code between the `snippet` markers below, line for line:
 // `documentationShowsThisCode` fails when the article and this file differ, and an API change breaks
-// the build of this file, not silently the documents. The file imports VCProto without @testable, as an application would.
+// the build of this file, not silently the documents. The file imports VCProto without @testable, as an application
+// would.
 
 /// A host built as the documents show: its entry points and its timers.
 struct DocumentedHost<Event> {
@@ -143,7 +144,7 @@ private func documentedServer(
     let server = try documentedServer(
       apiKey: Self.apiKey, memory: ServerMemory(), channel: toClient, app: serverApp, clock: clock,
       sessionList: { .typed(Self.sessionList()) }, historyFrame: { .typed(Self.history($0, $1)) })
-    // Section 15, rule 4: a socket not authenticated within 60 s is closed.
+    // STANDARDS.md#timers: a socket not authenticated within 60 s is closed.
     #expect(server.timers()[.authDeadline] == clock.now + 60_000)
     try client.handle(.transportOpened(toServer.transport, clientNonce: AuthClient.freshNonce()))
     func exchange() throws {
@@ -157,7 +158,7 @@ private func documentedServer(
     }
     try exchange()
 
-    // STANDARDS.md section 15: the subscription asked for before the socket opened is sent once
+    // STANDARDS.md#state-machine: the subscription asked for before the socket opened is sent once
     // authenticated, and the server's answer reaches the application as a session update.
     #expect(clientApp.events.contains(.connected(version: .v0_5_0, capabilities: [], authVersion: 1)))
     #expect(
@@ -170,7 +171,7 @@ private func documentedServer(
     #expect(serverApp.events.isEmpty, "the server's host answered authenticated and subscribe itself")
     #expect(server.timers()[.authDeadline] == nil, "authenticated: the deadline is cancelled")
 
-    // Section 15, rule 4: the first ping 30 s after authentication; the server answers it.
+    // STANDARDS.md#timers: the first ping 30 s after authentication; the server answers it.
     #expect(client.timers()[.ping] == clock.now + 30_000)
     clock.now += 30_000
     try client.handle(.timerFired(.ping))
@@ -179,7 +180,7 @@ private func documentedServer(
     for ping in pings { try server.received(JSONValue.object(ping).jsonText) }
     #expect(try Self.take(toClient).map { $0["type"] } == [.string("pong")])
 
-    // Text that is not JSON gets the backend's error, and the socket stays open (section 4); the
+    // Text that is not JSON gets the backend's error, and the socket stays open (STANDARDS.md#connection-flow); the
     // application is told of the violation, never handed the frame.
     try server.received("{")
     let answer = try #require(try Self.take(toClient).first)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VCProto
 
-/// The conversation observer (STANDARDS.md section 15, "Observing a conversation"): each test feeds
+/// The conversation observer (STANDARDS.md#observing): each test feeds
 /// a conversation and expects the codes each frame causes, from the engines' rules as the section
 /// states them.
 @Suite struct ConversationObserverTests {
@@ -82,7 +82,7 @@ import Testing
     #expect(negotiated == [[], [], [], [], [], ["extension_not_negotiated"]])
   }
 
-  /// A connect whose capability list is longer than the handshake-list cap (section 3) is refused by
+  /// A connect whose capability list is longer than the handshake-list cap (STANDARDS.md#limits) is refused by
   /// the negotiator, so nothing is negotiated, not even the capabilities it lists that are offered.
   @Test func overlongCapabilityListNegotiatesNothing() {
     let padding = (0..<64).map { #""x\#($0)""# }.joined(separator: ",")
@@ -157,7 +157,7 @@ import Testing
     #expect(findings.map(\.severity) == [.warning])
   }
 
-  /// Session data to a client that has not sent connect (STANDARDS.md section 15, rule 1).
+  /// Session data to a client that has not sent connect (STANDARDS.md#before-authentication).
   @Test func serverFrameBeforeAuthentication() {
     let r = codes([
       hello, ("<", #"{"type":"pong"}"#), sessionList, connect, sessionList,
@@ -184,7 +184,7 @@ import Testing
     )
   }
 
-  /// A 0.5.0 continuation must resume at the next_offset the server gave (section 15, rule 7), also
+  /// A 0.5.0 continuation must resume at the next_offset the server gave (STANDARDS.md#subscriptions), also
   /// when next_offset did not advance; a subscribe after the one that continued is not compared.
   @Test func continuationMustStartAtNextOffset() {
     let partial = history(next: 40, endOfFile: false)
@@ -195,7 +195,7 @@ import Testing
     #expect(r == [[], [], [], [], [], [], [], ["continuation_mismatch"], []])
   }
 
-  /// After `file_replaced: true` the session reloads from offset 0 (the R2 reply, section 15 rule 7).
+  /// After `file_replaced: true` the session reloads from offset 0 (the R2 reply, STANDARDS.md#subscriptions).
   @Test func fileReplacedReloadsFromZero() {
     let replaced = history(next: 0, endOfFile: true, replaced: true)
     #expect(
@@ -216,7 +216,7 @@ import Testing
     #expect(r.allSatisfy { $0.isEmpty })
   }
 
-  /// 0.4.0: `is_complete: false` continues after the reply's `last_seq` (section 15, rule 7).
+  /// 0.4.0: `is_complete: false` continues after the reply's `last_seq` (STANDARDS.md#subscriptions).
   @Test func seqContinuationMustStartAtLastSeq() {
     let hello = ("<", #"{"type":"hello","message":"m","version":"0.4.0","auth_version":1,"instructions":"i"}"#)
     let connect = (">", #"{"type":"connect","api_key":"k","protocol_version":"0.4.0"}"#)
@@ -267,7 +267,7 @@ import Testing
   /// pending requests, ``ClientEngine/answerTypes``); each request is answered once, and a
   /// session-scoped answer must name the request's session.
   @Test func answersNeedARequest() {
-    // The answer-only types STANDARDS.md section 15 rule 10 lists.
+    // The answer-only types STANDARDS.md#observing lists.
     #expect(
       ConversationObserver.answerOnlyTypes == [
         "command_output_full", "command_history", "resources_list", "resource_deleted", "session_killed",

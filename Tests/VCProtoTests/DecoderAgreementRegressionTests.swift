@@ -8,8 +8,8 @@ import Testing
   /// fuzz-frame, 2026-11-23 (crash-9ef5d331…, the first run over every version): in 0.3.0 each
   /// `session_updated.messages[]` is a HistoryMessage or a raw Claude record, then kept as plain JSON
   /// by the model, whose check looked only at the JSON type (an object; now the elements are typed,
-  /// `HistoryMessageOrClaudeRecord`, and the case is chosen by the validator's own rule). A raw record whose `message` is
-  /// `null` (not nullable, STANDARDS.md section 6, ClaudeRecord) decoded although the validator
+  /// `HistoryMessageOrClaudeRecord`, and the case is chosen by the validator's own rule). A raw record whose `message`
+  /// is `null` (not nullable, STANDARDS.md#findings, ClaudeRecord) decoded although the validator
   /// refused it.
   @Test(arguments: [
     #"{"type":"user","uuid":"1f0e2d3c","message":null}"#,

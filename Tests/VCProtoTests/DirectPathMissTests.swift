@@ -4,7 +4,7 @@ import Testing
 
 /// The direct decode path gives up with its own signal, `DirectPathError`: a miss (a frame it does not
 /// recognise outright, which may still be valid) is never a JSON error, and a real JSON error met on
-/// the direct path is reported by the tree path exactly as STANDARDS.md section 6 says.
+/// the direct path is reported by the tree path exactly as STANDARDS.md#findings says.
 @Suite struct DirectPathMissTests {
   /// Runs the generated pull code on a client frame as ``MessageDecoder`` does.
   static func pull(_ text: String) -> Result<ClientMessage?, DirectPathError>? {
@@ -74,7 +74,7 @@ import Testing
     #expect(failure.findings.first?.offset == error.offset)
   }
 
-  /// STANDARDS.md section 6: `{"type":"ping",}` is `invalid_json` at offset 15 (the `}`), although the
+  /// STANDARDS.md#findings: `{"type":"ping",}` is `invalid_json` at offset 15 (the `}`), although the
   /// direct path only misses there (it expects a member name).
   @Test func theSpecsOffsetExampleThroughTheDecoder() {
     guard case .failure(let failure) = Self.decode(#"{"type":"ping",}"#) else {

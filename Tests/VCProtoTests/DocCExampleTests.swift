@@ -123,7 +123,7 @@ private func documentedPersisting(
     .deletingLastPathComponent().appendingPathComponent("Sources/VCProto/VCProto.docc")
 
   /// The real head server (floor 0.4.0, ceiling 0.5.0) accepts a 0.5.0 announcement as 0.5.0
-  /// (STANDARDS.md section 7), which is what the article's comment says is printed.
+  /// (STANDARDS.md#extensions), which is what the article's comment says is printed.
   @Test func negotiationPrintsTheVersion() throws {
     let printed = PrintedLines()
     try documentedNegotiation(into: printed)
@@ -193,7 +193,7 @@ private func documentedPersisting(
     #expect(printed.lines.last?.contains("/text") == true, "the finding names the missing member")
   }
 
-  /// The canonical form of a ping (STANDARDS.md section 4: `type` first, compact).
+  /// The canonical form of a ping (STANDARDS.md#connection-flow: `type` first, compact).
   @Test func encodeWritesTheCanonicalPing() {
     #expect(String(decoding: documentedEncode(), as: UTF8.self) == #"{"type":"ping"}"#)
   }
@@ -206,7 +206,7 @@ private func documentedPersisting(
     #expect(printed.lines == ["missing_field /text required member \"text\" is missing"])
   }
 
-  /// A 0.3.0 push with a canonical message and a raw record (STANDARDS.md section 12, `session_updated`):
+  /// A 0.3.0 push with a canonical message and a raw record (STANDARDS.md#message-reference, `session_updated`):
   /// one line each, the record's text from its `text` content blocks.
   @Test func alternativesPrintEachElement() throws {
     let frame =

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VCProto
 
-/// The engines' conversation facts come from the catalog (STANDARDS.md section 15): each test drives
+/// The engines' conversation facts come from the catalog (STANDARDS.md#state-machine): each test drives
 /// an engine and compares what it does with the catalog's fact, read in the test from the
 /// ``MessageSpec`` or ``FieldSpec`` itself, so a protocol change is one catalog edit and an engine
 /// that kept its own copy of a fact fails here. Frames are the golden vectors' `<type>.valid`.

@@ -29,7 +29,7 @@ import Testing
         #expect(!a.hasSameScalars(as: other), "\(a) vs \(other)")
       }
     }
-    // Canonically equivalent, different scalars: different names (STANDARDS.md section 2).
+    // Canonically equivalent, different scalars: different names (STANDARDS.md#exact-member-names).
     #expect("é" == "e\u{301}")
     #expect(!"é".hasSameScalars(as: "e\u{301}"))
   }

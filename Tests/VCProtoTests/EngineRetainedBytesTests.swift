@@ -6,7 +6,7 @@ import Testing
 /// tests hold them to a bound in bytes as well, since a peer chooses each string's length (up to the
 /// 16 MiB frame limit). What an engine keeps is measured from the outside: every string reachable
 /// from its stored properties (``retainedStringBytes(_:)``, by reflection), so a table added later
-/// is counted too. Each bound is one STANDARDS.md section 15 states:
+/// is counted too. Each bound is one STANDARDS.md#state-machine states:
 /// - `ClientEngine`'s `message_ack` replay deduplication keeps each `message_id` as a 64-bit hash
 ///   (it kept each id's text: 2,048 ids of a server's choosing, 32 GiB at the frame limit).
 /// - `ServerEngine` refuses a `subscribe` whose `session_id` is over 256 UTF-8 bytes (it kept
@@ -63,7 +63,7 @@ import Testing
       let id = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)
       let frame = try Self.object(#"{"type":"ack","message":"m","message_id":"\#(id)"}"#)
       #expect(delivered(try engine.handle(.frameReceived(frame), now: 1)) == 1)
-      // The same id again is a replay (section 15, `message_ack`): acknowledged, not delivered.
+      // The same id again is a replay (STANDARDS.md#extension-rules): acknowledged, not delivered.
       #expect(delivered(try engine.handle(.frameReceived(frame), now: 1)) == 0)
     }
     #expect(engine.occupancy.messageIds == 16)
@@ -78,7 +78,7 @@ import Testing
       .frameReceived(try Self.object(#"{"type":"connect","api_key":"k","protocol_version":"0.5.0"}"#)), now: 0)
     #expect(engine.state == .authenticated)
     let before = Self.retainedStringBytes(engine)
-    // Section 15: a `subscribe` whose session_id is over 256 UTF-8 bytes gets this error frame.
+    // STANDARDS.md#state-machine: a `subscribe` whose session_id is over 256 UTF-8 bytes gets this error frame.
     let refusal = try Self.object(#"{"type":"error","message":"session_id is longer than 256 bytes"}"#)
     for i in 0..<16 {
       let id = String(repeating: Character(UnicodeScalar(UInt8(65 + i))), count: Self.mebibyte)

@@ -5,7 +5,7 @@ import Testing
 /// The connection engines hold the API key (their configuration, the `connect` they sent) and pass
 /// frames that carry it (`ClientAction.send(connect)`, `ServerEvent.frameReceived(connect)`). A host
 /// that logs an engine, a configuration, an action or an event must not log the key: every printed
-/// form masks it (STANDARDS.md section 6's redaction: secret members and key-shaped text).
+/// form masks it (the redaction of STANDARDS.md#logging: secret members and key-shaped text).
 @Suite struct EngineSecretDescriptionTests {
   static let key = SecretDescriptionTests.key
   /// Not key-shaped: only masking by member name or by the type itself hides it.

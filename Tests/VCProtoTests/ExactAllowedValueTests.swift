@@ -3,7 +3,7 @@ import Testing
 @testable import VCProto
 
 /// A closed set of allowed values admits a string only when it is the same sequence of Unicode scalars
-/// as one of the values, as names are compared (STANDARDS.md section 2), on every path: the
+/// as one of the values, as names are compared (STANDARDS.md#exact-member-names), on every path: the
 /// validator's closed-set check, the model's tree path (`FieldCheck`, `JSONStringEnum.decodeField`)
 /// and the direct path (`JSONStringEnum.pull`, the generated `ValueRules.accepts(v, allowed:)`).
 /// Swift's `String ==` is canonical equivalence, so `"cafe\u{301}"` would otherwise pass for `"caf\u{E9}"`.

@@ -3,7 +3,7 @@ import Testing
 @testable import VCProto
 @testable import VCProtoCodegen
 
-/// Member names are compared as sequences of Unicode scalars (STANDARDS.md section 2) by the
+/// Member names are compared as sequences of Unicode scalars (STANDARDS.md#exact-member-names) by the
 /// validator and by every generated `init(json:)`, never with Swift's `==`.
 @Suite struct GeneratedKeyComparisonTests {
   /// Why `==` is not enough, even after the generated code's dispatch on the key's UTF-8 length:

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VCProto
 
-/// The handshake's version rules of the real server (STANDARDS.md section 8), per connection version.
+/// The handshake's version rules of the real server (STANDARDS.md#negotiation), per connection version.
 @Suite struct HandshakeVersionRuleTests {
   static let key = "untethered-00112233445566778899aabbccddeeff"
 
@@ -87,7 +87,7 @@ import Testing
         Array(frame.utf8)) != nil
     }
     // session_id became nullable in 0.3.0; negotiated_protocol_version required in 0.4.0 (STANDARDS.md's
-    // version history); a null protocol_version means absent on every version (STANDARDS.md section 8).
+    // version history); a null protocol_version means absent on every version (STANDARDS.md#negotiation).
     #expect(!direct(connectedNull, "0.2.0") && direct(connectedNull, "0.3.0"))
     #expect(!direct(connectedNull, "0.4.0"))  // a 0.4.0 connected names its version
     #expect(direct(connectedNegotiated, "0.2.0") && direct(connectedNegotiated, "0.5.0"))

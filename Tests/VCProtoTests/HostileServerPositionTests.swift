@@ -5,7 +5,7 @@ import Testing
 /// A hostile or broken server feeding a ready 0.5.0/0.4.0 client engine positions at the edges of
 /// `Int64` (the window's own empty marker `Int64.min` among them), repeated positions inside one
 /// frame and positions of the wrong JSON type: no crash, each position delivered at most once
-/// (STANDARDS.md section 15 rule 7: a position already delivered is a replace, a new one an
+/// (STANDARDS.md#subscriptions: a position already delivered is a replace, a new one an
 /// insert), and a frame with a position the protocol forbids reported as a violation, never acted on.
 @Suite struct HostileServerPositionTests {
   static func ready(_ version: String) throws -> ClientEngine {
@@ -56,7 +56,7 @@ import Testing
         ).objectValue)
     }
     // Positions the protocol forbids (negative, not integers, out of range): the frame fails
-    // validation, is reported and changes nothing (STANDARDS.md section 15 rule 7: never trusted).
+    // validation, is reported and changes nothing (STANDARDS.md#subscriptions: never trusted).
     for hostile in ["\(Int64.min)", "-1", "1e400", "\"7\"", "7.5", "null", version == "0.4.0" ? "0" : "-2"] {
       let actions = try engine.handle(.frameReceived(try frame([low, hostile])), now: 0)
       #expect(Self.updates(actions).isEmpty, "\(hostile)")

@@ -7,7 +7,7 @@ import Testing
 /// type and description, a log record, an error's text. Each frame here puts a megabyte where the
 /// protocol has a short name; the bounds asserted are the ones the doc comments state
 /// (``Finding/maxMessageTypeLength`` 64, ``Finding/maxDescribedPointerLength`` 160, quotes of 60
-/// Unicode scalars then `…`, STANDARDS.md section 6), never sizes read off the output.
+/// Unicode scalars then `…`, STANDARDS.md#findings), never sizes read off the output.
 @Suite struct LoudOutputTests {
   static let megabyte = 1_000_000
   /// One letter and then combining marks: a single `Character` of about 1 MB.

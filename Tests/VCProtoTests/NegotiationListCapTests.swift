@@ -2,7 +2,7 @@ import Testing
 
 @testable import VCProto
 
-/// The handshake-list cap of STANDARDS.md section 3 (64 entries) holds at the negotiator's entry too,
+/// The handshake-list cap of STANDARDS.md#limits (64 entries) holds at the negotiator's entry too,
 /// not only for frames that went through the validator: a server engine, or any caller that builds a
 /// ``ClientAnnouncement`` by hand, never intersects or sorts a list of 100,000 capabilities.
 @Suite struct NegotiationListCapTests {
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func negotiatorRefusesAHandBuiltAnnouncementOverTheCap() throws {
-    // 64 entries is the cap (STANDARDS.md section 3): negotiated as usual.
+    // 64 entries is the cap (STANDARDS.md#limits): negotiated as usual.
     let atCap = ClientAnnouncement(protocolVersion: "0.5.0", capabilities: Self.names(63) + [Capability.heartbeat])
     let outcome = try Negotiator.negotiate(server: Self.offer, client: atCap).get()
     #expect(outcome.capabilities == [Capability.heartbeat])
@@ -66,7 +66,8 @@ import Testing
     let atCap = try Self.serve(Self.connect(capabilities: 63))
     #expect(atCap.sent.first == "connected")
     #expect(!atCap.closed)
-    // 64 + heartbeat = 65: the generic refusal of every server-side failure (section 8), then close.
+    // 64 + heartbeat = 65: the generic refusal of every server-side failure (STANDARDS.md#negotiation-and-auth), then
+    // close.
     let over = try Self.serve(Self.connect(capabilities: 64))
     #expect(over.sent == ["auth_error"])
     #expect(over.closed)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VCProto
 
-/// `connect.protocol_version: null` means absent on every version (STANDARDS.md section 8): the real
+/// `connect.protocol_version: null` means absent on every version (STANDARDS.md#negotiation): the real
 /// server's parser returns nothing for a value that is not a string and gives nothing the floor, so
 /// a floor-0.3.0 server answers a null announcement with a 0.3.0 connection, whose `connect` must
 /// then validate. Validation, both decode paths and negotiation agree with that on 0.2.0 and 0.3.0

@@ -3,7 +3,7 @@ import Testing
 @testable import VCProto
 
 /// The conversation observer on a connection whose `connected` granted `authenticated_frames`
-/// (STANDARDS.md section 8 and section 15, rule 10): it has no key, so it checks what the wire shows
+/// (STANDARDS.md#frames-observed and STANDARDS.md#observing): it has no key, so it checks what the wire shows
 /// (every frame wrapped, the wrapper's form, `seq` per direction) and the rest on the inner frames.
 @Suite struct ObserverAuthenticatedFramesTests {
   func codes(_ frames: [(String, JSONObject)]) -> [[String]] {

@@ -2,9 +2,9 @@ import Testing
 
 @testable import VCProto
 
-/// What the conversation observer's findings quote from a capture (STANDARDS.md section 5: a message
-/// quotes at most 60 characters of a name, type or value taken from the frame, then `…`; section
-/// 15, rule 10): each value here is a megabyte long and starts with an API key, and every finding
+/// What the conversation observer's findings quote from a capture (STANDARDS.md#errors: a message
+/// quotes at most 60 characters of a name, type or value taken from the frame, then `…`; STANDARDS.md#observing):
+/// each value here is a megabyte long and starts with an API key, and every finding
 /// that quotes it must hold the masked key and 60 characters, never the key and never the rest.
 @Suite struct ObserverQuotingTests {
   static let key = "untethered-0123456789abcdef0123456789abcdef"

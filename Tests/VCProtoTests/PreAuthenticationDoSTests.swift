@@ -127,7 +127,7 @@ import Testing
     let reserved = stats.reservedElements + stats.reservedMembers
     #expect(reserved <= stats.values - 1 + stats.containers + 4096 / MemoryLayout<JSONValue>.stride)
     #expect(reserved >= stats.values - 1)
-    // STANDARDS.md section 3: the tree and the parse's stacks take at most 40 bytes per byte of frame.
+    // STANDARDS.md#limits: the tree and the parse's stacks take at most 40 bytes per byte of frame.
     let total = treeBytes(stats) + stackBytes(stats)
     #expect(total <= 40 * bytes.count, "\(total) bytes for \(bytes.count)")
   }

@@ -4,14 +4,14 @@ import VCProtoCodegen
 
 @testable import VCProto
 
-/// Schema/ and the validator agree on the handshake lists' cap (STANDARDS.md sections 3 and 8): the
-/// committed schemas give `maxItems` to exactly the lists the validator caps, at the validator's
-/// default limit, and for each of them 64 entries pass the validator and 65 draw
+/// Schema/ and the validator agree on the handshake lists' cap (STANDARDS.md#limits and
+/// STANDARDS.md#negotiation-and-auth): the committed schemas give `maxItems` to exactly the lists the validator caps,
+/// at the validator's default limit, and for each of them 64 entries pass the validator and 65 draw
 /// `handshake_list_too_long`. (The message vectors `<type>.valid.max_items.<list>` and
 /// `<type>.handshake_list_too_long.<list>` hold the same frames, which tools/crosscheck_schema.py runs
 /// through Python's jsonschema and the vcproto binary.)
 @Suite struct SchemaListCapTests {
-  /// The lists STANDARDS.md section 3 caps ("`hello`, `connect` or `connected` lists"), written out
+  /// The lists STANDARDS.md#limits caps ("`hello`, `connect` or `connected` lists"), written out
   /// here rather than derived from the catalog, with an entry valid in each.
   static let cappedLists: [String: [String: JSONValue]] = [
     "hello": ["protocol_versions": "0.5.0", "auth_versions": 1, "capabilities": "heartbeat"],

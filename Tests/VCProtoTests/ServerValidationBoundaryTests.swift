@@ -4,7 +4,7 @@ import Testing
 
 /// The server engine as a validation boundary (issue 30): it takes each WebSocket message as it
 /// arrived, decodes it once with the connection's version, and hands the application only validated,
-/// typed messages or an explicit violation (STANDARDS.md section 15, "Violations").
+/// typed messages or an explicit violation (STANDARDS.md#server-boundary).
 @Suite struct ServerValidationBoundaryTests {
   static let key = "untethered-0123456789abcdef0123456789abcdef"
 

@@ -27,7 +27,11 @@ import VCProtoCodegen
   static func tables(in document: String) -> [String: [String]] {
     var tables: [String: [String]] = [:]
     var current: String?
-    for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+    for var line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+      // `#### <a id="connect"></a>\`connect\``: the explicit anchor is not part of the name.
+      if line.hasPrefix("#### <a id=\""), let close = line.range(of: "</a>") {
+        line = Substring("#### " + line[close.upperBound...])
+      }
       if line.hasPrefix("#### `") {
         current = String(line.dropFirst(6).prefix { $0 != "`" })
         tables[current!] = []
@@ -128,7 +132,8 @@ import VCProtoCodegen
 
   /// Types vcproto adds as negotiated extensions; the reference (the real 0.2.0 system) has none of them.
   static let extensionTypes: Set<String> = ["heartbeat", "draining", "disconnect"]
-  /// Members vcproto adds to real types as negotiated extensions (STANDARDS.md sections 7 and 8).
+  /// Members vcproto adds to real types as negotiated extensions (STANDARDS.md#extensions and
+  /// STANDARDS.md#negotiation).
   static let extensionMembers: Set<String> = [
     "connect.protocol_version", "connect.protocol_versions", "connect.capabilities", "connect.auth_version",
     "connect.client_nonce", "connect.auth_response", "hello.protocol_versions", "hello.auth_versions",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VCProto
 
-/// STANDARDS.md section 15 rule 9 shows which frame types answer which request, in a table generated
+/// STANDARDS.md#requests shows which frame types answer which request, in a table generated
 /// from the catalog; the client engine's table (`ClientEngine.answerTypes`) must say exactly the same,
 /// so neither drifts.
 @Suite struct StandardsAnswerTypesTests {
@@ -12,9 +12,7 @@ import Testing
   static func documentedAnswerTypes() throws -> [String: [String]] {
     let text = try String(
       contentsOf: StandardsContentsTests.root.appendingPathComponent("STANDARDS.md"), encoding: .utf8)
-    let section = try #require(text.range(of: "## 15. Conversation state machine"))
-    let rule = try #require(
-      text.range(of: "9. **Requests and their answers.**", range: section.upperBound..<text.endIndex))
+    let rule = try #require(text.range(of: "<a id=\"requests\"></a>"))
     let start = try #require(
       text.range(of: "<!-- BEGIN GENERATED: requests", range: rule.upperBound..<text.endIndex))
     let end = try #require(text.range(of: "<!-- END GENERATED: requests", range: start.upperBound..<text.endIndex))

@@ -47,7 +47,7 @@ import Testing
     }
   }
 
-  /// Canonically equivalent ids are two sessions (exact scalars, STANDARDS.md section 2), each found
+  /// Canonically equivalent ids are two sessions (exact scalars, STANDARDS.md#exact-identifiers), each found
   /// and removed under its own spelling only.
   @Test func equivalentIdsAreTwoEntries() {
     var table = SubscriptionTable()

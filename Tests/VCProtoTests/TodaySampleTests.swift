@@ -267,7 +267,7 @@ struct ReferenceOracle {
   /// `"<type> <pointer>"` the oracle rejects and vcproto accepts on purpose, with the reason. The test
   /// asserts vcproto does accept them, so a change of either side shows.
   static let deliberateDifferences: [String: String] = [
-    // STANDARDS.md section 5: the set of codes is open, receivers MUST accept unknown codes (vcproto's
+    // STANDARDS.md#errors: the set of codes is open, receivers MUST accept unknown codes (vcproto's
     // own servers add auth_downgrade_refused); the reference lists the three the real server sends.
     "error /code": "error.code is an open set in vcproto's spec"
   ]

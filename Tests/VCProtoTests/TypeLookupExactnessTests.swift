@@ -4,7 +4,7 @@ import Testing
 @testable import VCProtoCodegen
 
 /// A frame's `type` names a message only when it is the same sequence of Unicode scalars as the
-/// catalog's type, as member names are compared (STANDARDS.md section 2). Swift's `String` `==` and
+/// catalog's type, as member names are compared (STANDARDS.md#exact-member-names). Swift's `String` `==` and
 /// `Dictionary<String, _>` are canonical equivalence: U+0340 COMBINING GRAVE TONE MARK decomposes to
 /// U+0300 COMBINING GRAVE ACCENT (UnicodeData.txt, field 5 of U+0340), both two UTF-8 bytes, so
 /// `"a\u{0340}" == "a\u{0300}"`.

@@ -17,7 +17,7 @@ import Testing
     #expect(findings("{\"type\":7}") == ["error wrong_type /type"])
   }
 
-  /// `invalid_json` carries the byte offset STANDARDS.md section 6 defines: the 0-based index of the
+  /// `invalid_json` carries the byte offset STANDARDS.md#findings defines: the 0-based index of the
   /// first byte at which the text stops being a prefix of JSON (the frame's length when it is cut
   /// short). Offsets counted by hand, in UTF-8 bytes.
   @Test func invalidJSONCarriesTheByteOffset() {

@@ -81,8 +81,9 @@ import Testing
   }
 
   /// When no alternative fits, the findings are those of the alternative of the value's JSON type
-  /// with the fewest errors (the first of equals): 0.3.0 `session_updated.messages[]` is a `HistoryMessage` (role `user` or `assistant`,
-  /// STANDARDS.md section 6) or a raw record; an object of neither is explained as a `HistoryMessage`.
+  /// with the fewest errors (the first of equals): 0.3.0 `session_updated.messages[]` is a `HistoryMessage` (role
+  /// `user` or `assistant`, STANDARDS.md#findings) or a raw record; an object of neither is explained as a
+  /// `HistoryMessage`.
   @Test func aFailedAlternativeSaysWhatIsWrongInside() {
     let message = #"{"uuid":"u","role":"robot","text":"t","timestamp":null,"provider":"claude"}"#
     let text = #"{"type":"session_updated","session_id":"s","messages":[\#(message),7]}"#

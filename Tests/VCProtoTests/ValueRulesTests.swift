@@ -4,9 +4,9 @@ import VCProtoCodegen
 @testable import VCProto
 
 /// `ValueRules`, the one interpreter of the catalog's value rules, checked directly: each expectation
-/// comes from STANDARDS.md (sections 1, 2 and 6) or from the catalog's declarations, not from the
-/// validator's output. The validator, `FieldCheck` and the generated direct path all call it, so these
-/// are the rules of all three.
+/// comes from STANDARDS.md (STANDARDS.md#conventions, STANDARDS.md#encoding and STANDARDS.md#findings) or from the
+/// catalog's declarations, not from the validator's output. The validator, `FieldCheck` and the generated direct path
+/// all call it, so these are the rules of all three.
 @Suite struct ValueRulesTests {
   /// A sink that keeps every violation with the JSON Pointer of where the walk stood.
   struct Collected: ValueRuleSink {
@@ -47,8 +47,9 @@ import VCProtoCodegen
 
   // MARK: - Scalars
 
-  /// Section 2: an integer member takes an integer literal only (`1.0` is `wrong_type`); section 6:
-  /// 64-bit integers, and `size_kb` >= 1 (the catalog's minimum for `set_max_message_size.size_kb`).
+  /// STANDARDS.md#encoding: an integer member takes an integer literal only (`1.0` is `wrong_type`);
+  /// STANDARDS.md#findings: 64-bit integers, and `size_kb` >= 1 (the catalog's minimum for
+  /// `set_max_message_size.size_kb`).
   @Test func integersAreLiteralsWithinSixtyFourBitsAndTheirMinimum() throws {
     let sizeKB = try #require(ProtocolCatalog.v0_2_0.message("set_max_message_size")?.field("size_kb"))
     #expect(sizeKB.type == .integer(minimum: 1))
@@ -89,7 +90,7 @@ import VCProtoCodegen
     #expect(!ValueRules.accepts("x", allowed: [String]()))
   }
 
-  /// Section 1: RFC 3339 date-times with or without a fraction; UUIDs in either case; the catalog's
+  /// STANDARDS.md#conventions: RFC 3339 date-times with or without a fraction; UUIDs in either case; the catalog's
   /// `hex` (lowercase, even length) and `version` (`MAJOR.MINOR.PATCH`).
   @Test func stringFormats() throws {
     let accepted: [(String, StringFormat)] = [
@@ -115,7 +116,7 @@ import VCProtoCodegen
     #expect(Self.violations(.string("true"), .boolean) == [.wrongType(expected: "boolean", got: "string")])
   }
 
-  /// Section 1: the date-time check reads the string's bytes in place, so every truncation of a valid
+  /// STANDARDS.md#conventions: the date-time check reads the string's bytes in place, so every truncation of a valid
   /// date-time, a valid one with bytes after it, and each month's last day (and the day after it) must
   /// get the verdict RFC 3339 gives, without reading past the end (debug builds check each index).
   @Test func dateTimeBoundsAndTruncations() throws {
@@ -151,7 +152,7 @@ import VCProtoCodegen
 
   // MARK: - Composites
 
-  /// Section 2: `null` in an array element is `null_not_allowed`, at the element; every element is
+  /// STANDARDS.md#null: `null` in an array element is `null_not_allowed`, at the element; every element is
   /// checked, not only the first that fails.
   @Test func arrayElementsAreEachChecked() throws {
     var sink = Collected()
@@ -264,7 +265,7 @@ import VCProtoCodegen
 
   // MARK: - Cross-member rules
 
-  /// STANDARDS.md section 12, `connect`: exactly one of `api_key`, `auth_response` must be set, and
+  /// STANDARDS.md#message-reference, `connect`: exactly one of `api_key`, `auth_response` must be set, and
   /// `auth_response` requires `client_nonce`; `prompt`: `new_session_id` and `resume_session_id` are
   /// mutually exclusive; `error`: `required` and `received` with `unsupported_protocol_version`.
   @Test func crossMemberRulesOfTheCatalog() throws {

@@ -1,4 +1,4 @@
-"""Auth v2 with the extended MAC layout (STANDARDS.md section 8 once handshakes bind the hello offer
+"""Auth v2 with the extended MAC layout (STANDARDS.md#mac-layout once handshakes bind the hello offer
 and every declared member): typed fields (strings, lists, 64-bit integers, lists of integers), the
 hello the client saw inside the client input, the whole `connected` inside the server input, and
 the frame keys derived with HKDF-SHA256 when `authenticated_frames` is accepted. Independent of

@@ -1,4 +1,4 @@
-"""The catalog's conversation facts, read from Schema/ rather than copied (STANDARDS.md section 15).
+"""The catalog's conversation facts, read from Schema/ rather than copied (STANDARDS.md#state-machine).
 
 vcproto's schema generator writes them from its catalog as annotations JSON Schema validators ignore
 (Vectors/README.md): on a message `x-vcproto-before-authentication` (it may cross before the

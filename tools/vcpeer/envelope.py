@@ -1,4 +1,4 @@
-"""Compression envelopes (STANDARDS.md section 9) opened with Python's zlib, independently of
+"""Compression envelopes (STANDARDS.md#compression) opened with Python's zlib, independently of
 vcproto: the binary header checks in order, the text form's receiver rule, the size, ratio and
 length limits, and strict base64."""
 import base64
@@ -89,7 +89,7 @@ def open_binary(frame):
 def strict_object(pairs):
     keys = [key for key, _ in pairs]
     if len(keys) != len(set(keys)):
-        raise ValueError("duplicate key")  # never resolved last-wins (STANDARDS.md section 2)
+        raise ValueError("duplicate key")  # never resolved last-wins (STANDARDS.md#encoding)
     return dict(pairs)
 
 
@@ -98,7 +98,7 @@ def reject_constant(name):
 
 
 def open_text(frame):
-    """The receiver rule of STANDARDS.md section 9: parse as strict JSON, any member order and
+    """The receiver rule of STANDARDS.md#compression: parse as strict JSON, any member order and
     whitespace, other members ignored; fields checked type, encoding, length, data."""
     if len(frame) > (MAX_COMPRESSED // 3 + 1) * 4 + 64 * 1024:
         raise EnvelopeError("too_large")

@@ -1,4 +1,4 @@
-"""Authenticated frames (STANDARDS.md section 8): the sender's sealed bytes and the receiver's
+"""Authenticated frames (STANDARDS.md#authenticated-frames): the sender's sealed bytes and the receiver's
 verdict on each message that reaches one end, with this file's own copy of the frame MAC layout and
 Python's hmac. Any error closes the channel; later messages get `channel_closed`.
 """

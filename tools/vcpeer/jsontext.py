@@ -1,4 +1,4 @@
-"""Strict JSON for the reference peer (STANDARDS.md section 2).
+"""Strict JSON for the reference peer (STANDARDS.md#encoding).
 
 `parse` rejects what a vcproto receiver rejects (invalid UTF-8, a byte-order mark, lone surrogate
 escapes, NaN/Infinity, duplicate keys, trailing data) and keeps what the canonical encoding needs:

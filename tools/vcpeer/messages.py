@@ -12,7 +12,7 @@ The verdict and every finding come from the generated schemas, not from vcproto'
   -> missing_field at the missing member; `type` or `not {type: null}` on `null` -> null_not_allowed,
   else wrong_type; an `anyOf`/`oneOf` of alternatives -> the alternative whose JSON type the value
   has decides (none: wrong_type); const, enum, pattern, format, minimum, maximum -> invalid_value;
-  maxItems (only on the handshake lists of hello, connect and connected, STANDARDS.md section 3)
+  maxItems (only on the handshake lists of hello, connect and connected, STANDARDS.md#limits)
   -> handshake_list_too_long at the list;
 - number literals: an integer member takes an integer literal only (a Decimal is never a JSON Schema
   integer) and a number that overflows a double is invalid_value;
@@ -26,7 +26,7 @@ The verdict and every finding come from the generated schemas, not from vcproto'
 - warnings: unexpected_field for members the schema does not declare, at any depth (not inside a
   record passed through whole, `additionalProperties: true`).
 
-The canonical re-encoding of a valid frame (STANDARDS.md section 2): `type` first, then the members
+The canonical re-encoding of a valid frame (STANDARDS.md#encoding): `type` first, then the members
 in the order of the schema's `properties`, then undeclared members in received order, recursively
 through objects the schema describes; an optional member that is `null` is omitted. An object whose
 schema says `additionalProperties: true` (a raw Claude record) is a record passed through whole and

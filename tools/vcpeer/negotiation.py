@@ -1,4 +1,4 @@
-"""The server's negotiation decision (STANDARDS.md section 8), written from the spec's rules.
+"""The server's negotiation decision (STANDARDS.md#negotiation), written from the spec's rules.
 
 Two server descriptions: `{floor, ceiling}` or `{legacy: true}` (the real backend's algorithm:
 `decide`), and `{protocol_versions, floor?}` (a set of supported versions: `negotiate`).

@@ -1,6 +1,6 @@
 """Deliberately broken engines for testing the conformance runner and the session vectors: they put
-back real-system behaviours that STANDARDS.md section 15 and the `*.bug.*` vectors rule out (evidence
-in section 15). `conformance_peer.py --break 'sessions/...'` answers with them; a vector that does
+back real-system behaviours that STANDARDS.md#state-machine and the `*.bug.*` vectors rule out (evidence
+in STANDARDS.md#state-machine). `conformance_peer.py --break 'sessions/...'` answers with them; a vector that does
 not exercise any of these behaviours gets the same answer as from the correct engines.
 """
 from .session_client import ClientEngine

@@ -1,4 +1,4 @@
-"""The client side of a conversation as a pure state machine (STANDARDS.md section 15): inputs and the
+"""The client side of a conversation as a pure state machine (STANDARDS.md#state-machine): inputs and the
 current time in, actions out (dicts in the vectors' `expect` form, times absolute); no socket, no
 clock, no randomness but the seeded SplitMix64.
 
@@ -22,7 +22,7 @@ LIVE = ("connecting", "awaiting_hello", "awaiting_connected", "ready")
 PARKED = ("backing_off", "reauth_required", "upgrade_required", "stopped")
 ALL = ("idle",) + LIVE + PARKED
 
-# Which inputs each state accepts (section 15's transition table). `timer` stands for `advance`.
+# Which inputs each state accepts (the transition table of STANDARDS.md#states). `timer` stands for `advance`.
 LEGAL = {state: {"start", "resume", "stop", "subscribe", "unsubscribe", "timer"} for state in ALL}
 for _state in LIVE:  # only a live state has a current transport
     LEGAL[_state].add("transport_closed")
@@ -43,7 +43,7 @@ HANDSHAKE_PHASE_TYPES = HANDSHAKE_TYPES | {"error", "pong"}  # what is read befo
 
 
 def send_text(frame):
-    """A message the engine sends: its compact JSON text (section 2)."""
+    """A message the engine sends: its compact JSON text (STANDARDS.md#encoding)."""
     return {"action": "send", "text": jsontext.write(frame)}
 
 
@@ -56,7 +56,7 @@ MAX_SUBSCRIPTIONS = 256
 DEDUP_WINDOW = 2048
 MAX_NEW_SESSIONS = 16
 MAX_DRAIN_WAIT = 3_600_000
-MAX_CURSOR_ID_BYTES = 256  # a longer 0.2.0/0.3.0 cursor is not kept (section 15)
+MAX_CURSOR_ID_BYTES = 256  # a longer 0.2.0/0.3.0 cursor is not kept (STANDARDS.md#state-machine)
 MAX_HANDSHAKE_LIST = 64
 
 
@@ -102,11 +102,11 @@ class ClientEngine:
         self.min_version = parse_version(c.get("min_version")) or (0, 2, 0)
         self.max_version = parse_version(c.get("max_version")) or (0, 5, 0)
         self.wanted = list(c.get("capabilities") or [])
-        self.allow_v1 = c.get("allow_auth_v1", False)  # v1 only when the application opted in (STANDARDS.md section 8)
+        self.allow_v1 = c.get("allow_auth_v1", False)  # v1 only when the application opted in (STANDARDS.md#negotiation-and-auth)
         self.session_id = c.get("session_id")
         self.recent_limit = c.get("recent_sessions_limit")
         self.max_kb = c.get("max_message_size_kb")
-        # Held to their ranges (section 15, rule 11, "Configuration"): periods at least 1 ms, the
+        # Held to their ranges (STANDARDS.md#configuration): periods at least 1 ms, the
         # jitter within 0-1, the attempt limit at least 0; every deadline stops at 2^63 - 1 (`later`).
         self.jitter = fraction(c.get("jitter"), 0.25)
         self.max_attempts = at_least_zero(c.get("max_reconnect_attempts"), None)
@@ -143,7 +143,7 @@ class ClientEngine:
         self.last_frame_at = 0
         self.ping_at = None
         self.drain_ms = None
-        self.channel = None  # authenticated frames (section 8): seals what is sent, opens what arrives
+        self.channel = None  # authenticated frames (STANDARDS.md#authenticated-frames): seals what is sent, opens what arrives
         self.exhausted = False  # the channel used its last sequence number while sending
         for sub in self.subs.values():
             sub.asked_from = None
@@ -347,7 +347,7 @@ class ClientEngine:
         self.schedule(later(now, delay), self.attempts, out)
 
     def backoff_delay(self):
-        """Attempt n's delay; capped again after jitter, so no delay exceeds the cap (section 15, rule 5)."""
+        """Attempt n's delay; capped again after jitter, so no delay exceeds the cap (STANDARDS.md#reconnect)."""
         raw = min(1000 * 2 ** min(self.attempts, 30), 30_000)
         return min(30_000, max(1000, int(raw * (1 + self.jitter * (2 * self.rng.unit() - 1)))))
 
@@ -469,7 +469,7 @@ class ClientEngine:
     def on_hello(self, hello, now, out):
         if any(isinstance(hello.get(k), list) and len(hello[k]) > MAX_HANDSHAKE_LIST
                for k in ("protocol_versions", "auth_versions", "capabilities")):
-            return self.lost("protocol_violation", now, True, out)  # too long to read (section 3)
+            return self.lost("protocol_violation", now, True, out)  # too long to read (STANDARDS.md#limits)
         listed = hello.get("protocol_versions")
         offered = [parse_version(v) for v in (listed if isinstance(listed, list) else [hello.get("version")])]
         offered = [v for v in offered if v]
@@ -500,7 +500,7 @@ class ClientEngine:
             connect["capabilities"] = list(self.wanted)
         self.auth_version = 1
         if v2:
-            # The answer binds this connect and the hello as received (section 8's client input).
+            # The answer binds this connect and the hello as received (the client input of STANDARDS.md#mac-layout).
             self.auth_version = connect["auth_version"] = 2
             members = auth_bound.client_members(challenge, self.nonce, connect, hello)
             self.response = auth_bound.mac(self.api_key, auth_bound.build("vcproto/auth/v2/client", members,
@@ -658,7 +658,7 @@ class ClientEngine:
             if not isinstance(newest, str) and update["insert"]:
                 newest = update["insert"][-1].get("uuid")
             if isinstance(newest, str):
-                # Section 15: an id over 256 UTF-8 bytes is not kept; the subscription has no cursor.
+                # STANDARDS.md#state-machine: an id over 256 UTF-8 bytes is not kept; the subscription has no cursor.
                 short = len(newest.encode("utf-8", "surrogatepass")) <= MAX_CURSOR_ID_BYTES
                 sub.cursor = {"last_message_id": newest} if short else None
             # 0.2.0/0.3.0 `is_complete: false` says older messages exist; nothing newer to fetch.

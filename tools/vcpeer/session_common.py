@@ -1,4 +1,4 @@
-"""What both conversation engines share (STANDARDS.md section 15): the illegal-event error, protocol
+"""What both conversation engines share (STANDARDS.md#state-machine): the illegal-event error, protocol
 versions and their families, bounded collections, the seeded random source for backoff jitter.
 
 Written from the specification for the reference peer; vcproto's Swift engines are not consulted at
@@ -48,7 +48,7 @@ INT64_MIN = -(1 << 63)
 
 
 def later(now, ms):
-    """`now + ms` held within signed 64 bits (STANDARDS.md section 15, rule 11, "Configuration"):
+    """`now + ms` held within signed 64 bits (STANDARDS.md#configuration):
     a deadline past the end of time is 2^63 - 1, a timer that never fires."""
     return max(INT64_MIN, min(now + ms, INT64_MAX))
 

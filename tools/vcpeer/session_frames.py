@@ -1,4 +1,4 @@
-"""Authenticated frames inside the conversation engines (STANDARDS.md section 8, capability
+"""Authenticated frames inside the conversation engines (STANDARDS.md#authenticated-frames, capability
 `authenticated_frames`): after a verified auth v2 handshake that granted the capability, every frame
 an engine sends after `connected` is sealed and every frame it receives is opened first; any failure
 closes the connection with the check's code (`not_authenticated`, `malformed`, `mac_mismatch`,

@@ -1,4 +1,4 @@
-"""Requests waiting for their answer (STANDARDS.md section 15, rule 9): which frame types answer which
+"""Requests waiting for their answer (STANDARDS.md#requests): which frame types answer which
 request and which `error` messages refuse which request (the catalog's, read from Schema/ by
 catalog_facts), and the waiting list itself.
 
@@ -18,14 +18,14 @@ ANSWERS = catalog_facts.ANSWERS
 SESSION_BOUND_ANSWERS = catalog_facts.SESSION_BOUND_ANSWERS
 # Session-scoped requests: an answer naming another session does not answer them.
 SESSION_SCOPED = catalog_facts.SESSION_SCOPED
-# How long a request waits for its answer (rule 9): 120 s, or 1 h 2 min for the two whose answer
+# How long a request waits for its answer (STANDARDS.md#requests): 120 s, or 1 h 2 min for the two whose answer
 # comes after work the real server bounds at an hour.
 REQUEST_TIMEOUT_MS = 120_000
 SLOW_REQUEST_TIMEOUT_MS = 3_720_000
 SLOW = catalog_facts.SLOW
 
-# The synchronous refusals of each request handler (section 5; `<...>` stands for any text). Left
-# out on purpose (rule 9): what the server may also send after it answered (a prompt's dispatch
+# The synchronous refusals of each request handler (STANDARDS.md#errors; `<...>` stands for any text). Left
+# out on purpose (STANDARDS.md#requests): what the server may also send after it answered (a prompt's dispatch
 # failure, "Compaction in progress ...", a recipe's tmux dispatch failure), and what any handler
 # sends ("Internal error: ...", "Error processing message: ...").
 REFUSALS = catalog_facts.REFUSALS

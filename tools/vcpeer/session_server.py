@@ -1,8 +1,8 @@
-"""The server side of one connection as a pure state machine (STANDARDS.md section 15): inputs and the
+"""The server side of one connection as a pure state machine (STANDARDS.md#state-machine): inputs and the
 current time in, actions out (dicts in the vectors' `expect` form, times absolute).
 
 States: idle, awaiting_connect, authenticated, closed. `LEGAL` says which inputs each accepts. The
-version decision is the real backend's (section 8, `negotiation.decide`); auth v1 compares the key
+version decision is the real backend's (STANDARDS.md#negotiation, `negotiation.decide`); auth v1 compares the key
 and auth v2 checks the answer to this connection's challenge, both in constant time.
 """
 import base64
@@ -30,9 +30,9 @@ ENVELOPE_MAGIC = '"compressed"'
 
 
 def send_text(frame):
-    """A message the engine sends: its compact JSON text (section 2), the form the vectors show."""
+    """A message the engine sends: its compact JSON text (STANDARDS.md#encoding), the form the vectors show."""
     return {"action": "send", "text": jsontext.write(frame)}
-# What the server may send only when the client negotiated the capability (section 7's table): whole
+# What the server may send only when the client negotiated the capability (the table of STANDARDS.md#extensions): whole
 # messages, and members when present and not null. `replay` is a message of every version: not gated.
 GATED = {"heartbeat": "heartbeat", "draining": "draining", "disconnect": "disconnect", "message_ack": "message_ack"}
 GATED_MEMBERS = {("error", "message_id"): "message_ack", ("prompt", "idempotency_key"): "idempotent_prompt"}
@@ -44,9 +44,9 @@ REPLAY_CAPACITY = 256
 REPLAY_BYTES = 4_194_304  # default byte budget of the replay buffer
 KEY_CAPACITY = 1024
 MAX_KEY_BYTES = 256
-MAX_SUBSCRIPTIONS = 1024  # ServerConfiguration.maxSubscriptions default (STANDARDS section 15, item 11)
-MAX_SESSION_ID_BYTES = 256  # a longer subscribe.session_id is refused (section 15)
-MAX_HANDSHAKE_LIST = 64  # entries in a connect's protocol_versions or capabilities (section 3)
+MAX_SUBSCRIPTIONS = 1024  # ServerConfiguration.maxSubscriptions default (STANDARDS.md#server-details)
+MAX_SESSION_ID_BYTES = 256  # a longer subscribe.session_id is refused (STANDARDS.md#state-machine)
+MAX_HANDSHAKE_LIST = 64  # entries in a connect's protocol_versions or capabilities (STANDARDS.md#limits)
 # Frames are judged from Schema/ (messages.Judge); before negotiation with 0.3.0, whose rules do not
 # refuse a connect announcing a version below 0.4.0 (the engine answers that with the too-old refusal).
 JUDGE = messages.Judge(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -111,7 +111,7 @@ class ServerEngine:
         self.version = None
         self.caps = []
         self.subscribed = set()
-        # Held to their ranges (section 15, rule 11, "Configuration"): periods at least 1 ms, the
+        # Held to their ranges (STANDARDS.md#configuration): periods at least 1 ms, the
         # bounds at least 0; every deadline stops at 2^63 - 1 (`later`).
         self.replay_budget = at_least_zero(config.get("replay_buffer_bytes"), REPLAY_BYTES)
         self.heartbeat_every = duration(config.get("heartbeat_interval_ms"), HEARTBEAT_EVERY)
@@ -120,7 +120,7 @@ class ServerEngine:
         self.max_session_id_bytes = at_least_zero(config.get("max_session_id_bytes"), MAX_SESSION_ID_BYTES)
         self.unacked = []  # [message id, replay message, cost in bytes], oldest first
         self.keys = BoundedSet(KEY_CAPACITY)  # idempotency keys already run
-        self.channel = None  # authenticated frames (section 8): seals what is sent, opens what arrives
+        self.channel = None  # authenticated frames (STANDARDS.md#authenticated-frames): seals what is sent, opens what arrives
         self.exhausted = False  # the channel used its last sequence number while sending
 
     def emit(self, frame, out):
@@ -218,7 +218,7 @@ class ServerEngine:
 
     def on_received(self, out, now, text=None, binary_base64=None):
         """A WebSocket message as it arrived: a compression envelope opened when its form was
-        negotiated (section 9), then the frame received as text."""
+        negotiated (STANDARDS.md#compression), then the frame received as text."""
         if binary_base64 is not None:
             if "compression_binary" not in self.caps:
                 return self.refuse_envelope("extension_not_negotiated", out)
@@ -246,7 +246,7 @@ class ServerEngine:
             return self.violate(None, [("", code)], None, "malformed", out)
         self.violate(None, [("", code)], self.processing_error([("", code)]), None, out)
 
-    # -- violations (STANDARDS.md section 15, "Violations") -----------------------------------------
+    # -- violations (STANDARDS.md#server-boundary) -----------------------------------------
 
     def violate(self, kind, errors, answer, reason, out):
         """The answer (if any), the violation event, then (closing) the end of the connection."""
@@ -439,7 +439,7 @@ class ServerEngine:
             out.append({"action": "cancel_timer", "timer": "auth_deadline"})
         session = connect.get("session_id") if isinstance(connect.get("session_id"), str) else None
         # `connected` goes to a client that negotiated anything, and on every 0.4.0+ connection (the
-        # real server sends it from 0.4.0 on); a silent client on 0.2.0/0.3.0 gets none (section 4).
+        # real server sends it from 0.4.0 on); a silent client on 0.2.0/0.3.0 gets none (STANDARDS.md#connection-flow).
         client_announced = any(k in connect for k in ("protocol_version", "protocol_versions", "capabilities"))
         if client_announced or auth_version == 2 or family(self.version) != "uuid":
             # session_id: the connect's, else null as the real server; only 0.2.0 (a string is
@@ -470,9 +470,9 @@ class ServerEngine:
 
     def answer_holds(self, connect, response, now):
         """Auth v2: a fresh, unused challenge, a well-formed nonce, and the MAC over this connection's
-        hello and the connect as received (section 8), compared in constant time."""
+        hello and the connect as received (STANDARDS.md#negotiation-and-auth), compared in constant time."""
         # Valid from the issue time (inclusive) to auth_within later (exclusive): an answer at a time
-        # before the issue time (a clock that went backwards) is refused (STANDARDS.md section 8).
+        # before the issue time (a clock that went backwards) is refused (STANDARDS.md#negotiation-and-auth).
         fresh = self.challenge is not None and not self.challenge_used and 0 <= now - self.challenge_at < self.auth_within
         self.challenge_used = True  # the first answer consumes it, right or wrong
         nonce = connect.get("client_nonce")
@@ -486,7 +486,7 @@ class ServerEngine:
         return hmac.compare_digest(expected.encode(), response.encode())
 
     def subscribe_refusal(self, frame):
-        """The real server's refusal of a subscribe that failed validation (STANDARDS.md section 5), in
+        """The real server's refusal of a subscribe that failed validation (STANDARDS.md#errors), in
         its order: no string session_id, one too long, then the version's cursor members; None when
         none applies (the violation is elsewhere)."""
         session = frame.get("session_id")

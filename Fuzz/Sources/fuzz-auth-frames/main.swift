@@ -1,7 +1,7 @@
 import FuzzDriver
 import VCProto
 
-/// Authenticated frames (STANDARDS.md section 8) on arbitrary input. The input is a sequence of
+/// Authenticated frames (STANDARDS.md#authenticated-frames) on arbitrary input. The input is a sequence of
 /// received messages separated by 0xFF (a byte UTF-8 never contains), at most 16. Each goes in order
 /// to a server channel and, separately, to a client channel, both keyed as in Vectors/auth/frames.json
 /// (the handshake `v2.authenticated_frames`), so the seeds made from that file start from genuine frames.

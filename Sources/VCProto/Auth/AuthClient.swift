@@ -18,7 +18,7 @@ public struct AuthClient: Sendable {
   /// Whether auth v1 is allowed when the application does not say: `false`, for ``AuthClient`` and
   /// ``ClientConfiguration`` alike (both defaults are this constant). A client that refuses v1 never
   /// sends its key to a hello without a v2 challenge, whether the server is old or a man in the
-  /// middle stripped the challenge (STANDARDS.md section 8, "Client rules").
+  /// middle stripped the challenge (STANDARDS.md#client-rules).
   public static let allowsAuthV1ByDefault = false
 
   /// Whether the client may fall back to sending the key itself (auth v1) to a server whose hello

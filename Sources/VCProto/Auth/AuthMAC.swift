@@ -1,4 +1,4 @@
-/// The exact bytes auth v2 authenticates (STANDARDS.md section 8).
+/// The exact bytes auth v2 authenticates (STANDARDS.md#auth-v2).
 ///
 /// An input is a domain-separating ASCII label, one 0x00 byte, then a fixed sequence of fields. Each
 /// field is its name (4-byte big-endian length + ASCII bytes) followed by a value:
@@ -96,7 +96,7 @@ public enum AuthMAC {
   ///
   /// Not bound: `api_key` (absent in v2), `client_nonce` and `auth_response` themselves (the nonce is
   /// the second field; the response is the MAC), and members the catalog does not declare, which
-  /// receivers ignore (STANDARDS.md section 8 says why).
+  /// receivers ignore (STANDARDS.md#negotiation-and-auth says why).
   public static func clientFields(challenge: String, clientNonce: String, connect: ConnectMessage, hello: HelloMessage)
     -> [(name: String, value: Value)]
   {

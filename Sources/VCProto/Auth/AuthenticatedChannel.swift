@@ -1,9 +1,9 @@
-/// Authenticated frames for one connection (capability `authenticated_frames`, STANDARDS.md section 8):
+/// Authenticated frames for one connection (capability `authenticated_frames`, STANDARDS.md#authenticated-frames):
 /// seals every frame this side sends after `connected` and opens every frame it receives, refusing an
 /// injected, altered, replayed, reordered or dropped one.
 ///
 /// On the wire an authenticated frame is a text message, written exactly so (keys in this order, no
-/// whitespace, the inner frame as a JSON string escaped as in STANDARDS.md section 2):
+/// whitespace, the inner frame as a JSON string escaped as in STANDARDS.md#encoding):
 ///
 /// ```
 /// {"type":"authenticated","seq":0,"mac":"<64 lowercase hex>","frame":"{\"type\":\"ping\"}"}
@@ -12,7 +12,7 @@
 /// `mac` is HMAC-SHA256 under the direction's key (``FrameKeys``) of
 /// `layout("vcproto/auth/v2/frame"; seq as an integer, frame as a string)` (``AuthMAC``), where
 /// `frame` is the inner frame's UTF-8 bytes. Each direction counts from 0 and adds 1 per frame; the
-/// receiver accepts exactly the next number. Compression (section 9), when negotiated, wraps the
+/// receiver accepts exactly the next number. Compression (STANDARDS.md#compression), when negotiated, wraps the
 /// authenticated frame: open the envelope first, then call ``open(_:)``.
 ///
 /// A value type: keep one per connection and call ``seal(_:)`` and ``open(_:)`` in wire order. Any
@@ -85,7 +85,7 @@ public struct AuthenticatedChannel: Sendable {
 
   /// Opens a received text message: the inner frame's bytes when it is the next genuine frame, else
   /// why not (and the channel is closed for good). Checks, in order: the channel is open; the message
-  /// is a JSON object (strict parsing, STANDARDS.md section 2) of type `authenticated`
+  /// is a JSON object (strict parsing, STANDARDS.md#encoding) of type `authenticated`
   /// (``AuthenticatedFrameError/notAuthenticated`` otherwise); it has exactly the members `type`,
   /// `seq` (an integer literal, 0 to 2^53 - 1), `mac` (64 lowercase hex) and `frame` (a string), in
   /// any order; the MAC matches (compared in constant time); `seq` is the next number.
@@ -110,7 +110,7 @@ public struct AuthenticatedChannel: Sendable {
     return Array(try check(object).utf8)
   }
 
-  /// ``open(_:)`` for a message the host already parsed (strictly, STANDARDS.md section 2): the
+  /// ``open(_:)`` for a message the host already parsed (strictly, STANDARDS.md#encoding): the
   /// inner frame's text. The connection engines receive parsed frames and open them here.
   mutating func open(object: JSONObject) throws(AuthenticatedFrameError) -> String {
     guard !isClosed else { throw .channelClosed }

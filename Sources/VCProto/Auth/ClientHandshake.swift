@@ -1,4 +1,5 @@
-/// One client authentication in progress: made by ``AuthClient/begin(hello:sessionId:recentSessionsLimit:announcement:nonce:)``.
+/// One client authentication in progress: made by
+/// ``AuthClient/begin(hello:sessionId:recentSessionsLimit:announcement:nonce:)``.
 ///
 /// Send ``connect``, then pass the first frame the server sends after it to ``complete(with:)``. That
 /// call is the only way to a ``ClientSession``:
@@ -8,7 +9,7 @@
 ///   other frame are a ``AuthClient/Refusal``, so a fake server that skips the proof is never trusted.
 /// - auth v1 (only when the caller allowed it): a real 0.2.0 server sends no `connected`, so the first
 ///   frame that is not `auth_error` (nor an `unsupported_protocol_version` error) means success, as
-///   STANDARDS.md section 4 says; that frame comes back as ``ClientSession/pendingMessage`` for the
+///   STANDARDS.md#connection-flow says; that frame comes back as ``ClientSession/pendingMessage`` for the
 ///   caller to handle. Such a session is not verified: the server proved nothing.
 ///
 /// A value type with no state change: `complete(with:)` can be called again, e.g. by a test.

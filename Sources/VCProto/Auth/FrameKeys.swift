@@ -1,4 +1,4 @@
-/// The two keys of authenticated frames (capability `authenticated_frames`, STANDARDS.md section 8),
+/// The two keys of authenticated frames (capability `authenticated_frames`, STANDARDS.md#authenticated-frames),
 /// derived with HKDF-SHA256 from a verified auth v2 handshake, one per direction.
 ///
 /// ```

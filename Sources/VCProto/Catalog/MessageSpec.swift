@@ -25,14 +25,14 @@ public struct MessageSpec: Sendable, Hashable {
   public var requiresAuthentication: Bool
   /// Requests: the `error` messages with which the server's handler refuses a bad request of this
   /// type synchronously, instead of its answer, in any version (`<...>` stands for any text). Only
-  /// those that can be tied to the request (STANDARDS.md section 15, rule 9): not the messages the
+  /// those that can be tied to the request (STANDARDS.md#requests): not the messages the
   /// server may also send after it answered, nor those any handler sends. The client engine ends the
   /// oldest waiting request of the type with such an `error`.
   public var refusals: [String]
   /// Requests: the frame types with which the server answers this request (its success), in any of
   /// its versions; a type the version lacks is left out of that version's projection. The server
   /// answers one socket's requests in order, so the oldest waiting request a frame of one of these
-  /// types can answer ends (STANDARDS.md section 15, rule 9). Empty: the request has no answer the
+  /// types can answer ends (STANDARDS.md#requests). Empty: the request has no answer the
   /// client waits for.
   public var answers: [String]
   /// Requests: the frame types other than `error` with which the server refuses or fails this

@@ -5,7 +5,7 @@
 // `versions:` says otherwise); what changed is declared again where it changed. The evidence for each
 // change is in STANDARDS.md's version history.
 //
-// The facts the engines read (STANDARDS.md section 15) are declared here too, each with its evidence in
+// The facts the engines read (STANDARDS.md#state-machine) are declared here too, each with its evidence in
 // the real backend (`path:line@commit` in reifying/untethered; `SRV` is backend/src/voice_code/server.clj):
 // which frames cross before authentication (`requiresAuthentication: false`), each request's answer and
 // refusal types (`answers`, `refusalTypes`: the `responses` and `errors` of the Reference catalogs),
@@ -37,7 +37,7 @@ extension ProtocolCatalog {
           FieldSpec(
             "protocol_version", .text, versions: .removedIn(.v0_4_0), required: false, nullable: true,
             doc:
-              "Negotiation: the client's preferred (highest) protocol version, parsed as the real server does (STANDARDS.md section 8). null counts as absent, as on every version (the real server under floor 0.3.0 gives a null announcement 0.3.0)."
+              "Negotiation: the client's preferred (highest) protocol version, parsed as the real server does (STANDARDS.md#negotiation). null counts as absent, as on every version (the real server under floor 0.3.0 gives a null announcement 0.3.0)."
           ),
           FieldSpec(
             "protocol_version", .text, versions: .since(.v0_4_0), required: false, nullable: true,
@@ -53,7 +53,7 @@ extension ProtocolCatalog {
           FieldSpec(
             "auth_version", .integer(minimum: 1), required: false, defaultValue: 1,
             doc: "Auth v2: 2 when the client answers the challenge with auth_response."),
-          // vcproto's auth v2 (STANDARDS.md section 8): 128 bits at least (32 hex), 512 at most (128 hex).
+          // vcproto's auth v2 (STANDARDS.md#auth-v2): 128 bits at least (32 hex), 512 at most (128 hex).
           FieldSpec(
             "client_nonce", .string(.hex), required: false, lengths: 32...128,
             doc: "Auth v2: at least 128 fresh random bits from the client, lowercase hex."),

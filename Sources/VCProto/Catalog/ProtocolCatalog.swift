@@ -36,7 +36,7 @@ public struct ProtocolCatalog: Sendable {
   }
 
   /// The spec of a message type, or `nil` when the version does not define it. Types match only when
-  /// they are the same sequence of Unicode scalars (as member names do, STANDARDS.md section 2), never
+  /// they are the same sequence of Unicode scalars (as member names do, STANDARDS.md#exact-member-names), never
   /// by canonical equivalence.
   public func message(_ type: String) -> MessageSpec? {
     index[ExactString(type)].map { messages[$0] }

@@ -1,6 +1,6 @@
 extension AuthenticatedChannel {
   /// `frame` as an engine puts it on the wire: sealed by `channel` when authenticated frames are in
-  /// force (STANDARDS.md section 8), else as it is. `nil` once the channel has used its last sequence
+  /// force (STANDARDS.md#negotiation-and-auth), else as it is. `nil` once the channel has used its last sequence
   /// number: `exhausted` is then set, nothing more is sent, and the engine closes the connection at
   /// the end of the event.
   static func outgoing(

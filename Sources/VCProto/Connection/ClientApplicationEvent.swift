@@ -25,7 +25,7 @@ public enum ClientApplicationEvent: Sendable, Hashable {
   case sessionUpdate(SessionUpdate)
   /// The answer to a tracked request. It may be a refusal: a request-specific error frame
   /// (`command_error`, `infer_name_error`, ...) or an `error` the engine attributed to this request
-  /// (STANDARDS.md section 15, rule 9); either way the request is over.
+  /// (STANDARDS.md#requests); either way the request is over.
   case answered(requestId: String, message: ServerMessage)
   /// A tracked request will never be answered.
   case requestFailed(requestId: String, reason: RequestFailure)

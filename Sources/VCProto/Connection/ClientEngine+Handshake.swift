@@ -37,7 +37,7 @@ extension ClientEngine {
   }
 
   /// The most entries a `hello` list (`protocol_versions`, `auth_versions`, `capabilities`) may have:
-  /// the handshake-list cap the ``Negotiator`` applies to a `connect` (STANDARDS.md section 8).
+  /// the handshake-list cap the ``Negotiator`` applies to a `connect` (STANDARDS.md#negotiation).
   static let maxHelloListItems = ValidationOptions.defaultMaxHandshakeListItems
 
   mutating func onHello(_ hello: JSONObject, now: Int64, _ out: inout [ClientAction]) {
@@ -87,7 +87,7 @@ extension ClientEngine {
     usedAuthVersion = 1
     if v2Challenge != nil, let nonce = clientNonce {
       // The library's auth client computes the answer over this connect and the hello as received
-      // (STANDARDS.md section 8); the engine keeps its own member order on the wire.
+      // (STANDARDS.md#negotiation-and-auth); the engine keeps its own member order on the wire.
       let typedHello: HelloMessage
       do {
         typedHello = try HelloMessage(json: hello)
@@ -121,7 +121,7 @@ extension ClientEngine {
       connect["auth_response"] = started.connect.authResponse.map(JSONValue.string) ?? .null
     }
     // A server from before `connected` existed (0.2.0/0.3.0, no negotiation members) confirms nothing:
-    // its first frame that is not `auth_error` means success (STANDARDS.md section 4).
+    // its first frame that is not `auth_error` means success (STANDARDS.md#connection-flow).
     if !negotiating, usedAuthVersion == 1, serverMax < VersionFamily.seqFrom {
       // The newest version vcproto knows at or below what both speak (a `0.2.5` server speaks 0.2.0).
       let spoken = min(serverMax, configuration.maximumVersion.number)
@@ -148,8 +148,8 @@ extension ClientEngine {
     case "pong", "hello", "error":
       return  // not a verdict (an `error` leaves the socket open and unauthenticated)
     default:
-      // Not authenticated yet: act on nothing, unless the application opted into v1 (STANDARDS.md
-      // section 8, "Client rules") and the server is one that sends no `connected`.
+      // Not authenticated yet: act on nothing, unless the application opted into v1 (STANDARDS.md#client-rules)
+      // and the server is one that sends no `connected`.
       guard let version = implicitAuthVersion, configuration.allowAuthV1 else { return }
       becomeReady(version: version, capabilities: [], now: now, &out)
       onReady(frame, typed: typed, type: type, now: now, &out)

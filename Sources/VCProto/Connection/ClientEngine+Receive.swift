@@ -42,7 +42,7 @@ extension ClientEngine {
     var tree: JSONValue?
     switch message {
     case .binary(let payload):
-      // A binary message is only ever a compression envelope (STANDARDS.md section 9).
+      // A binary message is only ever a compression envelope (STANDARDS.md#compression).
       guard capabilityFlags.contains(.compressionBinary) else {
         reject(
           Finding(
@@ -77,7 +77,7 @@ extension ClientEngine {
       }
     }
     if channel != nil {
-      // Authenticated frames (STANDARDS.md section 8): every frame after the verified `connected` is
+      // Authenticated frames (STANDARDS.md#authenticated-frames): every frame after the verified `connected` is
       // opened first (inside any envelope); a plain, malformed, altered, replayed or reordered one
       // closes the connection and reaches nothing.
       do throws(AuthenticatedFrameError) {

@@ -66,7 +66,7 @@ public struct ClientEngine: Sendable {
   var clientNonce: String?
   var handshake: ClientHandshake?
   /// With `authenticated_frames` granted: seals every frame sent after the verified `connected` and
-  /// opens every frame received (STANDARDS.md section 8). `nil` otherwise.
+  /// opens every frame received (STANDARDS.md#negotiation-and-auth). `nil` otherwise.
   var channel: AuthenticatedChannel?
   /// The channel used its last sequence number while sending: the connection closes at the end of
   /// the event.
@@ -170,7 +170,7 @@ public struct ClientEngine: Sendable {
 
   // MARK: helpers shared by the extensions
 
-  /// Sends `frame`: sealed when authenticated frames are in force (STANDARDS.md section 8), else as
+  /// Sends `frame`: sealed when authenticated frames are in force (STANDARDS.md#authenticated-frames), else as
   /// it is. A channel that used its last sequence number sends nothing more and closes the connection
   /// at the end of the event.
   mutating func emit(_ frame: JSONObject, _ out: inout [ClientAction]) {

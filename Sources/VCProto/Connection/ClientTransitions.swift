@@ -32,7 +32,7 @@ public enum ClientTransitions {
     t[.awaitingConnected]!["frame"] = down.union([.awaitingConnected, .ready])
     t[.ready]!["frame"] = down.union([.ready])
     // A channel of authenticated frames that used its last sequence number while sending closes the
-    // connection (STANDARDS.md section 8).
+    // connection (STANDARDS.md#negotiation-and-auth).
     t[.ready]!["send"] = down.union([.ready])
     t[.ready]!["subscribe"] = down.union([.ready])
     t[.ready]!["unsubscribe"] = down.union([.ready])

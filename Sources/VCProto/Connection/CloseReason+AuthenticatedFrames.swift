@@ -1,5 +1,5 @@
 extension CloseReason {
-  /// Why an engine closed a connection with `authenticated_frames` in force (STANDARDS.md section 8):
+  /// Why an engine closed a connection with `authenticated_frames` in force (STANDARDS.md#authenticated-frames):
   /// the code is the check that failed, `not_authenticated` (a plain frame), `malformed`,
   /// `mac_mismatch`, `replayed`, `sequence_gap`, or `sequence_exhausted` (this side used every
   /// sequence number). The detail names sequence numbers and rules only, never bytes of the frame.

@@ -1,6 +1,6 @@
 extension ConnectionTimer {
   /// Equal when the same timer: a continuation timer's session id compared by its exact scalars, not
-  /// by canonical equivalence as `String`'s `==` is (STANDARDS.md section 2, identifiers a peer
+  /// by canonical equivalence as `String`'s `==` is (STANDARDS.md#encoding, identifiers a peer
   /// chooses), so two sessions whose ids are canonically equivalent have two timers, in the engine and
   /// in a host's dictionary.
   public static func == (a: ConnectionTimer, b: ConnectionTimer) -> Bool {

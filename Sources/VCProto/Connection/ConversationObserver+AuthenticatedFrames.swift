@@ -1,6 +1,6 @@
 extension ConversationObserver {
-  /// A frame on a connection whose `connected` granted `authenticated_frames` (STANDARDS.md section
-  /// 8): it must be an authenticated frame. Without the keys the observer checks what the wire shows:
+  /// A frame on a connection whose `connected` granted `authenticated_frames` (STANDARDS.md#authenticated-frames):
+  /// it must be an authenticated frame. Without the keys the observer checks what the wire shows:
   /// the frame is wrapped (``FindingCode/unauthenticatedFrame``), the wrapper's form, and its `seq`,
   /// the next of its direction (``FindingCode/frameSequence``). `frame` becomes the frame inside when
   /// there is one, so the other checks see what the peer's application would; `false` when there is

@@ -28,7 +28,7 @@ extension ConversationObserver {
       protocolVersion: message["protocol_version"]?.stringValue,
       protocolVersions: Self.strings(message["protocol_versions"], known: nil),
       capabilities: Self.strings(message["capabilities"]),
-      // The auth the connect performs, whatever its `auth_version` says (STANDARDS.md section 8).
+      // The auth the connect performs, whatever its `auth_version` says (STANDARDS.md#negotiation).
       authVersion: message["auth_response"]?.stringValue != nil ? 2 : 1)
     if !confirmed { negotiatedCapabilities = Set(negotiation?.capabilities ?? []) }
     startFollowing(now: now)
@@ -90,7 +90,7 @@ extension ConversationObserver {
   }
 
   /// Most entries kept of a handshake list not filtered by name, and their longest length: the
-  /// handshake-list cap (STANDARDS.md section 3).
+  /// handshake-list cap (STANDARDS.md#limits).
   static let maxListItems = ValidationOptions.defaultMaxHandshakeListItems
 
   /// The names of a list of strings, or `nil` when the value is not an array. With `known` (the

@@ -11,7 +11,7 @@
 /// }
 /// ```
 ///
-/// The rules are the engines' (STANDARDS.md section 15), not restated: the frames each peer may send
+/// The rules are the engines' (STANDARDS.md#state-machine), not restated: the frames each peer may send
 /// before authentication (``ClientTransitions/framesBeforeAuthentication``,
 /// ``ServerTransitions/framesBeforeAuthentication``), the handshake's verdict as ``ClientEngine``
 /// reads it, the capabilities as ``Negotiator`` grants them (or `connected` confirms them), each
@@ -126,7 +126,7 @@ public struct ConversationObserver: Sendable {
 
   /// Creates an observer. `fallbackVersion` is the version frames are checked against when the
   /// conversation has no handshake; `explicitVersion` says the caller chose it (it is then also the
-  /// floor assumed for a negotiating server: STANDARDS.md section 6).
+  /// floor assumed for a negotiating server: STANDARDS.md#findings).
   public init(
     fallbackVersion: ProtocolVersion, explicitVersion: Bool = false,
     timing: ClientTiming = ClientTiming()
@@ -255,8 +255,8 @@ public struct ConversationObserver: Sendable {
 
   /// Text from the capture (a type, a version, a capability) as a finding's message quotes it, in
   /// quotes: secrets masked first (``Redaction/redactedText(_:)``, which also masks key-shaped text),
-  /// then at most 60 characters and `…`, the rule of every validator message (STANDARDS.md section
-  /// 5), so a megabyte-long value costs a finding no more than a short one.
+  /// then at most 60 characters and `…`, the rule of every validator message (STANDARDS.md#errors),
+  /// so a megabyte-long value costs a finding no more than a short one.
   static func shown(_ text: String) -> String {
     "\"" + Redaction.truncated(Redaction.redactedText(text)) + "\""
   }

@@ -1,4 +1,4 @@
-/// Which pending request a server's `error` frame refuses (STANDARDS.md section 15, rule 9).
+/// Which pending request a server's `error` frame refuses (STANDARDS.md#requests).
 ///
 /// An `error` carries no request id. What ties it to a request is what the real server does: each
 /// request handler refuses a bad request synchronously with its own fixed messages (the catalog lists

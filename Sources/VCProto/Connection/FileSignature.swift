@@ -8,7 +8,7 @@ public enum FileSignature {
   /// `true` when `current` shows a different file than `seen`: the first-record part differs, or the
   /// byte length shrank. Signatures that are not `<integer>:<rest>` are compared for equality.
   /// Text is compared by its exact Unicode scalars, never by canonical equivalence (`"e\u{301}"` and
-  /// `"\u{e9}"` differ), as everywhere in the package (STANDARDS.md section 2).
+  /// `"\u{e9}"` differ), as everywhere in the package (STANDARDS.md#encoding).
   public static func isReplacement(seen: String, current: String) -> Bool {
     guard let (seenLength, seenFirst) = split(seen), let (length, first) = split(current) else {
       return !seen.utf8.elementsEqual(current.utf8)

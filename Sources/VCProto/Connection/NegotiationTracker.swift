@@ -1,6 +1,6 @@
 /// Follows which protocol version one connection of an observed conversation speaks, read from its handshake
-/// the way the real backend decides it (``Negotiator/decideVersion(_:announced:)``, STANDARDS.md
-/// section 8), and the handshake's own faults. Part of ``ConversationObserver``.
+/// the way the real backend decides it (``Negotiator/decideVersion(_:announced:)``, STANDARDS.md#negotiation),
+/// and the handshake's own faults. Part of ``ConversationObserver``.
 ///
 /// - Before any `hello`, and on a connection whose `hello` was not seen: the fallback (the caller's
 ///   choice, `vcproto validate --protocol`); such a conversation has no handshake.

@@ -26,7 +26,7 @@ public enum ServerApplicationEvent: Sendable, Hashable {
   /// does not define (a newer client's) arrives as ``ClientMessage/unknown(_:)``, kept whole.
   case request(ClientMessage)
   /// The client sent a frame that broke the protocol: it was not delivered. The findings say why,
-  /// the disposition what the engine did (STANDARDS.md section 15, "Violations"): dropped with the
+  /// the disposition what the engine did (STANDARDS.md#server-boundary): dropped with the
   /// real server's `error` answer, the connection staying open; or, during the handshake, in
   /// authentication or in a sealed frame, refused and closed.
   case violation(ProtocolViolation)

@@ -5,7 +5,7 @@ extension ServerEngine {
     ClientTransitions.framesBeforeAuthentication.map(FrameType.init)
   ).subtracting([.other])
 
-  /// Acts on a validated client message (STANDARDS.md section 15): `ping` and `connect` in any live
+  /// Acts on a validated client message (STANDARDS.md#state-machine): `ping` and `connect` in any live
   /// state, everything else once authenticated, where the engine's own requests (`subscribe`,
   /// `unsubscribe`, and the negotiated `message_ack`, `disconnect` and repeated idempotency keys)
   /// are handled here and every other request goes to the application, typed.
@@ -19,7 +19,7 @@ extension ServerEngine {
     switch message {
     case .ping: return emit(.pong(PongMessage()), &out)
     case .connect(let connect):
-      // The frame keys belong to the first handshake: a second one is refused (STANDARDS.md section 8).
+      // The frame keys belong to the first handshake: a second one is refused (STANDARDS.md#authenticated-frames).
       guard channel == nil else { return refuseAuth(&out) }
       return onConnect(connect, now: now, &out)
     default: break
@@ -52,21 +52,21 @@ extension ServerEngine {
   }
 
   /// A valid `connect`: negotiation, then the credentials, then `connected` and the application's
-  /// `.authenticated` (STANDARDS.md sections 8 and 15).
+  /// `.authenticated` (STANDARDS.md#negotiation-and-auth and STANDARDS.md#state-machine).
   mutating func onConnect(_ connect: ConnectMessage, now: Int64, _ out: inout [ServerAction]) {
     let authResponse = connect.authResponse
     let announcement = ClientAnnouncement(
       protocolVersion: connect.protocolVersion, protocolVersions: connect.protocolVersions,
       capabilities: connect.capabilities,
       // The auth this connect performs decides, not its `auth_version` member: a v1 connect that
-      // claims 2 is not granted `authenticated_frames` (STANDARDS.md section 8).
+      // claims 2 is not granted `authenticated_frames` (STANDARDS.md#authenticated-frames).
       authVersion: authResponse != nil ? 2 : 1)
     let negotiated: NegotiationOutcome
     let negotiation: Result<NegotiationOutcome, NegotiationFailure>
     do {
       negotiation = try Negotiator.negotiate(server: configuration.offer, client: announcement)
     } catch {
-      refuseAuth(&out)  // a list over the handshake cap (STANDARDS.md section 8): the generic refusal
+      refuseAuth(&out)  // a list over the handshake cap (STANDARDS.md#negotiation-and-auth): the generic refusal
       return
     }
     switch negotiation {
@@ -88,7 +88,7 @@ extension ServerEngine {
       let issued = challenge
       // Valid from its issue time (inclusive) for `authTimeoutMs` (exclusive); an answer at a time
       // before the issue time (a clock that went backwards, a host's mistake) is refused, not
-      // trusted (STANDARDS.md section 8). The difference saturates, so no pair of times overflows.
+      // trusted (STANDARDS.md#negotiation-and-auth). The difference saturates, so no pair of times overflows.
       let age = now.subtractingSaturating(challengeIssuedAt)
       let fresh = !challengeUsed && age >= 0 && age < configuration.authTimeoutMs
       challengeUsed = true  // consumed by the first answer, right or wrong
@@ -97,7 +97,7 @@ extension ServerEngine {
         nonce.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return refuseAuth(&out) }
       // The client's MAC binds the connect as received and the hello this connection sent
-      // (STANDARDS.md section 8).
+      // (STANDARDS.md#negotiation-and-auth).
       guard connect.authVersion == nil || connect.authVersion == 2 else { return refuseAuth(&out) }
       let expected = AuthMAC.mac(
         apiKey: configuration.apiKey,
@@ -131,7 +131,7 @@ extension ServerEngine {
       let echoed = sessionId ?? (accepted.version == .v0_2_0 ? connectionId : nil)
       var connected = ConnectedMessage(
         message: "Session registered", sessionId: echoed, negotiatedProtocolVersion: accepted.version.rawValue)
-      // vcproto's members only for a client that negotiated something (STANDARDS.md section 8):
+      // vcproto's members only for a client that negotiated something (STANDARDS.md#negotiation):
       // one that asked for nothing gets the real backend's `connected` exactly.
       if accepted.confirmsExtensions {
         connected.capabilities = accepted.capabilities
@@ -210,7 +210,7 @@ extension ServerEngine {
     ErrorMessage(message: "session_id is longer than \(limit) bytes")
   }
 
-  /// The real server's refusal of a `subscribe` that failed validation (STANDARDS.md section 5), read
+  /// The real server's refusal of a `subscribe` that failed validation (STANDARDS.md#errors), read
   /// from the tree in the server's order: no string `session_id`, one too long, then the version's
   /// cursor members; `nil` when none applies (the violation is elsewhere in the frame).
   func subscribeRefusal(_ frame: JSONObject) -> ErrorMessage? {

@@ -9,11 +9,11 @@ extension ServerEngine {
 
   /// One WebSocket message from the client: the compression envelope opened (when negotiated), the
   /// sealed frame opened (when authenticated frames are in force), the frame decoded once with the
-  /// connection's version, then acted on; or the violation reported (STANDARDS.md section 15).
+  /// connection's version, then acted on; or the violation reported (STANDARDS.md#state-machine).
   mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ServerAction]) {
     guard var bytes = openEnvelope(message, &out) else { return }
     if channel != nil {
-      // Authenticated frames (STANDARDS.md section 8): every frame after `connected` is opened first;
+      // Authenticated frames (STANDARDS.md#authenticated-frames): every frame after `connected` is opened first;
       // a plain, malformed, altered, replayed or reordered one closes the connection.
       do {
         bytes = try channel!.open(bytes)
@@ -46,7 +46,7 @@ extension ServerEngine {
   }
 
   /// The frame inside `message`: a binary message is a binary envelope, and a text message a text
-  /// envelope when it is one, each only with its form negotiated (STANDARDS.md section 9); any other
+  /// envelope when it is one, each only with its form negotiated (STANDARDS.md#compression); any other
   /// text message is the frame itself. `nil` when the envelope does not open (reported).
   mutating func openEnvelope(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
     switch message {
@@ -101,7 +101,7 @@ extension ServerEngine {
     violate(type: nil, [finding], answer: Self.processingError(finding), close: nil, &out)
   }
 
-  /// A sealed frame the channel refused: the connection closes (STANDARDS.md section 8).
+  /// A sealed frame the channel refused: the connection closes (STANDARDS.md#authenticated-frames).
   mutating func refuseSealed(_ error: AuthenticatedFrameError, _ out: inout [ServerAction]) {
     let code: FindingCode
     switch error {
@@ -113,7 +113,7 @@ extension ServerEngine {
       type: nil, [Finding(.error, code, pointer: "", message: reason.description)], answer: nil, close: reason, &out)
   }
 
-  /// A frame that failed validation, answered per the policy of STANDARDS.md section 15: unreadable,
+  /// A frame that failed validation, answered per the policy of STANDARDS.md#state-machine: unreadable,
   /// `error` and the socket stays open; before authentication anything but `ping`/`connect` is
   /// refused (`auth_error`, close), and so is a `connect` or `ping` that fails (a handshake
   /// violation); after it, `subscribe` gets the real server's refusal and any other frame the
@@ -144,7 +144,7 @@ extension ServerEngine {
     violate(type: type, failure.findings, answer: answer, close: nil, &out)
   }
 
-  /// Before authentication only `ping` and `connect` (STANDARDS.md section 15, rule 1): anything
+  /// Before authentication only `ping` and `connect` (STANDARDS.md#before-authentication): anything
   /// else, a frame without a type too, gets `auth_error` and the connection closes.
   mutating func refuseBeforeAuthentication(type: String?, _ out: inout [ServerAction]) {
     let finding = Finding(

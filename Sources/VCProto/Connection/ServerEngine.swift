@@ -6,9 +6,9 @@
 /// the engine encodes once.
 ///
 /// ```swift
-/// var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: key), memory: memories[client] ?? ServerMemory())
-/// var actions = try engine.handle(.transportOpened(challenge: freshChallenge()), now: clock.now)  // hello
-/// actions = try engine.handle(.received(message), now: clock.now)  // connect: connected, .authenticated
+/// var engine = ServerEngine(ServerConfiguration(offer: offer, apiKey: key), memory: memories[client] ??
+/// ServerMemory()) var actions = try engine.handle(.transportOpened(challenge: freshChallenge()), now: clock.now)  //
+/// hello actions = try engine.handle(.received(message), now: clock.now)  // connect: connected, .authenticated
 /// actions = try engine.handle(.send(.sessionList(list)), now: clock.now)
 /// ```
 ///
@@ -64,7 +64,7 @@ public struct ServerEngine: Sendable {
   var armed: [ConnectionTimer: Int64] = [:]
   var family: VersionFamily = .messageId
   /// With `authenticated_frames` granted: seals every frame sent after `connected` and opens every
-  /// frame received (STANDARDS.md section 8). `nil` otherwise.
+  /// frame received (STANDARDS.md#negotiation-and-auth). `nil` otherwise.
   var channel: AuthenticatedChannel?
   /// The channel used its last sequence number while sending: the connection closes at the end of
   /// the event.
@@ -83,11 +83,11 @@ public struct ServerEngine: Sendable {
   /// The version frames are decoded with before negotiation. `ping` and `connect`, the only types
   /// acted on then, are the same in every version; 0.3.0 is the newest version whose rules do not
   /// refuse a `connect` announcing a version below 0.4.0, which the engine answers itself with the
-  /// real server's too-old refusal (STANDARDS.md section 8) rather than as a violation.
+  /// real server's too-old refusal (STANDARDS.md#negotiation-and-auth) rather than as a violation.
   static let handshakeVersion = ProtocolVersion.v0_3_0
 
   /// A decoder of client frames of `version`, checking no negotiated capability (an extension
-  /// request from a client that did not negotiate it is an ordinary request, STANDARDS.md section 15).
+  /// request from a client that did not negotiate it is an ordinary request, STANDARDS.md#state-machine).
   static func decoder(for version: ProtocolVersion) -> MessageDecoder {
     MessageDecoder(options: ValidationOptions(direction: .clientToServer, version: version))
   }
@@ -149,7 +149,7 @@ public struct ServerEngine: Sendable {
   /// The `hello` for this offer: the real server's four members, then vcproto's negotiation members
   /// only when the offer has something to negotiate (``ServerOffer/offersExtensions``, the rule of
   /// ``ServerOffer/hello(challenge:)``), so that a plain server's `hello` is the real backend's
-  /// exactly (STANDARDS.md section 8).
+  /// exactly (STANDARDS.md#negotiation-and-auth).
   func hello() -> HelloMessage {
     let offer = configuration.offer
     var hello = HelloMessage(
@@ -218,8 +218,8 @@ public struct ServerEngine: Sendable {
     for dropped in evicted { out.append(.deliver(.replayEvicted(messageId: dropped))) }
   }
 
-  /// Sends `message`, encoded once: sealed when authenticated frames are in force (STANDARDS.md
-  /// section 8), else as it is. A channel that used its last sequence number sends nothing more and
+  /// Sends `message`, encoded once: sealed when authenticated frames are in force (STANDARDS.md#authenticated-frames),
+  /// else as it is. A channel that used its last sequence number sends nothing more and
   /// closes the connection at the end of the event.
   mutating func emit(_ message: ServerMessage, _ out: inout [ServerAction]) {
     emit(frame: MessageEncoder().encode(message), &out)

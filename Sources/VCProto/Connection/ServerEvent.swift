@@ -10,7 +10,7 @@ public enum ServerEvent: Sendable, Hashable {
   /// a compression envelope when one was negotiated, opens the sealed frame when authenticated
   /// frames are in force, and decodes the frame once with the connection's version (the handshake
   /// types before negotiation). A frame that fails is reported as
-  /// ``ServerApplicationEvent/violation(_:)``, never delivered (STANDARDS.md section 15).
+  /// ``ServerApplicationEvent/violation(_:)``, never delivered (STANDARDS.md#state-machine).
   case received(WebSocketMessage)
   /// Transport: the socket closed.
   case transportClosed

@@ -9,7 +9,7 @@ public enum ServerTransitions {
     ],
     .authenticated: [
       // A frame may close (a violation the policy closes on, a sealed frame refused, `disconnect`),
-      // and so may a channel that used its last sequence number while sending (STANDARDS.md section 8).
+      // and so may a channel that used its last sequence number while sending (STANDARDS.md#negotiation-and-auth).
       "received": [.authenticated, .closed],
       "timer": [.authenticated, .closed], "send": [.authenticated, .closed], "close": [.closed], "drain": [.closed],
       "transport_closed": [.closed],

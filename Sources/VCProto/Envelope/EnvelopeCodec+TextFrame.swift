@@ -4,7 +4,7 @@ extension EnvelopeCodec {
   /// The frame is parsed with the package's strict ``JSONReader`` (RFC 8259, UTF-8
   /// validated, duplicate keys rejected). Receivers accept the members in any order,
   /// with any JSON whitespace and with any string escapes, and ignore members other than
-  /// `type`, `encoding`, `length` and `data` (STANDARDS.md section 9); senders always
+  /// `type`, `encoding`, `length` and `data` (STANDARDS.md#compression); senders always
   /// write the compact form ``seal(_:form:)`` produces.
   ///
   /// Errors, checked in this order whatever the member order on the wire:

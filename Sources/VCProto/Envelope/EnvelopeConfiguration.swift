@@ -11,7 +11,7 @@ public struct EnvelopeConfiguration: Sendable, Hashable {
   /// clamped. Default 6.
   ///
   /// Measured on the benchmark corpus's 7,611 frames of 1 KB and more (64 MB, release
-  /// build, CPU time; STANDARDS.md section 9, Benchmarks/RESULTS.md): level 6 compresses
+  /// build, CPU time; STANDARDS.md#compression, Benchmarks/RESULTS.md): level 6 compresses
   /// 4.58:1 at 67 MB/s; level 9 is only 0.3 % smaller at 1.28 times the time; level 3 is
   /// 6.9 % larger at 0.54 times the time; level 1 is 14.5 % larger (4.00:1) at 161 MB/s.
   /// Opening runs at about 450 MB/s whatever the level. A CPU-bound sender may choose 3.

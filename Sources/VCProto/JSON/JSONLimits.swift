@@ -18,7 +18,7 @@ public struct JSONLimits: Sendable, Hashable {
   /// Finding code `array_too_long`.
   public var maxArrayElements: Int
   /// Most members in one object. Defends against the same amplification (duplicate-key checks are
-  /// linear whatever the size, see STANDARDS.md section 3). Default 100,000. Finding code
+  /// linear whatever the size, see STANDARDS.md#limits). Default 100,000. Finding code
   /// `object_too_large`.
   public var maxObjectMembers: Int
   /// Longest number literal, in characters. Defends against slow big-number conversions

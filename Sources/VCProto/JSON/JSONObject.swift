@@ -2,7 +2,7 @@
 ///
 /// Lookups are linear: protocol objects have few members, and a linear scan over a small array beats
 /// hashing. Keys are unique: ``JSONReader`` rejects duplicate keys. Keys are matched by their exact
-/// sequence of Unicode scalars, like duplicates (STANDARDS.md section 2), never by canonical
+/// sequence of Unicode scalars, like duplicates (STANDARDS.md#exact-identifiers), never by canonical
 /// equivalence: `"e\u{301}"` does not find a member named `"é"` (U+00E9).
 public struct JSONObject: Sendable, Hashable {
   /// One member: a key and its value.

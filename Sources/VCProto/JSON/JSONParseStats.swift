@@ -1,5 +1,5 @@
 /// What one parse cost, counted as it goes: the measure the work and memory bounds are tested with
-/// (STANDARDS.md section 3), never timed.
+/// (STANDARDS.md#limits), never timed.
 package struct JSONParseStats: Sendable, Hashable {
   /// Values read: the top-level value, every member value and every array element. Checked against
   /// ``JSONLimits/maxValues``.

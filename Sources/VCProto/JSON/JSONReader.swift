@@ -2,10 +2,10 @@
 ///
 /// Strictness, as specified in STANDARDS.md: no byte-order mark, no trailing commas, no leading
 /// zeros, no control characters or invalid escapes in strings, no lone surrogate escapes, no invalid
-/// UTF-8, no duplicate keys (names compared by their exact Unicode scalars, STANDARDS.md section 2),
+/// UTF-8, no duplicate keys (names compared by their exact Unicode scalars, STANDARDS.md#exact-member-names),
 /// nothing after the top-level value but whitespace. It never traps on any input: every failure is a
 /// ``JSONReadError`` with the byte offset. Work is linear in the frame's size, and memory a small
-/// multiple of it, bounded absolutely by ``JSONLimits/maxValues`` (STANDARDS.md section 3).
+/// multiple of it, bounded absolutely by ``JSONLimits/maxValues`` (STANDARDS.md#limits).
 public struct JSONReader: Sendable {
   /// The limits applied while reading.
   public var limits: JSONLimits

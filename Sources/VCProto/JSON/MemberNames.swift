@@ -1,7 +1,7 @@
 /// The member names of one object, for finding a duplicate in time linear in the object's size.
 ///
 /// Two names are the same key exactly when they are the same sequence of Unicode scalars, that is
-/// when their UTF-8 bytes are equal (STANDARDS.md section 2). Canonically equivalent names that
+/// when their UTF-8 bytes are equal (STANDARDS.md#exact-member-names). Canonically equivalent names that
 /// differ in their scalars (`"é"` as U+00E9, and as `e` followed by U+0301) are different keys,
 /// whatever the size of the object. Swift's `String` `==` and hashing compare by canonical
 /// equivalence, so neither is used here.

@@ -36,7 +36,7 @@ extension Redaction {
 
   /// Shortens a value quoted in a human message: key-shaped text masked first
   /// (``maskingKeyShapedText(_:)``), then ``cut(_:limit:)`` (at most `limit` Unicode scalars, then
-  /// `…`). Validator and parser messages quote at most 60 (STANDARDS.md section 6).
+  /// `…`). Validator and parser messages quote at most 60 (STANDARDS.md#findings).
   package static func truncated(_ text: String, limit: Int = 60) -> String {
     cut(maskingKeyShapedText(text), limit: limit)
   }

@@ -1,4 +1,4 @@
-/// The capabilities vcproto defines (STANDARDS.md section 7). The set is open: peers ignore names they
+/// The capabilities vcproto defines (STANDARDS.md#extensions). The set is open: peers ignore names they
 /// do not know, so a capability is a plain string on the wire.
 public enum Capability {
   /// Server heartbeat every 45 s.

@@ -27,7 +27,7 @@ public struct ClientAnnouncement: Sendable, Hashable {
   /// The announcement in a `connect`. The auth version is the auth the `connect` performs: 2 when it
   /// carries `auth_response` (an answer to the challenge), else 1 (the key itself), whatever its
   /// `auth_version` member claims, so a v1 `connect` that says `auth_version: 2` is never granted
-  /// `authenticated_frames` (STANDARDS.md section 8).
+  /// `authenticated_frames` (STANDARDS.md#authenticated-frames).
   public init(connect: ConnectMessage) {
     self.init(
       protocolVersion: connect.protocolVersion, protocolVersions: connect.protocolVersions,

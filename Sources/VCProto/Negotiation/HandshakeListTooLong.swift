@@ -1,4 +1,4 @@
-/// A client announcement with a list longer than the handshake-list cap (STANDARDS.md section 3,
+/// A client announcement with a list longer than the handshake-list cap (STANDARDS.md#limits,
 /// the same cap the validator applies as `handshake_list_too_long`): the negotiator refuses it before
 /// it reads any entry, so a peer cannot make a server sort or intersect 100,000 capabilities.
 public struct HandshakeListTooLong: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-/// Version and capability negotiation as a pure function (STANDARDS.md section 8), exactly as the
+/// Version and capability negotiation as a pure function (STANDARDS.md#negotiation), exactly as the
 /// real backend's newest commit decides the version.
 public enum Negotiator {
   /// The server's decision for a client's announcement.

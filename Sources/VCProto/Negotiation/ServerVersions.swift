@@ -1,5 +1,5 @@
 /// Which protocol versions a server gives its clients: a 0.2.0 server, which negotiates nothing, or
-/// the real backend's floor and ceiling (STANDARDS.md section 8).
+/// the real backend's floor and ceiling (STANDARDS.md#negotiation).
 public enum ServerVersions: Sendable, Hashable {
   /// A 0.2.0 server: `hello.version` is `"0.2.0"` and every client gets 0.2.0, whatever it announces.
   case legacy

@@ -1,5 +1,6 @@
 /// The handshake's rules beyond its members' declarations: they depend on the connection (its
-/// version, the bound on list lengths), not on the frame alone (STANDARDS.md sections 4 and 8).
+/// version, the bound on list lengths), not on the frame alone (STANDARDS.md#connection-flow and
+/// STANDARDS.md#negotiation).
 ///
 /// Stated here once: the ``Validator`` applies them to a parsed frame (and explains a broken one), the
 /// generated direct decode path of the handshake messages (`init(pulling:typeConsumed:version:)`)

@@ -41,7 +41,7 @@ extension ValueRules {
   }
 
   /// A string is one of the allowed strings when it is the same sequence of Unicode scalars, as names
-  /// are compared (STANDARDS.md section 2): Swift's `==` is canonical equivalence, which would let
+  /// are compared (STANDARDS.md#exact-identifiers): Swift's `==` is canonical equivalence, which would let
   /// `"e\u{301}"` stand for an allowed `"\u{E9}"`.
   @inline(__always)
   static func accepts(_ value: String, allowed: [String]) -> Bool {

@@ -5,9 +5,8 @@
 /// idempotency key, a session id, a request's correlation value, a signature, a challenge — is a key
 /// of this kind, or compared with `String.hasSameScalars(as:)` (its `==`) or
 /// `JSONValue.isExactly(_:)`, or hashed by its bytes (`SessionKey`, `MessageIDMemory`), so two
-/// spellings a peer sends are never taken for one (STANDARDS.md section 2, "Identifiers a peer
-/// chooses are compared exactly too"). Member names are such keys too (`MemberNames`,
-/// ``ProtocolCatalog``).
+/// spellings a peer sends are never taken for one (STANDARDS.md#exact-identifiers). Member names are such keys too
+/// (`MemberNames`, ``ProtocolCatalog``).
 ///
 /// The hash feeds the bytes to `Hasher` in one call (`String`'s own hash first checks whether the
 /// text is NFC and normalizes it when not), and `==` compares representations, then lengths, then

@@ -1,5 +1,5 @@
 /// The validator's side of ``ValueRules``: each violation becomes a finding with its code, its JSON
-/// Pointer and its message (the texts of STANDARDS.md section 5, which the vectors pin).
+/// Pointer and its message (the texts of STANDARDS.md#errors, which the vectors pin).
 extension ValidationState: ValueRuleSink {
   var isHalted: Bool { false }
   var wantsWarnings: Bool { true }

@@ -1,7 +1,7 @@
 /// The bound on the lists a peer sends before authentication is complete.
 extension Validator {
-  /// The messages of the handshake (STANDARDS.md sections 4 and 8): a server reads `connect` before it
-  /// knows whether the peer holds the key, and a client reads `hello` from whoever answers.
+  /// The messages of the handshake (STANDARDS.md#connection-flow and STANDARDS.md#negotiation-and-auth): a server reads
+  /// `connect` before it knows whether the peer holds the key, and a client reads `hello` from whoever answers.
   package static let handshakeTypes: Set<String> = Set(handshakeTypeNames.map(\.description))
 
   /// ``handshakeTypes`` as static strings, for the decoder's direct path, which matches a frame's `type`

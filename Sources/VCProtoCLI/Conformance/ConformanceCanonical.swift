@@ -1,6 +1,6 @@
 import VCProto
 
-/// The canonical form of a valid frame by the rule of STANDARDS.md section 2, read from the catalog
+/// The canonical form of a valid frame by the rule of STANDARDS.md#encoding, read from the catalog
 /// of the frame's version: `type` first, then the declared members in catalog order, then
 /// undeclared members as received, recursively through shapes; an optional member that is `null` is
 /// omitted (a required one keeps its `null`); a shape whose undeclared members are part of the

@@ -12,7 +12,7 @@ accepts connections; SIGTERM (or SIGINT) closes every connection with 1001 and e
 id is its file's name without `.jsonl` (as Claude names its files).
 
 What it does, per connection (facts about the real backend at `1e7bcc30`, from the repository's
-STANDARDS.md sections 14 and 15 and the session behaviour reading in Reference/; `SRV` is
+STANDARDS.md#versions and STANDARDS.md#state-machine and the session behaviour reading in Reference/; `SRV` is
 `backend/src/voice_code/server.clj`, `REP` `backend/src/voice_code/replication.clj`):
 - the handshake, ping, auth v1 and v2, authenticated frames and every refusal are the engine's;
   `--protocol 0.5.0` offers 0.4.0-0.5.0 (a client announcing 0.5.0 gets it), `--protocol 0.4.0`
