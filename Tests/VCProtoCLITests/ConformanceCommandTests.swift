@@ -235,7 +235,7 @@ import VCProto
       ])
     // STANDARDS.md#null: an optional member that is null is omitted on re-encoding.
     let nonCanonical = json(
-      #"{"frame":"{\"type\":\"refresh_sessions\",\"recent_sessions_limit\":null}","direction":"client_to_server","valid":true,"canonical":false}"#
+      #"{"frame":"{\"type\":\"refresh_sessions\",\"recent_sessions_limit\":null}","direction":"client_to_server","valid":true,"canonical":false,"protocol_version":"0.2.0"}"#
     )
     #expect(
       ConformanceKind.compareMessage(

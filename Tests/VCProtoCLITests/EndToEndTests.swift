@@ -54,7 +54,9 @@ import VCProto
     let r = try run(["validate", "Samples/conversation-0.2.0.jsonl"])
     #expect(r.status == 0)
     #expect(
-      r.out.hasPrefix("OK Samples/conversation-0.2.0.jsonl: 44 frames, 44 valid, 0 invalid; 0 errors, 0 warnings\n"))
+      r.out.hasPrefix(
+        "OK Samples/conversation-0.2.0.jsonl: 44 frames, 44 valid, 0 invalid; 0 errors, 0 warnings;"
+          + " protocol 0.2.0 (announced by the handshake)\n"))
     #expect(r.out.contains("by code: none"))
     #expect(!r.out.contains(fakeKey))
     let json = try run(["validate", "--format=json", "Samples/conversation-0.2.0.jsonl"])
@@ -86,7 +88,10 @@ import VCProto
     ] {
       #expect(r.out.contains("[\(code)]"))
     }
-    #expect(r.out.contains("FAIL Samples/faulty-0.2.0.jsonl: 11 frames, 5 valid, 6 invalid; 6 errors, 2 warnings\n"))
+    #expect(
+      r.out.contains(
+        "FAIL Samples/faulty-0.2.0.jsonl: 11 frames, 5 valid, 6 invalid; 6 errors, 2 warnings;"
+          + " protocol 0.2.0 (announced by the handshake)\n"))
     #expect(!r.out.contains(fakeKey))
   }
 

@@ -43,7 +43,11 @@ import VCProto
     #expect(bad.isEmpty, "raw characters reached the terminal: \(bad.map { String($0.value, radix: 16) })")
     // The forged verdict is not a line of its own: exactly one line is a verdict, the real one.
     let verdicts = r.out.split(separator: "\n").filter { $0.hasPrefix("OK ") || $0.hasPrefix("FAIL ") }
-    #expect(verdicts == ["OK \(url.path): 2 frames, 2 valid, 0 invalid; 0 errors, 4 warnings"])
+    #expect(
+      verdicts == [
+        "OK \(url.path): 2 frames, 2 valid, 0 invalid; 0 errors, 4 warnings;"
+          + " protocol 0.5.0 (assumed default: no handshake, no --protocol)"
+      ])
     // Each character is shown as a visible escape.
     #expect(r.out.contains(#"x\u{1B}]52;c;ZWNobyBwd25lZA==\u{07}\u{0D}\u{1B}[2K"#))
     #expect(r.out.contains(#"ping /zz\u{202E}\u{2066}evil\u{1B}[31m: warning:"#))

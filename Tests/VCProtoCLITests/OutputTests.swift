@@ -75,7 +75,10 @@ import VCProto
     let r = runCommand(["validate", url.path])
     #expect(
       r.out.contains("\(url.path):3: set_max_message_size /size_kb: error: 0 is below the minimum 1 [invalid_value]\n"))
-    #expect(r.out.contains("FAIL \(url.path): 6 frames, 3 valid, 3 invalid; 3 errors, 2 warnings\n"))
+    #expect(
+      r.out.contains(
+        "FAIL \(url.path): 6 frames, 3 valid, 3 invalid; 3 errors, 2 warnings; protocol 0.2.0 (announced by the handshake)\n"
+      ))
     #expect(r.out.contains("  invalid_value"))
     #expect(!r.out.contains("\u{1B}["))
   }

@@ -53,15 +53,18 @@ import VCProto
     let ping = #"{"id": "ping.valid", "direction": "client_to_server", "frame": "{\"type\":\"ping\"}", "valid": true"#
     try write("[\(ping), \"protocol_version\": \"0.2.0\"}]", to: root, "messages/0.2.0/ping.json")
     try write("[\(ping), \"protocol_version\": \"0.5.0\"}]", to: root, "messages/0.5.0/ping.json")
-    try write(#"[{"frame": "{\"type\":\"ping\"}", "valid": false}]"#, to: root, "messages/0.5.0/noid.json")
+    try write(
+      #"[{"frame": "{\"type\":\"ping\"}", "valid": false, "protocol_version": "0.5.0"}, {"frame": "{}", "valid": false}]"#,
+      to: root, "messages/0.5.0/noid.json")
     let r = runCommand(["vectors", root.path])
     #expect(r.status == 1)
     #expect(
       r.out == """
         PASS messages/0.2.0/ping.valid
         FAIL messages/0.5.0/noid.json[0]: expected invalid, got valid (no findings)
+        FAIL messages/0.5.0/noid.json[1]: vector has no "protocol_version"
         PASS messages/0.5.0/ping.valid
-        2 passed, 1 failed
+        2 passed, 2 failed
 
         """)
   }

@@ -43,6 +43,10 @@ package struct NegotiationTracker: Sendable {
     self.version = fallback
   }
 
+  /// Whether ``version`` comes from the connection's handshake: a `hello` advertising a version the
+  /// catalog knows was seen (a server that negotiates nothing, or a negotiating one).
+  package var fromHandshake: Bool { fixedVersion != nil || ceiling != nil }
+
   /// Forgets the connection (a new capture connection begins).
   package mutating func reset() {
     self = NegotiationTracker(fallback: fallback, explicit: explicit)

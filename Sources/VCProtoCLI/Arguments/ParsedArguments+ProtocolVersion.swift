@@ -10,8 +10,8 @@ extension ParsedArguments {
   }
 
   /// The version `validate` and `decode` assume without `--protocol` (and, for `validate`, without a
-  /// handshake in the capture).
-  static let defaultProtocol = ProtocolVersion.v0_2_0
+  /// handshake in the capture): today's protocol, the one the iOS app and the backend speak.
+  static let defaultProtocol = ProtocolVersion.v0_5_0
 
   /// A version given on the command line; one the catalog does not know is a usage error naming the
   /// known ones.

@@ -13,7 +13,7 @@ import VCProto
 struct CaptureValidation {
   /// How each frame is checked on its own.
   var checker: FrameChecker
-  /// The version used when the capture has no handshake (`--protocol`, default 0.2.0).
+  /// The version used when the capture has no handshake (`--protocol`, default 0.5.0).
   var defaultVersion: ProtocolVersion
   /// Whether `--protocol` was given: it is then also the floor assumed for a negotiating server.
   var explicitVersion = false

@@ -28,6 +28,7 @@ struct ConversationCheck: Sendable {
       outcome = checker.check(carried, protocolVersion: before, needsMessage: true)
       outcome.envelope = envelope
     }
+    var used = before
     if let message = wrapper ?? outcome.message, let direction = outcome.direction {
       let observed = observer.observe(
         ConversationObserver.Frame(
@@ -36,9 +37,14 @@ struct ConversationCheck: Sendable {
       if observer.protocolVersion != before {
         // The frame that set the version belongs to it: check it again against that version.
         outcome = checker.check(frame, protocolVersion: observer.protocolVersion, needsMessage: true)
+        used = observer.protocolVersion
       }
       outcome.findings += observed
+      outcome.startsConversation =
+        direction == .serverToClient && message["type"]?.stringValue == "hello"
+        && observer.clientState == .awaitingHello
     }
+    if outcome.isFrame { outcome.versionUse = VersionUse(version: used, observer: observer) }
     if checker.strict {
       outcome.findings = outcome.findings.map { $0.with(severity: .error) }
     }

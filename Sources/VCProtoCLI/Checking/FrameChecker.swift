@@ -22,6 +22,11 @@ struct FrameOutcome: Sendable {
   var namesConnection = false
   /// `false` for capture-level items that are not frames.
   var isFrame: Bool
+  /// The version the frame was checked against and why (set by ``ConversationCheck``).
+  var versionUse: VersionUse?
+  /// The frame is a `hello` that started a new conversation on its capture connection (set by
+  /// ``ConversationCheck``).
+  var startsConversation = false
 
   /// No error finding.
   var isValid: Bool { !findings.contains { $0.severity == .error } }

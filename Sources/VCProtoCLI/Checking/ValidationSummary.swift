@@ -52,6 +52,19 @@ struct ValidationSummary: Sendable, Equatable {
   var otherTypes = OtherTypes()
   /// Findings by code.
   var codes: [String: Int] = [:]
+  /// The versions the conversations that ended were checked against and why: each conversation's
+  /// last (once its handshake settled), at most one entry per version and origin.
+  var endedVersions: Set<VersionUse> = []
+  /// The version the last frame of each conversation still going on was checked against, by capture
+  /// connection (at most ``maxOpenConversations``; past that, they are counted as ended).
+  var openVersions: [Int: VersionUse] = [:]
+
+  /// Most conversations whose version is followed at once (the conversations ``CaptureValidation``
+  /// follows at once).
+  static let maxOpenConversations = CaptureValidation.maxOpenConnections
+
+  /// The versions the run's conversations were checked against and why.
+  var versions: Set<VersionUse> { endedVersions.union(openVersions.values) }
   /// Sources that could not be opened or read to the end (missing file, directory, I/O error), by
   /// name. Any makes the run's verdict `ERROR` and its exit status 2.
   var unreadable: [String] = []
@@ -72,6 +85,14 @@ struct ValidationSummary: Sendable, Equatable {
     for f in outcome.findings { codes[f.code.rawValue, default: 0] += 1 }
     guard outcome.isFrame else { return }
     frames += 1
+    if let use = outcome.versionUse {
+      if outcome.startsConversation, let ended = openVersions[outcome.connection] { endedVersions.insert(ended) }
+      if openVersions[outcome.connection] == nil, openVersions.count >= Self.maxOpenConversations {
+        endedVersions.formUnion(openVersions.values)
+        openVersions.removeAll()
+      }
+      openVersions[outcome.connection] = use
+    }
     if errorCount == 0 { valid += 1 } else { invalid += 1 }
     func count(_ counts: inout TypeCounts) {
       counts.frames += 1
@@ -117,6 +138,9 @@ struct ValidationSummary: Sendable, Equatable {
     }
     let typeMembers = types.keys.sorted().map { JSONObject.Member(key: $0, value: counts(types[$0]!)) }
     let codeMembers = codes.keys.sorted().map { JSONObject.Member(key: $0, value: .number(JSONNumber(codes[$0]!))) }
+    let versionItems: [JSONValue] = versions.sorted { ($0.origin, $0.version) < ($1.origin, $1.version) }.map {
+      ["version": .string($0.version.rawValue), "origin": .string($0.origin.rawValue)]
+    }
     var object = JSONObject([
       JSONObject.Member(key: "frames", value: .number(JSONNumber(frames))),
       JSONObject.Member(key: "valid", value: .number(JSONNumber(valid))),
@@ -127,6 +151,7 @@ struct ValidationSummary: Sendable, Equatable {
       JSONObject.Member(key: "unreadable_sources", value: .array(unreadable.map { .string($0) })),
       JSONObject.Member(key: "max_findings", value: printed.limit.map { .number(JSONNumber($0)) } ?? .null),
       JSONObject.Member(key: "findings_not_shown", value: .number(JSONNumber(printed.notShown))),
+      JSONObject.Member(key: "protocols", value: .array(versionItems)),
       JSONObject.Member(key: "types", value: .object(JSONObject(typeMembers))),
     ])
     if otherTypes.counts.frames > 0 {

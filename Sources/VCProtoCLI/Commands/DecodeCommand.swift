@@ -15,7 +15,7 @@ enum DecodeCommand {
       """,
     options: [
       DirectionOption.spec(help: "The direction the frame travelled (default: from its type)."),
-      ProtocolOption.spec(help: "Protocol version (default 0.2.0)."),
+      ProtocolOption.spec(help: "Protocol version (default 0.5.0)."),
       .flag("strict", help: "Treat warnings as errors."),
       .flag("show-secrets", help: "Print secret values instead of «redacted»."),
     ],

@@ -9,8 +9,9 @@ enum ValidateCommand {
     discussion: """
       Prints each finding as `file:line: type /pointer: severity: message [code]` (`file#N` for frame N
       of a HAR or single frame, from 0), then a summary line (OK, FAIL or ERROR) and counts per type
-      and code. Each connection is checked against the version its handshake negotiates. Output is
-      bounded and escaped whatever the capture; secrets are never printed.
+      and code. Each connection is checked against the version its handshake negotiates (without one:
+      --protocol, else 0.5.0); the summary says which and why. Output is bounded and escaped whatever
+      the capture; secrets are never printed.
 
       Example: vcproto validate --strict Samples/conversation-0.5.0.jsonl
 
@@ -23,7 +24,7 @@ enum ValidateCommand {
         help: "Input format (default: detected)."),
       DirectionOption.spec(help: "Direction of every frame (overrides the capture)."),
       ProtocolOption.spec(
-        help: "Version of captures without a handshake (default 0.2.0); for a 0.4.0/0.5.0 hello, the server's floor"
+        help: "Version of captures without a handshake (default 0.5.0); for a 0.4.0/0.5.0 hello, the server's floor"
           + " when it is one (default 0.4.0)."),
       FormatOption.spec,
       .flag("strict", help: "Treat warnings as errors."),

@@ -151,7 +151,7 @@ enum VectorsCommand {
       guard let d = MessageDirection(rawValue: word) else { return "unknown direction \"\(word)\"" }
       direction = d
     }
-    let text = vector["protocol_version"]?.stringValue ?? ParsedArguments.defaultProtocol.rawValue
+    guard let text = vector["protocol_version"]?.stringValue else { return "vector has no \"protocol_version\"" }
     guard let version = ProtocolVersion(rawValue: text) else { return "unknown protocol_version \"\(text)\"" }
     let options = ValidationOptions(direction: direction, version: version)
     let report = Validator(options: options).validate(bytes)

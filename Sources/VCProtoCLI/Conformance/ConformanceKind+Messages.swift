@@ -15,11 +15,14 @@ extension ConformanceKind {
       case let value?: frame = .string(value.jsonText)
       case nil: return .failure(ConformanceProblem("the vector has no \"frame\""))
       }
+      guard let version = vector["protocol_version"]?.stringValue else {
+        return .failure(ConformanceProblem("the vector has no \"protocol_version\""))
+      }
       return .success(
         .object(
           JSONObject([
             .init(key: "frame", value: frame), .init(key: "direction", value: vector["direction"] ?? .null),
-            .init(key: "protocol_version", value: vector["protocol_version"] ?? "0.2.0"),
+            .init(key: "protocol_version", value: .string(version)),
           ])))
     },
     compare: compareMessage)
@@ -80,6 +83,7 @@ extension ConformanceKind {
     case nil: return nil
     }
     guard vector["canonical"]?.boolValue == false else { return frame }
-    return ConformanceCanonical.text(of: frame, version: vector["protocol_version"]?.stringValue ?? "0.2.0")
+    guard let version = vector["protocol_version"]?.stringValue else { return nil }
+    return ConformanceCanonical.text(of: frame, version: version)
   }
 }

@@ -47,6 +47,7 @@ struct TextReporter: Reporter {
     if summary.printed.notShown > 0, let limit = summary.printed.limit {
       line += "; \(plural(summary.printed.notShown, "finding")) not shown (--max-findings \(limit))"
     }
+    if let versions = VersionUse.summary(summary.versions) { line += "; " + versions }
     out.line(line)
     if !summary.types.isEmpty || summary.otherTypes.counts.frames > 0 {
       out.line("by type:")
