@@ -138,6 +138,62 @@ import Testing
     #expect(checked > 1000, "\(checked) invalid vectors checked")
   }
 
+  /// The messages of every valid history frame (`session_history`, `session_updated`), one at a time:
+  /// `JSONEncoder` gives the JSON value `MessageEncoder` writes for each, and decoding gives it back.
+  @Test func everyHistoryMessageOfTheVectorsRoundTrips() throws {
+    var checked = 0
+    func check<Element: Codable & Equatable>(_ elements: [Element], _ encoded: [[UInt8]], _ id: String) throws {
+      for (element, canonical) in zip(elements, encoded) {
+        let value = try JSONReader().parse(canonical)
+        let stored = try Self.encoder().encode(element)
+        #expect(Self.same(try JSONReader().parse(Array(stored)), value), "\(id)")
+        let decoded = try JSONDecoder().decode(Element.self, from: stored)  // the type names the version
+        #expect(Self.same(try JSONReader().parse(Array(Self.encoder().encode(decoded))), value), "\(id)")
+        if Self.sorted(value) == value { #expect(decoded == element, "\(id)") }
+        checked += 1
+      }
+    }
+    for v in try MessageVectorTests.vectors() where v.valid {
+      guard case .server(let message) = try MessageDecoder(options: Self.options(v)).decode(v.frame),
+        let messages = SessionMessages(of: message)
+      else { continue }
+      let id = "\(v.protocol_version) \(v.id)"
+      switch messages {
+      case .v0_2_0(let m): try check(m, messages.encodedMessages, id)
+      case .v0_3_0(let m): try check(m, messages.encodedMessages, id)
+      case .v0_3_0Updated(let m): try check(m, messages.encodedMessages, id)
+      case .v0_4_0(let m): try check(m, messages.encodedMessages, id)
+      case .v0_5_0(let m): try check(m, messages.encodedMessages, id)
+      }
+    }
+    #expect(checked > 20, "\(checked) history messages")
+  }
+
+  /// A stored history message is checked by its version's rules: a 0.4.0 message is not a 0.5.0 one.
+  @Test func anInvalidHistoryMessageNamesThePointer() throws {
+    let v040 = #"{"uuid":"u","role":"user","text":"hi","timestamp":null,"provider":"claude","session_id":"s","seq":3}"#
+    #expect(throws: Never.self) { try JSONDecoder().decode(HistoryMessageV0_4_0.self, from: Data(v040.utf8)) }
+    for (json, path, code) in [
+      (v040, ["offset"], "missing_field"),
+      (v040.replacingOccurrences(of: #""seq":3"#, with: #""offset":-1"#), ["offset"], "invalid_value"),
+      (
+        v040.replacingOccurrences(of: #""seq":3"#, with: #""offset":1"#).replacingOccurrences(
+          of: "user", with: "robot"),
+        ["role"], "invalid_value"
+      ),
+    ] {
+      #expect {
+        try JSONDecoder().decode([HistoryMessageV0_5_0].self, from: Data("[\(json)]".utf8))
+      } throws: { error in
+        guard case .dataCorrupted(let context) = error as? DecodingError,
+          let failure = context.underlyingError as? DecodingFailure
+        else { return false }
+        return context.codingPath.first?.intValue == 0 && context.codingPath.dropFirst().map(\.stringValue) == path
+          && failure.findings.contains { $0.code.rawValue == code && $0.pointer == "/" + path[0] }
+      }
+    }
+  }
+
   @Test func decodingWithoutAVersionNamesTheKey() throws {
     let stored = try Self.encoder().encode(ClientMessage.ping(PingMessage()))
     for userInfo: [CodingUserInfoKey: any Sendable] in [[:], [ProtocolVersion.codingUserInfoKey: "0.5.0"]] {

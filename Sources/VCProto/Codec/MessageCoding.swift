@@ -38,15 +38,23 @@ enum MessageCoding {
     do {
       return try decode(messageDecoder, writer.bytes)
     } catch {
-      let first = error.findings.first { $0.severity == .error }
-      let path = (first.flatMap { JSONPointer.tokens($0.pointer) } ?? []).map { token in
-        Int(token).map(JSONCodingKey.init(intValue:)) ?? JSONCodingKey(token)
-      }
-      let shown = error.findings.isEmpty ? "no finding" : error.description
-      throw DecodingError.dataCorrupted(
-        DecodingError.Context(
-          codingPath: decoder.codingPath + path,
-          debugDescription: "not a valid \(type) of protocol \(version): \(shown)", underlyingError: error))
+      throw failure(error, decoding: type, version: version, decoder)
     }
+  }
+
+  /// The `DecodingError` for a value of `type` refused with `failure`: `dataCorrupted`, the coding
+  /// path leading to the first error finding's member, the ``DecodingFailure`` underneath.
+  static func failure(
+    _ failure: DecodingFailure, decoding type: Any.Type, version: ProtocolVersion, _ decoder: any Decoder
+  ) -> DecodingError {
+    let first = failure.findings.first { $0.severity == .error }
+    let path = (first.flatMap { JSONPointer.tokens($0.pointer) } ?? []).map { token in
+      Int(token).map(JSONCodingKey.init(intValue:)) ?? JSONCodingKey(token)
+    }
+    let shown = failure.findings.isEmpty ? "no finding" : failure.description
+    return DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: decoder.codingPath + path,
+        debugDescription: "not a valid \(type) of protocol \(version): \(shown)", underlyingError: failure))
   }
 }
