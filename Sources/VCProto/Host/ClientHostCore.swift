@@ -25,8 +25,7 @@ actor ClientHostCore {
   /// Writers of closed transports still sending their last messages, by generation
   /// (``stop(reason:)`` waits for them; each removes itself when done).
   var closing: [Int: Task<Void, Never>] = [:]
-  var timers: [ConnectionTimer: (token: Int, task: Task<Void, Never>)] = [:]
-  var timerTokens = 0
+  var timers = HostTimers()
   var answers: [String: CheckedContinuation<ServerMessage, any Error>] = [:]
   var requests = 0
   var waitingForReady: [CheckedContinuation<Void, any Error>] = []
@@ -132,24 +131,15 @@ actor ClientHostCore {
   // MARK: Timers
 
   func armTimer(_ timer: ConnectionTimer, at deadline: Int64) {
-    timers[timer]?.task.cancel()
-    timerTokens += 1
-    let token = timerTokens
-    let clock = self.clock
-    let task = Task {
-      do { try await clock.sleep(deadline) } catch { return }
-      self.timerDue(timer, token: token)
-    }
-    timers[timer] = (token, task)
+    timers.arm(timer, at: deadline, on: clock) { token in await self.timerDue(timer, token: token) }
   }
 
   func cancelTimer(_ timer: ConnectionTimer) {
-    timers.removeValue(forKey: timer)?.task.cancel()
+    timers.cancel(timer)
   }
 
   private func timerDue(_ timer: ConnectionTimer, token: Int) {
-    guard let armed = timers[timer], armed.token == token, !stopped else { return }
-    timers[timer] = nil
+    guard !stopped, timers.take(timer, token: token) else { return }
     timerFired(timer)
   }
 
@@ -204,8 +194,7 @@ actor ClientHostCore {
     stopped = true
     connecting?.cancel()
     connecting = nil
-    for (_, armed) in timers { armed.task.cancel() }
-    timers = [:]
+    timers.cancelAll()
     for (id, _) in answers { answer(id, with: .failure(ClientHostError.stopped)) }
     failWaitingForReady(.stopped)
     events.finish()

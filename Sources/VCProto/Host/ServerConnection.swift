@@ -23,14 +23,15 @@ public final class ServerConnection: Sendable {
   let core: ServerConnectionCore
 
   init(
-    configuration: ServerConfiguration, clock: HostClock, capture: JSONLinesCapture?, id: String,
-    eventBufferLimit: Int
+    configuration: ServerConfiguration, clock: HostClock, capture: JSONLinesCapture?, id: String, number: Int,
+    memories: ClientMemoryStore?, eventBufferLimit: Int
   ) {
     let buffer = HostEventBuffer<ServerApplicationEvent>(limit: eventBufferLimit)
     self.events = buffer.makeStream()
     self.id = id
     core = ServerConnectionCore(
-      configuration: configuration, clock: clock, capture: capture, connectionId: id, events: buffer)
+      configuration: configuration, clock: clock, capture: capture, connectionId: id, number: number,
+      memories: memories, events: buffer)
   }
 
   /// Sends `message` to the client (only once it authenticated). Throws ``ServerHostError/refused(_:)``

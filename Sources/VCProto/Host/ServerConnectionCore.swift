@@ -5,11 +5,16 @@ actor ServerConnectionCore {
   let clock: HostClock
   let capture: JSONLinesCapture?
   let connectionId: String
+  /// The host's number for this connection.
+  let number: Int
+  /// The host's memory of its clients (`nil`: nothing is carried between connections).
+  let memories: ClientMemoryStore?
+  /// The client this connection authenticated as, once it owns the client's memory.
+  var client: ExactString?
   var engine: ServerEngine
   let events: HostEventBuffer<ServerApplicationEvent>
   var link: HostTransportLink?
-  var timers: [ConnectionTimer: (token: Int, task: Task<Void, Never>)] = [:]
-  var timerTokens = 0
+  var timers = HostTimers()
   var finished = false
   /// Resumed once the transport is closed and written out.
   var closedWaiters: [CheckedContinuation<Void, Never>] = []
@@ -17,11 +22,13 @@ actor ServerConnectionCore {
 
   init(
     configuration: ServerConfiguration, clock: HostClock, capture: JSONLinesCapture?, connectionId: String,
-    events: HostEventBuffer<ServerApplicationEvent>
+    number: Int, memories: ClientMemoryStore?, events: HostEventBuffer<ServerApplicationEvent>
   ) {
     self.clock = clock
     self.capture = capture
     self.connectionId = connectionId
+    self.number = number
+    self.memories = memories
     self.engine = ServerEngine(configuration)
     self.events = events
   }
@@ -39,10 +46,13 @@ actor ServerConnectionCore {
     transportOpened()
   }
 
-  private func receivedFromTransport(_ message: WebSocketMessage) {
+  private func receivedFromTransport(_ message: WebSocketMessage) async {
     guard let link, !finished else { return }
     capture?.record(message, connection: link.captureConnection, direction: .clientToServer)
+    let client = await restoreMemory(before: message)
+    guard !finished else { return }
     received(message)
+    claimMemory(of: client)
   }
 
   private func transportClosed(_ close: WebSocketClose) {
@@ -68,9 +78,9 @@ actor ServerConnectionCore {
   func finish() {
     guard !finished else { return }
     finished = true
+    releaseMemory()
     link?.close(WebSocketClose(code: .normalClosure, reason: ""))
-    for (_, armed) in timers { armed.task.cancel() }
-    timers = [:]
+    timers.cancelAll()
     events.finish()
   }
 
@@ -91,24 +101,15 @@ actor ServerConnectionCore {
   // MARK: Timers
 
   func armTimer(_ timer: ConnectionTimer, at deadline: Int64) {
-    timers[timer]?.task.cancel()
-    timerTokens += 1
-    let token = timerTokens
-    let clock = self.clock
-    let task = Task {
-      do { try await clock.sleep(deadline) } catch { return }
-      self.timerDue(timer, token: token)
-    }
-    timers[timer] = (token, task)
+    timers.arm(timer, at: deadline, on: clock) { token in await self.timerDue(timer, token: token) }
   }
 
   func cancelTimer(_ timer: ConnectionTimer) {
-    timers.removeValue(forKey: timer)?.task.cancel()
+    timers.cancel(timer)
   }
 
   private func timerDue(_ timer: ConnectionTimer, token: Int) {
-    guard let armed = timers[timer], armed.token == token, !finished else { return }
-    timers[timer] = nil
+    guard !finished, timers.take(timer, token: token) else { return }
     timerFired(timer)
   }
 
