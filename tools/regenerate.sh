@@ -6,8 +6,8 @@
 #   tools/regenerate.sh --check   regenerate, then fail if anything tracked changed (CI)
 #
 # Order: the Swift model (the CLI is rebuilt from it), Schema/ (read by the vector generator), the
-# golden vectors (messages, envelope, auth, sessions), the sample captures, and last STANDARDS.md's reference
-# sections (which embed vector examples).
+# golden vectors (messages, envelope, auth, sessions), the sample captures, and last the message
+# reference docs/MESSAGES.md and STANDARDS.md's generated table (which embed vector examples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +28,7 @@ for script in tools/make_message_vectors.py tools/make_envelope_vectors.py tools
 done
 echo "--- Samples/"
 python3 tools/make_cli_samples.py
-echo "--- STANDARDS.md"
+echo "--- docs/MESSAGES.md, STANDARDS.md"
 vcproto generate-spec
 python3 tools/standards_toc.py
 
@@ -37,7 +37,7 @@ if $check; then
     echo "generated artifacts are stale: run tools/regenerate.sh and commit the result" >&2
     exit 1
   fi
-  untracked=$(git ls-files --others --exclude-standard -- Sources Schema Vectors Samples STANDARDS.md)
+  untracked=$(git ls-files --others --exclude-standard -- Sources Schema Vectors Samples STANDARDS.md docs)
   if [ -n "$untracked" ]; then
     echo "regeneration created untracked files (commit them):" >&2
     echo "$untracked" >&2

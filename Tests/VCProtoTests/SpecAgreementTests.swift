@@ -5,8 +5,9 @@ import VCProtoCodegen
 
 @testable import VCProto
 
-/// STANDARDS.md, the catalog and the Swift model agree: no type or member in one but not the others,
-/// and every example in the spec is a golden vector.
+/// The message reference (docs/MESSAGES.md, with STANDARDS.md's generated table), the catalog and the
+/// Swift model agree: no type or member in one but not the others, and every example in the reference
+/// is a golden vector.
 @Suite struct SpecAgreementTests {
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -15,25 +16,29 @@ import VCProtoCodegen
     try String(contentsOf: root.appendingPathComponent("STANDARDS.md"), encoding: .utf8)
   }
 
-  @Test func generatedSectionsAreCurrent() throws {
-    let document = try Self.spec()
-    let examples = SpecExamples.load(from: Self.root.appendingPathComponent("Vectors/messages"))
-    #expect(
-      SpecGenerator(examples: examples).render(into: document) == document,
-      "STANDARDS.md is stale: run `swift run vcproto generate-spec`")
+  static func reference() throws -> String {
+    try String(contentsOf: root.appendingPathComponent(SpecGenerator.referencePath), encoding: .utf8)
   }
 
-  /// Reads the member column of each `#### \`type\`` section's table straight from the markdown.
+  @Test func generatedDocumentsAreCurrent() throws {
+    let document = try Self.spec()
+    let examples = SpecExamples.load(from: Self.root.appendingPathComponent("Vectors/messages"))
+    let generator = SpecGenerator(examples: examples)
+    #expect(generator.render(into: document) == document, "STANDARDS.md is stale: run tools/regenerate.sh")
+    #expect(generator.reference() == (try Self.reference()), "docs/MESSAGES.md is stale: run tools/regenerate.sh")
+  }
+
+  /// Reads the member column of each `### \`type\`` section's table straight from the markdown.
   static func tables(in document: String) -> [String: [String]] {
     var tables: [String: [String]] = [:]
     var current: String?
     for var line in document.split(separator: "\n", omittingEmptySubsequences: false) {
-      // `#### <a id="connect"></a>\`connect\``: the explicit anchor is not part of the name.
-      if line.hasPrefix("#### <a id=\""), let close = line.range(of: "</a>") {
-        line = Substring("#### " + line[close.upperBound...])
+      // `### <a id="connect"></a>\`connect\``: the explicit anchor is not part of the name.
+      if line.hasPrefix("### <a id=\""), let close = line.range(of: "</a>") {
+        line = Substring("### " + line[close.upperBound...])
       }
-      if line.hasPrefix("#### `") {
-        current = String(line.dropFirst(6).prefix { $0 != "`" })
+      if line.hasPrefix("### `") {
+        current = String(line.dropFirst(5).prefix { $0 != "`" })
         tables[current!] = []
       } else if line.hasPrefix("## ") {
         current = nil
@@ -45,7 +50,7 @@ import VCProtoCodegen
   }
 
   @Test func everyTypeAndMemberIsInSpecCatalogAndModel() throws {
-    let tables = Self.tables(in: try Self.spec())
+    let tables = Self.tables(in: try Self.reference())
     // One section per type and shape of the declaration (every version), one row per declared member.
     let declaration = ProtocolCatalog.declaration
     for spec in declaration.messages {
@@ -64,7 +69,7 @@ import VCProtoCodegen
   }
 
   @Test func everyExampleIsAVector() throws {
-    let document = try Self.spec()
+    let document = try Self.reference()
     var frames: Set<String> = []
     let directory = Self.root.appendingPathComponent("Vectors/messages")
     let names = FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? []

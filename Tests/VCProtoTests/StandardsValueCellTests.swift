@@ -3,13 +3,13 @@ import Testing
 
 @testable import VCProto
 
-/// The *values* cell of STANDARDS.md's member tables says what the catalog allows: a member whose
+/// The *values* cell of the member tables (docs/MESSAGES.md) says what the catalog allows: a member whose
 /// allowed set is empty (only `null`, like 0.4.0's `subscribe.last_message_id`) must not read
 /// "one of" followed by nothing.
 @Suite struct StandardsValueCellTests {
   @Test func everyAllowedSetIsSpelledOut() throws {
     let text = try String(
-      contentsOf: StandardsContentsTests.root.appendingPathComponent("STANDARDS.md"), encoding: .utf8)
+      contentsOf: StandardsContentsTests.root.appendingPathComponent("docs/MESSAGES.md"), encoding: .utf8)
     let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }
     #expect(rows.count > 100)
     for row in rows {

@@ -2,20 +2,23 @@ import Foundation
 import VCProto
 import VCProtoCodegen
 
-/// `vcproto generate-spec` (hidden): rewrites the generated sections of STANDARDS.md (message and
-/// shape reference, examples from the golden vectors) from the catalog.
+/// `vcproto generate-spec` (hidden): writes the message reference `docs/MESSAGES.md` (message and shape
+/// tables, examples from the golden vectors) and rewrites the generated table of STANDARDS.md, from the
+/// catalog.
 enum GenerateSpecCommand {
   static let spec = CommandSpec(
     name: "generate-spec",
-    abstract: "Rewrite the generated sections of STANDARDS.md from the catalog (for maintainers).",
+    abstract: "Write docs/MESSAGES.md and STANDARDS.md's generated table from the catalog (for maintainers).",
     options: [
       .option("spec", value: "file", help: "The specification to rewrite (default STANDARDS.md)."),
+      .option("reference", value: "file", help: "The message reference to write (default docs/MESSAGES.md)."),
       .option("vectors", value: "dir", help: "Message vectors with the examples (default Vectors/messages)."),
     ],
     hidden: true)
 
   static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
     let specPath = URL(fileURLWithPath: io.resolve(args["spec"] ?? "STANDARDS.md"))
+    let referencePath = URL(fileURLWithPath: io.resolve(args["reference"] ?? SpecGenerator.referencePath))
     let vectors = URL(fileURLWithPath: io.resolve(args["vectors"] ?? "Vectors/messages"))
     let document: String
     do {
@@ -25,13 +28,15 @@ enum GenerateSpecCommand {
       return 2
     }
     let generator = SpecGenerator(examples: SpecExamples.load(from: vectors))
-    do {
-      try generator.render(into: document).write(to: specPath, atomically: true, encoding: .utf8)
-    } catch {
-      io.standardError.line("vcproto generate-spec: cannot write \(specPath.path): \(error)")
-      return 2
+    for (path, text) in [(specPath, generator.render(into: document)), (referencePath, generator.reference())] {
+      do {
+        try text.write(to: path, atomically: true, encoding: .utf8)
+      } catch {
+        io.standardError.line("vcproto generate-spec: cannot write \(path.path): \(error)")
+        return 2
+      }
     }
-    io.standardOutput.line("rewrote the generated sections of \(specPath.path)")
+    io.standardOutput.line("wrote \(referencePath.path) and the generated table of \(specPath.path)")
     return 0
   }
 }
