@@ -16,8 +16,9 @@ enum MessageCoding {
       value = try JSONReader(limits: ownOutput).parse(bytes)
     } catch {
       // The encoder writes valid JSON (a test checks every vector), so this means a bug.
+      // The frame itself is not attached: it may hold a secret.
       throw EncodingError.invalidValue(
-        bytes,
+        error.kind.rawValue,
         EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "MessageEncoder wrote \(error)"))
     }
     try value.encode(to: encoder)
