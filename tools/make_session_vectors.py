@@ -689,6 +689,65 @@ client("client.requests.stop_fails_pending",
                          close("client_disconnect"),
                          ev("disconnected", reason="client_disconnect"), ev("stopped", reason="user")], reason="user")])
 
+# The outbox (STANDARDS.md#outbox): a request with a request id made while the client is not ready
+# (connecting, handshaking, backing off) waits, at most outbox_capacity of them (32 by default), and is
+# sent once ready, after the subscribes, oldest first, keeping the deadline it got when queued
+# (outbox_deadline, which outlives a lost connection); one without a request id is refused.
+DOWN = [step("transport_closed", DROP + [arm("reconnect", 1000), ev("reconnect_scheduled", attempt=1, at=1000)],
+             detail="reset")]
+client("client.outbox.delivered_after_reconnect",
+       "Requests made while reconnecting wait in the outbox and go out in order once the connection is ready, "
+       "after the subscribes, with the deadline they got when queued; an untracked send is refused meanwhile "
+       "(issue 30: a request made while reconnecting threw).",
+       ready_steps() + DOWN + [
+           step("send", [arm("outbox_deadline", RQ)], frame=OUT, request_id="r1"),
+           step("send", [], frame=INFER, request_id="r2"),
+           step("send", error={"state": "backing_off", "event": "send"}, frame=EXEC),
+           advance(1000, [OPEN])] + reconnect_to_hello(1000) + [
+           frame(connected("0.5.0"), [cancel("handshake_deadline"),
+                                      ev("connected", version="0.5.0", capabilities=[], auth_version=1),
+                                      send(OUT), arm("request_deadline", RQ), send(INFER), cancel("outbox_deadline"),
+                                      arm("ping", 31000)]),
+           frame(OUT_FULL, [ev("answered", request_id="r1", frame=OUT_FULL)]),
+           frame(INFERRED, [ev("answered", request_id="r2", frame=INFERRED)])])
+
+client("client.outbox.full",
+       "At most outbox_capacity requests wait (32 by default; 1 here): the next fails at once with outbox_full.",
+       ready_steps() + DOWN + [
+           step("send", [arm("outbox_deadline", RQ)], frame=OUT, request_id="r1"),
+           step("send", [ev("request_failed", request_id="r2", reason="outbox_full")], frame=INFER, request_id="r2")],
+       outbox_capacity=1)
+
+client("client.outbox.timeout",
+       "A queued request fails with timeout at its request timeout counted from the send (5 s here), while the "
+       "client is still connecting; outbox_deadline moves on to the next queued request's deadline.",
+       ready_steps() + DOWN + [
+           step("send", [arm("outbox_deadline", 5000)], frame=OUT, request_id="r1"),
+           advance(1000, [OPEN]),
+           advance(3000, []),
+           step("send", [], frame=INFER, request_id="r2"),
+           advance(1000, [ev("request_failed", request_id="r1", reason="timeout"), arm("outbox_deadline", 9000)]),
+           advance(4000, [ev("request_failed", request_id="r2", reason="timeout")])],
+       request_timeout_ms=5000)
+
+client("client.outbox.stop",
+       "Stopping the client fails every queued request with stopped, before the stopped event.",
+       ready_steps() + DOWN + [
+           step("send", [arm("outbox_deadline", RQ)], frame=OUT, request_id="r1"),
+           step("stop", [cancel("reconnect"), ev("request_failed", request_id="r1", reason="stopped"),
+                         cancel("outbox_deadline"), ev("stopped", reason="user")], reason="user")])
+
+client("client.outbox.gave_up",
+       "A client that stops reconnecting by itself (here max_reconnect_attempts 1) fails its queued requests with "
+       "not_reconnecting: nothing will send them.",
+       ready_steps() + DOWN + [
+           step("send", [arm("outbox_deadline", RQ)], frame=OUT, request_id="r1"),
+           advance(1000, [OPEN]),
+           step("transport_closed", [ev("disconnected", reason="transport_closed"), ev("gave_up", attempts=1),
+                                     ev("request_failed", request_id="r1", reason="not_reconnecting"),
+                                     cancel("outbox_deadline")], detail="refused")],
+       max_reconnect_attempts=1)
+
 # An `error` carries no request id. Each request handler of the real server refuses a bad request
 # synchronously with its own messages (the catalog's per-request `errors`), and the server handles one
 # socket's frames in order, so an `error` whose message is one of a request type's refusals ends the

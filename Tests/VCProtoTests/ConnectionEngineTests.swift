@@ -90,12 +90,15 @@ import Testing
 
   @Test func anIllegalEventNamesStateAndEventAndChangesNothing() throws {
     var engine = ClientEngine(ClientConfiguration(apiKey: Self.key, allowAuthV1: true))
+    #expect(throws: IllegalEvent(state: "idle", event: "send", reason: "not in the transition table")) {
+      _ = try engine.handle(.send(.frame("prompt"), requestId: "r1"), now: 0)
+    }
+    #expect(engine.state == .idle)
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
-    #expect(throws: IllegalEvent(state: "awaiting_hello", event: "send", reason: "not in the transition table")) {
-      _ = try engine.handle(.send(.frame("prompt"), requestId: nil), now: 0)
-    }
-    #expect(engine.state == .awaitingHello)
+    // Not ready: only a request with a request id waits in the outbox.
+    #expect(throws: IllegalEvent.self) { _ = try engine.handle(.send(.frame("prompt"), requestId: nil), now: 0) }
+    #expect(engine.state == .awaitingHello && engine.occupancy.outbox == 0)
   }
 
   @Test func heartbeatTimestampsAreRFC3339UTC() {

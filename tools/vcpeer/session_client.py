@@ -14,7 +14,7 @@ import os
 
 from . import auth_bound, envelope, jsontext, messages
 from .session_frames import Channel, outgoing
-from .session_requests import ANSWERS, Requests
+from .session_requests import ANSWERS, REQUEST_TIMEOUT_MS, SLOW_REQUEST_TIMEOUT_MS, Requests
 from .session_common import (KNOWN_VERSIONS, SEQ_FROM, BoundedSet, IllegalEvent, SplitMix64, at_least_zero, close,
                              duration, event, family, fraction, is_int, later, parse_version, send, show_version)
 
@@ -30,6 +30,8 @@ for _state in ("awaiting_hello", "awaiting_connected", "ready") + PARKED:
     LEGAL[_state].add("frame")  # a frame (input `received`) before the socket opened cannot happen: illegal
 LEGAL["connecting"].add("transport_opened")
 LEGAL["ready"].add("send")
+for _state in ("connecting", "awaiting_hello", "awaiting_connected", "backing_off"):
+    LEGAL[_state].add("send")  # a request with a request id waits in the outbox; one without is refused
 
 # Frames only the engine writes: the application asks with start/subscribe/unsubscribe instead.
 ENGINE_FRAMES = {"connect", "subscribe", "unsubscribe", "message_ack"}
@@ -52,6 +54,7 @@ def violation(kind, errors, disposition="dropped"):
                  findings=[{"code": c, "pointer": p} for p, c in sorted(set(errors))], disposition=disposition)
 
 MAX_PENDING = 256
+OUTBOX_CAPACITY = 32  # requests made while not ready (STANDARDS.md#outbox)
 MAX_SUBSCRIPTIONS = 256
 DEDUP_WINDOW = 2048
 MAX_NEW_SESSIONS = 16
@@ -124,7 +127,11 @@ class ClientEngine:
         self.auth_failures = 0  # auth_error in a row
         self.subs = {}  # session id -> Subscription, in subscription order
         self.new_sessions = []  # prompt-created sessions whose session_ready may be lost
-        self.requests = Requests(at_least_zero(c.get("max_pending_requests"), MAX_PENDING))  # oldest first
+        self.requests = Requests(at_least_zero(c.get("max_pending_requests"), MAX_PENDING),  # oldest first
+                                 duration(c.get("request_timeout_ms"), REQUEST_TIMEOUT_MS),
+                                 duration(c.get("slow_request_timeout_ms"), SLOW_REQUEST_TIMEOUT_MS))
+        self.outbox_capacity = at_least_zero(c.get("outbox_capacity"), OUTBOX_CAPACITY)
+        self.outbox = []  # (frame, request id, deadline) made while not ready, oldest first
         self.seen_ids = BoundedSet(DEDUP_WINDOW)
         self.delivered_family = None  # the family of the positions the subscriptions remember
         self.forget_connection()
@@ -170,6 +177,8 @@ class ClientEngine:
             raise IllegalEvent(self.state, kind, "the engine writes %s itself" % inp["frame"].get("type"))
         out = []
         getattr(self, "on_" + kind)(out, now, **inp)
+        if self.outbox and self.state in ("reauth_required", "upgrade_required", "stopped"):
+            self.fail_outbox("not_reconnecting", out)  # stopped reconnecting by itself: never sent
         if self.exhausted and self.state == "ready":
             self.lost("sequence_exhausted", now, True, out)
         return out
@@ -203,6 +212,7 @@ class ClientEngine:
     def on_stop(self, out, now, reason="user"):
         if self.state not in LIVE:
             self.cancel("reconnect", out)
+            self.fail_outbox("stopped", out)
             if self.state != "stopped":  # ends reconnecting, or a parked client: the application is told why
                 out.append(event("stopped", reason=reason))
             self.state = "stopped"
@@ -210,6 +220,7 @@ class ClientEngine:
         if self.state == "ready" and "disconnect" in self.caps:
             self.emit({"type": "disconnect", "reason": reason}, out)
         self.fail_pending("stopped", out)
+        self.fail_outbox("stopped", out)
         self.cancel_connection_timers(out)
         out.append(self.close("client_disconnect"))
         self.forget_connection()
@@ -244,9 +255,13 @@ class ClientEngine:
         if self.state == "ready":
             self.emit({"type": "unsubscribe", "session_id": session_id}, out)
 
-    def on_send(self, out, now, frame, request_id=None):
+    def on_send(self, out, now, frame, request_id=None, deadline=None):
+        if self.state != "ready":
+            if request_id is None:
+                raise IllegalEvent(self.state, "send", "only a request with a request id waits in the outbox")
+            return self.enqueue(frame, request_id, now, out)
         kind = frame.get("type")
-        deadline = self.requests.add(kind, frame, request_id, now) if kind in ANSWERS else None
+        deadline = self.requests.add(kind, frame, request_id, now, deadline) if kind in ANSWERS else None
         if kind in ANSWERS and deadline is None and request_id is not None:
             out.append(event("request_failed", request_id=request_id, reason="too_many_pending"))
             return  # refused, not sent (an untracked one that finds no room is sent unrecorded)
@@ -255,6 +270,31 @@ class ClientEngine:
             self.new_sessions = (self.new_sessions + [created])[-MAX_NEW_SESSIONS:]
         self.emit(frame, out)
         self.arm_request_deadline(deadline, out)
+
+    # -- the outbox: requests made while not ready --------------------------------------------------
+
+    def enqueue(self, frame, request_id, now, out):
+        if len(self.outbox) >= self.outbox_capacity:
+            return out.append(event("request_failed", request_id=request_id, reason="outbox_full"))
+        deadline = later(now, self.requests.timeout(frame.get("type")))  # counted from the application's send
+        self.outbox.append((frame, request_id, deadline))
+        armed = self.timers.get("outbox_deadline")
+        if armed is None or deadline < armed:
+            self.arm("outbox_deadline", deadline, out)
+
+    def flush_outbox(self, now, out):
+        queued, self.outbox = self.outbox, []
+        for frame, request_id, deadline in queued:
+            self.on_send(out, now, frame, request_id, deadline)
+        if queued:
+            self.cancel("outbox_deadline", out)
+
+    def fail_outbox(self, reason, out):
+        queued, self.outbox = self.outbox, []
+        for _, request_id, _ in queued:
+            out.append(event("request_failed", request_id=request_id, reason=reason))
+        if queued:
+            self.cancel("outbox_deadline", out)
 
     def arm_request_deadline(self, deadline, out):
         """One timer for all waiting requests, at the earliest deadline; answers do not move it."""
@@ -274,7 +314,7 @@ class ClientEngine:
 
     def cancel_connection_timers(self, out):
         for name in sorted(self.timers):
-            if name != "reconnect":
+            if name not in ("reconnect", "outbox_deadline"):  # the outbox outlives a connection
                 self.cancel(name, out)
 
     def on_timer(self, out, now, name):
@@ -291,6 +331,13 @@ class ClientEngine:
         elif name == "handshake_deadline":
             if self.state in ("awaiting_hello", "awaiting_connected"):
                 self.lost("handshake_timeout", now, True, out)
+        elif name == "outbox_deadline":
+            due = [q for q in self.outbox if q[2] <= now]
+            self.outbox = [q for q in self.outbox if q[2] > now]
+            for _, request_id, _ in due:
+                out.append(event("request_failed", request_id=request_id, reason="timeout"))
+            if self.outbox:
+                self.arm("outbox_deadline", min(q[2] for q in self.outbox), out)
         elif self.state != "ready":
             return
         elif name == "ping":
@@ -584,6 +631,7 @@ class ClientEngine:
         self.new_sessions = []
         for session in list(self.subs):
             self.send_subscribe(session, out)
+        self.flush_outbox(now, out)  # what the application asked while not ready, in order
         self.arm("ping", later(now, self.ping_every), out)
         if "heartbeat" in caps:
             self.arm("heartbeat_deadline", later(now, self.heartbeat_within), out)

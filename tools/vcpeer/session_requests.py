@@ -82,19 +82,25 @@ class Waiting:
 class Requests:
     """The waiting list, oldest first, at most `capacity` long."""
 
-    def __init__(self, capacity):
+    def __init__(self, capacity, timeout=REQUEST_TIMEOUT_MS, slow_timeout=SLOW_REQUEST_TIMEOUT_MS):
         self.capacity = capacity
         self.waiting = []
+        self.timeouts = (timeout, slow_timeout)
 
-    def add(self, kind, frame, request_id, now):
-        """The new request's deadline, or None when the list is full of tracked requests (the new
-        one is then not recorded)."""
+    def timeout(self, kind):
+        """How long a request of type `kind` waits for its answer."""
+        return self.timeouts[1] if kind in SLOW else self.timeouts[0]
+
+    def add(self, kind, frame, request_id, now, deadline=None):
+        """The new request's deadline (`deadline`, else its timeout from `now`), or None when the list
+        is full of tracked requests (the new one is then not recorded)."""
         if len(self.waiting) >= self.capacity:
             untracked = next((w for w in self.waiting if w.request_id is None), None)
             if untracked is None:
                 return None
             self.waiting.remove(untracked)  # the oldest untracked one makes room
-        deadline = later(now, SLOW_REQUEST_TIMEOUT_MS if kind in SLOW else REQUEST_TIMEOUT_MS)
+        if deadline is None:
+            deadline = later(now, self.timeout(kind))
         self.waiting.append(Waiting(kind, frame, request_id, deadline))
         return deadline
 

@@ -49,7 +49,15 @@ public enum RequestFailure: String, Sendable, Hashable {
   /// Too many requests were already waiting (``ClientConfiguration/maxPendingRequests``).
   case tooManyPending = "too_many_pending"
   /// No answer within the request's timeout (``ClientTiming/requestTimeoutMs``, or
-  /// ``ClientTiming/slowRequestTimeoutMs`` for the slow types): for example an `error` that could
-  /// not be tied to the request refused it, and nothing else will end it before the connection drops.
+  /// ``ClientTiming/slowRequestTimeoutMs`` for the slow types), counted from the application's
+  /// ``ClientEvent/send(_:requestId:)``: for example an `error` that could not be tied to the request
+  /// refused it, and nothing else will end it before the connection drops; or the request was still
+  /// in the outbox, the connection not ready in time.
   case timeout
+  /// Made while the client was not ready, the request found the outbox full
+  /// (``ClientConfiguration/outboxCapacity``): it was not queued and will never be sent.
+  case outboxFull = "outbox_full"
+  /// The request was in the outbox when the client stopped reconnecting by itself (the credentials
+  /// were refused, no common version, or reconnecting gave up): it was never sent.
+  case notReconnecting = "not_reconnecting"
 }

@@ -15,7 +15,7 @@ extension ClientConfiguration: CustomStringConvertible, CustomDebugStringConvert
         "capabilities": capabilities, "allowAuthV1": allowAuthV1, "sessionId": sessionId as Any,
         "recentSessionsLimit": recentSessionsLimit as Any, "maxMessageSizeKB": maxMessageSizeKB as Any,
         "timing": timing, "randomSeed": randomSeed, "maxPendingRequests": maxPendingRequests,
-        "maxSubscriptions": maxSubscriptions, "dedupWindow": dedupWindow,
+        "maxSubscriptions": maxSubscriptions, "dedupWindow": dedupWindow, "outboxCapacity": outboxCapacity,
       ], displayStyle: .struct)
   }
 }

@@ -30,6 +30,14 @@ public struct ClientConfiguration: Sendable {
   /// tracked, a new tracked request fails at once with ``RequestFailure/tooManyPending`` and a new
   /// untracked one is sent unrecorded (no deadline; its answer is delivered as received).
   public var maxPendingRequests: Int
+  /// Most requests the outbox holds while the client is not ready (connecting, handshaking or backing
+  /// off): 32. A request made then with a request id waits there, in order, and is sent once the
+  /// connection is ready; the one that finds the outbox full fails at once with
+  /// ``RequestFailure/outboxFull``. A voice app queues a few dictated prompts and the requests a
+  /// screen makes when it appears (session list, recipes, commands) during a reconnect; 32 leaves
+  /// room for those while a loop gone wrong is refused early. 0 queues nothing (a negative value
+  /// is 0). See ``ClientEvent/send(_:requestId:)``.
+  public var outboxCapacity: Int
   /// Most sessions subscribed at once: 256.
   public var maxSubscriptions: Int
   /// Delivered message positions remembered per session for deduplication: 2,048.
@@ -41,7 +49,8 @@ public struct ClientConfiguration: Sendable {
     maximumVersion: ProtocolVersion = .newest, capabilities: [String] = [],
     allowAuthV1: Bool = AuthClient.allowsAuthV1ByDefault, sessionId: String? = nil, recentSessionsLimit: Int? = nil,
     maxMessageSizeKB: Int? = nil, timing: ClientTiming = ClientTiming(), randomSeed: UInt64 = 0,
-    maxPendingRequests: Int = 256, maxSubscriptions: Int = 256, dedupWindow: Int = 2_048
+    maxPendingRequests: Int = 256, maxSubscriptions: Int = 256, dedupWindow: Int = 2_048,
+    outboxCapacity: Int = 32
   ) {
     self.apiKey = apiKey
     self.minimumVersion = minimumVersion
@@ -56,5 +65,6 @@ public struct ClientConfiguration: Sendable {
     self.maxPendingRequests = maxPendingRequests
     self.maxSubscriptions = maxSubscriptions
     self.dedupWindow = dedupWindow
+    self.outboxCapacity = outboxCapacity
   }
 }

@@ -247,6 +247,8 @@ extension ClientEngine {
     }
     pendingNewSessions = []
     for id in subscriptionIdsInOrder() { sendSubscribe(id, &out) }
+    // What the application asked while the client was not ready, in order (the outbox).
+    flushOutbox(now: now, &out)
     arm(.ping, at: now.addingSaturating(t.pingIntervalMs), &out)
     if capabilityFlags.contains(.heartbeat) {
       arm(.heartbeatDeadline, at: now.addingSaturating(t.heartbeatTimeoutMs), &out)

@@ -12,8 +12,10 @@ extension ClientEngine {
     public var messageIds: Int
     /// Sessions created by a prompt and not yet announced (≤ 16).
     public var pendingNewSessions: Int
-    /// Timers armed (at most 5 plus one continuation per subscription).
+    /// Timers armed (at most 6 plus one continuation per subscription).
     public var armedTimers: Int
+    /// Requests in the outbox, made while not ready (≤ ``ClientConfiguration/outboxCapacity``).
+    public var outbox: Int
   }
 
   /// The current occupancy.
@@ -22,7 +24,7 @@ extension ClientEngine {
       pendingRequests: pending.count, subscriptions: subscriptions.count,
       largestDedupWindow: subscriptions.entries.map(\.value.delivered.count).max() ?? 0,
       messageIds: seenMessageIds.count,
-      pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count)
+      pendingNewSessions: pendingNewSessions.count, armedTimers: armed.count, outbox: outbox.count)
   }
 
   /// The cursor the engine holds for a subscribed session, or `nil`. A 0.5.0 cursor's `signature` is

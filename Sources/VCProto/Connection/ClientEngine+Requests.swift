@@ -44,35 +44,39 @@ extension ClientEngine {
   /// catalog's ``MessageSpec/isSlow`` (``ProtocolDeclaration/slowRequestTypes``).
   public static let slowRequestTypes: Set<String> = EngineFacts.slowRequestTypes
 
-  mutating func send(_ message: ClientMessage, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
+  /// Sends `message` on a ready connection; a request that waits for an answer fails with
+  /// ``RequestFailure/timeout`` at `deadline` (default: its request timeout from `now`).
+  mutating func send(
+    _ message: ClientMessage, requestId: String?, now: Int64, deadline: Int64? = nil, _ out: inout [ClientAction]
+  ) {
     let bytes = MessageEncoder().encode(message)
     let type = message.type
     let answers = Self.answerTypes[type]
     // The members a request is matched by, read back from the bytes just written (requests only).
     let frame =
       answers != nil || type == "prompt" ? (try? JSONReader().parse(bytes).objectValue) ?? JSONObject() : JSONObject()
-    send(frame, bytes: bytes, type: type, answers: answers, requestId: requestId, now: now, &out)
+    send(
+      frame, bytes: bytes, type: type, answers: answers, requestId: requestId,
+      deadline: deadline ?? now.addingSaturating(requestTimeout(type)), &out)
   }
 
-  /// ``send(_:requestId:now:_:)`` of a frame the engine built (`set_max_message_size`).
+  /// ``send(_:requestId:now:deadline:_:)`` of a frame the engine built (`set_max_message_size`).
   mutating func send(_ frame: JSONObject, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
     var writer = JSONWriter()
     writer.write(frame)
     let type = frame["type"]?.stringValue ?? ""
     send(
-      frame, bytes: writer.bytes, type: type, answers: Self.answerTypes[type], requestId: requestId, now: now, &out)
+      frame, bytes: writer.bytes, type: type, answers: Self.answerTypes[type], requestId: requestId,
+      deadline: now.addingSaturating(requestTimeout(type)), &out)
   }
 
   /// Records the request `frame` (when it waits for an answer) and sends its `bytes`.
   mutating func send(
-    _ frame: JSONObject, bytes: [UInt8], type: String, answers: [String]?, requestId: String?, now: Int64,
+    _ frame: JSONObject, bytes: [UInt8], type: String, answers: [String]?, requestId: String?, deadline due: Int64,
     _ out: inout [ClientAction]
   ) {
     var deadline: Int64?
     if let answers {
-      let timing = configuration.timing
-      let due = now.addingSaturating(
-        Self.slowRequestTypes.contains(type) ? timing.slowRequestTimeoutMs : timing.requestTimeoutMs)
       let recorded = recordPending(frame, type: type, answers: answers, id: requestId, deadline: due)
       if let requestId, !recorded {
         out.append(.deliver(.requestFailed(requestId: requestId, reason: .tooManyPending)))

@@ -90,6 +90,8 @@ public struct ClientEngine: Sendable {
   /// Sessions a `prompt` created (`new_session_id`) whose `session_ready` may be lost by a drop.
   var pendingNewSessions: [String] = []
   var pending: [PendingRequest] = []
+  /// Requests made while not ready, oldest first (at most ``ClientConfiguration/outboxCapacity``).
+  var outbox: [QueuedRequest] = []
   /// The `message_id`s delivered (``ClientConfiguration/dedupWindow`` of them, oldest forgotten), as
   /// 8-byte keyed hashes: a server chooses each id's length, up to the frame limit.
   var seenMessageIds: MessageIDMemory
@@ -98,6 +100,7 @@ public struct ClientEngine: Sendable {
   public init(_ configuration: ClientConfiguration) {
     var configuration = configuration
     configuration.timing = configuration.timing.clamped
+    configuration.outboxCapacity = max(0, configuration.outboxCapacity)
     self.configuration = configuration
     rng = SplitMix64(state: configuration.randomSeed)
     seenMessageIds = MessageIDMemory(capacity: configuration.dedupWindow)
@@ -154,7 +157,19 @@ public struct ClientEngine: Sendable {
           state: state.rawValue, event: "send",
           reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
       }
-      send(message, requestId: requestId, now: now, &actions)
+      if state == .ready {
+        send(message, requestId: requestId, now: now, &actions)
+      } else if let requestId {
+        enqueue(message, requestId: requestId, now: now, &actions)
+      } else {
+        throw IllegalEvent(
+          state: state.rawValue, event: "send",
+          reason: "only a request with a request id waits for the connection (the outbox); this one has none")
+      }
+    }
+    if !outbox.isEmpty, state == .reauthRequired || state == .upgradeRequired || state == .stopped {
+      // The client stopped reconnecting by itself: what it queued will never be sent.
+      failOutbox(.notReconnecting, &actions)
     }
     if sealingExhausted {
       sealingExhausted = false
@@ -226,7 +241,8 @@ public struct ClientEngine: Sendable {
   }
 
   mutating func cancelConnectionTimers(_ out: inout [ClientAction]) {
-    for timer in armed.keys.sorted(by: { $0.description < $1.description }) where timer != .reconnect {
+    for timer in armed.keys.sorted(by: { $0.description < $1.description })
+    where timer != .reconnect && timer != .outboxDeadline {
       cancel(timer, &out)
     }
   }
@@ -265,6 +281,7 @@ public struct ClientEngine: Sendable {
     guard wasOpen else {
       // Already down: the disconnection was reported when it happened; only a pending reconnect goes.
       cancel(.reconnect, &out)
+      failOutbox(.stopped, &out)
       if state != .stopped { out.append(.deliver(.stopped(reason: reason))) }
       state = .stopped
       return
@@ -273,6 +290,7 @@ public struct ClientEngine: Sendable {
       emit(.frame("disconnect", ["reason": .string(reason)]), &out)
     }
     failPending(.stopped, &out)
+    failOutbox(.stopped, &out)
     cancelConnectionTimers(&out)
     cancel(.reconnect, &out)
     closeTransport(.clientDisconnect, &out)
@@ -374,6 +392,8 @@ public struct ClientEngine: Sendable {
     case .requestDeadline:
       guard state == .ready else { return }
       expirePending(now: now, &out)
+    case .outboxDeadline:
+      expireOutbox(now: now, &out)
     case .heartbeat, .authDeadline: return  // server timers
     }
   }

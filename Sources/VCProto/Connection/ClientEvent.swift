@@ -38,7 +38,17 @@ public enum ClientEvent: Sendable, Hashable {
   /// request) or, if the connection drops first, ``ClientApplicationEvent/requestFailed(requestId:reason:)``;
   /// only types with a known answer (``ClientEngine/answerTypes``) are tracked. Without a `requestId`
   /// such a request still takes its place in the answer order and its answer is delivered as
-  /// ``ClientApplicationEvent/received(_:)``. Only allowed when ready.
+  /// ``ClientApplicationEvent/received(_:)``.
+  ///
+  /// When ready, the message goes out at once. While connecting, handshaking or backing off, a
+  /// message with a `requestId` waits in the outbox (at most ``ClientConfiguration/outboxCapacity``,
+  /// oldest first) and is sent once the connection is ready, after the `subscribe`s; it fails with
+  /// ``ClientApplicationEvent/requestFailed(requestId:reason:)`` instead when the outbox is full
+  /// (``RequestFailure/outboxFull``), at its request timeout counted from this event
+  /// (``RequestFailure/timeout``; the deadline stays the same once sent), when the client is stopped
+  /// (``RequestFailure/stopped``) or stops reconnecting by itself (``RequestFailure/notReconnecting``).
+  /// A message without a `requestId` is refused then (``IllegalEvent``), as is any send in the other
+  /// states (``ClientEngine/acceptsRequests``).
   case send(ClientMessage, requestId: String?)
 
   /// The name used in errors and vectors.

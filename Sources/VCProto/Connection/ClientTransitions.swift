@@ -34,6 +34,9 @@ public enum ClientTransitions {
     // A channel of authenticated frames that used its last sequence number while sending closes the
     // connection (STANDARDS.md#negotiation-and-auth).
     t[.ready]!["send"] = down.union([.ready])
+    // Not ready but on the way: a request with a request id waits in the outbox
+    // (``ClientConfiguration/outboxCapacity``); one without is refused by the engine.
+    for s in [ClientState.connecting, .awaitingHello, .awaitingConnected, .backingOff] { t[s]!["send"] = [s] }
     t[.ready]!["subscribe"] = down.union([.ready])
     t[.ready]!["unsubscribe"] = down.union([.ready])
     for s in parked {

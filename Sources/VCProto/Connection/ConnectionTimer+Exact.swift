@@ -30,6 +30,7 @@ extension ConnectionTimer {
     case .heartbeat: return 7
     case .authDeadline: return 8
     case .connectDeadline: return 9
+    case .outboxDeadline: return 10
     }
   }
 }

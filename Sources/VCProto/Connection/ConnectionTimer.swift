@@ -20,6 +20,9 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
   case continuation(sessionId: String)
   /// Client: the earliest answer deadline of the requests waiting (``ClientTiming/requestTimeoutMs``).
   case requestDeadline
+  /// Client: the earliest deadline of the requests in the outbox (made while not ready), which then
+  /// fail with ``RequestFailure/timeout``. It survives a lost connection, unlike the other timers.
+  case outboxDeadline
   /// Server (heartbeat extension): send the next `heartbeat`.
   case heartbeat
   /// Server: the client did not authenticate in time.
@@ -36,6 +39,7 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
     case .heartbeatDeadline: return "heartbeat_deadline"
     case .continuation(let id): return "continuation:" + id
     case .requestDeadline: return "request_deadline"
+    case .outboxDeadline: return "outbox_deadline"
     case .heartbeat: return "heartbeat"
     case .authDeadline: return "auth_deadline"
     }
@@ -51,6 +55,7 @@ public enum ConnectionTimer: Sendable, Hashable, CustomStringConvertible {
     case "pong_deadline": self = .pongDeadline
     case "heartbeat_deadline": self = .heartbeatDeadline
     case "request_deadline": self = .requestDeadline
+    case "outbox_deadline": self = .outboxDeadline
     case "heartbeat": self = .heartbeat
     case "auth_deadline": self = .authDeadline
     default:

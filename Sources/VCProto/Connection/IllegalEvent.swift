@@ -1,5 +1,6 @@
 /// An event the engine cannot take in its current state: a mistake of the host application (for
-/// example sending a request before the connection is authenticated), never of the peer. The engine
+/// example sending a request before ``ClientEvent/start``, or a message without a request id before
+/// the connection is authenticated), never of the peer. The engine
 /// is left unchanged and nothing is emitted.
 public struct IllegalEvent: Error, Sendable, Hashable, CustomStringConvertible {
   /// The engine's state when the event arrived (`awaiting_connected`, ...).

@@ -72,16 +72,22 @@ public final class ClientHost: Sendable {
   }
 
   /// Sends `request` once the connection is ready and returns its answer (which may be a refusal
-  /// such as `command_error`). Throws ``ClientHostError/requestFailed(_:)`` when it will never be
-  /// answered (the connection dropped, it timed out), ``ClientHostError/noAnswer(type:)`` for a
-  /// type without an answer (use ``post(_:)``), ``ClientHostError/stopped``, or
-  /// ``ClientHostError/notConnected(reason:)`` when the host stopped reconnecting while it waited.
+  /// such as `command_error`). While the client connects, handshakes or reconnects, the request
+  /// waits in the engine's outbox (``ClientConfiguration/outboxCapacity``) and goes out, in order,
+  /// once the connection is ready. Throws ``ClientHostError/requestFailed(_:)`` when it will never be
+  /// answered (the connection dropped after it was sent, its timeout passed, the outbox was full,
+  /// the host stopped, or the host stopped reconnecting while it was queued: ``RequestFailure``),
+  /// ``ClientHostError/noAnswer(type:)`` for a type without an answer (use ``post(_:)``),
+  /// ``ClientHostError/stopped`` when called after ``stop(reason:)``, or
+  /// ``ClientHostError/notConnected(reason:)`` when, called while the host was not reconnecting by
+  /// itself, it waited for ``restart()`` and the host stopped reconnecting again.
   /// Cancelling the calling task stops the waiting (the request may still have been sent).
   public func send(_ request: ClientMessage) async throws -> ServerMessage {
     try await core.request(request)
   }
 
-  /// Sends `message` once the connection is ready, without waiting for anything in return.
+  /// Sends `message` once the connection is ready, without waiting for anything in return (it waits
+  /// for the connection here, not in the engine's outbox, which reports failures by request id).
   public func post(_ message: ClientMessage) async throws {
     try await core.post(message)
   }

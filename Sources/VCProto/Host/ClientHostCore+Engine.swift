@@ -98,7 +98,10 @@ extension ClientHostCore {
   func request(_ message: ClientMessage) async throws -> ServerMessage {
     let type = message.type
     guard ClientEngine.answerTypes[type] != nil else { throw ClientHostError.noAnswer(type: type) }
-    while !isReady { try await waitUntilReady() }
+    if stopped { throw ClientHostError.stopped }
+    // Connecting, handshaking or backing off, the engine's outbox holds the request until the
+    // connection is ready (bounded, with its timeout); parked until the application acts, it waits here.
+    while !engine.acceptsRequests { try await waitUntilReady() }
     let requestId = nextRequestId()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in

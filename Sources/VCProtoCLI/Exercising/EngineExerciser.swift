@@ -67,15 +67,18 @@ public struct EngineExerciser {
       check: { engine, before, event, actions, armed in
         for case .openTransport(let id) in actions { opened = id.rawValue }
         return Self.checkClient(engine, before: before, event: event, actions: actions, armed: &armed)
-          ?? Self.checkRequests(event: event, actions: actions, waiting: &waiting)
+          ?? Self.checkRequests(event: event, actions: actions, waiting: &waiting, queued: before != .ready)
       })
   }
 
   /// Every tracked request ends at most once, with its own id: `answered` and `requestFailed` only
   /// for a request id sent and not yet ended (ids may repeat; each send counts once; ids compared by
-  /// their exact UTF-8 bytes).
-  static func checkRequests(event: ClientEvent, actions: [ClientAction], waiting: inout [String]) -> String? {
-    if case .send(let message, let id?) = event, ClientEngine.answerTypes[message.type] != nil {
+  /// their exact UTF-8 bytes). A request made while not ready (`queued`) may end in the outbox,
+  /// whatever its type.
+  static func checkRequests(
+    event: ClientEvent, actions: [ClientAction], waiting: inout [String], queued: Bool = false
+  ) -> String? {
+    if case .send(let message, let id?) = event, queued || ClientEngine.answerTypes[message.type] != nil {
       waiting.append(id)
     }
     for action in actions {

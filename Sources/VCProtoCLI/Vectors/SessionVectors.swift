@@ -82,6 +82,8 @@ enum SessionVectors {
     if let ms = c["pong_timeout_ms"]?.int64Value { timing.pongTimeoutMs = ms }
     if let ms = c["heartbeat_timeout_ms"]?.int64Value { timing.heartbeatTimeoutMs = ms }
     if let ms = c["connect_timeout_ms"]?.int64Value { timing.connectTimeoutMs = ms }
+    if let ms = c["request_timeout_ms"]?.int64Value { timing.requestTimeoutMs = ms }
+    if let ms = c["slow_request_timeout_ms"]?.int64Value { timing.slowRequestTimeoutMs = ms }
     return ClientConfiguration(
       apiKey: c["api_key"]?.stringValue ?? "", minimumVersion: version(c["min_version"]) ?? .v0_2_0,
       maximumVersion: version(c["max_version"]) ?? .v0_5_0,
@@ -90,7 +92,8 @@ enum SessionVectors {
       sessionId: c["session_id"]?.stringValue, recentSessionsLimit: c["recent_sessions_limit"]?.intValue,
       maxMessageSizeKB: c["max_message_size_kb"]?.intValue, timing: timing,
       randomSeed: UInt64(truncatingIfNeeded: c["random_seed"]?.int64Value ?? 0),
-      maxPendingRequests: max(0, c["max_pending_requests"]?.intValue ?? 256))
+      maxPendingRequests: max(0, c["max_pending_requests"]?.intValue ?? 256),
+      outboxCapacity: c["outbox_capacity"]?.intValue ?? 32)
   }
 
   static func serverConfiguration(_ c: JSONObject) -> ServerConfiguration {
