@@ -51,35 +51,22 @@ public enum ClientEvent: Sendable, Hashable {
   /// states (``ClientEngine/acceptsRequests``).
   case send(ClientMessage, requestId: String?)
 
-  /// The name used in errors and vectors.
-  public var name: String {
-    switch self {
-    case .start: return "start"
-    case .resume: return "resume"
-    case .stop: return "stop"
-    case .transportOpened: return "transport_opened"
-    case .transportClosed: return "transport_closed"
-    case .received: return "frame"
-    case .timerFired: return "timer"
-    case .subscribe: return "subscribe"
-    case .unsubscribe: return "unsubscribe"
-    case .send: return "send"
-    }
-  }
+  /// The name used in errors and vectors (the kind's raw value).
+  public var name: String { kind.rawValue }
 
-  /// The event's column in ``ClientTransitions/flat`` (its index in ``ClientTransitions/eventNames``).
-  var kind: Int {
+  /// The event's kind: its column in ``ClientTransitions/table``.
+  public var kind: ClientEventKind {
     switch self {
-    case .start: return 0
-    case .resume: return 1
-    case .stop: return 2
-    case .transportOpened: return 3
-    case .transportClosed: return 4
-    case .received: return 5
-    case .timerFired: return 6
-    case .subscribe: return 7
-    case .unsubscribe: return 8
-    case .send: return 9
+    case .start: return .start
+    case .resume: return .resume
+    case .stop: return .stop
+    case .transportOpened: return .transportOpened
+    case .transportClosed: return .transportClosed
+    case .received: return .frame
+    case .timerFired: return .timer
+    case .subscribe: return .subscribe
+    case .unsubscribe: return .unsubscribe
+    case .send: return .send
     }
   }
 }

@@ -24,29 +24,19 @@ public enum ServerEvent: Sendable, Hashable {
   /// Application: close this connection.
   case close
 
-  /// The name used in errors and vectors.
-  public var name: String {
-    switch self {
-    case .transportOpened: return "transport_opened"
-    case .received: return "received"
-    case .transportClosed: return "transport_closed"
-    case .timerFired: return "timer"
-    case .send: return "send"
-    case .drain: return "drain"
-    case .close: return "close"
-    }
-  }
+  /// The name used in errors and vectors (the kind's raw value).
+  public var name: String { kind.rawValue }
 
-  /// The event's column in ``ServerTransitions/flat`` (its index in ``ServerTransitions/eventNames``).
-  var kind: Int {
+  /// The event's kind: its column in ``ServerTransitions/table``.
+  public var kind: ServerEventKind {
     switch self {
-    case .transportOpened: return 0
-    case .received: return 1
-    case .transportClosed: return 2
-    case .timerFired: return 3
-    case .send: return 4
-    case .drain: return 5
-    case .close: return 6
+    case .transportOpened: return .transportOpened
+    case .received: return .received
+    case .transportClosed: return .transportClosed
+    case .timerFired: return .timer
+    case .send: return .send
+    case .drain: return .drain
+    case .close: return .close
     }
   }
 }
