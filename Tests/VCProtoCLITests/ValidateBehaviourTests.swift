@@ -101,7 +101,7 @@ import VCProto
     let reference = try String(contentsOf: packageRoot.appendingPathComponent("docs/CLI.md"), encoding: .utf8)
     #expect(reference.contains("never when `NO_COLOR` is set to a non-empty value, even `0` or\n  `false`"))
     #expect(reference.contains("https://no-color.org"))
-    #expect(runCommand(["validate", "--help"]).out.contains("NO_COLOR): docs/CLI.md"))
+    #expect(runCommand(["validate", "--help"]).out.contains("Full reference: docs/CLI.md#validate"))
   }
 
   @Test func standardInputBytesAreRead() {

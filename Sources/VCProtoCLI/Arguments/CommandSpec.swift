@@ -50,13 +50,19 @@ struct PositionalSpec: Sendable {
 }
 
 /// The declaration of one subcommand: what the parser accepts and what help prints.
+///
+/// Help is short, as swift-argument-parser lays it out (overview, usage, arguments, options), with
+/// one example and the exit statuses; the long reference is docs/CLI.md, whose section for the
+/// subcommand names every option (a test derives the list from these declarations).
 struct CommandSpec: Sendable {
   /// The subcommand name, e.g. `validate`.
   var name: String
   /// One line saying what it does.
   var abstract: String
-  /// Further paragraphs for `--help`.
-  var discussion: String = ""
+  /// One command line that runs it, e.g. `vcproto validate --strict Samples/conversation-0.5.0.jsonl`.
+  var example: String
+  /// Every status it exits with, in order (usage errors included).
+  var exitStatus: [ExitStatus]
   /// Its options (`--help` is implied).
   var options: [OptionSpec] = []
   /// Its positional arguments, in order.
@@ -65,6 +71,9 @@ struct CommandSpec: Sendable {
   var hidden = false
 
   static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help for this command.")
+
+  /// The document with the long reference of every subcommand.
+  static let reference = "docs/CLI.md"
 
   /// `vcproto validate [<options>] <capture> ...`
   var usage: String {
@@ -80,8 +89,7 @@ struct CommandSpec: Sendable {
 
   /// The full `--help` text.
   var help: String {
-    var out = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
-    if !discussion.isEmpty { out += "\n\(discussion)\n" }
+    var out = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\nEXAMPLE: \(example)\n"
     if !positionals.isEmpty {
       out += "\nARGUMENTS:\n"
       for p in positionals { out += Self.row("<\(p.name)>", p.help) }
@@ -89,12 +97,15 @@ struct CommandSpec: Sendable {
     out += "\nOPTIONS:\n"
     for o in options where !o.hidden { out += Self.row(o.synopsis, o.help) }
     out += Self.row(Self.helpOption.synopsis, Self.helpOption.help)
+    out += "\nEXIT STATUS:\n"
+    for status in exitStatus { out += "  \(status.code)  \(status.meaning)\n" }
+    out += "\nFull reference: \(Self.reference)#\(name)\n"
     return out
   }
 
   /// One aligned help row; long names push the help to the next line.
   static func row(_ left: String, _ right: String) -> String {
-    let width = 26
+    let width = 34
     let lead = "  " + left
     if lead.count < width {
       return lead + String(repeating: " ", count: width - lead.count) + right + "\n"

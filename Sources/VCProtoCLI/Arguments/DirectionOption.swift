@@ -10,11 +10,12 @@ enum DirectionOption {
     ("send", .clientToServer), ("receive", .serverToClient),
   ]
 
-  /// The option's declaration; `help` says what the direction does in that subcommand.
+  /// The option's declaration; `help` says what the direction does in that subcommand, and the
+  /// accepted words follow it.
   static func spec(help: String) -> OptionSpec {
     .option(
-      "direction", value: "client_to_server|server_to_client", allowed: words.map(\.word),
-      help: help + " send = client_to_server, receive = server_to_client.")
+      "direction", value: "direction", allowed: words.map(\.word),
+      help: help + ": client_to_server (send) or server_to_client (receive).")
   }
 
   /// The direction `--direction` names, or `nil` when it is not given.

@@ -6,12 +6,10 @@ enum FormatOption: String, CaseIterable {
   case json
 
   /// The option's declaration.
-  static let spec = OptionSpec.option(
-    "format", value: allCases.map(\.rawValue).joined(separator: "|"), allowed: allCases.map(\.rawValue),
-    help: "Output format (default text).")
+  static let spec = OptionSpec.choice("format", of: FormatOption.self, help: "Output format (default text).")
 
   /// The format `--format` names; `text` when it is not given.
   static func value(_ args: ParsedArguments) -> FormatOption {
-    args["format"].flatMap(FormatOption.init(rawValue:)) ?? .text
+    args.choice("format") ?? .text
   }
 }

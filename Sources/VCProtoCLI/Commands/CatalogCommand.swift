@@ -6,19 +6,13 @@ enum CatalogCommand {
   static let spec = CommandSpec(
     name: "catalog",
     abstract: "List the message types per protocol version and direction, or diff two versions.",
-    discussion: """
-      Status is one of implemented, documented_not_implemented (valid, but the real backend never
-      sends it), unhandled (sent, but the real backend ignores it), nonexistent (listed in a review
-      only; not part of the protocol) and extension (only after its capability is negotiated).
-      With --diff A B (any two known versions): the types added and removed from A to B, and for
-      the types and shapes both have the members added, removed and retyped, and the changes of
-      requiredness, nullability, allowed values, known values, defaults, status and rules.
-      """,
+    example: "vcproto catalog --diff 0.4.0 0.5.0",
+    exitStatus: [ExitStatus(0, "listed"), .usage],
     options: [
-      .flag("diff", help: "Print the differences between the two versions given as arguments."),
+      .flag("diff", help: "What changed between the two <version>s."),
       FormatOption.spec,
       ProtocolOption.spec(help: "Only this protocol version."),
-      DirectionOption.spec(help: "Only this direction."),
+      DirectionOption.spec(help: "Only this direction"),
     ],
     positionals: [
       PositionalSpec(

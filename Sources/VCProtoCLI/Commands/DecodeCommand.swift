@@ -6,22 +6,20 @@ enum DecodeCommand {
   static let spec = CommandSpec(
     name: "decode",
     abstract: "Decode one frame or envelope and print it as pretty JSON.",
-    discussion: """
-      The input is one frame, byte for byte: a JSON message, a text envelope
-      ({"type":"compressed",...}) or a binary envelope (starting with "VC"). It is validated and
-      decoded through the typed model, then printed in canonical member order. Secret members
-      (api_key, auth_response) and anything shaped like an API key are shown as «redacted» unless
-      --show-secrets is given. Findings go to standard error; exit 1 when the frame does not decode.
-      """,
+    example: #"echo '{"type":"ping"}' | vcproto decode"#,
+    exitStatus: [
+      ExitStatus(0, "decoded and printed"), ExitStatus(1, "the frame does not decode (findings on standard error)"),
+      ExitStatus(2, "usage error or unreadable input"),
+    ],
     options: [
-      DirectionOption.spec(help: "The direction the frame travelled (default: from its type)."),
+      DirectionOption.spec(help: "The frame's direction"),
       ProtocolOption.spec(help: "Protocol version (default 0.5.0)."),
       .flag("strict", help: "Treat warnings as errors."),
       .flag("show-secrets", help: "Print secret values instead of «redacted»."),
     ],
     positionals: [
       PositionalSpec(
-        name: "frame", help: "File holding the frame; `-` or nothing reads standard input.", optional: true)
+        name: "frame", help: "The frame's file; `-` or nothing: standard input.", optional: true)
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, opener: EnvelopeOpener) throws(UsageError) -> Int32 {

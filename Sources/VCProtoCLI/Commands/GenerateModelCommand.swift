@@ -5,6 +5,8 @@ enum GenerateModelCommand {
   static let spec = CommandSpec(
     name: "generate-model",
     abstract: "Regenerate the typed Swift model from the catalog (for maintainers).",
+    example: "vcproto generate-model",
+    exitStatus: [ExitStatus(0, "written"), ExitStatus(2, "usage error or a file that cannot be written")],
     options: [
       .option(
         "output", short: "o", value: "dir", help: "Directory to write into (default Sources/VCProto/Model/Generated).")

@@ -9,6 +9,8 @@ enum GenerateSpecCommand {
   static let spec = CommandSpec(
     name: "generate-spec",
     abstract: "Write docs/MESSAGES.md and STANDARDS.md's generated table from the catalog (for maintainers).",
+    example: "vcproto generate-spec",
+    exitStatus: [ExitStatus(0, "written"), ExitStatus(2, "usage error, or a file that cannot be read or written")],
     options: [
       .option("spec", value: "file", help: "The specification to rewrite (default STANDARDS.md)."),
       .option("reference", value: "file", help: "The message reference to write (default docs/MESSAGES.md)."),

@@ -7,6 +7,10 @@ enum HMACCommand {
   static let spec = CommandSpec(
     name: "hmac",
     abstract: "Print HMAC-SHA256 of '<hex key> <hex message>' lines from standard input (for cross-checks).",
+    example: "echo '6b6579 6d657373616765' | vcproto hmac",
+    exitStatus: [
+      ExitStatus(0, "every line answered"), ExitStatus(2, "usage error or a line that is not two hex strings"),
+    ],
     options: [],
     hidden: true)
 

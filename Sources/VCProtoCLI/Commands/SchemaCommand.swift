@@ -7,6 +7,8 @@ enum SchemaCommand {
   static let spec = CommandSpec(
     name: "schema",
     abstract: "Write the JSON Schema files derived from the protocol catalog.",
+    example: "vcproto schema --output Schema",
+    exitStatus: [ExitStatus(0, "written"), ExitStatus(2, "usage error or a file that cannot be written")],
     options: [
       .option("output", short: "o", value: "dir", help: "Directory to write into (default Schema)."),
       ProtocolOption.spec(help: "Protocol version (default: every version)."),

@@ -41,7 +41,8 @@ public enum VCProtoCommand {
     out += "\nOPTIONS:\n"
     out += CommandSpec.row("-V, --version", "Print vcproto's version.")
     out += CommandSpec.row("-h, --help", "Show this help.")
-    out += "\n  See 'vcproto help <subcommand>' or 'vcproto <subcommand> --help' for details.\n"
+    out += "\n  See 'vcproto help <subcommand>' or 'vcproto <subcommand> --help' for details;\n"
+    out += "  the full reference is \(CommandSpec.reference).\n"
     return out
   }
 

@@ -6,38 +6,20 @@ enum ValidateCommand {
   static let spec = CommandSpec(
     name: "validate",
     abstract: "Check captured traffic (JSON Lines, HAR, or one frame) against the protocol.",
-    discussion: """
-      Prints each finding as `file:line: type /pointer: severity: message [code]` (`file#N` for frame N
-      of a HAR or single frame, from 0), then a summary line (OK, FAIL or ERROR) and counts per type
-      and code. Each connection is checked against the version its handshake negotiates (without one:
-      --protocol, else 0.5.0); the summary says which and why. Output is bounded and escaped whatever
-      the capture; secrets are never printed.
-
-      Example: vcproto validate --strict Samples/conversation-0.5.0.jsonl
-
-      Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage or unreadable input.
-      Full reference (input, memory, checks, output, colour and NO_COLOR): docs/CLI.md.
-      """,
+    example: "vcproto validate --strict Samples/conversation-0.5.0.jsonl",
+    exitStatus: [
+      ExitStatus(0, "no errors (warnings allowed)"), ExitStatus(1, "at least one error"),
+      ExitStatus(2, "usage error or unreadable input"),
+    ],
     options: [
-      .option(
-        "input", value: "jsonl|har|frame", allowed: ["jsonl", "har", "frame"],
-        help: "Input format (default: detected)."),
-      DirectionOption.spec(help: "Direction of every frame (overrides the capture)."),
-      ProtocolOption.spec(
-        help: "Version of captures without a handshake (default 0.5.0); for a 0.4.0/0.5.0 hello, the server's floor"
-          + " when it is one (default 0.4.0)."),
+      .choice("input", of: CaptureFormat.self, help: "Input format (default: detected)."),
+      DirectionOption.spec(help: "Every frame's direction"),
+      ProtocolOption.spec(help: "Version without a handshake (default 0.5.0)."),
       FormatOption.spec,
       .flag("strict", help: "Treat warnings as errors."),
-      .option(
-        "max-findings", value: "count",
-        help: "Most findings printed for the whole run; later ones are only counted (default 1000; 0 prints"
-          + " only the summary; 'unlimited')."),
-      .option(
-        "max-line-length", value: "bytes",
-        help: "Longest JSON Lines line; longer ones are skipped [line_too_long] (default 33554432, 32 MiB)."),
-      .option(
-        "max-har-message-size", value: "bytes",
-        help: "Largest HAR WebSocket message; larger ones are dropped [frame_too_large] (default 67108864, 64 MiB)."),
+      .option("max-findings", value: "count", help: "Findings printed at most (default 1000; 'unlimited')."),
+      .option("max-line-length", value: "bytes", help: "Longest JSON Lines line (default 32 MiB)."),
+      .option("max-har-message-size", value: "bytes", help: "Largest HAR message (default 64 MiB)."),
     ],
     positionals: [
       PositionalSpec(
@@ -74,7 +56,7 @@ enum ValidateCommand {
       }
       do {
         let format: CaptureFormat
-        if let forced = args["input"].flatMap(CaptureFormat.init(rawValue:)) {
+        if let forced = args.choice("input", as: CaptureFormat.self) {
           format = forced
         } else {
           let prefix = try source.read(upTo: 64 * 1024)

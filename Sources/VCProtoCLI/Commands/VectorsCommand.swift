@@ -7,29 +7,10 @@ enum VectorsCommand {
   static let spec = CommandSpec(
     name: "vectors",
     abstract: "Run the golden test vectors: one PASS/FAIL line each.",
-    discussion: """
-      Runs every <dir>/<kind>/**/*.json (each a JSON array of vectors, in subfolders too: messages/
-      has one folder per protocol version; see Vectors/README.md) and prints `PASS <name>` or
-      `FAIL <name>: what differed`, then `N passed, M failed`. A vector's name is its file's folder
-      and its id, as `vcproto conformance` names it: `messages/0.2.0/ack.valid`, `auth/v2.basic`.
-        messages/     each frame is validated and decoded against the vector's protocol_version;
-                      both must agree with `valid`, and the error findings reported must be
-                      exactly the {pointer, code} pairs listed.
-        envelope/     each envelope is opened; a valid one must give `json` byte for byte (and a
-                      fresh seal of `json` must open to it again), an invalid one the `error` code.
-        auth/         auth_response, server_proof and frame keys are recomputed from the vector's
-                      fields with the library's AuthClient/AuthServer; the outcome (accepted,
-                      auth_error, server_proof_mismatch, server_proof_missing, downgrade_refused)
-                      must match `valid` and `expected_outcome`. HKDF vectors must give their
-                      PRK and OKM; frame vectors' messages must be accepted or refused as `expect`.
-        negotiation/  the Negotiator runs on `server` and `client`: hello.version, then the outcome or
-                      the refusal frame, must be `expect`.
-        sessions/     a client or server engine is fed each step's input; what it does must equal
-                      the step's `expect` (or the illegal event in `error`).
-      Other folders are skipped with a note. The output is what an implementation in another
-      language compares with.
-      Exit status: 0 all passed, 1 any failed, 2 no vectors found.
-      """,
+    example: "vcproto vectors Vectors",
+    exitStatus: [
+      ExitStatus(0, "all passed"), ExitStatus(1, "any failed"), ExitStatus(2, "usage error or no vectors found"),
+    ],
     positionals: [PositionalSpec(name: "dir", help: "The vectors directory (default Vectors).", optional: true)])
 
   /// One kind of vector: its folder and how one vector is checked (`nil` when it passes).

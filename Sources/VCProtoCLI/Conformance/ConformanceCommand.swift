@@ -15,35 +15,24 @@ enum ConformanceCommand {
   static let spec = CommandSpec(
     name: "conformance",
     abstract: "Run the golden vectors against another implementation over a pipe.",
-    discussion: """
-      Starts <command> as a child process and sends it every vector under the vectors directory as
-      one JSON line on its standard input; it answers each with one JSON line on its standard
-      output (the protocol: Vectors/CONFORMANCE.md). Its answers are compared with the vectors'
-      expectations. Prints one line per failure, a line per kind and `N passed, M failed, ...`.
-        A test's name is the folder of its vector file and the vector's id; message vectors keep
-      their version folder: `messages/0.5.0/connect.null.api_key`. --id globs (`*` spans folders:
-      --id 'messages/*/connect.*') and --failure-list lines use these names.
-        A peer that crashes, hangs past --timeout, answers garbage or too long a line fails that
-      test and is restarted; the run goes on.
-        With --failure-list, listed tests that fail are known failures; a listed test that passes
-      is reported and fails the run, so the list only shrinks.
-      Exit status: 0 nothing unexpected, 1 an unlisted failure or a listed test that passed,
-      2 usage error, unreadable vectors or failure list, or a peer that does not start.
-      Example: vcproto conformance -- python3 tools/conformance_peer.py
-      """,
+    example: "vcproto conformance -- python3 tools/conformance_peer.py",
+    exitStatus: [
+      ExitStatus(0, "nothing unexpected"), ExitStatus(1, "an unlisted failure, or a listed test that passed"),
+      ExitStatus(2, "usage error, unreadable vectors or failure list, or a peer that does not start"),
+    ],
     options: [
       .option("vectors", value: "dir", help: "The vectors directory (default Vectors)."),
-      .option("kind", value: "kinds", help: "Only these kinds, comma-separated (messages,envelope,...)."),
-      .option("id", value: "globs", help: "Only tests whose name matches a glob, comma-separated."),
-      .option("failure-list", value: "file", help: "Known failures, one test name per line (as FAIL lines print it)."),
+      .option("kind", value: "kinds", help: "Only these kinds (comma-separated)."),
+      .option("id", value: "globs", help: "Only tests matching a glob (comma-separated)."),
+      .option("failure-list", value: "file", help: "Known failures, one test name per line."),
       .option(
-        "timeout", value: "seconds", help: "How long one answer may take (default 10; the handshake 30 or more)."),
-      .option("max-reply-bytes", value: "n", help: "The longest answer line accepted (default 16777216)."),
+        "timeout", value: "seconds", help: "Longest wait for an answer (default 10)."),
+      .option("max-reply-bytes", value: "bytes", help: "Longest answer line (default 16 MiB)."),
       .flag("verbose", short: "v", help: "Also print passing, skipped and known-failing tests."),
     ],
     positionals: [
       PositionalSpec(
-        name: "command", help: "The implementation under test and its arguments.", optional: false, repeating: true)
+        name: "command", help: "The implementation under test, with its arguments.", optional: false, repeating: true)
     ])
 
   /// The options of one run.
