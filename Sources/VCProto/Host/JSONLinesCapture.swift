@@ -59,9 +59,10 @@ public final class JSONLinesCapture: Sendable {
     }
   }
 
-  /// One record, without the newline. A text message that is not UTF-8 is written with U+FFFD in
-  /// place of each invalid sequence (the record is JSON text).
-  static func line(_ message: WebSocketMessage, connection: Int, direction: MessageDirection, time: Double)
+  /// One record, without the newline: the one writer of capture records (``JSONLinesCapture`` and
+  /// `vcproto-tap`, through the CLI's `LiveValidation.record`). A text message that is not UTF-8 is
+  /// written with U+FFFD in place of each invalid sequence (the record is JSON text).
+  package static func line(_ message: WebSocketMessage, connection: Int, direction: MessageDirection, time: Double)
     -> [UInt8]
   {
     var members = [

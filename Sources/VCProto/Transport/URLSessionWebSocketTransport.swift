@@ -4,37 +4,49 @@ import Foundation
   import FoundationNetworking
 #endif
 
+/// What ``URLSessionWebSocketTransport`` uses of a `URLSessionWebSocketTask`: the seam a test
+/// replaces with a task of its own (this toolchain's FoundationNetworking cannot run a real one).
+protocol URLSessionWebSocketTaskProtocol: AnyObject {
+  func send(_ message: URLSessionWebSocketTask.Message) async throws
+  func receive() async throws -> URLSessionWebSocketTask.Message
+  func cancel(with closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?)
+  /// `.invalid` until the peer's close frame arrived, then its code.
+  var closeCode: URLSessionWebSocketTask.CloseCode { get }
+  var closeReason: Data? { get }
+}
+
+extension URLSessionWebSocketTask: URLSessionWebSocketTaskProtocol {}
+
 /// One `URLSessionWebSocketTask` as a ``WebSocketTransport`` (made by ``URLSessionWebSocketConnector``).
-/// `URLSession` runs the close handshake and answers pings; the close a peer sent is read from the
-/// task's `closeCode` and `closeReason`.
+/// `URLSession` answers pings; the close a peer sent is read from the task's `closeCode` and
+/// `closeReason`.
+///
+/// **Closing.** ``close(code:reason:)`` sends the close frame, then waits for the peer's (the task's
+/// `closeCode` set) at most `closeTimeout`, polling every 10 ms; a ``receive()`` pending meanwhile
+/// (the task fails it as soon as it closes) waits the same way. Both then report the peer's close,
+/// or ``WebSocketClose/abnormal`` (1006, RFC 6455 section 7.1.5) when none came in time.
 final class URLSessionWebSocketTransport: WebSocketTransport {
   /// The task, shared with the session's own threads (URLSession synchronises its tasks).
   struct SendableTask: @unchecked Sendable {
-    let value: URLSessionWebSocketTask
-    init(_ value: URLSessionWebSocketTask) { self.value = value }
+    let value: any URLSessionWebSocketTaskProtocol
+    init(_ value: any URLSessionWebSocketTaskProtocol) { self.value = value }
+  }
+
+  private struct State {
+    /// The close this side sent, once it did.
+    var sent: WebSocketClose?
+    /// How the connection ended, once known: what ``receive()`` returns from then on.
+    var ended: WebSocketClose?
   }
 
   private let task: SendableTask
-  private let closed = Locked<WebSocketClose?>(nil)
+  /// The longest ``close(code:reason:)`` waits for the peer's close frame.
+  let closeTimeout: Duration
+  private let state = Locked(State())
 
-  init(task: SendableTask) {
+  init(task: SendableTask, closeTimeout: Duration) {
     self.task = task
-  }
-
-  /// Returns once the server answered a ping (the upgrade is done); throws the task's error, or
-  /// `CancellationError` (cancelling the task) when the calling task is cancelled.
-  func waitUntilOpen() async throws {
-    let task = self.task
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        task.value.sendPing { error in
-          if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-        }
-      }
-    } onCancel: {
-      task.value.cancel(with: .goingAway, reason: nil)
-    }
-    try Task.checkCancellation()
+    self.closeTimeout = closeTimeout
   }
 
   func send(_ message: WebSocketMessage) async throws {
@@ -45,7 +57,7 @@ final class URLSessionWebSocketTransport: WebSocketTransport {
   }
 
   func receive() async -> WebSocketReceived {
-    if let close = closed.withLock({ $0 }) { return .closed(close) }
+    if let ended = state.withLock({ $0.ended }) { return .closed(ended) }
     do {
       switch try await task.value.receive() {
       case .string(let text): return .message(.text(Array(text.utf8)))
@@ -53,19 +65,34 @@ final class URLSessionWebSocketTransport: WebSocketTransport {
       @unknown default: return .closed(finish(.abnormal))
       }
     } catch {
+      // After this side's close the task fails a pending receive at once: the peer's answer may
+      // still be on its way.
+      if state.withLock({ $0.sent != nil }) { await waitForPeerClose() }
       return .closed(finish(peerClose()))
     }
   }
 
   func close(code: WebSocketCloseCode, reason: String) async {
-    let first = closed.withLock { closed in
-      guard closed == nil else { return false }
-      closed = WebSocketClose(code: code, reason: reason)
+    let first = state.withLock { state in
+      guard state.sent == nil, state.ended == nil else { return false }
+      state.sent = WebSocketClose(code: code, reason: reason)
       return true
     }
     guard first else { return }
     let taskCode = URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure
     task.value.cancel(with: taskCode, reason: Data(reason.utf8.prefix(123)))
+    await waitForPeerClose()
+    _ = finish(peerClose())
+  }
+
+  /// Returns once the peer's close frame arrived, the connection's end is known, or `closeTimeout`
+  /// passed (or the calling task was cancelled).
+  private func waitForPeerClose() async {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: closeTimeout)
+    while task.value.closeCode == .invalid, state.withLock({ $0.ended == nil }), clock.now < deadline {
+      do { try await clock.sleep(for: .milliseconds(10)) } catch { return }
+    }
   }
 
   /// The close the peer sent, or ``WebSocketClose/abnormal``.
@@ -78,9 +105,9 @@ final class URLSessionWebSocketTransport: WebSocketTransport {
 
   /// Records `close` unless one was recorded; returns the one that stays.
   private func finish(_ close: WebSocketClose) -> WebSocketClose {
-    closed.withLock { closed in
-      if let closed { return closed }
-      closed = close
+    state.withLock { state in
+      if let ended = state.ended { return ended }
+      state.ended = close
       return close
     }
   }

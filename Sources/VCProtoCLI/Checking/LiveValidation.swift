@@ -45,12 +45,12 @@ public final class LiveValidation: Sendable {
 
   /// The capture record of a text message (without the newline).
   public static func record(connection: Int, direction: MessageDirection, time: Double, text: [UInt8]) -> [UInt8] {
-    CaptureRecord.line(connection: connection, direction: direction, time: time, payload: .text(text))
+    JSONLinesCapture.line(.text(text), connection: connection, direction: direction, time: time)
   }
 
   /// The capture record of a binary message (without the newline).
   public static func record(connection: Int, direction: MessageDirection, time: Double, binary: [UInt8]) -> [UInt8] {
-    CaptureRecord.line(connection: connection, direction: direction, time: time, payload: .binary(binary))
+    JSONLinesCapture.line(.binary(binary), connection: connection, direction: direction, time: time)
   }
 
   /// Prints validate's summary of everything checked so far; returns validate's exit status for it

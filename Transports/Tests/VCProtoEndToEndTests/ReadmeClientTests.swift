@@ -6,6 +6,8 @@ import VCProtoNIO
 
 /// README.md's "A client in a few lines" on Linux, with the NIO connector (`WebSocketClient()`),
 /// against the Python backend: the snippet as printed, inside a function that gives it its names.
+/// `readmeShowsThisSnippet` reads README.md and checks it shows the code between the `snippet`
+/// markers line for line (but for the lines marked `// test only`), so the two cannot drift.
 @Suite struct ReadmeClientTests {
   @Test(.timeLimit(.minutes(1)))
   func theReadmeClientRunsOverTheNIOTransport() async throws {
@@ -20,11 +22,11 @@ import VCProtoNIO
     let shown = Shown()
     func show(_ update: SessionUpdate) { shown.show(update) }
 
-    // README.md, "A client in a few lines":
+    // snippet begin: README client
     // The real backend speaks only auth v1: opting in sends the key in clear and the server proves nothing.
     let configuration = ClientConfiguration(apiKey: apiKey, capabilities: [Capability.heartbeat], allowAuthV1: true)
     let client = await ClientHost.connect(to: url, configuration: configuration, connector: connector)
-    shown.stop(client)
+    shown.stop(client)  // test only
     try await client.subscribe(sessionId: id, cursor: savedCursor)  // now and after every reconnect
     let recipes = try await client.send(.getAvailableRecipes(GetAvailableRecipesMessage()))  // its typed answer
     try await client.post(.prompt(.v0_3_0(PromptMessageV0_3_0(text: "Run the tests", resumeSessionId: id))))
@@ -35,9 +37,39 @@ import VCProtoNIO
       default: break
       }
     }
+    // snippet end: README client
 
     #expect(recipes == .availableRecipes(AvailableRecipesMessage(recipes: [])))
     #expect(shown.texts == ["m0", "m1", "m2", "Run the tests", "echo: Run the tests"])
+  }
+
+  /// README.md's Swift block that starts with `import VCProto` under "A client in a few lines" is
+  /// `import VCProto` and the snippet above, line for line (trimmed, blank lines aside).
+  @Test func readmeShowsThisSnippet() throws {
+    let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+    let lines = source.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let begin = try #require(lines.firstIndex(of: "// snippet begin: README client"))
+    let end = try #require(lines.firstIndex(of: "// snippet end: README client"))
+    let snippet = lines[(begin + 1)..<end].filter { !$0.hasSuffix("// test only") && !$0.isEmpty }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "## A client in a few lines").dropFirst().first)
+    let body = section.components(separatedBy: "\n## ")[0]
+    var blocks: [[String]] = []
+    var block: [String]?
+    for line in body.components(separatedBy: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+      if line == "```swift" {
+        block = []
+      } else if line == "```", let finished = block {
+        blocks.append(finished)
+        block = nil
+      } else if !line.isEmpty {
+        block?.append(line)
+      }
+    }
+    let shown = try #require(blocks.first { $0.first == "import VCProto" })
+    #expect(shown == ["import VCProto"] + snippet)
   }
 
   /// What the snippet's `show` saw; it stops the client once the answer to the prompt arrived.
