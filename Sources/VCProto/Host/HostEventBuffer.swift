@@ -74,16 +74,7 @@ final class HostEventBuffer<Element: Sendable>: Sendable {
 
   /// No event follows: the consumer gets what waits, then the end; no reader is held any more.
   func finish() {
-    let (consumer, readers) = state.withLock { state in
-      state.finished = true
-      defer {
-        state.readers = []
-        state.consumer = nil
-      }
-      return (state.consumer, state.readers)
-    }
-    consumer?.resume(returning: nil)
-    for reader in readers { reader.resume() }
+    end { $0.finished = true }
   }
 
   /// Returns once the reader of the transport of `generation` may read a message: fewer than
@@ -135,10 +126,18 @@ final class HostEventBuffer<Element: Sendable>: Sendable {
 
   /// The consumer's task was cancelled: drop what waits and everything later.
   private func abandon() {
-    let (consumer, readers) = state.withLock { state in
+    end { state in
       state.abandoned = true
       state.items = []
       state.head = 0
+    }
+  }
+
+  /// Applies `change` (which ends the buffer), then wakes a waiting consumer with the end (it waits
+  /// only when nothing is buffered) and every held reader.
+  private func end(_ change: (inout State) -> Void) {
+    let (consumer, readers) = state.withLock { state in
+      change(&state)
       defer {
         state.readers = []
         state.consumer = nil
