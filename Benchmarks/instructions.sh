@@ -9,17 +9,16 @@
 #   Benchmarks/instructions.sh --engine [--protocol VERSION] [--workload steady|first-contact|many-open|all-subscribed] [--cache]
 #     [FRAMES [history|other]]
 # `--engine`: the connection engines' instructions per frame against MessageDecoder's (RESULTS.md,
-# "Connection engines"): in the host pipeline (parse + engines, minus parse) and cache-cold (the
-# engines alone on frames parsed beforehand). Counted only inside each contender's function
-# (`--toggle-collect`), so neither the corpus nor the engines' setup is included. `--protocol 0.5.0`:
-# the 0.5.0 engine workload (engines and decoder at 0.5.0). `--workload`: the client's history traffic
-# (steady by default: four sessions followed as they grow; first-contact: sessions opened one after another,
-# the one shown before unsubscribed; many-open: the same keeping 32 open, the oldest unsubscribed;
-# all-subscribed: every session of the corpus subscribed up front; the last two are stress cases).
-# `--cache`: also callgrind's cache
-# simulation, with a fixed geometry so that figures compare across machines (32 KiB 8-way L1 for
-# instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses (D1, reads
-# and writes) and last-level data misses (LL) per frame.
+# "Connection engines"): bytes -> engine -> typed event (the application's requests included) against
+# decoding the same bytes. Counted only inside each contender's function (`--toggle-collect`), so
+# neither the corpus nor the engines' setup is included. `--protocol 0.5.0`: the 0.5.0 engine workload
+# (engines and decoder at 0.5.0). `--workload`: the client's history traffic (steady by default: four
+# sessions followed as they grow; first-contact: sessions opened one after another, the one shown
+# before unsubscribed; many-open: the same keeping 32 open, the oldest unsubscribed; all-subscribed:
+# every session of the corpus subscribed up front; the last two are stress cases). `--cache`: also
+# callgrind's cache simulation, with a fixed geometry so that figures compare across machines (32 KiB
+# 8-way L1 for instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses
+# (D1, reads and writes) and last-level data misses (LL) per frame.
 set -euo pipefail
 cd "$(dirname "$0")"
 protocol=0.2.0 encode="" engine="" cache="" workload=steady
@@ -45,22 +44,18 @@ if [ -n "$engine" ]; then
       sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $5 + $6, $8 + $9; else print $1, 0, 0 }'
   }
   n=$(.build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
-    --workload "$workload" --contender parse | sed -n 's/^frames \([0-9]*\).*/\1/p')
-  parse=$(engine_count parse) pipeline=$(engine_count pipeline) decode=$(engine_count decode) cold=$(engine_count cold)
+    --workload "$workload" --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
+  engines=$(engine_count engines) decode=$(engine_count decode)
   # shellcheck disable=SC2086 # each count is three numbers
-  python3 - "$n" "${only:-all}" "$protocol" "$cache" "$workload" $parse $pipeline $decode $cold <<'EOF'
+  python3 - "$n" "${only:-all}" "$protocol" "$cache" "$workload" $engines $decode <<'EOF'
 import sys
 n, what, version, cache, workload = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-parse, pipeline, decode, cold = (tuple(int(v) for v in sys.argv[6 + 3 * i:9 + 3 * i]) for i in range(4))
-engines = pipeline[0] - parse[0]
+engines, decode = (tuple(int(v) for v in sys.argv[6 + 3 * i:9 + 3 * i]) for i in range(2))
 print(f"protocol {version}, {workload} workload, {what} frames ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
-      f"parse {parse[0] / n:,.0f}, parse + engines {pipeline[0] / n:,.0f}, engines alone (cold) {cold[0] / n:,.0f}")
-print(f"engines in the host pipeline: {engines / n:,.0f} a frame = {engines / decode[0] * 100:.2f} % of decode, "
-      f"{engines / parse[0] * 100:.2f} % of parse; engines alone: {cold[0] / decode[0] * 100:.2f} % of decode")
+      f"bytes -> engine -> typed event {engines[0] / n:,.0f}: engines over decoding {(engines[0] / decode[0] - 1) * 100:.2f} %")
 if cache:
     for level, i in (("D1", 1), ("LL", 2)):
-        print(f"{level} data misses per frame: decode {decode[i] / n:,.1f}, parse {parse[i] / n:,.1f}, "
-              f"engines in the host pipeline {(pipeline[i] - parse[i]) / n:,.1f}, engines alone (cold) {cold[i] / n:,.1f}")
+        print(f"{level} data misses per frame: decode {decode[i] / n:,.1f}, engines {engines[i] / n:,.1f}")
 EOF
   exit 0
 fi

@@ -157,11 +157,10 @@ import Testing
       let pending = [
         PendingRequest(id: "r", type: "compact_session", sessionId: a, answers: ["compaction_complete"], deadline: 9)
       ]
-      let refusal = JSONObject.frame(
-        "error", ["message": "Unknown message type: compact_session", "session_id": .string(b)])
+      let refusal = ErrorMessage(message: "Unknown message type: compact_session", sessionId: b)
       #expect(ErrorAttribution.request(refusedBy: refusal, among: pending) == nil)
       var exact = refusal
-      exact["session_id"] = .string(a)
+      exact.sessionId = a
       #expect(ErrorAttribution.request(refusedBy: exact, among: pending) == 0)
     }
   }

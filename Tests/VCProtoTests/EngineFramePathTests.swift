@@ -3,7 +3,7 @@ import Testing
 @testable import VCProto
 
 /// The readers on the engines' per-frame path against their plain definitions: byte comparison of
-/// member names, the frame types recognised once per frame, a message's position read in place, and
+/// member names, the frame types recognised once per frame, a 0.2.0 record's position read in place, and
 /// the uuid hash.
 @Suite struct EngineFramePathTests {
   /// Strings around the boundaries of the comparison (8- and 4-byte steps) and of Swift's small
@@ -61,149 +61,21 @@ import Testing
     }
   }
 
-  /// `position(in:)` reads what the subscript reads: the uuid's hash, or the integer `seq`/`offset`.
-  @Test func positionInPlaceAgreesWithTheSubscript() throws {
+  /// `uuidPosition` (the dedup position of a 0.2.0 record) reads what the subscript reads: the hash of
+  /// a string `uuid`, nothing otherwise.
+  @Test func uuidPositionAgreesWithTheSubscript() throws {
     let reader = JSONReader(limits: .default)
     let messages = [
       #"{"type":"user","uuid":"3f2a9c1e-0000-4000-8000-000000000001"}"#,
       #"{"uuid":"short"}"#, #"{"uuid":7}"#, #"{"uuid":null}"#, #"{"role":"user"}"#, #"{}"#,
-      #"{"seq":42,"uuid":"a"}"#, #"{"seq":1.5}"#, #"{"seq":1e3}"#, #"{"seq":-3}"#, #"{"seq":"4"}"#,
-      #"{"seq":99999999999999999999}"#, #"{"offset":0}"#, #"{"offset":123456789,"session_id":"s"}"#,
-      #"{"offset":true}"#, #"{"type":"x","message":{"uuid":"nested"}}"#, #"{"offset":-0}"#,
-      #"{"offset":9223372036854775807}"#, #"{"offset":9223372036854775808}"#, #"{"seq":-9223372036854775808}"#,
-      #"{"seq":-9223372036854775809}"#, #"{"offset":1E3}"#, #"{"offset":-1.5e2}"#, #"{"offset":0.0}"#,
+      #"{"seq":42,"uuid":"a"}"#, #"{"type":"x","message":{"uuid":"nested"}}"#,
     ]
     for text in messages {
-      guard case .object(let message) = try reader.parse(Array(text.utf8)) else {
-        Issue.record("not an object: \(text)")
-        continue
-      }
-      let uuid = message["uuid"]?.stringValue.map(PositionHash.of)
-      #expect(message.position(in: .messageId) == uuid, "\(text)")
-      #expect(message.position(in: .seq) == message["seq"]?.intValue, "\(text)")
-      #expect(message.position(in: .offset) == message["offset"]?.intValue, "\(text)")
+      let message = try #require(try reader.parse(Array(text.utf8)).objectValue, "\(text)")
+      #expect(message.uuidPosition == message["uuid"]?.stringValue.map(PositionHash.of), "\(text)")
     }
-    let seq = try #require(try reader.parse(Array(#"{"seq":42}"#.utf8)).objectValue)
-    #expect(seq.position(in: .seq) == 42)
     let nested = try #require(try reader.parse(Array(#"{"message":{"uuid":"u"}}"#.utf8)).objectValue)
-    #expect(nested.position(in: .messageId) == nil)
-  }
-
-  /// The engine's one-pass reader of a 0.4.0/0.5.0 message decides as the subscript does: the integer
-  /// `seq`/`offset`, and a `session_id` naming another session drops the message. When it cannot
-  /// decide from bytes (another session's id, which may be a canonically equivalent string), it says so.
-  @Test func inPlacePositionAgreesWithTheSubscript() throws {
-    let reader = JSONReader(limits: .default)
-    let messages = [
-      #"{"offset":7,"session_id":"s"}"#, #"{"session_id":"s","offset":7}"#, #"{"offset":7,"session_id":"t"}"#,
-      #"{"offset":7}"#, #"{"offset":"7","session_id":"s"}"#, #"{"session_id":7,"offset":7}"#,
-      #"{"offset":7.5,"session_id":"s"}"#, #"{"seq":3,"offset":8,"session_id":"s"}"#, #"{"session_id":"s"}"#,
-      #"{"offset":-12,"session_ix":"t","session_id":"s"}"#, #"{"offset":1e2,"session_id":"s"}"#,
-      #"{"offset":9223372036854775808,"session_id":"s"}"#, #"{"offsets":1,"offset":2,"session_id":"s"}"#,
-      #"{"offset":5,"session_id":"é"}"#, #"{"offset":5,"session_id":"é"}"#,
-    ]
-    for session in ["s", "\u{e9}"] {
-      for name in ["seq", "offset"] {
-        for text in messages {
-          let message = try #require(try reader.parse(Array(text.utf8)).objectValue, "\(text)")
-          let plain = ClientEngine.plainPosition(of: .object(message), named: name, session: session)
-          switch message.inPlacePosition(named: name, session: session) {
-          case .position(let position):
-            #expect(position == plain, "\(name) in \(text)")
-            #expect(message["session_id"]?.stringValue.map { Array($0.utf8) == Array(session.utf8) } ?? true)
-          case .absent: #expect(plain == nil, "\(name) in \(text)")
-          case .undecided:
-            // Only another session's bytes (or bytes that are not contiguous) leave it undecided.
-            #expect(message[name]?.intValue != nil, "\(name) in \(text)")
-          }
-        }
-      }
-    }
-    // Every order of a message's members (the reader scans from the last one): the same answer.
-    for owner in ["s", "t"] {
-      let members: [JSONObject.Member] = [
-        .init(key: "uuid", value: "u-1"), .init(key: "role", value: "user"), .init(key: "text", value: "hi"),
-        .init(key: "timestamp", value: .null), .init(key: "provider", value: "claude"),
-        .init(key: "session_id", value: .string(owner)), .init(key: "offset", value: 1234),
-      ]
-      var orders = 0
-      Self.forEachPermutation(of: members) { order in
-        orders += 1
-        let message = JSONObject(order)
-        let plain = ClientEngine.plainPosition(of: .object(message), named: "offset", session: "s")
-        switch message.inPlacePosition(named: "offset", session: "s") {
-        case .position(let position): #expect(owner == "s" && position == plain && plain == 1234, "\(order)")
-        case .absent: Issue.record("absent in \(order)")
-        case .undecided: #expect(owner == "t" && plain == nil, "\(order)")
-        }
-      }
-      #expect(orders == 5040)
-    }
-    // "é" precomposed and decomposed are the same session: kept by the plain reading.
-    let decomposed = try #require(try reader.parse(Array(#"{"offset":5,"session_id":"e\u0301"}"#.utf8)).objectValue)
-    #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "\u{e9}") == 5)
-    #expect(ClientEngine.plainPosition(of: .object(decomposed), named: "offset", session: "t") == nil)
-  }
-
-  /// Calls `body` with every ordering of `items` (Heap's algorithm).
-  static func forEachPermutation<T>(of items: [T], _ body: ([T]) -> Void) {
-    var items = items
-    var counters = [Int](repeating: 0, count: items.count)
-    body(items)
-    var i = 0
-    while i < items.count {
-      if counters[i] < i {
-        items.swapAt(i % 2 == 0 ? 0 : counters[i], i)
-        body(items)
-        counters[i] += 1
-        i = 0
-      } else {
-        counters[i] = 0
-        i += 1
-      }
-    }
-  }
-
-  /// ``HistoryFrame`` finds, in one pass, the member the subscript finds for every name the engine
-  /// reads: the first of repeated names, none for a canonically equivalent spelling or a near miss.
-  @Test func historyFrameFindsWhatTheSubscriptFinds() {
-    let names = [
-      "session_id", "messages", "file_signature", "file_replaced", "next_offset", "end_of_file",
-      "newest_message_id", "is_complete", "gap", "last_seq", "next_seq",
-    ]
-    let others = ["type", "session_i", "Session_id", "next_offsets", "gaps", "messages\u{301}", "end_of_fil\u{e9}"]
-    var frames: [JSONObject] = [JSONObject()]
-    for (offset, name) in names.enumerated() {
-      var members = others.enumerated().map { JSONObject.Member(key: $1, value: JSONValue(integerLiteral: 100 + $0)) }
-      members.insert(JSONObject.Member(key: name, value: JSONValue(integerLiteral: offset)), at: offset % members.count)
-      // A second member of the same name (a frame built by hand; the parser refuses one): the first wins.
-      members.append(JSONObject.Member(key: name, value: "second"))
-      frames.append(JSONObject(members))
-      frames.append(JSONObject(members.filter { $0.key != name }))
-    }
-    frames.append(
-      JSONObject(names.enumerated().map { JSONObject.Member(key: $1, value: JSONValue(integerLiteral: $0)) }))
-    // Every name held in a buffer, not as a small string (as a key built by a host may be): no
-    // representation matches, the bytes do.
-    frames.append(
-      JSONObject(
-        names.enumerated().map { offset, name in
-          var buffered = String()
-          buffered.reserveCapacity(64)
-          buffered.append(name)
-          return JSONObject.Member(key: buffered, value: JSONValue(integerLiteral: offset))
-        }))
-    for frame in frames {
-      let fields = HistoryFrame(frame)
-      let found = [
-        fields.sessionId, fields.messages, fields.fileSignature, fields.fileReplaced, fields.nextOffset,
-        fields.endOfFile, fields.newestMessageId, fields.isComplete, fields.gap, fields.lastSeq, fields.nextSeq,
-      ]
-      for (name, index) in zip(names, found) {
-        #expect(fields[index] == frame[name], "\(name) in \(frame.keys)")
-        #expect((index == nil) == (frame[name] == nil), "\(name) in \(frame.keys)")
-      }
-    }
+    #expect(nested.uuidPosition == nil)
   }
 
   /// The in-place integer reader reads a literal as `JSONNumber.int64Value` (`Int64(_:)`) does.

@@ -31,18 +31,17 @@ import VCProto
 /// the client engine asks for the continuation), with `"file_replaced": true` added to every
 /// ``fileReplacedEvery``-th `session_history` (the engine purges the session and subscribes from 0).
 ///
-/// Two measurements, each against `MessageDecoder` (the decoding the target is stated against):
-///
-/// - **host pipeline** (the figure the target is judged on): what a host does per received frame.
-///   It parses the bytes into `JSONValue` (`JSONReader`) and hands the frame to its engine at once;
-///   the engines' cost is that minus parsing alone. The corpus is cut into blocks of
-///   ``blockFrames`` frames; in every block the three contenders (parse, parse + engine, decode) run
-///   one after another, their order rotating from block to block, each block timed on its own. A
-///   round sums the blocks, so each round gives the three totals measured within milliseconds of one
-///   another: the load of the machine moves all three together and cancels out of the difference.
-/// - **cache-cold**: the engines alone on frames parsed long before (the whole corpus, 67 MB, is
-///   parsed first), so every message they read comes from memory. No host does this; it bounds the
-///   cost of the memory traffic the engines cause.
+/// One measurement against `MessageDecoder` alone on the same bytes (the decoding the target is stated
+/// against): **bytes -> engine -> typed event**. Each frame's bytes go to its engine as the WebSocket
+/// text message it arrived as (`.received(.text(bytes))`), the application's requests before it
+/// (``Kind/firstContact``, ``Kind/manyOpen``) included; the engine decodes the frame once itself and
+/// acts on the typed message. The other contender decodes the same bytes with a `MessageDecoder` of the
+/// same version (and makes the same request strings, ``Requests``, so that making them is not counted
+/// as the engines' work). The corpus is cut into blocks of ``blockFrames`` frames; in every block the
+/// two contenders run one after the other, their order alternating from block to block, each block
+/// timed on its own. A round sums the blocks, so each round gives both totals measured within
+/// milliseconds of one another: the load of the machine moves both together and cancels out of the
+/// ratio.
 ///
 /// Every ratio is computed per round; the report gives the median over the rounds with the lowest and
 /// highest, and the ratio of the fastest rounds. Times are thread CPU time.
@@ -256,7 +255,7 @@ enum EngineBenchmark {
 
     /// Frame `index`'s requests as the real client makes them: a new string for each call (it passes
     /// `session.id.uuidString.lowercased()`, `ConversationView.swift` at `1e7bcc30`), made from the
-    /// workload's copy of the id. Both the parse and the pipeline contenders make them, so making them
+    /// workload's copy of the id. Both contenders (engines and decode) make them, so making them
     /// (reading the workload's copy, which the corpus's 60 MB have pushed out of every cache, and
     /// allocating the string) is not counted as the engines' work; the engines get the string the
     /// application just made, as they do in the app. (Passing the workload's own strings instead made
@@ -266,13 +265,6 @@ enum EngineBenchmark {
       guard !w.opens.isEmpty else { return }
       close = w.opens[index].close.map(Self.fresh)
       open = w.opens[index].open.map(Self.fresh)
-    }
-
-    /// Frame `index`'s requests with the workload's own strings (the cache-cold contender, which
-    /// measures the engines on memory that is not in any cache).
-    init(stored w: Workload, _ index: Int) {
-      guard !w.opens.isEmpty else { return }
-      (close, open) = w.opens[index]
     }
 
     /// A new string with `id`'s bytes (not `id`'s storage).
@@ -306,23 +298,11 @@ enum EngineBenchmark {
     /// unsubscribe, subscribe (``Requests``).
     @inline(__always)
     mutating func prepare(_ requests: Requests) throws {
-      try unsubscribe(requests.close)
-      try subscribe(requests.open)
+      if let id = requests.close { try client.handle(.unsubscribe(sessionId: id), now: 1, into: &clientActions) }
+      if let id = requests.open {
+        try client.handle(.subscribe(sessionId: id, cursor: nil), now: 1, into: &clientActions)
+      }
       releaseClientActions()
-    }
-
-    /// ``prepare(_:)``'s unsubscribe, if any (its actions kept).
-    @inline(__always)
-    mutating func unsubscribe(_ id: String?) throws {
-      guard let id else { return }
-      try client.handle(.unsubscribe(sessionId: id), now: 1, into: &clientActions)
-    }
-
-    /// ``prepare(_:)``'s subscribe, if any (its actions kept).
-    @inline(__always)
-    mutating func subscribe(_ id: String?) throws {
-      guard let id else { return }
-      try client.handle(.subscribe(sessionId: id, cursor: nil), now: 1, into: &clientActions)
     }
 
     /// Counts the client engine's actions and releases them, as a host does once it has performed them.
@@ -332,19 +312,15 @@ enum EngineBenchmark {
       clientActions.removeAll(keepingCapacity: true)
     }
 
-    /// Hands one parsed frame to its engine, as a host does: the frame moves into the event (a host
-    /// that keeps no other use of it pays no reference count for it).
+    /// Hands one received frame to its engine, as a host does: the bytes of the WebSocket text message.
     @inline(__always)
-    mutating func feed(_ frame: consuming JSONObject, towardServer: Bool) throws {
+    mutating func feed(_ frame: [UInt8], towardServer: Bool) throws {
       if towardServer {
-        // The server engine takes the message's bytes (it decodes them itself): written back here, a
-        // cost this parsed-frame pipeline adds to the server's share (`engine-server` measures the
-        // server from the bytes).
-        try server.handle(.received(.text(JSONValue.object(frame).jsonText)), now: 1, into: &serverActions)
+        try server.handle(.received(.text(frame)), now: 1, into: &serverActions)
         actions += serverActions.count
         serverActions.removeAll(keepingCapacity: true)
       } else {
-        try client.handle(.received(.text(JSONValue.object(frame).jsonText)), now: 1, into: &clientActions)
+        try client.handle(.received(.text(frame)), now: 1, into: &clientActions)
         releaseClientActions()
       }
     }
@@ -353,36 +329,11 @@ enum EngineBenchmark {
   // MARK: contenders (each a function of its own, so that callgrind can count exactly its work)
 
   @inline(never)
-  static func measuredParse(_ w: Workload, _ range: Range<Int>, _ reader: JSONReader) throws -> Int {
-    var members = 0
+  static func measuredEngines(_ w: Workload, _ range: Range<Int>, _ e: inout Engines) throws -> Int {
     for i in range {
-      guard case .object(let o) = try reader.parse(w.frames[i]) else { continue }
-      // The application's own work before the frame, as in the pipeline (``Requests``).
-      members += o.count + Requests(w, i).bytes
-    }
-    return members
-  }
-
-  @inline(never)
-  static func measuredPipeline(_ w: Workload, _ range: Range<Int>, _ reader: JSONReader, _ e: inout Engines) throws
-    -> Int
-  {
-    var members = 0
-    for i in range {
-      guard case .object(let o) = try reader.parse(w.frames[i]) else { continue }
-      members += o.count
       try e.prepare(Requests(w, i))
-      try e.feed(consume o, towardServer: w.towardServer[i])
+      try e.feed(w.frames[i], towardServer: w.towardServer[i])
     }
-    return members
-  }
-
-  /// The application's requests alone (``Engines/prepare(_:)`` before every frame, no frame parsed
-  /// or handled): what ``Kind/firstContact`` and ``Kind/manyOpen`` add besides the histories, for
-  /// callgrind.
-  @inline(never)
-  static func measuredRequests(_ w: Workload, _ range: Range<Int>, _ e: inout Engines) throws -> Int {
-    for i in range { try e.prepare(Requests(w, i)) }
     return e.actions
   }
 
@@ -391,45 +342,66 @@ enum EngineBenchmark {
     var decoded = 0
     for i in range {
       _ = try decoder.decode(w.frames[i])
-      decoded += 1
+      // The application's request strings, made as in the engines' contender (``Requests``).
+      decoded += 1 + Requests(w, i).bytes
     }
     return decoded
   }
 
-  @inline(never)
-  static func measuredCold(_ parsed: [JSONObject], _ w: Workload, _ e: inout Engines) throws {
-    for i in parsed.indices {
-      try e.prepare(Requests(stored: w, i))
-      try e.feed(parsed[i], towardServer: w.towardServer[i])
+  /// Checks that the engines hand on what the decoder decodes and report no violation: every client
+  /// frame is delivered (received, answered or in a session update), every server frame as a request.
+  static func check(_ w: Workload) throws {
+    var e = try Engines(w)
+    let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: w.version)!))
+    for i in w.frames.indices {
+      try e.prepare(Requests(w, i))
+      let decoded = try decoder.decode(w.frames[i])
+      if w.towardServer[i] {
+        let actions = try e.server.handle(.received(.text(w.frames[i])), now: 1)
+        for case .deliver(.violation(let v)) in actions { fatalError("server engine: \(v)") }
+        for case .deliver(.request(let m)) in actions where AnyMessage.client(m) != decoded {
+          fatalError("the server engine handed on \(m), the decoder gave \(decoded)")
+        }
+      } else {
+        let actions = try e.client.handle(.received(.text(w.frames[i])), now: 1)
+        for action in actions {
+          switch action {
+          case .deliver(.violation(let v)):
+            fatalError("client engine: \(v) on \(String(decoding: w.frames[i], as: UTF8.self))")
+          case .deliver(.received(let m)), .deliver(.answered(_, let m)):
+            if AnyMessage.server(m) != decoded {
+              fatalError("the client engine delivered \(m), the decoder gave \(decoded)")
+            }
+          default: break
+          }
+        }
+      }
     }
+    precondition(e.client.state == .ready && e.server.state == .authenticated, "an engine closed")
   }
 
   /// Per-round figures of one workload: seconds per contender in each round.
   struct Rounds {
-    var parse: [Double] = []
-    var pipeline: [Double] = []
+    var engines: [Double] = []
     var decode: [Double] = []
-    var cold: [Double] = []
   }
 
-  /// One round of the host pipeline on `w`: the block-interleaved parse, parse + engine and decode,
-  /// then the cold engines on `parsed` (fresh engines for each, built before any clock starts).
-  static func oneRound(_ w: Workload, parsed: [JSONObject], number: Int, into r: inout Rounds) throws {
-    let reader = JSONReader(limits: .default)
+  /// One round on `w`: the block-interleaved engines and decode (fresh engines, built before any clock
+  /// starts).
+  static func oneRound(_ w: Workload, number: Int, into r: inout Rounds) throws {
     let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: w.version)!))
     var engines = try Engines(w)
-    var totals = [0.0, 0.0, 0.0]
+    var totals = [0.0, 0.0]
     var sink = 0
     var block = 0
     var start = 0
     while start < w.frames.count {
       let range = start..<min(w.frames.count, start + blockFrames)
-      for step in 0..<3 {
-        let contender = (step + block + number) % 3
+      for step in 0..<2 {
+        let contender = (step + block + number) % 2
         let t0 = cpu()
         switch contender {
-        case 0: sink &+= try measuredParse(w, range, reader)
-        case 1: sink &+= try measuredPipeline(w, range, reader, &engines)
+        case 0: sink &+= try measuredEngines(w, range, &engines)
         default: sink &+= try measuredDecode(w, range, decoder)
         }
         totals[contender] += cpu() - t0
@@ -438,14 +410,8 @@ enum EngineBenchmark {
       start = range.upperBound
     }
     precondition(sink != 0 && engines.actions >= w.frames.count / 2, "the contenders did no work")
-    r.parse.append(totals[0])
-    r.pipeline.append(totals[1])
-    r.decode.append(totals[2])
-    var cold = try Engines(w)
-    let t0 = cpu()
-    try measuredCold(parsed, w, &cold)
-    r.cold.append(cpu() - t0)
-    precondition(cold.actions >= w.frames.count / 2, "the cold engines did no work")
+    r.engines.append(totals[0])
+    r.decode.append(totals[1])
   }
 
   static func median(_ values: [Double]) -> Double {
@@ -462,31 +428,25 @@ enum EngineBenchmark {
 
   static func report(_ name: String, _ w: Workload, _ r: Rounds) {
     let n = Double(max(1, w.frames.count))
-    let engine = zip(r.pipeline, r.parse).map { $0 - $1 }
-    let pipelineShare = zip(engine, r.decode).map { $0 / $1 }
-    let parseShare = zip(engine, r.parse).map { $0 / $1 }
-    let coldShare = zip(r.cold, r.decode).map { $0 / $1 }
-    let fastestEngine = (r.pipeline.min() ?? 0) - (r.parse.min() ?? 0)
+    let over = zip(r.engines, r.decode).map { $0 / $1 - 1 }
+    let fastest = (r.engines.min() ?? 0) / (r.decode.min() ?? 1) - 1
     print("\n\(name): \(w.frames.count) frames, \(w.bytes) bytes (median of \(r.decode.count) rounds, ns/frame)")
     print(
       String(
-        format: "  decode %.0f, parse %.0f, parse + engines %.0f; engines in the pipeline %.0f, cache-cold %.0f",
-        median(r.decode) / n * 1e9, median(r.parse) / n * 1e9, median(r.pipeline) / n * 1e9, median(engine) / n * 1e9,
-        median(r.cold) / n * 1e9))
-    print(
-      "  host pipeline, engines / decode: "
-        + spread(pipelineShare, fastest: fastestEngine / (r.decode.min() ?? 1)) + "   (target < 10 %)")
-    print(
-      "  host pipeline, engines / parse:  "
-        + spread(parseShare, fastest: fastestEngine / (r.parse.min() ?? 1)))
-    print(
-      "  cache-cold, engines / decode:    "
-        + spread(coldShare, fastest: (r.cold.min() ?? 0) / (r.decode.min() ?? 1)))
+        format: "  decode %.0f, bytes -> engine -> typed event %.0f", median(r.decode) / n * 1e9,
+        median(r.engines) / n * 1e9))
+    print("  engines over decoding: " + spread(over, fastest: fastest) + "   (target < 10 %)")
   }
 
   static func run(count: Int, version: String, kinds: [Kind], repetitions: Int, smoke: Bool) throws {
-    for kind in kinds { try run(count: count, version: version, kind: kind, repetitions: repetitions) }
-    if smoke { print("\nsmoke: engine 1 passed, 0 failed") }
+    for kind in kinds {
+      let (all, _) = try workload(count: count, version: version, kind: kind)
+      try check(all)
+      if !smoke { try run(count: count, version: version, kind: kind, repetitions: repetitions) }
+    }
+    if smoke {
+      print("smoke: every frame handed on as the decoder decodes it, no violation (\(kinds.count) workloads)")
+    }
   }
 
   static func run(count: Int, version: String, kind: Kind, repetitions: Int) throws {
@@ -495,32 +455,26 @@ enum EngineBenchmark {
       ("whole corpus", all), ("session_history frames", all.subset { isHistory[$0] }),
       ("all other frames", all.subset { !isHistory[$0] }),
     ]
-    let reader = JSONReader(limits: .default)
-    // Parsed once, long before the cold contender reads them (the subsets share the whole corpus's trees).
-    let parsedAll = try all.frames.map { obj(try reader.parse($0)) }
-    let parsed = [
-      parsedAll, parsedAll.indices.filter { isHistory[$0] }.map { parsedAll[$0] },
-      parsedAll.indices.filter { !isHistory[$0] }.map { parsedAll[$0] },
-    ]
     var rounds = [Rounds](repeating: Rounds(), count: workloads.count)
     for number in 0..<repetitions {
-      for (i, (_, w)) in workloads.enumerated() { try oneRound(w, parsed: parsed[i], number: number, into: &rounds[i]) }
+      for (i, (_, w)) in workloads.enumerated() { try oneRound(w, number: number, into: &rounds[i]) }
     }
     print(
       "\n## connection engines, protocol \(version), \(kind.rawValue) workload (\(all.sessions.count) sessions "
         + "subscribed), \(all.frames.count) frames (\(all.towardServer.filter { !$0 }.count) to a client "
         + "engine, \(all.towardServer.filter { $0 }.count) to a server engine), \(all.bytes) bytes")
     print(
-      "thread CPU time; host pipeline: parse, parse + engines and decode interleaved in blocks of \(blockFrames) "
+      "thread CPU time; bytes -> engine -> typed event and decode interleaved in blocks of \(blockFrames) "
         + "frames; \(repetitions) rounds")
     for (i, (name, w)) in workloads.enumerated() { report(name, w, rounds[i]) }
   }
 
-  /// `vcproto-bench engine-profile --contender parse|pipeline|decode|cold|requests [--protocol V] [--frames N]
+  /// `vcproto-bench engine-profile --contender engines|decode [--protocol V] [--frames N]
   /// [--only history|other] [--workload steady|first-contact|many-open|all-subscribed] [--passes P]`:
-  /// one contender over the workload (P times, 1 by default: more gives a sampling profiler enough samples), for `valgrind --tool=callgrind --toggle-collect='*measured*'`
-  /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus,
-  /// the parsing done beforehand or the engines' setup.
+  /// one contender over the workload (P times, 1 by default: more gives a sampling profiler enough
+  /// samples), for `valgrind --tool=callgrind --toggle-collect='*measured*'`
+  /// (`Benchmarks/instructions.sh --engine`): only the contender's own work is counted, not the corpus
+  /// or the engines' setup.
   static func profile(count: Int, version: String, kind: Kind, contender: String, only: String?, passes: Int) throws {
     let (all, isHistory) = try workload(count: count, version: version, kind: kind)
     let w: Workload
@@ -529,8 +483,6 @@ enum EngineBenchmark {
     case "other": w = all.subset { !isHistory[$0] }
     default: w = all
     }
-    let reader = JSONReader(limits: .default)
-    let parsed = contender == "cold" ? try w.frames.map { obj(try reader.parse($0)) } : []
     let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!))
     var sink = 0
     var actions = 0
@@ -538,16 +490,12 @@ enum EngineBenchmark {
     for _ in 0..<max(1, passes) {
       var engines = try Engines(w)
       switch contender {
-      case "parse": sink &+= try measuredParse(w, w.frames.indices, reader)
-      case "pipeline": sink &+= try measuredPipeline(w, w.frames.indices, reader, &engines)
+      case "engines": sink &+= try measuredEngines(w, w.frames.indices, &engines)
       case "decode": sink &+= try measuredDecode(w, w.frames.indices, decoder)
-      case "cold": try measuredCold(parsed, w, &engines)
-      case "requests": sink &+= try measuredRequests(w, w.frames.indices, &engines)
-      default: fatalError("--contender must be parse, pipeline, decode, cold or requests")
+      default: fatalError("--contender must be engines or decode")
       }
       actions += engines.actions
     }
     print("frames \(w.frames.count) work \(sink) actions \(actions)")
   }
-
 }

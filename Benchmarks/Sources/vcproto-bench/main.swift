@@ -114,18 +114,6 @@ if arguments.first == "engine-profile" {
   exit(0)
 }
 
-// `vcproto-bench engine-phases [--protocol V] [--frames N] [--workload W] [--passes P]`: where the
-// engines' time goes per session_history frame (a diagnostic; see EnginePhases).
-if arguments.first == "engine-phases" {
-  guard let kind = engineWorkloads(default: "first-contact").first, option("--workload") != "all" else {
-    fatalError("engine-phases runs one workload: --workload steady, first-contact, many-open or all-subscribed")
-  }
-  try EnginePhases.run(
-    count: Int(option("--frames") ?? "20000") ?? 20000, version: protocolVersion, kind: kind,
-    passes: Int(option("--passes") ?? "5") ?? 5)
-  exit(0)
-}
-
 // `vcproto-bench engine-server [--protocol V] [--frames N] [--repetitions R] [--smoke]`: the server
 // engine (bytes -> engine -> typed event) against MessageDecoder alone on the same client frames.
 if arguments.first == "engine-server" {

@@ -1,20 +1,17 @@
 extension ClientEngine {
-  /// Every validated frame goes through here (`typed` is the frame decoded); the state decides what
-  /// it means.
-  mutating func receive(_ frame: JSONObject, typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
-    let type = typed.type
-    // Byte comparison: no other string is canonically equivalent to this ASCII name (see `FrameType`).
-    if type.hasSameScalars(as: "error"), frame["code"]?.stringValue == NegotiationFailure.code {
-      refuseVersion(required: frame["required"]?.stringValue.map(Finding.shownType), &out)
+  /// Every validated frame goes through here as its typed message; the state decides what it means.
+  mutating func receive(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+    if case .error(let error) = typed, error.code == NegotiationFailure.code {
+      refuseVersion(required: error.required.map(Finding.shownType), &out)
       return
     }
     switch state {
     case .awaitingHello:
-      if type == "hello" { onHello(frame, now: now, &out) }  // anything else before hello: ignored
+      if case .hello(let hello) = typed { onHello(hello, now: now, &out) }  // anything else before hello: ignored
     case .awaitingConnected:
-      onAwaitingConnected(frame, typed: typed, type: type, now: now, &out)
+      onAwaitingConnected(typed, now: now, &out)
     default:
-      onReady(frame, typed: typed, type: type, now: now, &out)
+      onReady(typed, now: now, &out)
     }
   }
 
@@ -40,29 +37,30 @@ extension ClientEngine {
   /// the handshake-list cap the ``Negotiator`` applies to a `connect` (STANDARDS.md#negotiation).
   static let maxHelloListItems = ValidationOptions.defaultMaxHandshakeListItems
 
-  mutating func onHello(_ hello: JSONObject, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onHello(_ hello: HelloMessage, now: Int64, _ out: inout [ClientAction]) {
     // A list over the cap is refused before any entry is read: close without `connect`, back off.
-    for member in ["protocol_versions", "auth_versions", "capabilities"] {
-      if let list = hello[member]?.arrayValue, list.count > Self.maxHelloListItems {
+    let lists = [
+      ("protocol_versions", hello.protocolVersions?.count), ("auth_versions", hello.authVersions?.count),
+      ("capabilities", hello.capabilities?.count),
+    ]
+    for (member, count) in lists {
+      if let count, count > Self.maxHelloListItems {
         connectionLost(
           .protocolViolation("hello: \(member) has more than \(Self.maxHelloListItems) entries"), now: now, close: true,
           &out)
         return
       }
     }
-    let listed = hello["protocol_versions"]?.arrayValue?.compactMap(\.stringValue)
-    let offered = (listed ?? [hello["version"]?.stringValue].compactMap { $0 }).compactMap {
-      VersionNumber(announced: $0)
-    }
+    let listed = hello.protocolVersions
+    let offered = (listed ?? [hello.version]).compactMap { VersionNumber(announced: $0) }
     guard let serverMax = offered.max(), serverMax >= configuration.minimumVersion.number else {
       refuseVersion(required: nil, &out)
       return
     }
     handshakeVersion = ProtocolVersion(min(serverMax, configuration.maximumVersion.number))
-    let authVersions =
-      hello["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [hello["auth_version"]?.intValue ?? 1]
+    let authVersions = hello.authVersions ?? [hello.authVersion]
     var connect = JSONObject.frame("connect")
-    let v2Challenge = authVersions.contains(2) ? hello["challenge"]?.stringValue : nil
+    let v2Challenge = authVersions.contains(2) ? hello.challenge : nil
     if v2Challenge == nil {
       guard configuration.allowAuthV1 else {
         refuseAuth(.downgradeRefused, &out)
@@ -81,20 +79,13 @@ extension ClientEngine {
       connect["protocol_versions"] = .array(mine.map { .string($0.description) })
     }
     let wanted = configuration.capabilities
-    if hello["capabilities"] != nil, !wanted.isEmpty {
+    if hello.capabilities != nil, !wanted.isEmpty {
       connect["capabilities"] = .array(wanted.map { .string($0) })
     }
     usedAuthVersion = 1
     if v2Challenge != nil, let nonce = clientNonce {
       // The library's auth client computes the answer over this connect and the hello as received
       // (STANDARDS.md#negotiation-and-auth); the engine keeps its own member order on the wire.
-      let typedHello: HelloMessage
-      do {
-        typedHello = try HelloMessage(json: hello)
-      } catch {
-        connectionLost(.protocolViolation("hello: \(error)"), now: now, close: true, &out)
-        return
-      }
       let announcement = ClientAnnouncement(
         protocolVersion: connect["protocol_version"]?.stringValue,
         protocolVersions: connect["protocol_versions"]?.arrayValue?.compactMap(\.stringValue),
@@ -102,7 +93,7 @@ extension ClientEngine {
       let started: ClientHandshake
       do {
         started = try AuthClient(apiKey: configuration.apiKey, allowAuthV1: configuration.allowAuthV1).begin(
-          hello: typedHello, sessionId: configuration.sessionId, recentSessionsLimit: configuration.recentSessionsLimit,
+          hello: hello, sessionId: configuration.sessionId, recentSessionsLimit: configuration.recentSessionsLimit,
           announcement: announcement, nonce: nonce)
       } catch {
         refuseAuth(.downgradeRefused, &out)
@@ -132,33 +123,31 @@ extension ClientEngine {
     emit(connect, &out)
   }
 
-  mutating func onAwaitingConnected(
-    _ frame: JSONObject, typed: ServerMessage, type: String, now: Int64, _ out: inout [ClientAction]
-  ) {
-    switch type {
-    case "auth_error":
+  mutating func onAwaitingConnected(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+    switch typed {
+    case .authError:
       authFailures += 1
       if authFailures >= configuration.timing.authFailuresBeforeReauth {
         refuseAuth(.authFailed, &out)
       } else {
         connectionLost(.authFailed, now: now, close: true, &out)
       }
-    case "connected":
-      onConnected(frame, now: now, &out)
-    case "pong", "hello", "error":
+    case .connected(let connected):
+      onConnected(connected, now: now, &out)
+    case .pong, .hello, .error:
       return  // not a verdict (an `error` leaves the socket open and unauthenticated)
     default:
       // Not authenticated yet: act on nothing, unless the application opted into v1 (STANDARDS.md#client-rules)
       // and the server is one that sends no `connected`.
       guard let version = implicitAuthVersion, configuration.allowAuthV1 else { return }
       becomeReady(version: version, capabilities: [], now: now, &out)
-      onReady(frame, typed: typed, type: type, now: now, &out)
+      onReady(typed, now: now, &out)
     }
   }
 
-  mutating func onConnected(_ frame: JSONObject, now: Int64, _ out: inout [ClientAction]) {
-    let versionText = frame["negotiated_protocol_version"]?.stringValue
-    let accepted = frame["capabilities"]?.arrayValue?.compactMap(\.stringValue)
+  mutating func onConnected(_ connected: ConnectedMessage, now: Int64, _ out: inout [ClientAction]) {
+    let versionText = connected.negotiatedProtocolVersion
+    let accepted = connected.capabilities
     guard usedAuthVersion == 2 || configuration.allowAuthV1 else {
       refuseAuth(.downgradeRefused, &out)  // a `connected` nothing proves, to a client that refuses v1
       return
@@ -174,7 +163,7 @@ extension ClientEngine {
       }
       do {
         // With `authenticated_frames` granted, the session holds the channel of this handshake's keys.
-        sealWith = try handshake.complete(with: .connected(try ConnectedMessage(json: frame))).channel
+        sealWith = try handshake.complete(with: .connected(connected)).channel
       } catch {
         refuseAuth(.serverProofInvalid, &out)
         return

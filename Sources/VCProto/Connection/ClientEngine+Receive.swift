@@ -39,6 +39,7 @@ extension ClientEngine {
     }
     lastFrameAt = now
     var bytes: [UInt8]
+    /// The frame's tree, only when the text had to be parsed to tell an envelope from a frame.
     var tree: JSONValue?
     switch message {
     case .binary(let payload):
@@ -95,12 +96,54 @@ extension ClientEngine {
       }
       tree = nil
     }
-    if tree == nil {
-      guard let value = parse(bytes, now: now, &out) else { return }
-      tree = value
+    guard negotiatedDecoder != nil else {
+      handshakeFrame(tree, bytes: bytes, now: now, &out)
+      return
     }
-    guard let value = tree else { return }
-    decodeAndAct(value, bytes: bytes, now: now, &out)
+    // Ready: the negotiated version's decoder (used in place, not copied), on its direct path from
+    // the bytes (the tree, when the envelope check already made one); the validator runs only on a
+    // frame that fails, to say why.
+    let decoded: AnyMessage
+    do throws(DecodingFailure) {
+      if let tree {
+        decoded = try negotiatedDecoder!.decode(tree: tree)
+      } else {
+        decoded = try negotiatedDecoder!.decode(bytes)
+      }
+    } catch {
+      violation(error.findings, type: error.messageType, now: now, &out)
+      return
+    }
+    guard let typed = serverMessage(consume decoded, now: now, &out) else { return }
+    receive(typed, now: now, &out)
+  }
+
+  /// A frame before `ready`: parsed, so that its `type` (and a `connected`'s version) chooses the
+  /// decoder (``handshakeDecoder(for:_:)``), then typed from the tree and acted on.
+  mutating func handshakeFrame(_ parsed: JSONValue?, bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) {
+    guard let value = parsed ?? parse(bytes, now: now, &out) else { return }
+    let decoder: MessageDecoder
+    let type = value.objectValue?["type"]?.stringValue
+    if let type, Self.handshakePhaseTypes.contains(type) {
+      decoder = handshakeDecoder(for: type, value)
+    } else if state == .awaitingConnected, let implicit = implicitAuthVersion, configuration.allowAuthV1 {
+      decoder = Self.decoder(for: implicit)  // a 0.2.0/0.3.0 server's first frame after connect
+    } else if value.objectValue == nil || type == nil {
+      // Not a frame at all: the handshake is broken.
+      violation(decoder: Self.handshakeDecoder, value, now: now, &out)
+      return
+    } else {
+      return  // before authentication nothing else is acted on
+    }
+    let decoded: AnyMessage
+    do throws(DecodingFailure) {
+      decoded = try decoder.decode(tree: value)
+    } catch {
+      violation(error.findings, type: error.messageType, now: now, &out)
+      return
+    }
+    guard let typed = serverMessage(consume decoded, now: now, &out) else { return }
+    receive(typed, now: now, &out)
   }
 
   /// The frame's tree, or `nil` after reporting it (not JSON: a violation).
@@ -115,45 +158,21 @@ extension ClientEngine {
     }
   }
 
-  /// Validates the frame against the connection's version (before negotiation: as a handshake
-  /// message), then acts on the typed message; a frame with an error is reported, never acted on.
-  mutating func decodeAndAct(_ value: JSONValue, bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) {
-    let decoder: MessageDecoder
-    if let negotiatedDecoder {
-      decoder = negotiatedDecoder
-    } else {
-      let type = value.objectValue?["type"]?.stringValue
-      if let type, Self.handshakePhaseTypes.contains(type) {
-        decoder = handshakeDecoder(for: type, value)
-      } else if state == .awaitingConnected, let implicit = implicitAuthVersion, configuration.allowAuthV1 {
-        decoder = Self.decoder(for: implicit)  // a 0.2.0/0.3.0 server's first frame after connect
-      } else if value.objectValue == nil || type == nil {
-        // Not a frame at all: the handshake is broken.
-        violation(decoder: Self.handshakeDecoder, value, now: now, &out)
-        return
-      } else {
-        return  // before authentication nothing else is acted on
-      }
+  /// The server message a decode gave, or `nil` after reporting the frame (a client-to-server
+  /// message): a frame with an error is never acted on.
+  mutating func serverMessage(
+    _ decoded: consuming AnyMessage, now: Int64, _ out: inout [ClientAction]
+  ) -> ServerMessage? {
+    switch consume decoded {
+    case .server(let message): return message
+    case .unknown(let object): return .unknown(object)
+    case .client(let message):
+      let finding = Finding(
+        .error, .wrongDirection, pointer: "/type", messageType: message.type,
+        message: "a client-to-server message from the server")
+      violation([finding], type: message.type, now: now, &out)
+      return nil
     }
-    let typed: ServerMessage
-    do throws(DecodingFailure) {
-      switch try decoder.decode(tree: value) {
-      case .server(let message): typed = message
-      case .unknown(let object): typed = .unknown(object)
-      case .client(let message):
-        throw DecodingFailure(
-          findings: [
-            Finding(
-              .error, .wrongDirection, pointer: "/type", messageType: message.type,
-              message: "a client-to-server message from the server")
-          ], messageType: message.type)
-      }
-    } catch {
-      violation(error.findings, type: error.messageType ?? value.objectValue?["type"]?.stringValue, now: now, &out)
-      return
-    }
-    guard case .object(let frame) = value else { return }
-    receive(frame, typed: typed, now: now, &out)
   }
 
   /// Reports a frame that is not a frame (no object, no `type`) with `decoder`'s findings.

@@ -11,8 +11,8 @@ struct PendingRequest: Sendable {
   /// attributing an `error` that names one.
   var sessionId: String?
   var answers: [String]
-  /// A member the answer must repeat (`session_id` for session-scoped requests), with its value.
-  var correlation: (key: String, value: JSONValue)?
+  /// The `session_id` an answer must repeat, when it names one (session-scoped requests).
+  var correlation: String?
   /// When the request stops waiting and fails with ``RequestFailure/timeout`` (host milliseconds).
   var deadline: Int64
   /// The place of a request already answered, kept for the frames the server sends after its answer
@@ -49,15 +49,14 @@ extension ClientEngine {
   mutating func send(
     _ message: ClientMessage, requestId: String?, now: Int64, deadline: Int64? = nil, _ out: inout [ClientAction]
   ) {
-    let bytes = MessageEncoder().encode(message)
+    // The members a request is matched by, read from the typed message (encoded once, never read back).
+    let sessions = RequestSessions(
+      sessionId: message.sessionIdMember, resumeSessionId: message.resumeSessionIdMember,
+      newSessionId: message.newSessionIdMember)
     let type = message.type
-    let answers = Self.answerTypes[type]
-    // The members a request is matched by, read back from the bytes just written (requests only).
-    let frame =
-      answers != nil || type == "prompt" ? (try? JSONReader().parse(bytes).objectValue) ?? JSONObject() : JSONObject()
     send(
-      frame, bytes: bytes, type: type, answers: answers, requestId: requestId,
-      deadline: deadline ?? now.addingSaturating(requestTimeout(type)), &out)
+      MessageEncoder().encode(message), type: type, sessions: sessions, answers: Self.answerTypes[type],
+      requestId: requestId, deadline: deadline ?? now.addingSaturating(requestTimeout(type)), &out)
   }
 
   /// ``send(_:requestId:now:deadline:_:)`` of a frame the engine built (`set_max_message_size`).
@@ -65,19 +64,30 @@ extension ClientEngine {
     var writer = JSONWriter()
     writer.write(frame)
     let type = frame["type"]?.stringValue ?? ""
+    let sessions = RequestSessions(
+      sessionId: frame["session_id"]?.stringValue, resumeSessionId: frame["resume_session_id"]?.stringValue,
+      newSessionId: frame["new_session_id"]?.stringValue)
     send(
-      frame, bytes: writer.bytes, type: type, answers: Self.answerTypes[type], requestId: requestId,
+      writer.bytes, type: type, sessions: sessions, answers: Self.answerTypes[type], requestId: requestId,
       deadline: now.addingSaturating(requestTimeout(type)), &out)
   }
 
-  /// Records the request `frame` (when it waits for an answer) and sends its `bytes`.
+  /// The session members of a request (`nil` when absent or not a string).
+  struct RequestSessions {
+    var sessionId: String?
+    var resumeSessionId: String?
+    var newSessionId: String?
+  }
+
+  /// Records the request (when it waits for an answer) and sends its `bytes`.
   mutating func send(
-    _ frame: JSONObject, bytes: [UInt8], type: String, answers: [String]?, requestId: String?, deadline due: Int64,
+    _ bytes: [UInt8], type: String, sessions: RequestSessions, answers: [String]?, requestId: String?,
+    deadline due: Int64,
     _ out: inout [ClientAction]
   ) {
     var deadline: Int64?
     if let answers {
-      let recorded = recordPending(frame, type: type, answers: answers, id: requestId, deadline: due)
+      let recorded = recordPending(sessions, type: type, answers: answers, id: requestId, deadline: due)
       if let requestId, !recorded {
         out.append(.deliver(.requestFailed(requestId: requestId, reason: .tooManyPending)))
         return
@@ -85,7 +95,7 @@ extension ClientEngine {
       // An untracked request that found no room is sent unrecorded: nothing waits, no deadline.
       if recorded { deadline = due }
     }
-    if type == "prompt", let id = frame["new_session_id"]?.stringValue,
+    if type == "prompt", let id = sessions.newSessionId,
       !pendingNewSessions.contains(where: { $0.hasSameScalars(as: id) })
     {
       pendingNewSessions.append(id)
@@ -103,19 +113,15 @@ extension ClientEngine {
   /// room for a new request by forgetting the oldest untracked one (its answer, if it still comes, is
   /// then matched like an unsolicited frame); a tracked request never displaces another tracked one.
   mutating func recordPending(
-    _ frame: JSONObject, type: String, answers: [String], id: String?, deadline: Int64
+    _ sessions: RequestSessions, type: String, answers: [String], id: String?, deadline: Int64
   ) -> Bool {
     if pending.count >= configuration.maxPendingRequests {
       guard let untracked = pending.firstIndex(where: { $0.id == nil }) else { return false }
       pending.remove(at: untracked)
     }
-    let session =
-      frame["session_id"]?.stringValue ?? frame["resume_session_id"]?.stringValue
-      ?? frame["new_session_id"]?.stringValue
+    let session = sessions.sessionId ?? sessions.resumeSessionId ?? sessions.newSessionId
     var request = PendingRequest(id: id, type: type, sessionId: session, answers: answers, deadline: deadline)
-    if EngineFacts.sessionScopedRequestTypes.contains(type), let id = frame["session_id"] {
-      request.correlation = ("session_id", id)
-    }
+    if EngineFacts.sessionScopedRequestTypes.contains(type) { request.correlation = sessions.sessionId }
     pending.append(request)
     return true
   }
@@ -126,19 +132,22 @@ extension ClientEngine {
     return a.hasSameScalars(as: b)
   }
 
-  /// The oldest pending request `frame` answers (or, for an `error`, refuses), removed from the list;
-  /// `nil` if none.
-  mutating func resolvePending(_ frame: JSONObject, type: String) -> PendingRequest? {
+  /// The oldest pending request `message` answers (or, for an `error`, refuses), removed from the
+  /// list; `nil` if none. An answer that names a session (`session_id`) answers only a request of
+  /// that session.
+  mutating func resolvePending(_ message: ServerMessage) -> PendingRequest? {
     guard !pending.isEmpty else { return nil }
-    if type == "error" {
-      return ErrorAttribution.request(refusedBy: frame, among: pending).map { pending.remove(at: $0) }
+    if case .error(let error) = message {
+      return ErrorAttribution.request(refusedBy: error, among: pending).map { pending.remove(at: $0) }
     }
+    let type = message.type
+    let named = message.sessionIdMember
     let sessionBound = Self.sessionBoundAnswers.contains(type)
     guard
       let index = pending.firstIndex(where: { request in
         request.answers.contains(type)
-          && (request.correlation.map { frame[$0.key].map($0.value.isExactly) ?? true } ?? true)
-          && (!sessionBound || Self.sameId(frame["session_id"]?.stringValue, request.sessionId))
+          && (request.correlation == nil || named == nil || Self.sameId(named, request.correlation))
+          && (!sessionBound || Self.sameId(named, request.sessionId))
       })
     else { return nil }
     let request = pending.remove(at: index)

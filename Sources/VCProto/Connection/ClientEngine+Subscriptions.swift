@@ -82,13 +82,9 @@ extension ClientEngine {
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was handled: a subscribed
   /// session's became a ``SessionUpdate``; a `session_history` of a session not subscribed is
   /// dropped and reported (``FindingCode/unsubscribedSessionData``), never delivered.
-  mutating func onHistory(
-    _ frame: JSONObject, typed: ServerMessage, now: Int64, _ out: inout [ClientAction]
-  ) -> Bool {
-    let fields = HistoryFrame(frame)
-    guard negotiatedVersion != nil, let id = fields[fields.sessionId]?.stringValue,
-      let messages = fields[fields.messages]?.arrayValue, let typedMessages = SessionMessages(of: typed)
-    else { return false }
+  mutating func onHistory(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) -> Bool {
+    guard negotiatedVersion != nil, let frame = HistoryFrame(typed) else { return false }
+    let id = frame.sessionId
     guard let index = subscriptions.index(of: SessionKey(id)) else {
       guard case .sessionHistory = typed else { return false }
       let finding = Finding(
@@ -102,9 +98,9 @@ extension ClientEngine {
     // filled in place (returning it would copy it).
     // (`apply` sets the update's cursor.)
     var update = SessionUpdate(
-      sessionId: id, messages: typedMessages, insertIndices: [], replaceIndices: [], cursor: nil)
-    if case .sessionHistory(.v0_4_0(let history)) = typed { update.gap = history.gap }
-    let next = Self.apply(fields, messages: messages, to: &subscriptions[index], update: &update, family: family)
+      sessionId: id, messages: frame.messages, insertIndices: [], replaceIndices: [], cursor: nil)
+    update.gap = frame.gap
+    let next = Self.apply(frame, to: &subscriptions[index], update: &update, family: family)
     if next == .retryLater {
       // A half-written last line: nothing advanced. Ask again shortly instead of looping or giving up.
       arm(.continuation(sessionId: id), at: now.addingSaturating(configuration.timing.continuationRetryMs), &out)
@@ -127,40 +123,32 @@ extension ClientEngine {
 
   /// Fills `update` (made with the frame's session and typed messages) with what a history frame
   /// changes, the cursor included, and says what follows; `sub` is updated (cursor, delivered
-  /// positions, continuation state). `messages` is the frame's `messages` array.
+  /// positions, continuation state).
   static func apply(
-    _ frame: HistoryFrame, messages: [JSONValue], to sub: inout Subscription, update: inout SessionUpdate,
-    family: VersionFamily
+    _ frame: HistoryFrame, to sub: inout Subscription, update: inout SessionUpdate, family: VersionFamily
   ) -> HistoryFollowUp {
-    let id = update.sessionId
     var next = HistoryFollowUp.done
-    // 0.5.0: the frame's `file_signature` (read once; the update's cursor carries it).
-    var signature: String?
     switch family {
     case .messageId:
-      classify(messages, family: family, session: id, into: &update, sub: &sub)
-      let newest =
-        frame[frame.newestMessageId]?.stringValue
-        ?? update.insertIndices.last.flatMap { messages[$0]["uuid"]?.stringValue }
+      classify(frame.messages, session: frame.sessionId, into: &update, sub: &sub)
+      let newest = frame.newestMessageId ?? update.insertIndices.last.flatMap { frame.messages.uuid(at: $0) }
       // A server picks the id's length; one over the cap is not kept (a full reload is always right).
       if let newest { sub.cursor = newest.utf8.count <= maxCursorIdBytes ? .lastMessageId(newest) : nil }
-      update.isComplete = frame[frame.isComplete]?.boolValue ?? true
+      update.isComplete = frame.isComplete ?? true
     case .seq:
       var last = 0
       if case .lastSeq(let n)? = sub.cursor { last = n }
-      if let gap = frame[frame.gap]?.objectValue {
-        // seq is 1-based: a `next_seq` below 1 is not trusted (no purge, the cursor stays; the
-        // validator reports it), and `next - 1` cannot overflow.
-        if gap["reason"]?.stringValue == "client_ahead", let next = frame[frame.nextSeq]?.intValue, next >= 1 {
-          update.purge = .from(next)
-          sub.delivered.removeAll { $0 >= next }
-          last = next - 1
-        }
+      if frame.gap?.reason == .clientAhead, let next = frame.nextSeq, next >= 1 {
+        // seq is 1-based: a `next_seq` below 1 is not trusted (no purge, the cursor stays), and
+        // `next - 1` cannot overflow.
+        update.purge = .from(next)
+        sub.delivered.removeAll { $0 >= next }
+        last = next - 1
       }
-      classify(messages, family: family, session: id, into: &update, sub: &sub)
-      if let l = frame[frame.lastSeq]?.intValue { last = max(last, l) }
+      classify(frame.messages, session: frame.sessionId, into: &update, sub: &sub)
+      if let l = frame.lastSeq { last = max(last, l) }
       sub.cursor = .lastSeq(last)
-      let complete = frame[frame.isComplete]?.boolValue ?? true
+      let complete = frame.isComplete ?? true
       sub.continuing = !complete
       if !complete {
         if let asked = sub.requestedFrom, last <= asked { next = .retryLater } else { next = .continueNow }
@@ -171,11 +159,9 @@ extension ClientEngine {
       if case .offset(let n, _)? = sub.cursor { held = n }
       // Only a digest of the signature is kept (``SignatureDigest``); the update's cursor carries
       // this frame's own signature text, for the application to persist.
-      let received = frame[frame.fileSignature]?.stringValue
-      signature = received
-      let receivedDigest = received.map(SignatureDigest.init)
+      let receivedDigest = frame.fileSignature.map(SignatureDigest.init)
       let replaced: Bool
-      if frame[frame.fileReplaced]?.boolValue == true {
+      if frame.fileReplaced == true {
         replaced = true
       } else if let seen = sub.signature, let receivedDigest {
         replaced = seen.isReplaced(by: receivedDigest)
@@ -190,21 +176,21 @@ extension ClientEngine {
         sub.delivered.removeAll()
         sub.cursor = .offset(0, signature: nil)
         sub.continuing = true
-        update.cursor = .offset(0, signature: received)
+        update.cursor = .offset(0, signature: frame.fileSignature)
         update.isComplete = false
         return .continueNow
       }
       // A negative `next_offset` is not trusted (no purge from it, no negative cursor): as if absent.
-      let nextOffset = frame[frame.nextOffset]?.intValue.flatMap { $0 >= 0 ? $0 : nil } ?? held
+      let nextOffset = frame.nextOffset.flatMap { $0 >= 0 ? $0 : nil } ?? held
       if nextOffset < held {
         update.purge = .from(nextOffset)
         sub.delivered.removeAll { $0 >= nextOffset }
         held = nextOffset
       }
-      classify(messages, family: family, session: id, into: &update, sub: &sub)
+      classify(frame.messages, session: frame.sessionId, into: &update, sub: &sub)
       held = max(held, nextOffset)
       sub.cursor = .offset(held, signature: nil)
-      let endOfFile = frame[frame.endOfFile]?.boolValue ?? true
+      let endOfFile = frame.endOfFile ?? true
       sub.continuing = !endOfFile
       if !endOfFile {
         if let asked = sub.requestedFrom, nextOffset <= asked { next = .retryLater } else { next = .continueNow }
@@ -213,62 +199,46 @@ extension ClientEngine {
     }
     update.cursor = sub.cursor
     if case .offset(let offset, _)? = update.cursor {
-      // 0.5.0 read the frame's signature above; on another family the cursor can still be an offset
-      // (the application's, kept from a 0.5.0 connection) and takes the frame's signature all the same.
-      let signature = family == .offset ? signature : frame[frame.fileSignature]?.stringValue
-      update.cursor = .offset(offset, signature: signature)
+      // On another family the cursor can still be an offset (the application's, kept from a 0.5.0
+      // connection) and takes the frame's signature all the same.
+      update.cursor = .offset(offset, signature: frame.fileSignature)
     }
     return next
   }
 
   /// Sorts `messages` into inserts and replaces by their position (indices into `messages`); drops
-  /// those without one or (from 0.4.0, where messages carry `session_id`) of another session.
+  /// those without one or (from 0.4.0, where messages carry `session_id`) of another session. The
+  /// position (``Subscription/delivered``) is ``PositionHash`` of the `uuid` (0.2.0/0.3.0), the `seq`
+  /// (0.4.0) or the `offset` (0.5.0); a negative `seq` or `offset` is no position.
   static func classify(
-    _ messages: [JSONValue], family: VersionFamily, session: String, into update: inout SessionUpdate,
-    sub: inout Subscription
+    _ messages: SessionMessages, session: String, into update: inout SessionUpdate, sub: inout Subscription
   ) {
     update.insertIndices.reserveCapacity(messages.count)
     sub.delivered.reserve(messages.count)
-    // One small loop per family: in one loop for all three the compiler stops inlining the readers
-    // (the function grows too large), and every call left copies the message it borrows.
-    switch family {
-    case .messageId: classifyByUUID(messages, into: &update, sub: &sub)
-    case .seq: classifyByInteger(messages, named: "seq", session: session, into: &update, sub: &sub)
-    case .offset: classifyByInteger(messages, named: "offset", session: session, into: &update, sub: &sub)
-    }
-  }
-
-  /// ``classify(_:family:session:into:sub:)`` for 0.2.0/0.3.0: by ``PositionHash`` of the `uuid`.
-  @inline(never)
-  static func classifyByUUID(_ messages: [JSONValue], into update: inout SessionUpdate, sub: inout Subscription) {
-    for index in messages.indices {
-      guard case .object(let message) = messages[index] else {
-        update.dropped += 1
-        continue
+    switch messages {
+    case .v0_2_0(let records):
+      for index in records.indices { record(records[index].raw.uuidPosition, at: index, into: &update, sub: &sub) }
+    case .v0_3_0(let canonical):
+      for index in canonical.indices {
+        record(PositionHash.of(canonical[index].uuid), at: index, into: &update, sub: &sub)
       }
-      record(message.uuidPosition, at: index, into: &update, sub: &sub)
-    }
-  }
-
-  /// ``classify(_:family:session:into:sub:)`` for 0.4.0 and later: by the integer member `name`,
-  /// dropping messages whose `session_id` names another session or whose position is negative.
-  @inline(never)
-  static func classifyByInteger(
-    _ messages: [JSONValue], named name: String, session: String, into update: inout SessionUpdate,
-    sub: inout Subscription
-  ) {
-    for index in messages.indices {
-      var position: Int?
-      if case .object(let message) = messages[index] {
-        switch message.inPlacePosition(named: name, session: session) {
-        case .position(let found): position = found
-        case .absent: position = nil
-        case .undecided: position = plainPosition(of: messages[index], named: name, session: session)
+    case .v0_3_0Updated(let either):
+      for index in either.indices {
+        switch either[index] {
+        case .historyMessage(let m): record(PositionHash.of(m.uuid), at: index, into: &update, sub: &sub)
+        case .claudeRecord(let r): record(r.raw.uuidPosition, at: index, into: &update, sub: &sub)
         }
       }
-      // A negative seq or offset is no position (never trusted; the validator reports it).
-      if let found = position, found < 0 { position = nil }
-      record(position, at: index, into: &update, sub: &sub)
+    case .v0_4_0(let positioned):
+      for index in positioned.indices {
+        let m = positioned[index]
+        record(m.seq >= 0 && m.sessionId == session ? m.seq : nil, at: index, into: &update, sub: &sub)
+      }
+    case .v0_5_0(let positioned):
+      for index in positioned.indices {
+        let m = positioned[index]
+        record(m.offset >= 0 && m.sessionId == session ? m.offset : nil, at: index, into: &update, sub: &sub)
+      }
     }
   }
 
@@ -284,14 +254,5 @@ extension ClientEngine {
     } else {
       update.replaceIndices.append(index)
     }
-  }
-
-  /// The position `classifyByInteger` takes when reading in place cannot decide: the integer member
-  /// `name`, or `nil` when there is none or the message's `session_id` is another session's.
-  @inline(never)
-  static func plainPosition(of message: JSONValue, named name: String, session: String) -> Int? {
-    guard let message = message.objectValue, let position = message[name]?.intValue else { return nil }
-    if let owner = message["session_id"]?.stringValue, owner != session { return nil }
-    return position
   }
 }

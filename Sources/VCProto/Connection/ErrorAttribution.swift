@@ -32,8 +32,9 @@ enum ErrorAttribution {
   }
 
   /// The index in `pending` of the request `error` refuses, or `nil` when it cannot be attributed.
-  static func request(refusedBy error: JSONObject, among pending: [PendingRequest]) -> Int? {
-    guard let message = error["message"]?.stringValue, error["code"] == nil else { return nil }
+  static func request(refusedBy error: ErrorMessage, among pending: [PendingRequest]) -> Int? {
+    guard error.code == nil else { return nil }
+    let message = error.message
     let refused: String
     if message.hasPrefix(unknownTypePrefix) {
       refused = String(message.dropFirst(unknownTypePrefix.count))
@@ -42,7 +43,7 @@ enum ErrorAttribution {
       guard let match = patterns.first(where: { $0.pattern.matches(bytes) }) else { return nil }
       refused = match.type
     }
-    let session = error["session_id"]?.stringValue
+    let session = error.sessionId
     return pending.firstIndex { request in
       !request.following && request.type.hasSameScalars(as: refused)
         && (session == nil || ClientEngine.sameId(request.sessionId, session))

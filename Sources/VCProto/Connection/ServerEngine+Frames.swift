@@ -5,11 +5,14 @@ extension ServerEngine {
     ClientTransitions.framesBeforeAuthentication.map(FrameType.init)
   ).subtracting([.other])
 
+  /// The `pong` answering every `ping`, encoded once (each answer shares its bytes).
+  static let pongFrame = MessageEncoder().encode(.pong(PongMessage()))
+
   /// Acts on a validated client message (STANDARDS.md#state-machine): `ping` and `connect` in any live
   /// state, everything else once authenticated, where the engine's own requests (`subscribe`,
   /// `unsubscribe`, and the negotiated `message_ack`, `disconnect` and repeated idempotency keys)
   /// are handled here and every other request goes to the application, typed.
-  mutating func dispatch(_ message: ClientMessage, now: Int64, _ out: inout [ServerAction]) {
+  mutating func dispatch(_ message: consuming ClientMessage, now: Int64, _ out: inout [ServerAction]) {
     // `authenticated` implies a negotiated outcome (set with it in `onConnect`): the state alone is
     // checked, so no frame copies the outcome.
     guard state == .authenticated || Self.acceptedBeforeAuthentication.contains(FrameType(message.type)) else {
@@ -17,7 +20,7 @@ extension ServerEngine {
       return refuseBeforeAuthentication(type: message.type, &out)
     }
     switch message {
-    case .ping: return emit(.pong(PongMessage()), &out)
+    case .ping: return emit(frame: Self.pongFrame, &out)
     case .connect(let connect):
       // The frame keys belong to the first handshake: a second one is refused (STANDARDS.md#authenticated-frames).
       guard channel == nil else { return refuseAuth(&out) }

@@ -34,7 +34,7 @@ extension ServerEngine {
         return reject(error, bytes, &out)
       }
     }
-    switch decoded {
+    switch consume decoded {
     case .client(let message): dispatch(message, now: now, &out)
     case .unknown(let object): dispatch(.unknown(object), now: now, &out)
     case .server(let message):
