@@ -1,4 +1,6 @@
-/// Why a ``ClientHost`` call failed.
+/// Why a ``ClientHost`` call failed. (An answer that fails validation is never handed to the caller:
+/// the engine reports it as ``ClientApplicationEvent/violation(_:)`` on ``ClientHost/events``, and
+/// the request keeps waiting until its answer, its timeout or the end of the connection.)
 public enum ClientHostError: Error, Sendable, CustomStringConvertible {
   /// The host was stopped (before the call, or while it waited).
   case stopped
@@ -13,8 +15,6 @@ public enum ClientHostError: Error, Sendable, CustomStringConvertible {
   case notConnected(reason: String)
   /// The engine refused the call in its current state.
   case refused(IllegalEvent)
-  /// The answer arrived but is not a valid message of the connection's version.
-  case invalidAnswer(DecodingFailure)
 
   public var description: String {
     switch self {
@@ -23,7 +23,6 @@ public enum ClientHostError: Error, Sendable, CustomStringConvertible {
     case .noAnswer(let type): return "\(type) has no answer to wait for (use post)"
     case .notConnected(let reason): return "not connected and not reconnecting: \(reason)"
     case .refused(let illegal): return "the engine refused the call: \(illegal)"
-    case .invalidAnswer(let failure): return "the answer is not a valid message: \(failure)"
     }
   }
 }
