@@ -28,13 +28,20 @@ let package = Package(
     ),
     .target(
       name: "VCProtoCLI",
-      dependencies: ["VCProto", "VCProtoCodegen"],
+      dependencies: ["VCProto"],
       path: "Sources/VCProtoCLI"
     ),
     .executableTarget(
       name: "vcproto",
       dependencies: ["VCProtoCLI"],
       path: "Sources/vcproto"
+    ),
+    // The maintainers' commands (generate-model, generate-spec, schema, hmac): `swift run vcproto-dev`.
+    // Not a product; it is the only executable that links the code generator.
+    .executableTarget(
+      name: "vcproto-dev",
+      dependencies: ["VCProtoCLI", "VCProtoCodegen"],
+      path: "Sources/vcproto-dev"
     ),
     .testTarget(
       name: "VCProtoTests",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent cross-check of vcproto's HMAC-SHA256 with Python's hmac: 200 random key/message pairs
 (keys of 0-200 bytes, messages of 0-1000 bytes, covering the block-size boundaries) go through
-`vcproto hmac` and must match Python.
+`vcproto-dev hmac` (the maintainers' executable beside the given `vcproto`) and must match Python.
 
 Each auth vector is also checked for agreeing with itself (`valid` and `expected_outcome`;
 `received_mac_input_hex` exactly when a man in the middle changed something, and then different; a
@@ -58,9 +58,11 @@ def main():
             msg = bytes(rng.randrange(256) for _ in range(rng.choice([0, 55, 56, 63, 64, 65, rng.randrange(1000)])))
             pairs.append((key, msg))
         stdin = "".join("%s %s\n" % (k.hex(), m.hex()) for k, m in pairs)
-        out = subprocess.run([sys.argv[1], "hmac"], input=stdin.encode(), capture_output=True, check=True)
+        # `hmac` is a maintainers' command: `vcproto-dev`, built beside `vcproto`.
+        developer = os.path.join(os.path.dirname(sys.argv[1]), "vcproto-dev")
+        out = subprocess.run([developer, "hmac"], input=stdin.encode(), capture_output=True, check=True)
         lines = out.stdout.decode().split()
-        check(len(lines) == len(pairs), "vcproto hmac printed %d lines for %d pairs" % (len(lines), len(pairs)))
+        check(len(lines) == len(pairs), "vcproto-dev hmac printed %d lines for %d pairs" % (len(lines), len(pairs)))
         for (k, m), got in zip(pairs, lines):
             check(hmac.new(k, m, hashlib.sha256).hexdigest() == got, "random pair key=%d msg=%d bytes" % (len(k), len(m)))
     print("%d passed, %d failed" % (passed, failed))

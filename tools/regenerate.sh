@@ -14,12 +14,13 @@ cd "$(dirname "$0")/.."
 check=false
 [ "${1:-}" = "--check" ] && check=true
 
-vcproto() { swift run --quiet vcproto "$@"; }
+# The generators are the maintainers' executable, vcproto-dev (the shipped vcproto does not link them).
+vcproto_dev() { swift run --quiet vcproto-dev "$@"; }
 
 echo "--- Swift model"
-vcproto generate-model
+vcproto_dev generate-model
 echo "--- Schema/"
-vcproto schema
+vcproto_dev schema
 echo "--- Vectors/"
 for script in tools/make_message_vectors.py tools/make_envelope_vectors.py tools/make_auth_vectors.py \
   tools/make_negotiation_vectors.py \
@@ -29,7 +30,7 @@ done
 echo "--- Samples/"
 python3 tools/make_cli_samples.py
 echo "--- docs/MESSAGES.md, STANDARDS.md"
-vcproto generate-spec
+vcproto_dev generate-spec
 python3 tools/standards_toc.py
 
 if $check; then

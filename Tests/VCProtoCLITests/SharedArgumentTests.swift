@@ -25,7 +25,7 @@ import Testing
       ["decode", "--protocol", "9.9.9", frame], ["validate", "--protocol", "9.9.9", frame],
       ["schema", "--protocol", "9.9.9", "--output", NSTemporaryDirectory()], ["catalog", "--protocol", "9.9.9"],
     ] {
-      let r = runCommand(arguments)
+      let r = arguments[0] == "schema" ? runDeveloperCommand(arguments) : runCommand(arguments)
       #expect(r.status == 2, "\(arguments)")
       #expect(
         r.err.contains("unknown protocol version '9.9.9' (known: 0.2.0, 0.3.0, 0.4.0 or 0.5.0)"),

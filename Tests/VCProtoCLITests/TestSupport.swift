@@ -19,6 +19,27 @@ func runCommand(_ arguments: [String], stdin: String? = nil, directory: String? 
   return (status, out.text, err.text)
 }
 
+/// Runs `vcproto-dev` in process with buffered streams and stand-in generators: each writes one
+/// file (`model.swift`, `<version>.json`), and the spec renderer marks its input.
+func runDeveloperCommand(_ arguments: [String], stdin: String? = nil) -> (status: Int32, out: String, err: String) {
+  let out = OutputSink()
+  let err = OutputSink()
+  var io = CommandIO(standardOutput: out, standardError: err)
+  if let stdin {
+    let url = temporaryFile(stdin)
+    io.openStandardInput = { FileHandle(forReadingAtPath: url.path)! }
+  }
+  let status = VCProtoCommand.developerMain(arguments, io, tools: standInTools)
+  return (status, out.text, err.text)
+}
+
+/// Generators that stand in for VCProtoCodegen's in the CLI's tests.
+let standInTools = DeveloperTools(
+  modelFiles: { [(path: "model.swift", contents: "// model\n")] },
+  schemaFiles: { [(path: "\($0.version).json", contents: "{}\n")] },
+  referencePath: "MESSAGES.md",
+  renderSpec: { examples, standards in (standards + "<!-- rendered -->\n", "\(examples.count) examples\n") })
+
 /// Writes text to a fresh temporary file.
 func temporaryFile(_ text: String, name: String = "capture") -> URL {
   temporaryFile(bytes: Array(text.utf8), name: name)

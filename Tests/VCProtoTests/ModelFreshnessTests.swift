@@ -14,7 +14,7 @@ import VCProtoCodegen
     for file in SwiftModelGenerator().files() {
       let url = Self.generatedDirectory.appendingPathComponent(file.name)
       let committed = try String(contentsOf: url, encoding: .utf8)
-      #expect(committed == file.contents, "\(file.name) is stale: run `swift run vcproto generate-model`")
+      #expect(committed == file.contents, "\(file.name) is stale: run `swift run vcproto-dev generate-model`")
     }
   }
 

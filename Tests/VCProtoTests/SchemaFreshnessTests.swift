@@ -4,7 +4,7 @@ import VCProtoCodegen
 
 @testable import VCProto
 
-/// The committed Schema/ is exactly what the catalog generates (`vcproto schema` rewrites it).
+/// The committed Schema/ is exactly what the catalog generates (`vcproto-dev schema` rewrites it).
 @Suite struct SchemaFreshnessTests {
   static let schemaDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -17,7 +17,7 @@ import VCProtoCodegen
       let url = Self.schemaDirectory.appendingPathComponent(file.path)
       if (try? String(contentsOf: url, encoding: .utf8)) != file.contents { stale.append(file.path) }
     }
-    #expect(stale.isEmpty, "stale or missing: \(stale); run `swift run vcproto schema`")
+    #expect(stale.isEmpty, "stale or missing: \(stale); run `swift run vcproto-dev schema`")
     // No committed schema that the catalog no longer generates.
     let generated = Set(files.map(\.path))
     let enumerator = FileManager.default.enumerator(atPath: Self.schemaDirectory.path)

@@ -59,6 +59,8 @@ struct CommandSpec: Sendable {
   var name: String
   /// One line saying what it does.
   var abstract: String
+  /// The program it belongs to: `vcproto`, or the maintainers' `vcproto-dev`.
+  var program = VCProtoCommand.program
   /// One command line that runs it, e.g. `vcproto validate --strict Samples/conversation-0.5.0.jsonl`.
   var example: String
   /// Every status it exits with, in order (usage errors included).
@@ -77,7 +79,7 @@ struct CommandSpec: Sendable {
 
   /// `vcproto validate [<options>] <capture> ...`
   var usage: String {
-    var parts = ["vcproto", name]
+    var parts = [program, name]
     if !options.isEmpty { parts.append("[<options>]") }
     for p in positionals {
       var s = "<\(p.name)>"
@@ -99,7 +101,7 @@ struct CommandSpec: Sendable {
     out += Self.row(Self.helpOption.synopsis, Self.helpOption.help)
     out += "\nEXIT STATUS:\n"
     for status in exitStatus { out += "  \(status.code)  \(status.meaning)\n" }
-    out += "\nFull reference: \(Self.reference)#\(name)\n"
+    out += "\nFull reference: \(Self.reference)#\(program == VCProtoCommand.program ? name : program)\n"
     return out
   }
 

@@ -1,23 +1,21 @@
-import VCProtoCodegen
-
-/// `vcproto generate-model` (hidden): regenerates the typed Swift model from the catalog.
+/// `vcproto-dev generate-model`: regenerates the typed Swift model from the catalog.
 enum GenerateModelCommand {
   static let spec = CommandSpec(
     name: "generate-model",
     abstract: "Regenerate the typed Swift model from the catalog (for maintainers).",
-    example: "vcproto generate-model",
+    program: VCProtoCommand.developerProgram,
+    example: "vcproto-dev generate-model",
     exitStatus: [ExitStatus(0, "written"), ExitStatus(2, "usage error or a file that cannot be written")],
     options: [
       .option(
         "output", short: "o", value: "dir", help: "Directory to write into (default Sources/VCProto/Model/Generated).")
-    ],
-    hidden: true)
+    ])
 
-  static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
+  static func run(_ args: ParsedArguments, io: CommandIO, tools: DeveloperTools) -> Int32 {
     let output = args["output"] ?? "Sources/VCProto/Model/Generated"
-    let files = SwiftModelGenerator().files()
+    let files = tools.modelFiles()
     for file in files {
-      guard FileWriting.write(file.contents, to: io.resolve(output), path: file.name, io: io, command: "generate-model")
+      guard FileWriting.write(file.contents, to: io.resolve(output), path: file.path, io: io, command: "generate-model")
       else { return 2 }
     }
     io.standardOutput.line("wrote \(files.count) files to \(output)")

@@ -1,40 +1,39 @@
 import Foundation
 import VCProto
-import VCProtoCodegen
 
-/// `vcproto generate-spec` (hidden): writes the message reference `docs/MESSAGES.md` (message and shape
+/// `vcproto-dev generate-spec`: writes the message reference `docs/MESSAGES.md` (message and shape
 /// tables, examples from the golden vectors) and rewrites the generated table of STANDARDS.md, from the
 /// catalog.
 enum GenerateSpecCommand {
   static let spec = CommandSpec(
     name: "generate-spec",
     abstract: "Write docs/MESSAGES.md and STANDARDS.md's generated table from the catalog (for maintainers).",
-    example: "vcproto generate-spec",
+    program: VCProtoCommand.developerProgram,
+    example: "vcproto-dev generate-spec",
     exitStatus: [ExitStatus(0, "written"), ExitStatus(2, "usage error, or a file that cannot be read or written")],
     options: [
       .option("spec", value: "file", help: "The specification to rewrite (default STANDARDS.md)."),
       .option("reference", value: "file", help: "The message reference to write (default docs/MESSAGES.md)."),
       .option("vectors", value: "dir", help: "Message vectors with the examples (default Vectors/messages)."),
-    ],
-    hidden: true)
+    ])
 
-  static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
+  static func run(_ args: ParsedArguments, io: CommandIO, tools: DeveloperTools) -> Int32 {
     let specPath = URL(fileURLWithPath: io.resolve(args["spec"] ?? "STANDARDS.md"))
-    let referencePath = URL(fileURLWithPath: io.resolve(args["reference"] ?? SpecGenerator.referencePath))
+    let referencePath = URL(fileURLWithPath: io.resolve(args["reference"] ?? tools.referencePath))
     let vectors = URL(fileURLWithPath: io.resolve(args["vectors"] ?? "Vectors/messages"))
     let document: String
     do {
       document = try String(contentsOf: specPath, encoding: .utf8)
     } catch {
-      io.standardError.line("vcproto generate-spec: cannot read \(specPath.path): \(error.localizedDescription)")
+      io.standardError.line("vcproto-dev generate-spec: cannot read \(specPath.path): \(error.localizedDescription)")
       return 2
     }
-    let generator = SpecGenerator(examples: SpecExamples.load(from: vectors))
-    for (path, text) in [(specPath, generator.render(into: document)), (referencePath, generator.reference())] {
+    let rendered = tools.renderSpec(SpecExamples.load(from: vectors), document)
+    for (path, text) in [(specPath, rendered.standards), (referencePath, rendered.reference)] {
       do {
         try text.write(to: path, atomically: true, encoding: .utf8)
       } catch {
-        io.standardError.line("vcproto generate-spec: cannot write \(path.path): \(error)")
+        io.standardError.line("vcproto-dev generate-spec: cannot write \(path.path): \(error)")
         return 2
       }
     }
