@@ -148,7 +148,7 @@ extension SwiftModelGenerator {
       s += "///\n"
       s += "/// The case is the first alternative the value satisfies completely, exactly as the validator's\n"
       s += "/// `oneOf` rule chooses it (nested shapes checked in protocol \(catalog.rawValue)'s catalog).\n"
-      s += "public enum \(e.name): Sendable, Hashable, JSONFieldValue, JSONPullDecodable {\n"
+      s += "public enum \(e.name): Sendable, Hashable, JSONFieldValue, ModelReadable {\n"
       for (i, a) in e.alternatives.enumerated() {
         let earlier = e.alternatives[..<i].map { "`\($0.swiftType)`" }
         let not = earlier.isEmpty ? "" : " (and not \(earlier.joined(separator: " or ")))"
@@ -159,20 +159,17 @@ extension SwiftModelGenerator {
       s += "  static let alternatives: [FieldType] = [\n"
       s += e.alternatives.map { "    \(Self.literal($0.type)),\n" }.joined()
       s += "  ]\n\n"
-      s += "  /// Decodes the alternative the validator's `oneOf` rule chooses, or throws naming the member.\n"
-      s += "  public static func decodeField(_ value: JSONValue, key: String) throws(ModelDecodingError) -> Self {\n"
+      s += "  /// Reads the value whole, then the alternative the validator's `oneOf` rule chooses from it (with\n"
+      s += "  /// the tree reader, whichever reader `r` is); a value no alternative accepts is refused.\n"
+      s += "  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {\n"
+      s += "    let refusal = r.miss()\n"
+      s += "    let value = try r.readValue()\n"
+      s += "    var tree = JSONTreeReader(value)\n"
       s += "    switch ValueRules.alternative(of: value, among: alternatives, in: .\(ModelPlan.caseName(catalog))) {\n"
       for (i, a) in e.alternatives.enumerated() {
-        s += "    case \(i): return .\(a.caseName)(try \(a.swiftType).decodeField(value, key: key))\n"
+        s += "    case \(i): return .\(a.caseName)(try \(a.swiftType).read(&tree))\n"
       }
-      s += "    default: throw ModelDecodingError(invalid: key)\n    }\n  }\n\n"
-      s += "  /// Reads the value as JSON, then decodes it as ``decodeField(_:key:)`` does (the same choice on\n"
-      s += "  /// both decode paths); a value it refuses is a miss, which the general path explains.\n"
-      s += "  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self {\n"
-      s += "    let start = p.pos\n"
-      s += "    let value = try JSONValue.pull(&p)\n"
-      s += "    do { return try decodeField(value, key: \"\") } catch { throw JSONParser.miss(start) }\n"
-      s += "  }\n\n"
+      s += "    default: throw refusal\n    }\n  }\n\n"
       s += "  /// Writes the chosen alternative's value, as its own type writes it.\n"
       s += "  public func encodeField(to writer: inout JSONWriter) {\n    switch self {\n"
       for a in e.alternatives {

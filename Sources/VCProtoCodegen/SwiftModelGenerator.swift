@@ -143,7 +143,7 @@ package struct SwiftModelGenerator: Sendable {
   func enumDecl(_ field: FieldSpec, values: [String]) -> String {
     var s = "  /// The closed set of `\(field.name)` values the protocol defines; any other value is `invalid_value`.\n"
     s += "  public enum \(Self.enumName(field)): String, Sendable, Hashable, CaseIterable, JSONStringEnum,"
-    s += " JSONPullDecodable {\n"
+    s += " ModelReadable {\n"
     for value in values {
       var literal = ""
       for c in value {
@@ -224,39 +224,26 @@ package struct SwiftModelGenerator: Sendable {
     s += "  public static let modelledTypes: [String] = [\n"
     for m in messages { s += "    \"\(m.type)\",\n" }
     s += "  ]\n\n"
-    s += "  /// Builds the typed message of `version` from a frame object with the given `type` (one the\n"
-    s += "  /// version has: the decoder checks that first).\n"
-    s += "  init(type: String, object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {\n"
-    s += "    switch type.utf8.count {\n"
     var byLength: [Int: [MessageSpec]] = [:]
     for m in messages { byLength[m.type.utf8.count, default: []].append(m) }
-    for length in byLength.keys.sorted() {
-      s += "    case \(length):\n"
-      for m in byLength[length]! {
-        let versionArg = isVersioned(m.type) ? ", version: version" : ""
-        s += "      if type.hasSameScalars(as: \"\(m.type)\") {\n"
-        s += "        self = .\(Self.identifier(m.type))(try \(Self.payloadName(m.type))(json: object\(versionArg)))\n"
-        s += "        return\n      }\n"
-      }
-    }
-    s += "    default: break\n    }\n    self = .unknown(object)\n  }\n\n"
-    s += "  /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct\n"
-    s += "  /// decode path); `nil` when this enum does not model the type or `version` does not have it.\n"
-    s +=
-      "  static func pull(type: JSONParser.Key, version: ProtocolVersion, _ p: inout JSONParser) throws(DirectPathError)\n"
-    s += "    -> \(name)?\n  {\n"
-    s += "    switch type.count {\n"
+    s += "  /// Reads the message of the given `type` of `version` from `r` (the frame's bytes, or its parsed\n"
+    s += "  /// tree): `nil` when this enum does not model the type or `version` does not have it.\n"
+    s += "  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.\n"
+    s += "  static func read<R: ModelReader>(\n"
+    s += "    type: R.Key, version: ProtocolVersion, _ r: inout R, typeConsumed: Bool\n"
+    s += "  ) throws(DirectPathError) -> \(name)? {\n"
+    s += "    switch r.length(of: type) {\n"
     for length in byLength.keys.sorted() {
       s += "    case \(length):\n"
       for m in byLength[length]! {
         let versionArg = isVersioned(m.type) || isHandshake(m.type) ? ", version: version" : ""
-        s += "      if p.keyIs(type, \"\(m.type)\") {\n"
+        s += "      if r.keyIs(type, \"\(m.type)\") {\n"
         let versions = ProtocolCatalog.declaration.versions(ofType: m.type)
         if !versions.isAll {
           let test = versions.versions.map { "version == .\(ModelPlan.caseName($0))" }.joined(separator: " || ")
           s += "        guard \(test) else { return nil }\n"
         }
-        let payload = "try \(Self.payloadName(m.type))(pulling: &p, typeConsumed: true\(versionArg))"
+        let payload = "try \(Self.payloadName(m.type))(reading: &r, typeConsumed: typeConsumed\(versionArg))"
         s += "        return .\(Self.identifier(m.type))(\(payload))\n"
         s += "      }\n"
       }
@@ -304,15 +291,12 @@ package struct SwiftModelGenerator: Sendable {
       }
       return d + "    }\n"
     }
-    s += "  /// Builds the payload of `version` from an object.\n"
-    s += "  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {\n"
-    s += dispatch({ "try \($0.name)(json: object)" }, missing: "throw ModelDecodingError(invalid: \"type\")")
-    s += "  }\n\n"
-    s += "  /// Reads the payload of `version` straight from a frame's bytes.\n"
-    s +=
-      "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {\n"
+    s += "  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).\n"
+    s += "  init<R: ModelReader>(\n"
+    s += "    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion\n"
+    s += "  ) throws(DirectPathError) {\n"
     s += dispatch(
-      { "try \($0.name)(pulling: &p, typeConsumed: typeConsumed)" }, missing: "throw JSONParser.miss(p.pos)")
+      { "try \($0.name)(reading: &r, typeConsumed: typeConsumed)" }, missing: "throw r.miss()")
     s += "  }\n\n"
     s += "  /// Writes the payload's frame.\n"
     s += "  public func encode(to writer: inout JSONWriter) {\n    switch self {\n"
@@ -361,12 +345,8 @@ package struct SwiftModelGenerator: Sendable {
     return String(s.dropLast())
   }
 
-  /// Whether a field needs a value check beyond its Swift type (formats, minimums, closed sets not
-  /// already enforced by a nested enum).
-  static func needsCheck(_ f: FieldSpec) -> Bool {
-    (f.allowedValues != nil && enumValues(f) == nil) || needsCheck(f.type)
-  }
-
+  /// Whether a value of type `t` needs a check beyond its Swift type (formats, minimums, alternatives
+  /// that are not a generated enum).
   static func needsCheck(_ t: FieldType) -> Bool {
     switch t {
     case .string(let format): return format != .plain
@@ -392,13 +372,8 @@ package struct SwiftModelGenerator: Sendable {
     }
   }
 
-  /// Swift source for the `set:` argument of a rule check: whether each of the rule's members was
-  /// decoded (present and non-null).
-  static func ruleSet(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
-    "[" + ruleTests(rule, fields).joined(separator: ", ") + "]"
-  }
-
-  /// The Swift conditions of ``ruleSet(_:_:)``, one per flag.
+  /// The Swift conditions of a rule check, one per flag: whether each of the rule's members was decoded
+  /// (present and non-null).
   static func ruleTests(_ rule: FieldRule, _ fields: [FieldSpec]) -> [String] {
     var tests = rule.fieldNames.map { name in
       fields.contains { $0.name == name } ? "_\(bare(name)) != nil" : "false"
@@ -409,7 +384,7 @@ package struct SwiftModelGenerator: Sendable {
     return tests
   }
 
-  /// ``ruleSet(_:_:)`` as a ``FieldRule/MemberFlags`` expression: flag `i` in bit `i`.
+  /// ``ruleTests(_:_:)`` as a ``FieldRule/MemberFlags`` expression: flag `i` in bit `i`.
   static func ruleFlags(_ rule: FieldRule, _ fields: [FieldSpec]) -> String {
     let tests = ruleTests(rule, fields)
     let bits = tests.enumerated().map { "(\($0.element) ? \(1 << $0.offset) : 0)" }
@@ -440,9 +415,9 @@ package struct SwiftModelGenerator: Sendable {
     memberVersions: [String: ModelPlan.MemberVersions]? = nil
   ) -> String {
     var s = "/// \(doc)\n"
-    // A handshake message is read only with its connection's version (no version-less `pull`).
-    let pullable = memberVersions == nil ? ", JSONPullDecodable" : ""
-    s += "public struct \(name): Sendable, Hashable, JSONModel\(pullable) {\n"
+    // A handshake message is read only with its version argument (no version-less `read`).
+    let readable = memberVersions == nil ? ", ModelReadable" : ""
+    s += "public struct \(name): Sendable, Hashable, JSONModel\(readable) {\n"
     if let wireType {
       s += "  /// The `type` value of this message.\n"
       s += "  public static let type = \"\(wireType)\"\n\n"
@@ -489,65 +464,8 @@ package struct SwiftModelGenerator: Sendable {
     s += params.joined(separator: ",\n") + "\n  ) {\n"
     for f in fields { s += "    self.\(Self.bare(f.name)) = \(Self.identifier(f.name))\n" }
     s += "    self.additionalMembers = additionalMembers\n  }\n\n"
-    // Decode.
-    s += "  /// Builds the value from an object (normally one the validator accepted).\n"
-    s += "  public init(json object: JSONObject) throws(ModelDecodingError) {\n"
-    for f in fields { s += "    var _\(Self.bare(f.name)): \(fieldType(f))? = nil\n" }
-    for f in fields where f.required && f.nullable { s += "    var has\(Self.upperCamelCase(f.name)) = false\n" }
-    s += "    var extra: [JSONObject.Member] = []\n"
-    // Dispatch on the key's length first (an integer switch), then compare with the few names of
-    // that length: far fewer string comparisons than a switch over every name. The comparison is of
-    // Unicode scalars, as the validator's (STANDARDS.md#exact-identifiers), never `==`: Swift's String
-    // equality is canonical equivalence, under which "a\u{0340}" and "a\u{0300}" (same UTF-8 length)
-    // are one name.
-    var byLength: [Int: [(name: String, field: FieldSpec?)]] = [:]
-    if wireType != nil { byLength[4, default: []].append(("type", nil)) }
-    for f in fields { byLength[f.name.utf8.count, default: []].append((f.name, f)) }
-    s += "    for member in object.members {\n"
-    s += "      switch member.key.utf8.count {\n"
-    for length in byLength.keys.sorted() {
-      s += "      case \(length):\n"
-      for (name, field) in byLength[length]! {
-        guard let f = field else {
-          s += "        if member.key.hasSameScalars(as: \"type\") { continue }\n"
-          continue
-        }
-        s += "        if member.key.hasSameScalars(as: \"\(name)\") {\n"
-        if f.required && f.nullable { s += "          has\(Self.upperCamelCase(f.name)) = true\n" }
-        if f.nullable {
-          s += "          if case .null = member.value { continue }\n"
-        } else {
-          s += "          if case .null = member.value { throw ModelDecodingError(null: \"\(f.name)\") }\n"
-        }
-        s += "          _\(Self.bare(f.name)) = try \(fieldType(f)).decodeField(\n"
-        s += "            member.value, key: \"\(f.name)\")\n"
-        if Self.needsCheck(f) {
-          let allowed = f.allowedValues.map { "[" + $0.map(\.jsonText).joined(separator: ", ") + "]" } ?? "nil"
-          s += "          try FieldCheck.require(\n"
-          let arguments = "member.value, \(Self.literal(f.type)), allowed: \(allowed), key: \"\(f.name)\")"
-          if arguments.count > 100 {  // keep generated lines within the formatter's 120 columns
-            s += "            member.value, \(Self.literal(f.type)),\n"
-            s += "            allowed: \(allowed), key: \"\(f.name)\")\n"
-          } else {
-            s += "            \(arguments)\n"
-          }
-        }
-        s += "          continue\n        }\n"
-      }
-    }
-    s += "      default: break\n      }\n      extra.append(member)\n    }\n"
-    for rule in rules {
-      s += "    try FieldCheck.require(\n      \(Self.ruleLiteral(rule)),\n      set: \(Self.ruleSet(rule, fields)))\n"
-    }
-    for f in fields where f.required && f.nullable {
-      s += "    guard has\(Self.upperCamelCase(f.name)) else { throw ModelDecodingError(missing: \"\(f.name)\") }\n"
-    }
-    for f in fields where !isOptional(f) {
-      s += "    guard let _\(Self.bare(f.name)) else { throw ModelDecodingError(missing: \"\(f.name)\") }\n"
-    }
-    for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
-    s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
-    s += pullInit(
+    // Decode: the one decoder, over any reader.
+    s += readInit(
       fields: fields, wireType: wireType, rules: rules,
       handshake: memberVersions.map { (versions: versions, members: $0) })
     // Encode.
@@ -586,13 +504,14 @@ package struct SwiftModelGenerator: Sendable {
     return s
   }
 
-  // MARK: - Direct decode
+  // MARK: - Decode
 
-  /// The condition a pulled value `v` of field `f` must meet, or `nil` when the field needs no check;
-  /// `"false"` when the check is not expressible on the typed value (the frame then always takes the
-  /// general path). The condition only calls the rules of `ValueRules` (never restates them), so the
-  /// direct path and the validator apply the same code.
-  func pullCondition(_ f: FieldSpec) -> String? {
+  /// The condition a read value `v` of field `f` must meet, or `nil` when the field needs no check;
+  /// `"false"` when no non-null value is allowed (`allowedValues` empty: only null or absence). The
+  /// condition only calls the rules of `ValueRules` (never restates them), so the decoder and the
+  /// validator apply the same code. A check not expressible on the typed value stops generation: the
+  /// one decoder must decide every frame the validator decides.
+  func readCondition(_ f: FieldSpec) -> String? {
     var conditions: [String] = []
     switch f.type {
     case .string(let format) where format != .plain:
@@ -606,7 +525,7 @@ package struct SwiftModelGenerator: Sendable {
     case .oneOf, .any:
       if Self.needsCheck(f.type) { conditions.append("ValueRules.accepts(v, \(Self.literal(f.type)))") }
     default:
-      if Self.needsCheck(f.type) { return "false" }
+      precondition(!Self.needsCheck(f.type), "\(f.name): no check of \(f.type) on the typed value")
     }
     if let allowed = f.allowedValues, Self.enumValues(f) == nil {  // a nested enum enforces its own set
       if allowed.isEmpty { return "false" }  // only null (or absence) is accepted
@@ -614,99 +533,104 @@ package struct SwiftModelGenerator: Sendable {
       case .string, .boolean, .any, .oneOf:
         conditions.append("ValueRules.accepts(v, allowed: [" + allowed.map(\.jsonText).joined(separator: ", ") + "])")
       default:
-        return "false"
+        preconditionFailure("\(f.name): no closed-set check of \(f.type) on the typed value")
       }
     }
     return conditions.isEmpty ? nil : conditions.joined(separator: " && ")
   }
 
-  /// `init(pulling:)`: the struct read straight from bytes, checking every rule `init(json:)` checks.
-  func pullInit(
+  /// `init(reading:)`: the struct's one decoder, generic over the ``ModelReader`` (the frame's bytes or
+  /// its parsed tree), checking every catalog rule as it reads.
+  func readInit(
     fields: [FieldSpec], wireType: String?, rules: [FieldRule],
     handshake: (versions: [ProtocolVersion], members: [String: ModelPlan.MemberVersions])? = nil
   ) -> String {
-    var s = "  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;\n"
-    s += "  /// throws ``DirectPathError`` for anything else (the general path then explains it).\n"
+    precondition(fields.count < 63, "\(fields.count) members: the decoder's bit set holds 62 and `type`")
+    var s = "  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;\n"
+    s += "  /// throws ``DirectPathError`` for anything else (the validator then explains it).\n"
+    if wireType != nil {
+      s += "  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.\n"
+    }
     if handshake != nil, wireType != nil {
-      s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"
       s += "  /// `version`: the connection's; its rules for each member (presence, null), the handshake's version\n"
       s += "  /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.\n"
-      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion)"
-      s += " throws(DirectPathError) {\n"
+      s += "  /// `nil` (no version negotiated yet): the rules every version shares.\n"
+      s += "  init<R: ModelReader>(\n"
+      s += "    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?\n"
+      s += "  ) throws(DirectPathError) {\n"
     } else if wireType != nil {
-      s += "  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.\n"
-      s += "  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {\n"
+      s += "  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {\n"
     } else {
-      s += "  init(pulling p: inout JSONParser) throws(DirectPathError) {\n"
-    }
-    guard fields.count < 63 else {
-      return s + "    throw JSONParser.miss(p.pos)\n  }\n\n"
+      s += "  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {\n"
     }
     for f in fields { s += "    var _\(Self.bare(f.name)): \(fieldType(f))? = nil\n" }
-    s += "    var seen: UInt64 = 0\n"
     s += "    var extra: [JSONObject.Member] = []\n"
-    s += "    var members = 0\n"
     if wireType != nil {
-      s += "    if typeConsumed {\n      members = 1\n      seen = 1 << 63\n    } else {\n"
-      s += "      try p.pullObjectStart()\n    }\n"
+      s += "    var seen: UInt64 = typeConsumed ? 1 << 63 : 0\n"
+      s += "    var cursor = try r.beginObject(typeConsumed: typeConsumed)\n"
     } else {
-      s += "    try p.pullObjectStart()\n"
+      s += "    var seen: UInt64 = 0\n"
+      s += "    var cursor = try r.beginObject(typeConsumed: false)\n"
     }
-    s += "    while let key = try p.pullKey(&members) {\n"
+    s += "    while let key = try r.nextKey(&cursor) {\n"
+    // Dispatch on the key's length first (an integer switch), then compare with the few names of
+    // that length: far fewer comparisons than a switch over every name. The reader's `keyIs` compares
+    // bytes, that is Unicode scalars, as the validator does (STANDARDS.md#exact-identifiers), never
+    // `==`: Swift's String equality is canonical equivalence, under which "a\u{0340}" and "a\u{0300}"
+    // (same UTF-8 length) are one name.
     var byLength: [Int: [(name: String, index: Int)]] = [:]
     if wireType != nil { byLength[4, default: []].append(("type", 63)) }
     for (i, f) in fields.enumerated() { byLength[f.name.utf8.count, default: []].append((f.name, i)) }
-    s += "      switch key.count {\n"
+    s += "      switch r.length(of: key) {\n"
     for length in byLength.keys.sorted() {
       s += "      case \(length):\n"
       for (name, index) in byLength[length]! {
-        s += "        if p.keyIs(key, \"\(name)\") {\n"
+        s += "        if r.keyIs(key, \"\(name)\") {\n"
         if index == 63 {
-          s += "          guard seen & (1 << 63) == 0, p.pullPlainString(is: \"\(wireType!)\") else {\n"
-          s += "            throw JSONParser.miss(key.start)\n          }\n"
+          s += "          guard seen & (1 << 63) == 0, r.readType(is: \"\(wireType!)\") else { throw r.miss(key) }\n"
           s += "          seen |= 1 << 63\n          continue\n        }\n"
           continue
         }
         let f = fields[index]
         let member = handshake?.members[f.name]
-        s += "          guard seen & \(1 << index) == 0 else { throw JSONParser.miss(key.start) }\n"
+        s += "          guard seen & \(1 << index) == 0 else { throw r.miss(key) }\n"
         s += "          seen |= \(1 << index)\n"
         if let handshake, let member, let test = Self.versionTest(member.declared, of: handshake.versions) {
           // Undeclared in some versions: the validator warns there (a frame that is not clean).
-          s += "          if !(\(test)) { p.sawExtraMember = true }\n"
+          s += "          if !(\(test)) { r.sawExtraMember = true }\n"
         }
         if f.nullable, let handshake, let member, let test = Self.versionTest(member.nullable, of: handshake.versions) {
-          s += "          if p.pullNull() {\n"
-          s += "            guard \(test) else {\n              throw JSONParser.miss(key.start)\n            }\n"
+          s += "          if r.readNull() {\n"
+          s += "            guard version == nil || \(test) else {\n              throw r.miss(key)\n            }\n"
           s += "            continue\n          }\n"
         } else if f.nullable {
-          s += "          if p.pullNull() { continue }\n"
+          s += "          if r.readNull() { continue }\n"
         } else {
-          s += "          guard !p.pullNull() else { throw JSONParser.miss(key.start) }\n"
+          s += "          guard !r.readNull() else { throw r.miss(key) }\n"
         }
-        s += "          let v = try \(fieldType(f)).pull(&p)\n"
-        if let condition = pullCondition(f) {
-          s += "          guard \(condition) else { throw JSONParser.miss(key.start) }\n"
+        s += "          let v = try \(fieldType(f)).read(&r)\n"
+        if let condition = readCondition(f) {
+          s += "          guard \(condition) else { throw r.miss(key) }\n"
         }
         if handshake != nil, case .array = f.type {
-          s += "          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {\n"
-          s += "            throw JSONParser.miss(key.start)\n          }\n"
+          s += "          guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {\n"
+          s += "            throw r.miss(key)\n          }\n"
         }
         if handshake != nil, let wireType, let rule = HandshakeRules.versionRule(type: wireType, member: f.name) {
-          s += "          guard HandshakeRules.accepts(v, .\(rule), connection: version) else {\n"
-          s += "            throw JSONParser.miss(key.start)\n          }\n"
+          s += "          if let version, !HandshakeRules.accepts(v, .\(rule), connection: version) {\n"
+          s += "            throw r.miss(key)\n          }\n"
         }
         s += "          _\(Self.bare(f.name)) = v\n"
         s += "          continue\n        }\n"
       }
     }
     s += "      default: break\n      }\n"
-    s += "      try p.pullExtra(key, into: &extra)\n    }\n"
+    s += "      try r.readExtra(key, into: &extra)\n    }\n"
     for (i, rule) in rules.enumerated() {
-      s += "    try p.require(\n      Self.pullRules[\(i)],\n      flags: \(Self.ruleFlags(rule, fields)))\n"
+      s += "    try r.require(\n      Self.readRules[\(i)],\n      flags: \(Self.ruleFlags(rule, fields)))\n"
     }
     for (i, f) in fields.enumerated() where f.required && f.nullable {
-      s += "    guard seen & \(1 << i) != 0 else { throw JSONParser.miss(p.pos) }\n"
+      s += "    guard seen & \(1 << i) != 0 else { throw r.miss() }\n"
     }
     if let handshake {
       // Required only in some versions (the union makes it optional): present on those.
@@ -714,20 +638,21 @@ package struct SwiftModelGenerator: Sendable {
         guard let member = handshake.members[f.name], !member.required.isEmpty,
           let test = Self.versionTest(member.required, of: handshake.versions)
         else { continue }
-        s += "    guard seen & \(1 << i) != 0 || !(\(test)) else {\n      throw JSONParser.miss(p.pos)\n    }\n"
+        s += "    guard seen & \(1 << i) != 0 || !(\(test)) else { throw r.miss() }\n"
       }
     }
     for f in fields where !isOptional(f) {
-      s += "    guard let _\(Self.bare(f.name)) else { throw JSONParser.miss(p.pos) }\n"
+      s += "    guard let _\(Self.bare(f.name)) else { throw r.miss() }\n"
     }
     for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
     s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
     if handshake == nil {
-      s += "  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }\n\n"
+      s += "  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {\n"
+      s += "    try Self(reading: &r)\n  }\n\n"
     }
     if !rules.isEmpty {
-      s += "  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).\n"
-      s += "  private static let pullRules: [FieldRule] = [\n"
+      s += "  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).\n"
+      s += "  private static let readRules: [FieldRule] = [\n"
       // One element: no trailing comma (swift-format's rule for a one-line collection); several: each has one.
       s += rules.map { "    \(Self.ruleLiteral($0))" }.joined(separator: ",\n") + (rules.count > 1 ? ",\n" : "\n")
       s += "  ]\n\n"

@@ -67,6 +67,36 @@ import Testing
     #expect(frames > 2000)
   }
 
+  /// The one generated decoder over its two readers, on every vector in its own version: the tree
+  /// reader reads every frame the validator accepts, to the message the decoder returns; it refuses
+  /// every other; and where the bytes reader reads a frame, it reads the same message.
+  @Test func theTwoReadersAgreeOnEveryVector() throws {
+    var (accepted, refused, bytes) = (0, 0, 0)
+    for v in try MessageVectorTests.vectors() {
+      let version = try #require(ProtocolVersion(rawValue: v.protocol_version))
+      let options = ValidationOptions(version: version)
+      guard case .object(let object)? = try? JSONReader().parse(v.frame), case .string(let type)? = object["type"],
+        let spec = ProtocolCatalog.catalog(version).message(type), spec.isModelled
+      else { continue }
+      let tree = try? MessageDecoder.read(object, type: type, direction: spec.direction, version: version)
+      let report = Validator(options: options).validate(v.frame)
+      if report.isValid {
+        #expect(tree == (try? MessageDecoder(options: options).decode(v.frame)), "\(v.id)")
+        #expect(tree != nil, "\(v.id): the tree reader refused a valid frame")
+        accepted += 1
+      } else if tree == nil {
+        refused += 1
+      }
+      if let direct = MessageDecoder(options: options).directBuild(Array(v.frame.utf8)) {
+        #expect(direct == tree, "\(v.id): the readers read different messages")
+        bytes += 1
+      }
+    }
+    #expect(accepted >= 80 * ProtocolVersion.allCases.count)
+    #expect(refused >= 100)
+    #expect(bytes >= 80 * ProtocolVersion.allCases.count)
+  }
+
   /// Each vector on a connection of its own version, whose rules differ (the handshake's among them).
   @Test func everyVectorDecodesAlikeOnBothPathsInItsVersion() throws {
     var handshake = 0

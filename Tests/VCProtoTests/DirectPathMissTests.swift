@@ -6,13 +6,13 @@ import Testing
 /// recognise outright, which may still be valid) is never a JSON error, and a real JSON error met on
 /// the direct path is reported by the tree path exactly as STANDARDS.md#findings says.
 @Suite struct DirectPathMissTests {
-  /// Runs the generated pull code on a client frame as ``MessageDecoder`` does.
+  /// Runs the generated decoder over the bytes reader on a client frame as ``MessageDecoder`` does.
   static func pull(_ text: String) -> Result<ClientMessage?, DirectPathError>? {
     Array(text.utf8).withUnsafeBufferPointer { buffer in
       var p = JSONParser(buffer: buffer, limits: JSONLimits())
       guard let type = p.pullLeadingType() else { return nil }
       do throws(DirectPathError) {
-        return .success(try ClientMessage.pull(type: type, version: .v0_2_0, &p))
+        return .success(try ClientMessage.read(type: type, version: .v0_2_0, &p, typeConsumed: true))
       } catch {
         return .failure(error)
       }

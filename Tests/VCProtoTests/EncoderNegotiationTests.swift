@@ -32,17 +32,12 @@ import Testing
       // Build the typed value without validation (other members may be missing) only when possible.
       guard case .object(let o) = value else { continue }
       let message: [String]
-      switch spec.direction {
-      case .clientToServer:
-        guard let m = try? ClientMessage(type: spec.type, object: o, version: ProtocolCatalog.modelVersion) else {
-          continue
-        }
-        message = m.requiredCapabilities
-      case .serverToClient:
-        guard let m = try? ServerMessage(type: spec.type, object: o, version: ProtocolCatalog.modelVersion) else {
-          continue
-        }
-        message = m.requiredCapabilities
+      switch try? MessageDecoder.read(
+        o, type: spec.type, direction: spec.direction, version: ProtocolCatalog.modelVersion)
+      {
+      case .client(let m)?: message = m.requiredCapabilities
+      case .server(let m)?: message = m.requiredCapabilities
+      default: continue
       }
       #expect(message == expected, "\(spec.type)")
       checked += 1

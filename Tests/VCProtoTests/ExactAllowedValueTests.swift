@@ -4,8 +4,8 @@ import Testing
 
 /// A closed set of allowed values admits a string only when it is the same sequence of Unicode scalars
 /// as one of the values, as names are compared (STANDARDS.md#exact-member-names), on every path: the
-/// validator's closed-set check, the model's tree path (`FieldCheck`, `JSONStringEnum.decodeField`)
-/// and the direct path (`JSONStringEnum.pull`, the generated `ValueRules.accepts(v, allowed:)`).
+/// validator's closed-set check and the generated decoder over either reader (`JSONStringEnum.read` on
+/// the tree reader and on the bytes reader, the generated `ValueRules.accepts(v, allowed:)`).
 /// Swift's `String ==` is canonical equivalence, so `"cafe\u{301}"` would otherwise pass for `"caf\u{E9}"`.
 /// (Every closed set of today's catalog is lowercase ASCII, which no other scalar sequence is
 /// canonically equivalent to; these members are declared here to pin the rule.)
@@ -13,7 +13,7 @@ import Testing
   static let composed = "caf\u{E9}"
   static let decomposed = "cafe\u{301}"
 
-  enum Drink: String, JSONStringEnum, JSONPullDecodable {
+  enum Drink: String, JSONStringEnum, ModelReadable {
     case cafe = "caf\u{E9}"
   }
 
@@ -48,22 +48,16 @@ import Testing
     #expect(ValueRules.accepts(object(Self.composed), allowed: [object(Self.composed)]))
   }
 
-  @Test func theTreePathRefusesAnotherSpelling() throws {
-    try FieldCheck.require(.string(Self.composed), .text, allowed: [.string(Self.composed)], key: "drink")
-    #expect(throws: ModelDecodingError.self) {
-      try FieldCheck.require(.string(Self.decomposed), .text, allowed: [.string(Self.composed)], key: "drink")
-    }
-    #expect(try Drink.decodeField(.string(Self.composed), key: "drink") == .cafe)
-    #expect(throws: ModelDecodingError(invalid: "drink")) {
-      try Drink.decodeField(.string(Self.decomposed), key: "drink")
-    }
+  @Test func theTreeReaderRefusesAnotherSpelling() {
+    #expect(Drink.read(tree: .string(Self.composed)) == .cafe)
+    #expect(Drink.read(tree: .string(Self.decomposed)) == nil)
   }
 
-  @Test func theDirectPathRefusesAnotherSpelling() {
+  @Test func theBytesReaderRefusesAnotherSpelling() {
     func pulled(_ json: String) -> Drink? {
       Array(json.utf8).withUnsafeBufferPointer { buffer in
         var p = JSONParser(buffer: buffer, limits: .default)
-        return try? Drink.pull(&p)
+        return try? Drink.read(&p)
       }
     }
     // As UTF-8 and as escapes, each spelling.
@@ -71,7 +65,7 @@ import Testing
     #expect(pulled(#""caf\u00e9""#) == .cafe)
     #expect(pulled("\"\(Self.decomposed)\"") == nil)
     #expect(pulled(#""cafe\u0301""#) == nil)
-    // The generated direct-path condition for a closed set the model keeps as `String`.
+    // The generated condition for a closed set the model keeps as `String`.
     #expect(ValueRules.accepts(Self.composed, allowed: [Self.composed]))
     #expect(!ValueRules.accepts(Self.decomposed, allowed: [Self.composed]))
   }

@@ -4,7 +4,7 @@ import Testing
 @testable import VCProtoCodegen
 
 /// Member names are compared as sequences of Unicode scalars (STANDARDS.md#exact-member-names) by the
-/// validator and by every generated `init(json:)`, never with Swift's `==`.
+/// validator and by every generated `init(reading:)` (through its reader's `keyIs`), never with Swift's `==`.
 @Suite struct GeneratedKeyComparisonTests {
   /// Why `==` is not enough, even after the generated code's dispatch on the key's UTF-8 length:
   /// String equality is canonical equivalence, and some canonically equivalent names have the same
@@ -22,17 +22,26 @@ import Testing
     #expect("\u{1FEF}" == "`" && "\u{1FEF}".utf8.count == 3)
   }
 
-  /// The generator emits a scalar comparison for every declared member (and `type`) in `init(json:)`:
+  /// The generator matches every declared member (and `type`) with the reader's `keyIs`, never `==`:
   /// for the whole catalog, and for a member name that has a same-length canonical equivalent.
-  @Test func generatedInitJSONComparesScalars() {
+  @Test func generatedDecoderComparesScalars() {
     let code = SwiftModelGenerator().files().map { $0.contents }.joined()
-    #expect(!code.contains("member.key == "), "a member key compared with String ==")
-    #expect(code.contains("member.key.hasSameScalars(as: \"type\")"))
+    #expect(!code.contains("key == "), "a member key compared with String ==")
+    #expect(code.contains("r.keyIs(key, \"type\")"))
     let accented = SwiftModelGenerator().structDecl(
       name: "Accented", doc: "A member name that is not ASCII.",
       fields: [FieldSpec("a\u{0300}", .integer(minimum: nil))],
       wireType: nil)
-    #expect(accented.contains("member.key.hasSameScalars(as: \"a\u{0300}\")"))
-    #expect(!accented.contains("member.key == "))
+    #expect(accented.contains("r.keyIs(key, \"a\u{0300}\")"))
+    #expect(!accented.contains("key == "))
+  }
+
+  /// The tree reader's `keyIs` compares UTF-8 bytes: a canonically equivalent name is another name.
+  /// (The bytes reader leaves every name that is not plain ASCII to the tree path.)
+  @Test func theTreeReaderMatchesExactScalars() {
+    let declared: StaticString = "a\u{0300}"
+    let tree = JSONTreeReader(.null)
+    #expect(tree.keyIs("a\u{0300}", declared))
+    #expect(!tree.keyIs("a\u{0340}", declared))
   }
 }

@@ -92,9 +92,10 @@ import VCProtoCodegen
           }
           covered.insert("\(message.type).\(field.name)")
           let wrapper: Any
-          switch message.direction {
-          case .clientToServer: wrapper = try ClientMessage(type: message.type, object: object, version: version)
-          case .serverToClient: wrapper = try ServerMessage(type: message.type, object: object, version: version)
+          switch try MessageDecoder.read(object, type: message.type, direction: message.direction, version: version) {
+          case .client(let m): wrapper = m
+          case .server(let m): wrapper = m
+          case .unknown(let o): wrapper = o
           }
           // The wrapper enum and the payload inside it.
           let payload = try #require(Mirror(reflecting: wrapper).children.first?.value)

@@ -85,7 +85,7 @@ import VCProtoCodegen
       + #""timestamp":"2026-01-11T17:20:01.512Z","sessionId":"4d6f0e1e-8a6b-4f43-9d0e-2b8c7a1f0c11","#
       + #""cwd":"/Users/dev/voice-code","isSidechain":false,"toolUseResult":[1,"a"],"#
       + #""message":{"role":"user","content":"Résume les tests"}}"#
-    guard case .object(let raw) = try JSONReader().parse(text) else { throw ModelDecodingError(missing: "") }
+    let raw = try #require(try JSONReader().parse(text).objectValue)
     let record = ClaudeRecord(raw: raw)
     #expect(record.type == "user" && record.uuid == "1f0e2d3c-4b5a-4968-8776-655443322110")
     #expect(record.parentUuid == nil)

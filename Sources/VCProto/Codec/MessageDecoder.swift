@@ -1,10 +1,11 @@
 /// Decodes frames into the typed model.
 ///
-/// Three paths, one verdict. The direct path reads a well-formed frame straight from its bytes into the
-/// generated structs, checking every catalog rule as it goes; anything it does not recognise outright
+/// Three paths, one verdict, one decoder. Each generated struct has one decoder, written against a
+/// small reader protocol (`ModelReader`) and checking every catalog rule as it reads. The direct path
+/// runs it over the frame's bytes (the bytes reader); anything that reader does not recognise outright
 /// (the `type` not first, an escaped member name, any rule broken) sends the frame to the tree path:
-/// one parse into ``JSONValue``, the generated model built from the tree, and the validator only when
-/// that fails, to explain why.
+/// one parse into ``JSONValue``, the same decoder over the tree (the tree reader), and the validator
+/// only when that fails, to explain why.
 ///
 /// A frame decodes exactly when the validator finds no error in it; otherwise the thrown
 /// ``DecodingFailure`` carries the validator's findings. Warnings (an unknown type, undeclared
@@ -79,9 +80,13 @@ public struct MessageDecoder: Sendable {
       guard let type = parser.pullLeadingType() else { return nil }  // where the type's bytes are
       do throws(DirectPathError) {
         let message: AnyMessage
-        if direction != .serverToClient, let m = try ClientMessage.pull(type: type, version: version, &parser) {
+        if direction != .serverToClient,
+          let m = try ClientMessage.read(type: type, version: version, &parser, typeConsumed: true)
+        {
           message = .client(m)
-        } else if direction != .clientToServer, let m = try ServerMessage.pull(type: type, version: version, &parser) {
+        } else if direction != .clientToServer,
+          let m = try ServerMessage.read(type: type, version: version, &parser, typeConsumed: true)
+        {
           message = .server(m)
         } else {
           return nil
@@ -99,8 +104,8 @@ public struct MessageDecoder: Sendable {
     }
   }
 
-  /// Decodes a frame already parsed into `value` (an engine that needs the tree too): the model built
-  /// from the tree, and the validator only when that fails, to say why. Same verdict as
+  /// Decodes a frame already parsed into `value` (an engine that needs the tree too): the generated
+  /// decoder over the tree reader, and the validator only when that fails, to say why. Same verdict as
   /// ``decode(_:)`` on the frame's bytes.
   package func decode(tree value: JSONValue) throws(DecodingFailure) -> AnyMessage {
     if strategy != .validated, let message = fastBuild(value) { return message }
@@ -127,13 +132,22 @@ public struct MessageDecoder: Sendable {
     {
       return nil
     }
-    do {
-      switch spec.direction {
-      case .clientToServer: return .client(try ClientMessage(type: type, object: object, version: version))
-      case .serverToClient: return .server(try ServerMessage(type: type, object: object, version: version))
-      }
-    } catch {
-      return nil
+    return try? Self.read(object, type: type, direction: spec.direction, version: version)
+  }
+
+  /// The generated decoder of `type` over the tree reader: the typed message of a frame object, or
+  /// ``DirectPathError`` when it breaks a rule; a type the model does not have stays `.unknown`.
+  static func read(_ object: JSONObject, type: String, direction: MessageDirection, version: ProtocolVersion)
+    throws(DirectPathError) -> AnyMessage
+  {
+    var reader = JSONTreeReader(.object(object))
+    switch direction {
+    case .clientToServer:
+      let message = try ClientMessage.read(type: type, version: version, &reader, typeConsumed: false)
+      return .client(message ?? .unknown(object))
+    case .serverToClient:
+      let message = try ServerMessage.read(type: type, version: version, &reader, typeConsumed: false)
+      return .server(message ?? .unknown(object))
     }
   }
 
@@ -183,15 +197,11 @@ public struct MessageDecoder: Sendable {
       return .unknown(object)
     }
     do {
-      switch report.direction ?? spec.direction {
-      case .clientToServer: return .client(try ClientMessage(type: type, object: object, version: version))
-      case .serverToClient: return .server(try ServerMessage(type: type, object: object, version: version))
-      }
+      return try Self.read(object, type: type, direction: report.direction ?? spec.direction, version: version)
     } catch {
       // The validator accepted the frame, so this means the catalog and the generated model disagree.
       let finding = Finding(
-        .error, .wrongType, pointer: error.pointer, messageType: type,
-        message: "typed model rejected an accepted frame: \(error.reason)")
+        .error, .wrongType, pointer: "", messageType: type, message: "typed model rejected an accepted frame")
       throw DecodingFailure(findings: report.findings + [finding], messageType: type)
     }
   }

@@ -15,8 +15,9 @@ enum SessionMessageCoding {
     try MessageCoding.encode(frame: writer.bytes, to: encoder)
   }
 
-  /// Reads a value of `type`, checked as `type` (a catalog type of `version`) and built by the model.
-  static func decode<Value: JSONFieldValue>(
+  /// Reads a value of `type`, checked as `type` (a catalog type of `version`) and built by its generated
+  /// decoder over the tree reader.
+  static func decode<Value: JSONFieldValue & ModelReadable>(
     _: Value.Type, as type: FieldType, in version: ProtocolVersion, from decoder: any Decoder
   ) throws -> Value {
     var writer = JSONWriter()
@@ -33,7 +34,7 @@ enum SessionMessageCoding {
     var state = ValidationState(strict: false, maxFindings: ValidationOptions(version: version).maxFindings)
     state.protocolVersion = version.rawValue
     ValueRules.check(value, type, secret: false, in: ProtocolCatalog.catalog(version), into: &state)
-    if !state.hasErrors, let built = try? Value.decodeField(value, key: "") { return built }
+    if !state.hasErrors, let built = Value.read(tree: value) { return built }
     var findings = state.finishedFindings()
     if !state.hasErrors {
       // The validator accepted what the model refused: the catalog and the model disagree.

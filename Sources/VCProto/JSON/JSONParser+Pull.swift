@@ -1,5 +1,5 @@
 /// Pull parsing: the generated model reads members straight from the frame's bytes into typed
-/// fields, with no intermediate ``JSONValue`` tree (see ``MessageDecoder``'s direct path).
+/// fields, with no intermediate ``JSONValue`` tree (see ``MessageDecoder``'s direct path), for the bytes reader (`JSONParser+ModelReader.swift`).
 ///
 /// The pull path is an accelerator, never a second definition of the protocol: it accepts only what it
 /// recognises outright (keys of plain ASCII without escapes, values of the declared types, every
@@ -111,13 +111,13 @@ extension JSONParser {
   }
 
   /// Reads an undeclared member's value and appends it (name and value) to `extra`, refusing a name
-  /// that repeats one already kept.
+  /// that repeats one already kept; `warns`: the validator warns about it (``sawExtraMember`` is set).
   ///
   /// Linear in the object's size: `extra` belongs to the object being read at the current nesting
   /// level, so the hashed names past ``MemberNames/linearLimit`` are kept per level in
   /// ``extraNames`` (reset by ``pullObjectStart()``). Declared names are never among them: the
   /// generated code refuses a repeated declared member itself.
-  mutating func pullExtra(_ key: Key, into extra: inout [JSONObject.Member]) throws(DirectPathError) {
+  mutating func pullExtra(_ key: Key, into extra: inout [JSONObject.Member], warns: Bool) throws(DirectPathError) {
     let name = keyString(key)
     if extraNames.count <= depth {
       extraNames.append(contentsOf: repeatElement(MemberNames(), count: depth + 1 - extraNames.count))
@@ -126,7 +126,7 @@ extension JSONParser {
       throw Self.miss(key.start)
     }
     do { extra.append(JSONObject.Member(key: name, value: try parseValue())) } catch { throw .read(error) }
-    sawExtraMember = true
+    if warns { sawExtraMember = true }
   }
 
   /// Consumes `null` if it is next (after whitespace was skipped) and says so.
@@ -238,7 +238,7 @@ extension JSONParser {
 
   /// Where the top-level `type` value's characters are, when the frame is an object whose first member
   /// is `"type"` with a string of plain ASCII (no escapes); `nil` otherwise. On success the object's
-  /// opening and that member are consumed (the generated `init(pulling:typeConsumed:)` goes on from
+  /// opening and that member are consumed (the generated `init(reading:typeConsumed:)` goes on from
   /// there); on failure the position is where it was.
   mutating func pullLeadingType() -> Key? {
     let saved = (pos, depth)

@@ -39,15 +39,6 @@ public struct ClaudeRecord: Sendable, Hashable, JSONFieldValue {
   /// The catalog shape a record must satisfy (`type` is required; the rest is typed when present).
   static let shape = ProtocolCatalog.modelled.shapes["ClaudeRecord"]
 
-  /// Wraps a JSON object member after checking it against the catalog's `ClaudeRecord` shape.
-  public static func decodeField(_ value: JSONValue, key: String) throws(ModelDecodingError) -> ClaudeRecord {
-    guard case .object(let object) = value else { throw ModelDecodingError(key: key, expected: "object", value) }
-    if let shape, !FieldCheck.conforms(object, to: shape, in: .modelled) {
-      throw ModelDecodingError(invalid: key)
-    }
-    return ClaudeRecord(raw: object)
-  }
-
   /// Writes the record unchanged.
   public func encodeField(to writer: inout JSONWriter) { writer.write(raw) }
 }

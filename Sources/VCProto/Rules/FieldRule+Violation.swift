@@ -1,5 +1,5 @@
 /// How a cross-member ``FieldRule`` is broken, as ``FieldRule/violation(set:)`` finds it: the typed
-/// verdict the validator turns into findings and ``FieldCheck`` into a thrown error.
+/// verdict the validator turns into findings (the generated decoder only asks ``FieldRule/holds(flags:)``).
 enum FieldRuleViolation: Sendable, Hashable {
   /// Members that may not be sent together are (`constraint_violation`); `set` lists them in rule order.
   case mutuallyExclusive(set: [String])

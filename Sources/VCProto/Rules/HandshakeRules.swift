@@ -3,8 +3,8 @@
 /// STANDARDS.md#negotiation).
 ///
 /// Stated here once: the ``Validator`` applies them to a parsed frame (and explains a broken one), the
-/// generated direct decode path of the handshake messages (`init(pulling:typeConsumed:version:)`)
-/// calls the same predicates on the values it reads, so the two paths cannot disagree.
+/// generated decoder of the handshake messages (`init(reading:typeConsumed:version:)`) calls the
+/// same predicates on the values it reads, so the two cannot disagree.
 package enum HandshakeRules {
   /// A rule on a version string that a handshake member carries.
   package enum VersionRule: Sendable {

@@ -1,7 +1,7 @@
 /// Receives what ``ValueRules`` finds while it walks a value, and tracks where the walk is.
 ///
 /// The validator's ``ValidationState`` turns every violation into a finding at the current JSON
-/// Pointer; ``RuleBreak`` only remembers that an error occurred and stops the walk (``FieldCheck``).
+/// Pointer; ``RuleBreak`` only remembers that an error occurred and stops the walk (a yes/no check).
 protocol ValueRuleSink {
   /// `true` when the walk may stop: nothing more the sink would record can change its outcome.
   var isHalted: Bool { get }

@@ -3,9 +3,9 @@
 /// mean for a JSON value.
 ///
 /// The walk reports every broken rule as a typed ``ValueViolation`` to a ``ValueRuleSink``: the
-/// ``Validator`` maps them to findings, ``FieldCheck`` to `false` or a thrown ``ModelDecodingError``.
-/// The scalar rules themselves are the predicates of `ValueRules+Predicates.swift`, which the generated
-/// direct decode path (`init(pulling:)`) calls too; cross-member rules are ``FieldRule/violation(set:)``.
+/// ``Validator`` maps them to findings, ``RuleBreak`` to a yes/no verdict. The scalar rules themselves
+/// are the predicates of `ValueRules+Predicates.swift`, which the generated decoder (`init(reading:)`)
+/// calls too; cross-member rules are ``FieldRule/violation(set:)``.
 enum ValueRules {
   /// Walks a non-null `value` of the declared `type`, reporting each broken rule to `sink`. Returns
   /// `true` when the value has the declared JSON type (so that its closed set of allowed values applies).

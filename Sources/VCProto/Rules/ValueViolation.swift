@@ -1,5 +1,5 @@
 /// One catalog rule a value breaks, as ``ValueRules`` finds it: the typed verdict that the validator
-/// turns into a ``Finding`` (code, pointer, message) and ``FieldCheck`` into `false` or a thrown error.
+/// turns into a ``Finding`` (code, pointer, message) and ``RuleBreak`` into `false`.
 ///
 /// The position is not part of the violation: the ``ValueRuleSink`` receiving it knows where the
 /// evaluation stands (the member or element being checked). Violations about a member of the current

@@ -4,7 +4,7 @@
 ///
 /// The case is the first alternative the value satisfies completely, exactly as the validator's
 /// `oneOf` rule chooses it (nested shapes checked in protocol 0.3.0's catalog).
-public enum HistoryMessageOrClaudeRecord: Sendable, Hashable, JSONFieldValue, JSONPullDecodable {
+public enum HistoryMessageOrClaudeRecord: Sendable, Hashable, JSONFieldValue, ModelReadable {
   /// The value satisfies `HistoryMessage`.
   case historyMessage(HistoryMessage)
   /// The value satisfies `ClaudeRecord` (and not `HistoryMessage`).
@@ -16,21 +16,17 @@ public enum HistoryMessageOrClaudeRecord: Sendable, Hashable, JSONFieldValue, JS
     .shape("ClaudeRecord"),
   ]
 
-  /// Decodes the alternative the validator's `oneOf` rule chooses, or throws naming the member.
-  public static func decodeField(_ value: JSONValue, key: String) throws(ModelDecodingError) -> Self {
+  /// Reads the value whole, then the alternative the validator's `oneOf` rule chooses from it (with
+  /// the tree reader, whichever reader `r` is); a value no alternative accepts is refused.
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    let refusal = r.miss()
+    let value = try r.readValue()
+    var tree = JSONTreeReader(value)
     switch ValueRules.alternative(of: value, among: alternatives, in: .v0_3_0) {
-    case 0: return .historyMessage(try HistoryMessage.decodeField(value, key: key))
-    case 1: return .claudeRecord(try ClaudeRecord.decodeField(value, key: key))
-    default: throw ModelDecodingError(invalid: key)
+    case 0: return .historyMessage(try HistoryMessage.read(&tree))
+    case 1: return .claudeRecord(try ClaudeRecord.read(&tree))
+    default: throw refusal
     }
-  }
-
-  /// Reads the value as JSON, then decodes it as ``decodeField(_:key:)`` does (the same choice on
-  /// both decode paths); a value it refuses is a miss, which the general path explains.
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self {
-    let start = p.pos
-    let value = try JSONValue.pull(&p)
-    do { return try decodeField(value, key: "") } catch { throw JSONParser.miss(start) }
   }
 
   /// Writes the chosen alternative's value, as its own type writes it.

@@ -157,237 +157,109 @@ public enum ClientMessage: Sendable, Hashable {
     "disconnect",
   ]
 
-  /// Builds the typed message of `version` from a frame object with the given `type` (one the
-  /// version has: the decoder checks that first).
-  init(type: String, object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
-    switch type.utf8.count {
+  /// Reads the message of the given `type` of `version` from `r` (the frame's bytes, or its parsed
+  /// tree): `nil` when this enum does not model the type or `version` does not have it.
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  static func read<R: ModelReader>(
+    type: R.Key, version: ProtocolVersion, _ r: inout R, typeConsumed: Bool
+  ) throws(DirectPathError) -> ClientMessage? {
+    switch r.length(of: type) {
     case 4:
-      if type.hasSameScalars(as: "ping") {
-        self = .ping(try PingMessage(json: object))
-        return
+      if r.keyIs(type, "ping") {
+        return .ping(try PingMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 6:
-      if type.hasSameScalars(as: "prompt") {
-        self = .prompt(try PromptMessage(json: object, version: version))
-        return
+      if r.keyIs(type, "prompt") {
+        return .prompt(try PromptMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
     case 7:
-      if type.hasSameScalars(as: "connect") {
-        self = .connect(try ConnectMessage(json: object))
-        return
+      if r.keyIs(type, "connect") {
+        return .connect(try ConnectMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
     case 9:
-      if type.hasSameScalars(as: "subscribe") {
-        self = .subscribe(try SubscribeMessage(json: object, version: version))
-        return
+      if r.keyIs(type, "subscribe") {
+        return .subscribe(try SubscribeMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
     case 10:
-      if type.hasSameScalars(as: "disconnect") {
-        self = .disconnect(try DisconnectMessage(json: object))
-        return
+      if r.keyIs(type, "disconnect") {
+        return .disconnect(try DisconnectMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 11:
-      if type.hasSameScalars(as: "unsubscribe") {
-        self = .unsubscribe(try UnsubscribeMessage(json: object))
-        return
+      if r.keyIs(type, "unsubscribe") {
+        return .unsubscribe(try UnsubscribeMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if type.hasSameScalars(as: "message_ack") {
-        self = .messageAck(try MessageAckMessage(json: object))
-        return
+      if r.keyIs(type, "message_ack") {
+        return .messageAck(try MessageAckMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if type.hasSameScalars(as: "upload_file") {
-        self = .uploadFile(try UploadFileMessage(json: object))
-        return
+      if r.keyIs(type, "upload_file") {
+        return .uploadFile(try UploadFileMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if type.hasSameScalars(as: "exit_recipe") {
-        self = .exitRecipe(try ExitRecipeMessage(json: object))
-        return
+      if r.keyIs(type, "exit_recipe") {
+        return .exitRecipe(try ExitRecipeMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 12:
-      if type.hasSameScalars(as: "kill_session") {
-        self = .killSession(try KillSessionMessage(json: object))
-        return
+      if r.keyIs(type, "kill_session") {
+        return .killSession(try KillSessionMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if type.hasSameScalars(as: "start_recipe") {
-        self = .startRecipe(try StartRecipeMessage(json: object, version: version))
-        return
+      if r.keyIs(type, "start_recipe") {
+        return .startRecipe(try StartRecipeMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
     case 13:
-      if type.hasSameScalars(as: "set_directory") {
-        self = .setDirectory(try SetDirectoryMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "canvas_action") {
-        self = .canvasAction(try CanvasActionMessage(json: object))
-        return
-      }
-    case 14:
-      if type.hasSameScalars(as: "list_resources") {
-        self = .listResources(try ListResourcesMessage(json: object))
-        return
-      }
-    case 15:
-      if type.hasSameScalars(as: "session_deleted") {
-        self = .sessionDeleted(try SessionDeletedMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "compact_session") {
-        self = .compactSession(try CompactSessionMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "execute_command") {
-        self = .executeCommand(try ExecuteCommandMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "delete_resource") {
-        self = .deleteResource(try DeleteResourceMessage(json: object))
-        return
-      }
-    case 16:
-      if type.hasSameScalars(as: "refresh_sessions") {
-        self = .refreshSessions(try RefreshSessionsMessage(json: object))
-        return
-      }
-    case 18:
-      if type.hasSameScalars(as: "infer_session_name") {
-        self = .inferSessionName(try InferSessionNameMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "get_command_output") {
-        self = .getCommandOutput(try GetCommandOutputMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "supervisor_message") {
-        self = .supervisorMessage(try SupervisorMessageMessage(json: object))
-        return
-      }
-    case 19:
-      if type.hasSameScalars(as: "get_command_history") {
-        self = .getCommandHistory(try GetCommandHistoryMessage(json: object))
-        return
-      }
-    case 20:
-      if type.hasSameScalars(as: "set_max_message_size") {
-        self = .setMaxMessageSize(try SetMaxMessageSizeMessage(json: object))
-        return
-      }
-    case 21:
-      if type.hasSameScalars(as: "get_available_recipes") {
-        self = .getAvailableRecipes(try GetAvailableRecipesMessage(json: object))
-        return
-      }
-    case 23:
-      if type.hasSameScalars(as: "create_worktree_session") {
-        self = .createWorktreeSession(try CreateWorktreeSessionMessage(json: object))
-        return
-      }
-    default: break
-    }
-    self = .unknown(object)
-  }
-
-  /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct
-  /// decode path); `nil` when this enum does not model the type or `version` does not have it.
-  static func pull(type: JSONParser.Key, version: ProtocolVersion, _ p: inout JSONParser) throws(DirectPathError)
-    -> ClientMessage?
-  {
-    switch type.count {
-    case 4:
-      if p.keyIs(type, "ping") {
-        return .ping(try PingMessage(pulling: &p, typeConsumed: true))
-      }
-    case 6:
-      if p.keyIs(type, "prompt") {
-        return .prompt(try PromptMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-    case 7:
-      if p.keyIs(type, "connect") {
-        return .connect(try ConnectMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-    case 9:
-      if p.keyIs(type, "subscribe") {
-        return .subscribe(try SubscribeMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-    case 10:
-      if p.keyIs(type, "disconnect") {
-        return .disconnect(try DisconnectMessage(pulling: &p, typeConsumed: true))
-      }
-    case 11:
-      if p.keyIs(type, "unsubscribe") {
-        return .unsubscribe(try UnsubscribeMessage(pulling: &p, typeConsumed: true))
-      }
-      if p.keyIs(type, "message_ack") {
-        return .messageAck(try MessageAckMessage(pulling: &p, typeConsumed: true))
-      }
-      if p.keyIs(type, "upload_file") {
-        return .uploadFile(try UploadFileMessage(pulling: &p, typeConsumed: true))
-      }
-      if p.keyIs(type, "exit_recipe") {
-        return .exitRecipe(try ExitRecipeMessage(pulling: &p, typeConsumed: true))
-      }
-    case 12:
-      if p.keyIs(type, "kill_session") {
-        return .killSession(try KillSessionMessage(pulling: &p, typeConsumed: true))
-      }
-      if p.keyIs(type, "start_recipe") {
-        return .startRecipe(try StartRecipeMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-    case 13:
-      if p.keyIs(type, "set_directory") {
+      if r.keyIs(type, "set_directory") {
         guard version == .v0_2_0 else { return nil }
-        return .setDirectory(try SetDirectoryMessage(pulling: &p, typeConsumed: true))
+        return .setDirectory(try SetDirectoryMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "canvas_action") {
+      if r.keyIs(type, "canvas_action") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .canvasAction(try CanvasActionMessage(pulling: &p, typeConsumed: true))
+        return .canvasAction(try CanvasActionMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 14:
-      if p.keyIs(type, "list_resources") {
-        return .listResources(try ListResourcesMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "list_resources") {
+        return .listResources(try ListResourcesMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 15:
-      if p.keyIs(type, "session_deleted") {
-        return .sessionDeleted(try SessionDeletedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "session_deleted") {
+        return .sessionDeleted(try SessionDeletedMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "compact_session") {
-        return .compactSession(try CompactSessionMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "compact_session") {
+        return .compactSession(try CompactSessionMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "execute_command") {
-        return .executeCommand(try ExecuteCommandMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "execute_command") {
+        return .executeCommand(try ExecuteCommandMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "delete_resource") {
-        return .deleteResource(try DeleteResourceMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "delete_resource") {
+        return .deleteResource(try DeleteResourceMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 16:
-      if p.keyIs(type, "refresh_sessions") {
-        return .refreshSessions(try RefreshSessionsMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "refresh_sessions") {
+        return .refreshSessions(try RefreshSessionsMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 18:
-      if p.keyIs(type, "infer_session_name") {
-        return .inferSessionName(try InferSessionNameMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "infer_session_name") {
+        return .inferSessionName(try InferSessionNameMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "get_command_output") {
-        return .getCommandOutput(try GetCommandOutputMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "get_command_output") {
+        return .getCommandOutput(try GetCommandOutputMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "supervisor_message") {
+      if r.keyIs(type, "supervisor_message") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .supervisorMessage(try SupervisorMessageMessage(pulling: &p, typeConsumed: true))
+        return .supervisorMessage(try SupervisorMessageMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 19:
-      if p.keyIs(type, "get_command_history") {
-        return .getCommandHistory(try GetCommandHistoryMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "get_command_history") {
+        return .getCommandHistory(try GetCommandHistoryMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 20:
-      if p.keyIs(type, "set_max_message_size") {
-        return .setMaxMessageSize(try SetMaxMessageSizeMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "set_max_message_size") {
+        return .setMaxMessageSize(try SetMaxMessageSizeMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 21:
-      if p.keyIs(type, "get_available_recipes") {
-        return .getAvailableRecipes(try GetAvailableRecipesMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "get_available_recipes") {
+        return .getAvailableRecipes(try GetAvailableRecipesMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 23:
-      if p.keyIs(type, "create_worktree_session") {
-        return .createWorktreeSession(try CreateWorktreeSessionMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "create_worktree_session") {
+        return .createWorktreeSession(try CreateWorktreeSessionMessage(reading: &r, typeConsumed: typeConsumed))
       }
     default: break
     }

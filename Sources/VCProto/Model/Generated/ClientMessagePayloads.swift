@@ -56,119 +56,15 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
-    var _apiKey: String? = nil
-    var _sessionId: String? = nil
-    var _recentSessionsLimit: Int? = nil
-    var _protocolVersion: String? = nil
-    var _protocolVersions: [String]? = nil
-    var _capabilities: [String]? = nil
-    var _authVersion: Int? = nil
-    var _clientNonce: String? = nil
-    var _authResponse: String? = nil
-    var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
-      case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "api_key") {
-          if case .null = member.value { throw ModelDecodingError(null: "api_key") }
-          _apiKey = try String.decodeField(
-            member.value, key: "api_key")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { continue }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 12:
-        if member.key.hasSameScalars(as: "capabilities") {
-          if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
-          _capabilities = try [String].decodeField(
-            member.value, key: "capabilities")
-          continue
-        }
-        if member.key.hasSameScalars(as: "auth_version") {
-          if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
-          _authVersion = try Int.decodeField(
-            member.value, key: "auth_version")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
-          continue
-        }
-        if member.key.hasSameScalars(as: "client_nonce") {
-          if case .null = member.value { throw ModelDecodingError(null: "client_nonce") }
-          _clientNonce = try String.decodeField(
-            member.value, key: "client_nonce")
-          try FieldCheck.require(
-            member.value, .string(.hex), allowed: nil, key: "client_nonce")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "auth_response") {
-          if case .null = member.value { throw ModelDecodingError(null: "auth_response") }
-          _authResponse = try String.decodeField(
-            member.value, key: "auth_response")
-          try FieldCheck.require(
-            member.value, .string(.hex), allowed: nil, key: "auth_response")
-          continue
-        }
-      case 16:
-        if member.key.hasSameScalars(as: "protocol_version") {
-          if case .null = member.value { continue }
-          _protocolVersion = try String.decodeField(
-            member.value, key: "protocol_version")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "protocol_versions") {
-          if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
-          _protocolVersions = try [String].decodeField(
-            member.value, key: "protocol_versions")
-          try FieldCheck.require(
-            member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
-          continue
-        }
-      case 21:
-        if member.key.hasSameScalars(as: "recent_sessions_limit") {
-          if case .null = member.value { continue }
-          _recentSessionsLimit = try Int.decodeField(
-            member.value, key: "recent_sessions_limit")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    try FieldCheck.require(
-      .exactlyOne(["api_key", "auth_response"]),
-      set: [_apiKey != nil, _authResponse != nil])
-    try FieldCheck.require(
-      .requires("auth_response", "client_nonce"),
-      set: [_authResponse != nil, _clientNonce != nil])
-    self.apiKey = _apiKey
-    self.sessionId = _sessionId
-    self.recentSessionsLimit = _recentSessionsLimit
-    self.protocolVersion = _protocolVersion
-    self.protocolVersions = _protocolVersions
-    self.capabilities = _capabilities
-    self.authVersion = _authVersion
-    self.clientNonce = _clientNonce
-    self.authResponse = _authResponse
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
+  /// `nil` (no version negotiated yet): the rules every version shares.
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) {
     var _apiKey: String? = nil
     var _sessionId: String? = nil
     var _recentSessionsLimit: Int? = nil
@@ -178,129 +74,121 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
     var _authVersion: Int? = nil
     var _clientNonce: String? = nil
     var _authResponse: String? = nil
-    var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "connect") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "connect") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "api_key") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "api_key") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _apiKey = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 12:
-        if p.keyIs(key, "capabilities") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "capabilities") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [String].pull(&p)
-          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {
-            throw JSONParser.miss(key.start)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [String].read(&r)
+          guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
+            throw r.miss(key)
           }
           _capabilities = v
           continue
         }
-        if p.keyIs(key, "auth_version") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "auth_version") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _authVersion = v
           continue
         }
-        if p.keyIs(key, "client_nonce") {
-          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "client_nonce") {
+          guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _clientNonce = v
           continue
         }
       case 13:
-        if p.keyIs(key, "auth_response") {
-          guard seen & 256 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "auth_response") {
+          guard seen & 256 == 0 else { throw r.miss(key) }
           seen |= 256
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _authResponse = v
           continue
         }
       case 16:
-        if p.keyIs(key, "protocol_version") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "protocol_version") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
-          guard HandshakeRules.accepts(v, .announcedAtLeastFloor, connection: version) else {
-            throw JSONParser.miss(key.start)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
+          if let version, !HandshakeRules.accepts(v, .announcedAtLeastFloor, connection: version) {
+            throw r.miss(key)
           }
           _protocolVersion = v
           continue
         }
       case 17:
-        if p.keyIs(key, "protocol_versions") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "protocol_versions") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [String].pull(&p)
-          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
-          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {
-            throw JSONParser.miss(key.start)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [String].read(&r)
+          guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
+          guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
+            throw r.miss(key)
           }
           _protocolVersions = v
           continue
         }
       case 21:
-        if p.keyIs(key, "recent_sessions_limit") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "recent_sessions_limit") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
           _recentSessionsLimit = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    try p.require(
-      Self.pullRules[0],
+    try r.require(
+      Self.readRules[0],
       flags: FieldRule.MemberFlags(
         count: 2,
         bits: (_apiKey != nil ? 1 : 0)
           | (_authResponse != nil ? 2 : 0)))
-    try p.require(
-      Self.pullRules[1],
+    try r.require(
+      Self.readRules[1],
       flags: FieldRule.MemberFlags(
         count: 2,
         bits: (_authResponse != nil ? 1 : 0)
@@ -317,8 +205,8 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
     self.additionalMembers = JSONObject(extra)
   }
 
-  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
-  private static let pullRules: [FieldRule] = [
+  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  private static let readRules: [FieldRule] = [
     .exactlyOne(["api_key", "auth_response"]),
     .requires("auth_response", "client_nonce"),
   ]
@@ -370,7 +258,7 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
 }
 
 /// The payload of `ping`: Application-level keepalive; answered with pong. Allowed before authentication.
-public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct PingMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "ping"
 
@@ -389,51 +277,31 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "ping") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "ping") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -446,7 +314,7 @@ public struct PingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 }
 
 /// The payload of `subscribe` (protocol 0.2.0-0.3.0): Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
-public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "subscribe"
 
@@ -473,93 +341,54 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 15:
-        if member.key.hasSameScalars(as: "last_message_id") {
-          if case .null = member.value { continue }
-          _lastMessageId = try String.decodeField(
-            member.value, key: "last_message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.lastMessageId = _lastMessageId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _lastMessageId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "subscribe") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "subscribe") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 15:
-        if p.keyIs(key, "last_message_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "last_message_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _lastMessageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.lastMessageId = _lastMessageId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -578,7 +407,7 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDec
 }
 
 /// The payload of `subscribe` (protocol 0.4.0): Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
-public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "subscribe"
 
@@ -609,119 +438,67 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var _lastSeq: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "last_seq") {
-          if case .null = member.value { continue }
-          _lastSeq = try Int.decodeField(
-            member.value, key: "last_seq")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "last_seq")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 15:
-        if member.key.hasSameScalars(as: "last_message_id") {
-          if case .null = member.value { continue }
-          _lastMessageId = try String.decodeField(
-            member.value, key: "last_message_id")
-          try FieldCheck.require(
-            member.value, .string(.plain), allowed: [], key: "last_message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.lastMessageId = _lastMessageId
-    self.lastSeq = _lastSeq
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _lastMessageId: String? = nil
-    var _lastSeq: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "subscribe") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "subscribe") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "last_seq") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "last_seq") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _lastSeq = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 15:
-        if p.keyIs(key, "last_message_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "last_message_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
-          guard false else { throw JSONParser.miss(key.start) }
+          if r.readNull() { continue }
+          let v = try String.read(&r)
+          guard false else { throw r.miss(key) }
           _lastMessageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.lastMessageId = _lastMessageId
     self.lastSeq = _lastSeq
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -744,7 +521,7 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDec
 }
 
 /// The payload of `subscribe` (protocol 0.5.0): Asks for a session's history and live updates; answered with session_history. The resume cursor changed in every version: last_message_id (0.2.0, 0.3.0), last_seq (0.4.0), from_offset with file_signature_seen (0.5.0).
-public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "subscribe"
 
@@ -775,116 +552,66 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _fromOffset: Int? = nil
     var _fileSignatureSeen: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "from_offset") {
-          if case .null = member.value { continue }
-          _fromOffset = try Int.decodeField(
-            member.value, key: "from_offset")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "from_offset")
-          continue
-        }
-      case 19:
-        if member.key.hasSameScalars(as: "file_signature_seen") {
-          if case .null = member.value { continue }
-          _fileSignatureSeen = try String.decodeField(
-            member.value, key: "file_signature_seen")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.fromOffset = _fromOffset
-    self.fileSignatureSeen = _fileSignatureSeen
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _fromOffset: Int? = nil
-    var _fileSignatureSeen: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "subscribe") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "subscribe") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 11:
-        if p.keyIs(key, "from_offset") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "from_offset") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _fromOffset = v
           continue
         }
       case 19:
-        if p.keyIs(key, "file_signature_seen") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "file_signature_seen") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _fileSignatureSeen = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.fromOffset = _fromOffset
     self.fileSignatureSeen = _fileSignatureSeen
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -937,23 +664,15 @@ public enum SubscribeMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(json: object))
-    case .v0_4_0: self = .v0_4_0(try SubscribeMessageV0_4_0(json: object))
-    case .v0_5_0: self = .v0_5_0(try SubscribeMessageV0_5_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_4_0(try SubscribeMessageV0_4_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_5_0(try SubscribeMessageV0_5_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_4_0(try SubscribeMessageV0_4_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_5_0(try SubscribeMessageV0_5_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -968,7 +687,7 @@ public enum SubscribeMessage: Sendable, Hashable {
 }
 
 /// The payload of `unsubscribe`: Stops live updates for a session.
-public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "unsubscribe"
 
@@ -991,71 +710,42 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { continue }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "unsubscribe") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "unsubscribe") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1072,7 +762,7 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
 }
 
 /// The payload of `session_deleted`: Tells the backend the client removed a session locally, so it stops pushing it.
-public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_deleted"
 
@@ -1095,71 +785,42 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { continue }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_deleted") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_deleted") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1176,7 +837,7 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `prompt` (protocol 0.2.0): Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).
-public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "prompt"
 
@@ -1229,8 +890,10 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -1240,193 +903,96 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     var _iosSessionId: String? = nil
     var _idempotencyKey: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "text") {
-          if case .null = member.value { throw ModelDecodingError(null: "text") }
-          _text = try String.decodeField(
-            member.value, key: "text")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { continue }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "system_prompt") {
-          if case .null = member.value { continue }
-          _systemPrompt = try String.decodeField(
-            member.value, key: "system_prompt")
-          continue
-        }
-      case 14:
-        if member.key.hasSameScalars(as: "new_session_id") {
-          if case .null = member.value { continue }
-          _newSessionId = try String.decodeField(
-            member.value, key: "new_session_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "ios_session_id") {
-          if case .null = member.value { continue }
-          _iosSessionId = try String.decodeField(
-            member.value, key: "ios_session_id")
-          continue
-        }
-      case 15:
-        if member.key.hasSameScalars(as: "idempotency_key") {
-          if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
-          _idempotencyKey = try String.decodeField(
-            member.value, key: "idempotency_key")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "resume_session_id") {
-          if case .null = member.value { continue }
-          _resumeSessionId = try String.decodeField(
-            member.value, key: "resume_session_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { continue }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    try FieldCheck.require(
-      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-      set: [_newSessionId != nil, _resumeSessionId != nil])
-    guard let _text else { throw ModelDecodingError(missing: "text") }
-    self.text = _text
-    self.newSessionId = _newSessionId
-    self.resumeSessionId = _resumeSessionId
-    self.workingDirectory = _workingDirectory
-    self.systemPrompt = _systemPrompt
-    self.sessionId = _sessionId
-    self.iosSessionId = _iosSessionId
-    self.idempotencyKey = _idempotencyKey
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _text: String? = nil
-    var _newSessionId: String? = nil
-    var _resumeSessionId: String? = nil
-    var _workingDirectory: String? = nil
-    var _systemPrompt: String? = nil
-    var _sessionId: String? = nil
-    var _iosSessionId: String? = nil
-    var _idempotencyKey: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "prompt") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "prompt") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "text") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "text") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _text = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 13:
-        if p.keyIs(key, "system_prompt") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "system_prompt") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _systemPrompt = v
           continue
         }
       case 14:
-        if p.keyIs(key, "new_session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "new_session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _newSessionId = v
           continue
         }
-        if p.keyIs(key, "ios_session_id") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "ios_session_id") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _iosSessionId = v
           continue
         }
       case 15:
-        if p.keyIs(key, "idempotency_key") {
-          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "idempotency_key") {
+          guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _idempotencyKey = v
           continue
         }
       case 17:
-        if p.keyIs(key, "resume_session_id") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "resume_session_id") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _resumeSessionId = v
           continue
         }
-        if p.keyIs(key, "working_directory") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    try p.require(
-      Self.pullRules[0],
+    try r.require(
+      Self.readRules[0],
       flags: FieldRule.MemberFlags(
         count: 2,
         bits: (_newSessionId != nil ? 1 : 0)
           | (_resumeSessionId != nil ? 2 : 0)))
-    guard let _text else { throw JSONParser.miss(p.pos) }
+    guard let _text else { throw r.miss() }
     self.text = _text
     self.newSessionId = _newSessionId
     self.resumeSessionId = _resumeSessionId
@@ -1438,10 +1004,12 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
-  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
-  private static let pullRules: [FieldRule] = [
+  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  private static let readRules: [FieldRule] = [
     .mutuallyExclusive(["new_session_id", "resume_session_id"])
   ]
 
@@ -1486,12 +1054,12 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `prompt` (protocol 0.3.0-0.5.0): Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).
-public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "prompt"
 
   /// The closed set of `provider` values the protocol defines; any other value is `invalid_value`.
-  public enum Provider: String, Sendable, Hashable, CaseIterable, JSONStringEnum, JSONPullDecodable {
+  public enum Provider: String, Sendable, Hashable, CaseIterable, JSONStringEnum, ModelReadable {
     /// `"claude"` on the wire.
     case claude = "claude"
     /// `"copilot"` on the wire.
@@ -1555,8 +1123,10 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -1567,211 +1137,105 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     var _iosSessionId: String? = nil
     var _idempotencyKey: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "text") {
-          if case .null = member.value { throw ModelDecodingError(null: "text") }
-          _text = try String.decodeField(
-            member.value, key: "text")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "provider") {
-          if case .null = member.value { continue }
-          _provider = try Provider.decodeField(
-            member.value, key: "provider")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { continue }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "system_prompt") {
-          if case .null = member.value { continue }
-          _systemPrompt = try String.decodeField(
-            member.value, key: "system_prompt")
-          continue
-        }
-      case 14:
-        if member.key.hasSameScalars(as: "new_session_id") {
-          if case .null = member.value { continue }
-          _newSessionId = try String.decodeField(
-            member.value, key: "new_session_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "ios_session_id") {
-          if case .null = member.value { continue }
-          _iosSessionId = try String.decodeField(
-            member.value, key: "ios_session_id")
-          continue
-        }
-      case 15:
-        if member.key.hasSameScalars(as: "idempotency_key") {
-          if case .null = member.value { throw ModelDecodingError(null: "idempotency_key") }
-          _idempotencyKey = try String.decodeField(
-            member.value, key: "idempotency_key")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "resume_session_id") {
-          if case .null = member.value { continue }
-          _resumeSessionId = try String.decodeField(
-            member.value, key: "resume_session_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { continue }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    try FieldCheck.require(
-      .mutuallyExclusive(["new_session_id", "resume_session_id"]),
-      set: [_newSessionId != nil, _resumeSessionId != nil])
-    guard let _text else { throw ModelDecodingError(missing: "text") }
-    self.text = _text
-    self.newSessionId = _newSessionId
-    self.resumeSessionId = _resumeSessionId
-    self.workingDirectory = _workingDirectory
-    self.provider = _provider
-    self.systemPrompt = _systemPrompt
-    self.sessionId = _sessionId
-    self.iosSessionId = _iosSessionId
-    self.idempotencyKey = _idempotencyKey
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _text: String? = nil
-    var _newSessionId: String? = nil
-    var _resumeSessionId: String? = nil
-    var _workingDirectory: String? = nil
-    var _provider: Provider? = nil
-    var _systemPrompt: String? = nil
-    var _sessionId: String? = nil
-    var _iosSessionId: String? = nil
-    var _idempotencyKey: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "prompt") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "prompt") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "text") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "text") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _text = v
           continue
         }
       case 8:
-        if p.keyIs(key, "provider") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "provider") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          if p.pullNull() { continue }
-          let v = try Provider.pull(&p)
+          if r.readNull() { continue }
+          let v = try Provider.read(&r)
           _provider = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 13:
-        if p.keyIs(key, "system_prompt") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "system_prompt") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _systemPrompt = v
           continue
         }
       case 14:
-        if p.keyIs(key, "new_session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "new_session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _newSessionId = v
           continue
         }
-        if p.keyIs(key, "ios_session_id") {
-          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "ios_session_id") {
+          guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _iosSessionId = v
           continue
         }
       case 15:
-        if p.keyIs(key, "idempotency_key") {
-          guard seen & 256 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "idempotency_key") {
+          guard seen & 256 == 0 else { throw r.miss(key) }
           seen |= 256
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _idempotencyKey = v
           continue
         }
       case 17:
-        if p.keyIs(key, "resume_session_id") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "resume_session_id") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _resumeSessionId = v
           continue
         }
-        if p.keyIs(key, "working_directory") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    try p.require(
-      Self.pullRules[0],
+    try r.require(
+      Self.readRules[0],
       flags: FieldRule.MemberFlags(
         count: 2,
         bits: (_newSessionId != nil ? 1 : 0)
           | (_resumeSessionId != nil ? 2 : 0)))
-    guard let _text else { throw JSONParser.miss(p.pos) }
+    guard let _text else { throw r.miss() }
     self.text = _text
     self.newSessionId = _newSessionId
     self.resumeSessionId = _resumeSessionId
@@ -1784,10 +1248,12 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
-  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
-  private static let pullRules: [FieldRule] = [
+  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  private static let readRules: [FieldRule] = [
     .mutuallyExclusive(["new_session_id", "resume_session_id"])
   ]
 
@@ -1862,23 +1328,15 @@ public enum PromptMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try PromptMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try PromptMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try PromptMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try PromptMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try PromptMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -1892,7 +1350,7 @@ public enum PromptMessage: Sendable, Hashable {
 }
 
 /// The payload of `set_directory`: Sets the working directory the backend uses for project commands (removed in 0.3.0).
-public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "set_directory"
 
@@ -1915,71 +1373,42 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _path: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "path") {
-          if case .null = member.value { throw ModelDecodingError(null: "path") }
-          _path = try String.decodeField(
-            member.value, key: "path")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _path else { throw ModelDecodingError(missing: "path") }
-    self.path = _path
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _path: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "set_directory") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "set_directory") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "path") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "path") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _path = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _path else { throw JSONParser.miss(p.pos) }
+    guard let _path else { throw r.miss() }
     self.path = _path
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1994,7 +1423,7 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `set_max_message_size`: Sets the largest frame, in KiB, the backend may send this client; larger frames are truncated.
-public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "set_max_message_size"
 
@@ -2017,76 +1446,44 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sizeKb: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "size_kb") {
-          if case .null = member.value { throw ModelDecodingError(null: "size_kb") }
-          _sizeKb = try Int.decodeField(
-            member.value, key: "size_kb")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 1), allowed: nil, key: "size_kb")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sizeKb else { throw ModelDecodingError(missing: "size_kb") }
-    self.sizeKb = _sizeKb
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sizeKb: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "set_max_message_size") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "set_max_message_size") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "size_kb") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "size_kb") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _sizeKb = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sizeKb else { throw JSONParser.miss(p.pos) }
+    guard let _sizeKb else { throw r.miss() }
     self.sizeKb = _sizeKb
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2101,7 +1498,7 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `message_ack`: Acknowledges a frame that carried a message_id. The 0.2.0 backend does not dispatch it (it listens for message-ack); with the message_ack capability it confirms delivery.
-public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct MessageAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "message_ack"
 
@@ -2124,73 +1521,43 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "message_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-          _messageId = try String.decodeField(
-            member.value, key: "message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _messageId else { throw ModelDecodingError(missing: "message_id") }
-    self.messageId = _messageId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _messageId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "message_ack") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "message_ack") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "message_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _messageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _messageId else { throw JSONParser.miss(p.pos) }
+    guard let _messageId else { throw r.miss() }
     self.messageId = _messageId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2205,7 +1572,7 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 }
 
 /// The payload of `compact_session`: Asks the backend to compact a Claude session's context.
-public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CompactSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "compact_session"
 
@@ -2228,73 +1595,43 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "compact_session") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "compact_session") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2309,7 +1646,7 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `kill_session`: Terminates the Claude process running a session.
-public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct KillSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "kill_session"
 
@@ -2332,73 +1669,43 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "kill_session") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "kill_session") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2413,7 +1720,7 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodab
 }
 
 /// The payload of `infer_session_name`: Asks the backend to name a session from a message's text.
-public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "infer_session_name"
 
@@ -2440,95 +1747,55 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messageText: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 12:
-        if member.key.hasSameScalars(as: "message_text") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_text") }
-          _messageText = try String.decodeField(
-            member.value, key: "message_text")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _messageText else { throw ModelDecodingError(missing: "message_text") }
-    self.sessionId = _sessionId
-    self.messageText = _messageText
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _messageText: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "infer_session_name") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "infer_session_name") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 12:
-        if p.keyIs(key, "message_text") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_text") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _messageText = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _messageText else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _messageText else { throw r.miss() }
     self.sessionId = _sessionId
     self.messageText = _messageText
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2545,7 +1812,7 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, JSONPullDe
 }
 
 /// The payload of `create_worktree_session`: Creates a git worktree with a new session in it.
-public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "create_worktree_session"
 
@@ -2572,95 +1839,55 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionName: String? = nil
     var _parentDirectory: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 12:
-        if member.key.hasSameScalars(as: "session_name") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_name") }
-          _sessionName = try String.decodeField(
-            member.value, key: "session_name")
-          continue
-        }
-      case 16:
-        if member.key.hasSameScalars(as: "parent_directory") {
-          if case .null = member.value { throw ModelDecodingError(null: "parent_directory") }
-          _parentDirectory = try String.decodeField(
-            member.value, key: "parent_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionName else { throw ModelDecodingError(missing: "session_name") }
-    guard let _parentDirectory else { throw ModelDecodingError(missing: "parent_directory") }
-    self.sessionName = _sessionName
-    self.parentDirectory = _parentDirectory
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionName: String? = nil
-    var _parentDirectory: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "create_worktree_session") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "create_worktree_session") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 12:
-        if p.keyIs(key, "session_name") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_name") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionName = v
           continue
         }
       case 16:
-        if p.keyIs(key, "parent_directory") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "parent_directory") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _parentDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionName else { throw JSONParser.miss(p.pos) }
-    guard let _parentDirectory else { throw JSONParser.miss(p.pos) }
+    guard let _sessionName else { throw r.miss() }
+    guard let _parentDirectory else { throw r.miss() }
     self.sessionName = _sessionName
     self.parentDirectory = _parentDirectory
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2677,7 +1904,7 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, JSONP
 }
 
 /// The payload of `execute_command`: Runs a project or general command (from available_commands) in a directory.
-public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "execute_command"
 
@@ -2704,95 +1931,55 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandId: String? = nil
     var _workingDirectory: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "command_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-          _commandId = try String.decodeField(
-            member.value, key: "command_id")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
-    guard let _workingDirectory else { throw ModelDecodingError(missing: "working_directory") }
-    self.commandId = _commandId
-    self.workingDirectory = _workingDirectory
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _commandId: String? = nil
-    var _workingDirectory: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "execute_command") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "execute_command") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "command_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandId = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _commandId else { throw JSONParser.miss(p.pos) }
-    guard let _workingDirectory else { throw JSONParser.miss(p.pos) }
+    guard let _commandId else { throw r.miss() }
+    guard let _workingDirectory else { throw r.miss() }
     self.commandId = _commandId
     self.workingDirectory = _workingDirectory
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2809,7 +1996,7 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `get_command_history`: Asks for recent command runs.
-public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "get_command_history"
 
@@ -2836,91 +2023,53 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _workingDirectory: String? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "limit") {
-          if case .null = member.value { continue }
-          _limit = try Int.decodeField(
-            member.value, key: "limit")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { continue }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.workingDirectory = _workingDirectory
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _workingDirectory: String? = nil
-    var _limit: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "get_command_history") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "get_command_history") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "limit") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "limit") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
           _limit = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.workingDirectory = _workingDirectory
     self.limit = _limit
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2941,7 +2090,7 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `get_command_output`: Asks for the full output of one command run.
-public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "get_command_output"
 
@@ -2964,73 +2113,43 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 18:
-        if member.key.hasSameScalars(as: "command_session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-          _commandSessionId = try String.decodeField(
-            member.value, key: "command_session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
-    self.commandSessionId = _commandSessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _commandSessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "get_command_output") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "get_command_output") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 18:
-        if p.keyIs(key, "command_session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandSessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _commandSessionId else { throw JSONParser.miss(p.pos) }
+    guard let _commandSessionId else { throw r.miss() }
     self.commandSessionId = _commandSessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3045,7 +2164,7 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDe
 }
 
 /// The payload of `upload_file`: Uploads a file (base64 content) into a project's resources folder.
-public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "upload_file"
 
@@ -3076,117 +2195,67 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _content: String? = nil
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "content") {
-          if case .null = member.value { throw ModelDecodingError(null: "content") }
-          _content = try String.decodeField(
-            member.value, key: "content")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "filename") {
-          if case .null = member.value { throw ModelDecodingError(null: "filename") }
-          _filename = try String.decodeField(
-            member.value, key: "filename")
-          continue
-        }
-      case 16:
-        if member.key.hasSameScalars(as: "storage_location") {
-          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-          _storageLocation = try String.decodeField(
-            member.value, key: "storage_location")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _filename else { throw ModelDecodingError(missing: "filename") }
-    guard let _content else { throw ModelDecodingError(missing: "content") }
-    guard let _storageLocation else { throw ModelDecodingError(missing: "storage_location") }
-    self.filename = _filename
-    self.content = _content
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _filename: String? = nil
-    var _content: String? = nil
-    var _storageLocation: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "upload_file") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "upload_file") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "content") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "content") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _content = v
           continue
         }
       case 8:
-        if p.keyIs(key, "filename") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "filename") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _filename = v
           continue
         }
       case 16:
-        if p.keyIs(key, "storage_location") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "storage_location") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _storageLocation = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _filename else { throw JSONParser.miss(p.pos) }
-    guard let _content else { throw JSONParser.miss(p.pos) }
-    guard let _storageLocation else { throw JSONParser.miss(p.pos) }
+    guard let _filename else { throw r.miss() }
+    guard let _content else { throw r.miss() }
+    guard let _storageLocation else { throw r.miss() }
     self.filename = _filename
     self.content = _content
     self.storageLocation = _storageLocation
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3205,7 +2274,7 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 }
 
 /// The payload of `list_resources`: Lists uploaded resources of a project.
-public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ListResourcesMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "list_resources"
 
@@ -3228,73 +2297,43 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 16:
-        if member.key.hasSameScalars(as: "storage_location") {
-          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-          _storageLocation = try String.decodeField(
-            member.value, key: "storage_location")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _storageLocation else { throw ModelDecodingError(missing: "storage_location") }
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _storageLocation: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "list_resources") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "list_resources") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 16:
-        if p.keyIs(key, "storage_location") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "storage_location") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _storageLocation = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _storageLocation else { throw JSONParser.miss(p.pos) }
+    guard let _storageLocation else { throw r.miss() }
     self.storageLocation = _storageLocation
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3309,7 +2348,7 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 }
 
 /// The payload of `delete_resource`: Deletes an uploaded resource.
-public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "delete_resource"
 
@@ -3336,95 +2375,55 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "filename") {
-          if case .null = member.value { throw ModelDecodingError(null: "filename") }
-          _filename = try String.decodeField(
-            member.value, key: "filename")
-          continue
-        }
-      case 16:
-        if member.key.hasSameScalars(as: "storage_location") {
-          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-          _storageLocation = try String.decodeField(
-            member.value, key: "storage_location")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _filename else { throw ModelDecodingError(missing: "filename") }
-    guard let _storageLocation else { throw ModelDecodingError(missing: "storage_location") }
-    self.filename = _filename
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _filename: String? = nil
-    var _storageLocation: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "delete_resource") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "delete_resource") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "filename") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "filename") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _filename = v
           continue
         }
       case 16:
-        if p.keyIs(key, "storage_location") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "storage_location") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _storageLocation = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _filename else { throw JSONParser.miss(p.pos) }
-    guard let _storageLocation else { throw JSONParser.miss(p.pos) }
+    guard let _filename else { throw r.miss() }
+    guard let _storageLocation else { throw r.miss() }
     self.filename = _filename
     self.storageLocation = _storageLocation
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3441,7 +2440,7 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `start_recipe` (protocol 0.2.0): Starts a multi-step recipe (an orchestrated workflow) in a session.
-public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "start_recipe"
 
@@ -3472,115 +2471,66 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 9:
-        if member.key.hasSameScalars(as: "recipe_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
-          _recipeId = try String.decodeField(
-            member.value, key: "recipe_id")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { continue }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _recipeId else { throw ModelDecodingError(missing: "recipe_id") }
-    self.sessionId = _sessionId
-    self.recipeId = _recipeId
-    self.workingDirectory = _workingDirectory
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _recipeId: String? = nil
-    var _workingDirectory: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "start_recipe") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "start_recipe") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 9:
-        if p.keyIs(key, "recipe_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "recipe_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _recipeId = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _recipeId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _recipeId else { throw r.miss() }
     self.sessionId = _sessionId
     self.recipeId = _recipeId
     self.workingDirectory = _workingDirectory
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3601,7 +2551,7 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `start_recipe` (protocol 0.3.0-0.5.0): Starts a multi-step recipe (an orchestrated workflow) in a session.
-public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "start_recipe"
 
@@ -3636,127 +2586,67 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
     var _provider: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "provider") {
-          if case .null = member.value { continue }
-          _provider = try String.decodeField(
-            member.value, key: "provider")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "recipe_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
-          _recipeId = try String.decodeField(
-            member.value, key: "recipe_id")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { continue }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _recipeId else { throw ModelDecodingError(missing: "recipe_id") }
-    self.sessionId = _sessionId
-    self.recipeId = _recipeId
-    self.workingDirectory = _workingDirectory
-    self.provider = _provider
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _recipeId: String? = nil
-    var _workingDirectory: String? = nil
-    var _provider: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "start_recipe") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "start_recipe") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "provider") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "provider") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _provider = v
           continue
         }
       case 9:
-        if p.keyIs(key, "recipe_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "recipe_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _recipeId = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _recipeId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _recipeId else { throw r.miss() }
     self.sessionId = _sessionId
     self.recipeId = _recipeId
     self.workingDirectory = _workingDirectory
@@ -3764,7 +2654,9 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3815,23 +2707,15 @@ public enum StartRecipeMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -3845,7 +2729,7 @@ public enum StartRecipeMessage: Sendable, Hashable {
 }
 
 /// The payload of `exit_recipe`: Leaves the running recipe of a session.
-public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "exit_recipe"
 
@@ -3868,73 +2752,43 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "exit_recipe") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "exit_recipe") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3949,7 +2803,7 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 }
 
 /// The payload of `get_available_recipes`: Asks for the recipes the backend offers.
-public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "get_available_recipes"
 
@@ -3968,51 +2822,31 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "get_available_recipes") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "get_available_recipes") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4025,7 +2859,7 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPul
 }
 
 /// The payload of `refresh_sessions`: Asks for fresh session_list and recent_sessions without reconnecting.
-public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "refresh_sessions"
 
@@ -4048,71 +2882,42 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recentSessionsLimit: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 21:
-        if member.key.hasSameScalars(as: "recent_sessions_limit") {
-          if case .null = member.value { continue }
-          _recentSessionsLimit = try Int.decodeField(
-            member.value, key: "recent_sessions_limit")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.recentSessionsLimit = _recentSessionsLimit
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _recentSessionsLimit: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "refresh_sessions") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "refresh_sessions") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 21:
-        if p.keyIs(key, "recent_sessions_limit") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "recent_sessions_limit") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
           _recentSessionsLimit = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.recentSessionsLimit = _recentSessionsLimit
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4129,7 +2934,7 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, JSONPullDec
 }
 
 /// The payload of `supervisor_message`: Text for the backend's LLM supervisor (sent by the web frontend only).
-public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "supervisor_message"
 
@@ -4152,71 +2957,42 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "text") {
-          if case .null = member.value { throw ModelDecodingError(null: "text") }
-          _text = try String.decodeField(
-            member.value, key: "text")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _text else { throw ModelDecodingError(missing: "text") }
-    self.text = _text
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _text: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "supervisor_message") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "supervisor_message") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "text") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "text") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _text = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _text else { throw JSONParser.miss(p.pos) }
+    guard let _text else { throw r.miss() }
     self.text = _text
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4231,7 +3007,7 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `canvas_action`: A user's action on a supervisor canvas component (web frontend only).
-public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "canvas_action"
 
@@ -4258,95 +3034,55 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _callbackId: String? = nil
     var _action: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 6:
-        if member.key.hasSameScalars(as: "action") {
-          if case .null = member.value { throw ModelDecodingError(null: "action") }
-          _action = try String.decodeField(
-            member.value, key: "action")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "callback_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "callback_id") }
-          _callbackId = try String.decodeField(
-            member.value, key: "callback_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _callbackId else { throw ModelDecodingError(missing: "callback_id") }
-    guard let _action else { throw ModelDecodingError(missing: "action") }
-    self.callbackId = _callbackId
-    self.action = _action
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _callbackId: String? = nil
-    var _action: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "canvas_action") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "canvas_action") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 6:
-        if p.keyIs(key, "action") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "action") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _action = v
           continue
         }
       case 11:
-        if p.keyIs(key, "callback_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "callback_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _callbackId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _callbackId else { throw JSONParser.miss(p.pos) }
-    guard let _action else { throw JSONParser.miss(p.pos) }
+    guard let _callbackId else { throw r.miss() }
+    guard let _action else { throw r.miss() }
     self.callbackId = _callbackId
     self.action = _action
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4363,7 +3099,7 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `disconnect`: Extension: the client is closing on purpose (e.g. going to the background); the server drops its state without treating it as a failure.
-public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct DisconnectMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "disconnect"
 
@@ -4387,73 +3123,43 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _reason: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 6:
-        if member.key.hasSameScalars(as: "reason") {
-          if case .null = member.value { throw ModelDecodingError(null: "reason") }
-          _reason = try String.decodeField(
-            member.value, key: "reason")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _reason else { throw ModelDecodingError(missing: "reason") }
-    self.reason = _reason
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _reason: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "disconnect") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "disconnect") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 6:
-        if p.keyIs(key, "reason") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "reason") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _reason = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _reason else { throw JSONParser.miss(p.pos) }
+    guard let _reason else { throw r.miss() }
     self.reason = _reason
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {

@@ -252,378 +252,171 @@ public enum ServerMessage: Sendable, Hashable {
     "draining",
   ]
 
-  /// Builds the typed message of `version` from a frame object with the given `type` (one the
-  /// version has: the decoder checks that first).
-  init(type: String, object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
-    switch type.utf8.count {
+  /// Reads the message of the given `type` of `version` from `r` (the frame's bytes, or its parsed
+  /// tree): `nil` when this enum does not model the type or `version` does not have it.
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  static func read<R: ModelReader>(
+    type: R.Key, version: ProtocolVersion, _ r: inout R, typeConsumed: Bool
+  ) throws(DirectPathError) -> ServerMessage? {
+    switch r.length(of: type) {
     case 3:
-      if type.hasSameScalars(as: "ack") {
-        self = .ack(try AckMessage(json: object))
-        return
+      if r.keyIs(type, "ack") {
+        return .ack(try AckMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 4:
-      if type.hasSameScalars(as: "pong") {
-        self = .pong(try PongMessage(json: object))
-        return
+      if r.keyIs(type, "pong") {
+        return .pong(try PongMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 5:
-      if type.hasSameScalars(as: "hello") {
-        self = .hello(try HelloMessage(json: object))
-        return
+      if r.keyIs(type, "hello") {
+        return .hello(try HelloMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if type.hasSameScalars(as: "error") {
-        self = .error(try ErrorMessage(json: object))
-        return
+      if r.keyIs(type, "error") {
+        return .error(try ErrorMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 6:
-      if type.hasSameScalars(as: "replay") {
-        self = .replay(try ReplayMessage(json: object, version: version))
-        return
+      if r.keyIs(type, "replay") {
+        return .replay(try ReplayMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
     case 8:
-      if type.hasSameScalars(as: "response") {
-        self = .response(try ResponseMessage(json: object, version: version))
-        return
+      if r.keyIs(type, "response") {
+        return .response(try ResponseMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if type.hasSameScalars(as: "draining") {
-        self = .draining(try DrainingMessage(json: object))
-        return
+      if r.keyIs(type, "draining") {
+        return .draining(try DrainingMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 9:
-      if type.hasSameScalars(as: "connected") {
-        self = .connected(try ConnectedMessage(json: object))
-        return
+      if r.keyIs(type, "connected") {
+        return .connected(try ConnectedMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if type.hasSameScalars(as: "tts_speak") {
-        self = .ttsSpeak(try TtsSpeakMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "heartbeat") {
-        self = .heartbeat(try HeartbeatMessage(json: object))
-        return
-      }
-    case 10:
-      if type.hasSameScalars(as: "auth_error") {
-        self = .authError(try AuthErrorMessage(json: object))
-        return
-      }
-    case 11:
-      if type.hasSameScalars(as: "connect_ack") {
-        self = .connectAck(try ConnectAckMessage(json: object))
-        return
-      }
-    case 12:
-      if type.hasSameScalars(as: "session_list") {
-        self = .sessionList(try SessionListMessage(json: object, version: version))
-        return
-      }
-    case 13:
-      if type.hasSameScalars(as: "session_ready") {
-        self = .sessionReady(try SessionReadyMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "turn_complete") {
-        self = .turnComplete(try TurnCompleteMessage(json: object, version: version))
-        return
-      }
-      if type.hasSameScalars(as: "command_error") {
-        self = .commandError(try CommandErrorMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "file_uploaded") {
-        self = .fileUploaded(try FileUploadedMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "recipe_exited") {
-        self = .recipeExited(try RecipeExitedMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "canvas_update") {
-        self = .canvasUpdate(try CanvasUpdateMessage(json: object))
-        return
-      }
-    case 14:
-      if type.hasSameScalars(as: "session_locked") {
-        self = .sessionLocked(try SessionLockedMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "session_killed") {
-        self = .sessionKilled(try SessionKilledMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "command_output") {
-        self = .commandOutput(try CommandOutputMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "resources_list") {
-        self = .resourcesList(try ResourcesListMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "recipe_started") {
-        self = .recipeStarted(try RecipeStartedMessage(json: object))
-        return
-      }
-    case 15:
-      if type.hasSameScalars(as: "recent_sessions") {
-        self = .recentSessions(try RecentSessionsMessage(json: object, version: version))
-        return
-      }
-      if type.hasSameScalars(as: "session_history") {
-        self = .sessionHistory(try SessionHistoryMessage(json: object, version: version))
-        return
-      }
-      if type.hasSameScalars(as: "session_updated") {
-        self = .sessionUpdated(try SessionUpdatedMessage(json: object, version: version))
-        return
-      }
-      if type.hasSameScalars(as: "session_created") {
-        self = .sessionCreated(try SessionCreatedMessage(json: object, version: version))
-        return
-      }
-      if type.hasSameScalars(as: "command_started") {
-        self = .commandStarted(try CommandStartedMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "command_history") {
-        self = .commandHistory(try CommandHistoryMessage(json: object))
-        return
-      }
-    case 16:
-      if type.hasSameScalars(as: "infer_name_error") {
-        self = .inferNameError(try InferNameErrorMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "compaction_error") {
-        self = .compactionError(try CompactionErrorMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "command_complete") {
-        self = .commandComplete(try CommandCompleteMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "resource_deleted") {
-        self = .resourceDeleted(try ResourceDeletedMessage(json: object))
-        return
-      }
-    case 17:
-      if type.hasSameScalars(as: "available_recipes") {
-        self = .availableRecipes(try AvailableRecipesMessage(json: object))
-        return
-      }
-    case 18:
-      if type.hasSameScalars(as: "available_commands") {
-        self = .availableCommands(try AvailableCommandsMessage(json: object))
-        return
-      }
-    case 19:
-      if type.hasSameScalars(as: "compaction_complete") {
-        self = .compactionComplete(try CompactionCompleteMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "command_output_full") {
-        self = .commandOutputFull(try CommandOutputFullMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "recipe_step_started") {
-        self = .recipeStepStarted(try RecipeStepStartedMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "orchestration_retry") {
-        self = .orchestrationRetry(try OrchestrationRetryMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "supervisor_thinking") {
-        self = .supervisorThinking(try SupervisorThinkingMessage(json: object))
-        return
-      }
-    case 21:
-      if type.hasSameScalars(as: "session_name_inferred") {
-        self = .sessionNameInferred(try SessionNameInferredMessage(json: object))
-        return
-      }
-    case 22:
-      if type.hasSameScalars(as: "worktree_session_error") {
-        self = .worktreeSessionError(try WorktreeSessionErrorMessage(json: object))
-        return
-      }
-      if type.hasSameScalars(as: "recipe_step_transition") {
-        self = .recipeStepTransition(try RecipeStepTransitionMessage(json: object))
-        return
-      }
-    case 24:
-      if type.hasSameScalars(as: "worktree_session_created") {
-        self = .worktreeSessionCreated(try WorktreeSessionCreatedMessage(json: object))
-        return
-      }
-    default: break
-    }
-    self = .unknown(object)
-  }
-
-  /// Reads the message of the given `type` of `version` straight from the frame's bytes (the direct
-  /// decode path); `nil` when this enum does not model the type or `version` does not have it.
-  static func pull(type: JSONParser.Key, version: ProtocolVersion, _ p: inout JSONParser) throws(DirectPathError)
-    -> ServerMessage?
-  {
-    switch type.count {
-    case 3:
-      if p.keyIs(type, "ack") {
-        return .ack(try AckMessage(pulling: &p, typeConsumed: true))
-      }
-    case 4:
-      if p.keyIs(type, "pong") {
-        return .pong(try PongMessage(pulling: &p, typeConsumed: true))
-      }
-    case 5:
-      if p.keyIs(type, "hello") {
-        return .hello(try HelloMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-      if p.keyIs(type, "error") {
-        return .error(try ErrorMessage(pulling: &p, typeConsumed: true))
-      }
-    case 6:
-      if p.keyIs(type, "replay") {
-        return .replay(try ReplayMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-    case 8:
-      if p.keyIs(type, "response") {
-        return .response(try ResponseMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-      if p.keyIs(type, "draining") {
-        return .draining(try DrainingMessage(pulling: &p, typeConsumed: true))
-      }
-    case 9:
-      if p.keyIs(type, "connected") {
-        return .connected(try ConnectedMessage(pulling: &p, typeConsumed: true, version: version))
-      }
-      if p.keyIs(type, "tts_speak") {
+      if r.keyIs(type, "tts_speak") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .ttsSpeak(try TtsSpeakMessage(pulling: &p, typeConsumed: true))
+        return .ttsSpeak(try TtsSpeakMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "heartbeat") {
-        return .heartbeat(try HeartbeatMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "heartbeat") {
+        return .heartbeat(try HeartbeatMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 10:
-      if p.keyIs(type, "auth_error") {
-        return .authError(try AuthErrorMessage(pulling: &p, typeConsumed: true, version: version))
+      if r.keyIs(type, "auth_error") {
+        return .authError(try AuthErrorMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
     case 11:
-      if p.keyIs(type, "connect_ack") {
+      if r.keyIs(type, "connect_ack") {
         guard version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .connectAck(try ConnectAckMessage(pulling: &p, typeConsumed: true))
+        return .connectAck(try ConnectAckMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 12:
-      if p.keyIs(type, "session_list") {
-        return .sessionList(try SessionListMessage(pulling: &p, typeConsumed: true, version: version))
+      if r.keyIs(type, "session_list") {
+        return .sessionList(try SessionListMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
     case 13:
-      if p.keyIs(type, "session_ready") {
-        return .sessionReady(try SessionReadyMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "session_ready") {
+        return .sessionReady(try SessionReadyMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "turn_complete") {
-        return .turnComplete(try TurnCompleteMessage(pulling: &p, typeConsumed: true, version: version))
+      if r.keyIs(type, "turn_complete") {
+        return .turnComplete(try TurnCompleteMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if p.keyIs(type, "command_error") {
-        return .commandError(try CommandErrorMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "command_error") {
+        return .commandError(try CommandErrorMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "file_uploaded") {
-        return .fileUploaded(try FileUploadedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "file_uploaded") {
+        return .fileUploaded(try FileUploadedMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "recipe_exited") {
-        return .recipeExited(try RecipeExitedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "recipe_exited") {
+        return .recipeExited(try RecipeExitedMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "canvas_update") {
+      if r.keyIs(type, "canvas_update") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .canvasUpdate(try CanvasUpdateMessage(pulling: &p, typeConsumed: true))
+        return .canvasUpdate(try CanvasUpdateMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 14:
-      if p.keyIs(type, "session_locked") {
+      if r.keyIs(type, "session_locked") {
         guard version == .v0_2_0 else { return nil }
-        return .sessionLocked(try SessionLockedMessage(pulling: &p, typeConsumed: true))
+        return .sessionLocked(try SessionLockedMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "session_killed") {
-        return .sessionKilled(try SessionKilledMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "session_killed") {
+        return .sessionKilled(try SessionKilledMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "command_output") {
-        return .commandOutput(try CommandOutputMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "command_output") {
+        return .commandOutput(try CommandOutputMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "resources_list") {
-        return .resourcesList(try ResourcesListMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "resources_list") {
+        return .resourcesList(try ResourcesListMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "recipe_started") {
-        return .recipeStarted(try RecipeStartedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "recipe_started") {
+        return .recipeStarted(try RecipeStartedMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 15:
-      if p.keyIs(type, "recent_sessions") {
-        return .recentSessions(try RecentSessionsMessage(pulling: &p, typeConsumed: true, version: version))
+      if r.keyIs(type, "recent_sessions") {
+        return .recentSessions(try RecentSessionsMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if p.keyIs(type, "session_history") {
-        return .sessionHistory(try SessionHistoryMessage(pulling: &p, typeConsumed: true, version: version))
+      if r.keyIs(type, "session_history") {
+        return .sessionHistory(try SessionHistoryMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if p.keyIs(type, "session_updated") {
-        return .sessionUpdated(try SessionUpdatedMessage(pulling: &p, typeConsumed: true, version: version))
+      if r.keyIs(type, "session_updated") {
+        return .sessionUpdated(try SessionUpdatedMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if p.keyIs(type, "session_created") {
-        return .sessionCreated(try SessionCreatedMessage(pulling: &p, typeConsumed: true, version: version))
+      if r.keyIs(type, "session_created") {
+        return .sessionCreated(try SessionCreatedMessage(reading: &r, typeConsumed: typeConsumed, version: version))
       }
-      if p.keyIs(type, "command_started") {
-        return .commandStarted(try CommandStartedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "command_started") {
+        return .commandStarted(try CommandStartedMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "command_history") {
-        return .commandHistory(try CommandHistoryMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "command_history") {
+        return .commandHistory(try CommandHistoryMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 16:
-      if p.keyIs(type, "infer_name_error") {
-        return .inferNameError(try InferNameErrorMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "infer_name_error") {
+        return .inferNameError(try InferNameErrorMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "compaction_error") {
-        return .compactionError(try CompactionErrorMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "compaction_error") {
+        return .compactionError(try CompactionErrorMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "command_complete") {
-        return .commandComplete(try CommandCompleteMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "command_complete") {
+        return .commandComplete(try CommandCompleteMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "resource_deleted") {
-        return .resourceDeleted(try ResourceDeletedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "resource_deleted") {
+        return .resourceDeleted(try ResourceDeletedMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 17:
-      if p.keyIs(type, "available_recipes") {
-        return .availableRecipes(try AvailableRecipesMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "available_recipes") {
+        return .availableRecipes(try AvailableRecipesMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 18:
-      if p.keyIs(type, "available_commands") {
-        return .availableCommands(try AvailableCommandsMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "available_commands") {
+        return .availableCommands(try AvailableCommandsMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 19:
-      if p.keyIs(type, "compaction_complete") {
-        return .compactionComplete(try CompactionCompleteMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "compaction_complete") {
+        return .compactionComplete(try CompactionCompleteMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "command_output_full") {
-        return .commandOutputFull(try CommandOutputFullMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "command_output_full") {
+        return .commandOutputFull(try CommandOutputFullMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "recipe_step_started") {
-        return .recipeStepStarted(try RecipeStepStartedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "recipe_step_started") {
+        return .recipeStepStarted(try RecipeStepStartedMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "orchestration_retry") {
-        return .orchestrationRetry(try OrchestrationRetryMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "orchestration_retry") {
+        return .orchestrationRetry(try OrchestrationRetryMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "supervisor_thinking") {
+      if r.keyIs(type, "supervisor_thinking") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .supervisorThinking(try SupervisorThinkingMessage(pulling: &p, typeConsumed: true))
+        return .supervisorThinking(try SupervisorThinkingMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 21:
-      if p.keyIs(type, "session_name_inferred") {
-        return .sessionNameInferred(try SessionNameInferredMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "session_name_inferred") {
+        return .sessionNameInferred(try SessionNameInferredMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 22:
-      if p.keyIs(type, "worktree_session_error") {
-        return .worktreeSessionError(try WorktreeSessionErrorMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "worktree_session_error") {
+        return .worktreeSessionError(try WorktreeSessionErrorMessage(reading: &r, typeConsumed: typeConsumed))
       }
-      if p.keyIs(type, "recipe_step_transition") {
-        return .recipeStepTransition(try RecipeStepTransitionMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "recipe_step_transition") {
+        return .recipeStepTransition(try RecipeStepTransitionMessage(reading: &r, typeConsumed: typeConsumed))
       }
     case 24:
-      if p.keyIs(type, "worktree_session_created") {
-        return .worktreeSessionCreated(try WorktreeSessionCreatedMessage(pulling: &p, typeConsumed: true))
+      if r.keyIs(type, "worktree_session_created") {
+        return .worktreeSessionCreated(try WorktreeSessionCreatedMessage(reading: &r, typeConsumed: typeConsumed))
       }
     default: break
     }

@@ -52,109 +52,15 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
-    var _message: String? = nil
-    var _version: String? = nil
-    var _authVersion: Int? = nil
-    var _instructions: String? = nil
-    var _protocolVersions: [String]? = nil
-    var _authVersions: [Int]? = nil
-    var _capabilities: [String]? = nil
-    var _challenge: String? = nil
-    var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
-      case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-        if member.key.hasSameScalars(as: "version") {
-          if case .null = member.value { throw ModelDecodingError(null: "version") }
-          _version = try String.decodeField(
-            member.value, key: "version")
-          try FieldCheck.require(
-            member.value, .string(.version), allowed: nil, key: "version")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "challenge") {
-          if case .null = member.value { throw ModelDecodingError(null: "challenge") }
-          _challenge = try String.decodeField(
-            member.value, key: "challenge")
-          try FieldCheck.require(
-            member.value, .string(.hex), allowed: nil, key: "challenge")
-          continue
-        }
-      case 12:
-        if member.key.hasSameScalars(as: "auth_version") {
-          if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
-          _authVersion = try Int.decodeField(
-            member.value, key: "auth_version")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
-          continue
-        }
-        if member.key.hasSameScalars(as: "instructions") {
-          if case .null = member.value { throw ModelDecodingError(null: "instructions") }
-          _instructions = try String.decodeField(
-            member.value, key: "instructions")
-          continue
-        }
-        if member.key.hasSameScalars(as: "capabilities") {
-          if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
-          _capabilities = try [String].decodeField(
-            member.value, key: "capabilities")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "auth_versions") {
-          if case .null = member.value { throw ModelDecodingError(null: "auth_versions") }
-          _authVersions = try [Int].decodeField(
-            member.value, key: "auth_versions")
-          try FieldCheck.require(
-            member.value, .array(.integer(minimum: 1)), allowed: nil, key: "auth_versions")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "protocol_versions") {
-          if case .null = member.value { throw ModelDecodingError(null: "protocol_versions") }
-          _protocolVersions = try [String].decodeField(
-            member.value, key: "protocol_versions")
-          try FieldCheck.require(
-            member.value, .array(.string(.version)), allowed: nil, key: "protocol_versions")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    guard let _version else { throw ModelDecodingError(missing: "version") }
-    guard let _authVersion else { throw ModelDecodingError(missing: "auth_version") }
-    guard let _instructions else { throw ModelDecodingError(missing: "instructions") }
-    self.message = _message
-    self.version = _version
-    self.authVersion = _authVersion
-    self.instructions = _instructions
-    self.protocolVersions = _protocolVersions
-    self.authVersions = _authVersions
-    self.capabilities = _capabilities
-    self.challenge = _challenge
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
+  /// `nil` (no version negotiated yet): the rules every version shares.
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) {
     var _message: String? = nil
     var _version: String? = nil
     var _authVersion: Int? = nil
@@ -163,119 +69,111 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
     var _authVersions: [Int]? = nil
     var _capabilities: [String]? = nil
     var _challenge: String? = nil
-    var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "hello") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "hello") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
-        if p.keyIs(key, "version") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "version") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
-          guard HandshakeRules.accepts(v, .ceiling, connection: version) else {
-            throw JSONParser.miss(key.start)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
+          if let version, !HandshakeRules.accepts(v, .ceiling, connection: version) {
+            throw r.miss(key)
           }
           _version = v
           continue
         }
       case 9:
-        if p.keyIs(key, "challenge") {
-          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "challenge") {
+          guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _challenge = v
           continue
         }
       case 12:
-        if p.keyIs(key, "auth_version") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "auth_version") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _authVersion = v
           continue
         }
-        if p.keyIs(key, "instructions") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "instructions") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _instructions = v
           continue
         }
-        if p.keyIs(key, "capabilities") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "capabilities") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [String].pull(&p)
-          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {
-            throw JSONParser.miss(key.start)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [String].read(&r)
+          guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
+            throw r.miss(key)
           }
           _capabilities = v
           continue
         }
       case 13:
-        if p.keyIs(key, "auth_versions") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "auth_versions") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [Int].pull(&p)
-          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
-          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {
-            throw JSONParser.miss(key.start)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [Int].read(&r)
+          guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
+          guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
+            throw r.miss(key)
           }
           _authVersions = v
           continue
         }
       case 17:
-        if p.keyIs(key, "protocol_versions") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "protocol_versions") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [String].pull(&p)
-          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
-          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {
-            throw JSONParser.miss(key.start)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [String].read(&r)
+          guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
+          guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
+            throw r.miss(key)
           }
           _protocolVersions = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _message else { throw JSONParser.miss(p.pos) }
-    guard let _version else { throw JSONParser.miss(p.pos) }
-    guard let _authVersion else { throw JSONParser.miss(p.pos) }
-    guard let _instructions else { throw JSONParser.miss(p.pos) }
+    guard let _message else { throw r.miss() }
+    guard let _version else { throw r.miss() }
+    guard let _authVersion else { throw r.miss() }
+    guard let _instructions else { throw r.miss() }
     self.message = _message
     self.version = _version
     self.authVersion = _authVersion
@@ -365,185 +263,102 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
-    var _message: String? = nil
-    var _sessionId: String? = nil
-    var _negotiatedProtocolVersion: String? = nil
-    var _capabilities: [String]? = nil
-    var _authVersion: Int? = nil
-    var _serverProof: String? = nil
-    var hasSessionId = false
-    var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
-      case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          hasSessionId = true
-          if case .null = member.value { continue }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 12:
-        if member.key.hasSameScalars(as: "capabilities") {
-          if case .null = member.value { throw ModelDecodingError(null: "capabilities") }
-          _capabilities = try [String].decodeField(
-            member.value, key: "capabilities")
-          continue
-        }
-        if member.key.hasSameScalars(as: "auth_version") {
-          if case .null = member.value { throw ModelDecodingError(null: "auth_version") }
-          _authVersion = try Int.decodeField(
-            member.value, key: "auth_version")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 1), allowed: nil, key: "auth_version")
-          continue
-        }
-        if member.key.hasSameScalars(as: "server_proof") {
-          if case .null = member.value { throw ModelDecodingError(null: "server_proof") }
-          _serverProof = try String.decodeField(
-            member.value, key: "server_proof")
-          try FieldCheck.require(
-            member.value, .string(.hex), allowed: nil, key: "server_proof")
-          continue
-        }
-      case 27:
-        if member.key.hasSameScalars(as: "negotiated_protocol_version") {
-          if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
-          _negotiatedProtocolVersion = try String.decodeField(
-            member.value, key: "negotiated_protocol_version")
-          try FieldCheck.require(
-            member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasSessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.message = _message
-    self.sessionId = _sessionId
-    self.negotiatedProtocolVersion = _negotiatedProtocolVersion
-    self.capabilities = _capabilities
-    self.authVersion = _authVersion
-    self.serverProof = _serverProof
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
+  /// `nil` (no version negotiated yet): the rules every version shares.
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _negotiatedProtocolVersion: String? = nil
     var _capabilities: [String]? = nil
     var _authVersion: Int? = nil
     var _serverProof: String? = nil
-    var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "connected") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "connected") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          if p.pullNull() {
-            guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else {
-              throw JSONParser.miss(key.start)
+          if r.readNull() {
+            guard version == nil || version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else {
+              throw r.miss(key)
             }
             continue
           }
-          let v = try String.pull(&p)
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 12:
-        if p.keyIs(key, "capabilities") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "capabilities") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [String].pull(&p)
-          guard HandshakeRules.accepts(listCount: v.count, limit: p.handshakeListLimit) else {
-            throw JSONParser.miss(key.start)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [String].read(&r)
+          guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
+            throw r.miss(key)
           }
           _capabilities = v
           continue
         }
-        if p.keyIs(key, "auth_version") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "auth_version") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _authVersion = v
           continue
         }
-        if p.keyIs(key, "server_proof") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "server_proof") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .hex) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _serverProof = v
           continue
         }
       case 27:
-        if p.keyIs(key, "negotiated_protocol_version") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "negotiated_protocol_version") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _negotiatedProtocolVersion = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 2 != 0 else { throw JSONParser.miss(p.pos) }
-    guard seen & 4 != 0 || !(version == .v0_4_0 || version == .v0_5_0) else {
-      throw JSONParser.miss(p.pos)
-    }
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard seen & 2 != 0 else { throw r.miss() }
+    guard seen & 4 != 0 || !(version == .v0_4_0 || version == .v0_5_0) else { throw r.miss() }
+    guard let _message else { throw r.miss() }
     self.message = _message
     self.sessionId = _sessionId
     self.negotiatedProtocolVersion = _negotiatedProtocolVersion
@@ -607,70 +422,41 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
-    var _message: String? = nil
-    var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
-      case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
+  /// `nil` (no version negotiated yet): the rules every version shares.
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) {
     var _message: String? = nil
-    var seen: UInt64 = 0
     var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "auth_error") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "auth_error") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard let _message else { throw r.miss() }
     self.message = _message
     self.additionalMembers = JSONObject(extra)
   }
@@ -688,7 +474,7 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
 }
 
 /// The payload of `pong`: Answer to ping.
-public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct PongMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "pong"
 
@@ -707,51 +493,31 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "pong") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "pong") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -764,7 +530,7 @@ public struct PongMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 }
 
 /// The payload of `ack`: Acknowledges that a request was accepted and is being processed.
-public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct AckMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "ack"
 
@@ -787,73 +553,43 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _message: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "ack") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "ack") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard let _message else { throw r.miss() }
     self.message = _message
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -868,7 +604,7 @@ public struct AckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 }
 
 /// The payload of `error`: A request failed. message is for people; code (when present) is for programs.
-public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "error"
 
@@ -921,8 +657,10 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _code: String? = nil
@@ -932,201 +670,99 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     var _requested: [String]? = nil
     var _messageId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "code") {
-          if case .null = member.value { throw ModelDecodingError(null: "code") }
-          _code = try String.decodeField(
-            member.value, key: "code")
-          continue
-        }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "required") {
-          if case .null = member.value { throw ModelDecodingError(null: "required") }
-          _required = try String.decodeField(
-            member.value, key: "required")
-          try FieldCheck.require(
-            member.value, .string(.version), allowed: nil, key: "required")
-          continue
-        }
-        if member.key.hasSameScalars(as: "received") {
-          if case .null = member.value { throw ModelDecodingError(null: "received") }
-          _received = try String.decodeField(
-            member.value, key: "received")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "supported") {
-          if case .null = member.value { throw ModelDecodingError(null: "supported") }
-          _supported = try [String].decodeField(
-            member.value, key: "supported")
-          try FieldCheck.require(
-            member.value, .array(.string(.version)), allowed: nil, key: "supported")
-          continue
-        }
-        if member.key.hasSameScalars(as: "requested") {
-          if case .null = member.value { throw ModelDecodingError(null: "requested") }
-          _requested = try [String].decodeField(
-            member.value, key: "requested")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "message_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-          _messageId = try String.decodeField(
-            member.value, key: "message_id")
-          try FieldCheck.require(
-            member.value, .string(.uuid), allowed: nil, key: "message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    try FieldCheck.require(
-      .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"]),
-      set: [_code == "unsupported_protocol_version", _required != nil, _received != nil])
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.message = _message
-    self.sessionId = _sessionId
-    self.code = _code
-    self.required = _required
-    self.received = _received
-    self.supported = _supported
-    self.requested = _requested
-    self.messageId = _messageId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _message: String? = nil
-    var _sessionId: String? = nil
-    var _code: String? = nil
-    var _required: String? = nil
-    var _received: String? = nil
-    var _supported: [String]? = nil
-    var _requested: [String]? = nil
-    var _messageId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "error") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "error") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "code") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "code") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _code = v
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       case 8:
-        if p.keyIs(key, "required") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "required") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _required = v
           continue
         }
-        if p.keyIs(key, "received") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "received") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _received = v
           continue
         }
       case 9:
-        if p.keyIs(key, "supported") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "supported") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [String].pull(&p)
-          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [String].read(&r)
+          guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _supported = v
           continue
         }
-        if p.keyIs(key, "requested") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "requested") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [String].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [String].read(&r)
           _requested = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
-        if p.keyIs(key, "message_id") {
-          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_id") {
+          guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .uuid) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .uuid) else { throw r.miss(key) }
           _messageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    try p.require(
-      Self.pullRules[0],
+    try r.require(
+      Self.readRules[0],
       flags: FieldRule.MemberFlags(
         count: 3,
         bits: (_code == "unsupported_protocol_version" ? 1 : 0)
           | (_required != nil ? 2 : 0)
           | (_received != nil ? 4 : 0)))
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard let _message else { throw r.miss() }
     self.message = _message
     self.sessionId = _sessionId
     self.code = _code
@@ -1138,10 +774,12 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
-  /// The cross-member rules ``init(pulling:)`` checks, made once (not an array per frame).
-  private static let pullRules: [FieldRule] = [
+  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  private static let readRules: [FieldRule] = [
     .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"])
   ]
 
@@ -1186,7 +824,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
 }
 
 /// The payload of `session_list` (protocol 0.2.0): All sessions the backend knows, sent after connect and on refresh.
-public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_list"
 
@@ -1213,98 +851,56 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [SessionSummary]? = nil
     var _totalCount: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "sessions") {
-          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-          _sessions = try [SessionSummary].decodeField(
-            member.value, key: "sessions")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "total_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
-          _totalCount = try Int.decodeField(
-            member.value, key: "total_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
-    guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
-    self.sessions = _sessions
-    self.totalCount = _totalCount
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessions: [SessionSummary]? = nil
-    var _totalCount: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_list") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_list") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "sessions") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "sessions") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [SessionSummary].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [SessionSummary].read(&r)
           _sessions = v
           continue
         }
       case 11:
-        if p.keyIs(key, "total_count") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "total_count") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessions else { throw JSONParser.miss(p.pos) }
-    guard let _totalCount else { throw JSONParser.miss(p.pos) }
+    guard let _sessions else { throw r.miss() }
+    guard let _totalCount else { throw r.miss() }
     self.sessions = _sessions
     self.totalCount = _totalCount
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1321,7 +917,7 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `session_list` (protocol 0.3.0-0.5.0): All sessions the backend knows, sent after connect and on refresh.
-public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_list"
 
@@ -1348,98 +944,56 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [SessionSummaryV0_3_0]? = nil
     var _totalCount: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "sessions") {
-          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-          _sessions = try [SessionSummaryV0_3_0].decodeField(
-            member.value, key: "sessions")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "total_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
-          _totalCount = try Int.decodeField(
-            member.value, key: "total_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
-    guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
-    self.sessions = _sessions
-    self.totalCount = _totalCount
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessions: [SessionSummaryV0_3_0]? = nil
-    var _totalCount: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_list") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_list") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "sessions") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "sessions") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [SessionSummaryV0_3_0].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [SessionSummaryV0_3_0].read(&r)
           _sessions = v
           continue
         }
       case 11:
-        if p.keyIs(key, "total_count") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "total_count") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessions else { throw JSONParser.miss(p.pos) }
-    guard let _totalCount else { throw JSONParser.miss(p.pos) }
+    guard let _sessions else { throw r.miss() }
+    guard let _totalCount else { throw r.miss() }
     self.sessions = _sessions
     self.totalCount = _totalCount
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1482,23 +1036,15 @@ public enum SessionListMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try SessionListMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try SessionListMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try SessionListMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try SessionListMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try SessionListMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -1512,7 +1058,7 @@ public enum SessionListMessage: Sendable, Hashable {
 }
 
 /// The payload of `recent_sessions` (protocol 0.2.0): The most recently modified sessions, up to the client's limit.
-public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "recent_sessions"
 
@@ -1539,95 +1085,55 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [RecentSession]? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "limit") {
-          if case .null = member.value { throw ModelDecodingError(null: "limit") }
-          _limit = try Int.decodeField(
-            member.value, key: "limit")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "sessions") {
-          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-          _sessions = try [RecentSession].decodeField(
-            member.value, key: "sessions")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
-    guard let _limit else { throw ModelDecodingError(missing: "limit") }
-    self.sessions = _sessions
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessions: [RecentSession]? = nil
-    var _limit: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "recent_sessions") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "recent_sessions") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "limit") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "limit") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
           _limit = v
           continue
         }
       case 8:
-        if p.keyIs(key, "sessions") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "sessions") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [RecentSession].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [RecentSession].read(&r)
           _sessions = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessions else { throw JSONParser.miss(p.pos) }
-    guard let _limit else { throw JSONParser.miss(p.pos) }
+    guard let _sessions else { throw r.miss() }
+    guard let _limit else { throw r.miss() }
     self.sessions = _sessions
     self.limit = _limit
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1644,7 +1150,7 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `recent_sessions` (protocol 0.3.0-0.5.0): The most recently modified sessions, up to the client's limit.
-public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "recent_sessions"
 
@@ -1671,95 +1177,55 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [RecentSessionV0_3_0]? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "limit") {
-          if case .null = member.value { throw ModelDecodingError(null: "limit") }
-          _limit = try Int.decodeField(
-            member.value, key: "limit")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "sessions") {
-          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-          _sessions = try [RecentSessionV0_3_0].decodeField(
-            member.value, key: "sessions")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
-    guard let _limit else { throw ModelDecodingError(missing: "limit") }
-    self.sessions = _sessions
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessions: [RecentSessionV0_3_0]? = nil
-    var _limit: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "recent_sessions") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "recent_sessions") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "limit") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "limit") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
           _limit = v
           continue
         }
       case 8:
-        if p.keyIs(key, "sessions") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "sessions") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [RecentSessionV0_3_0].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [RecentSessionV0_3_0].read(&r)
           _sessions = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessions else { throw JSONParser.miss(p.pos) }
-    guard let _limit else { throw JSONParser.miss(p.pos) }
+    guard let _sessions else { throw r.miss() }
+    guard let _limit else { throw r.miss() }
     self.sessions = _sessions
     self.limit = _limit
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1802,23 +1268,15 @@ public enum RecentSessionsMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -1832,7 +1290,7 @@ public enum RecentSessionsMessage: Sendable, Hashable {
 }
 
 /// The payload of `available_commands`: Project commands (from the working directory's Makefile) and general commands the client may run.
-public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "available_commands"
 
@@ -1863,117 +1321,66 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _workingDirectory: String? = nil
     var _projectCommands: [CommandNode]? = nil
     var _generalCommands: [CommandNode]? = nil
-    var hasWorkingDirectory = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 16:
-        if member.key.hasSameScalars(as: "project_commands") {
-          if case .null = member.value { throw ModelDecodingError(null: "project_commands") }
-          _projectCommands = try [CommandNode].decodeField(
-            member.value, key: "project_commands")
-          continue
-        }
-        if member.key.hasSameScalars(as: "general_commands") {
-          if case .null = member.value { throw ModelDecodingError(null: "general_commands") }
-          _generalCommands = try [CommandNode].decodeField(
-            member.value, key: "general_commands")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          hasWorkingDirectory = true
-          if case .null = member.value { continue }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasWorkingDirectory else { throw ModelDecodingError(missing: "working_directory") }
-    guard let _projectCommands else { throw ModelDecodingError(missing: "project_commands") }
-    guard let _generalCommands else { throw ModelDecodingError(missing: "general_commands") }
-    self.workingDirectory = _workingDirectory
-    self.projectCommands = _projectCommands
-    self.generalCommands = _generalCommands
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _workingDirectory: String? = nil
-    var _projectCommands: [CommandNode]? = nil
-    var _generalCommands: [CommandNode]? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "available_commands") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "available_commands") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 16:
-        if p.keyIs(key, "project_commands") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "project_commands") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [CommandNode].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [CommandNode].read(&r)
           _projectCommands = v
           continue
         }
-        if p.keyIs(key, "general_commands") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "general_commands") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [CommandNode].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [CommandNode].read(&r)
           _generalCommands = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 1 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _projectCommands else { throw JSONParser.miss(p.pos) }
-    guard let _generalCommands else { throw JSONParser.miss(p.pos) }
+    guard seen & 1 != 0 else { throw r.miss() }
+    guard let _projectCommands else { throw r.miss() }
+    guard let _generalCommands else { throw r.miss() }
     self.workingDirectory = _workingDirectory
     self.projectCommands = _projectCommands
     self.generalCommands = _generalCommands
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -1992,7 +1399,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `session_history` (protocol 0.2.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
-public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_history"
 
@@ -2035,176 +1442,90 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var _totalCount: Int? = nil
     var _oldestMessageId: String? = nil
     var _newestMessageId: String? = nil
     var _isComplete: Bool? = nil
-    var hasOldestMessageId = false
-    var hasNewestMessageId = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "messages") {
-          if case .null = member.value { throw ModelDecodingError(null: "messages") }
-          _messages = try [ClaudeRecord].decodeField(
-            member.value, key: "messages")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "total_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
-          _totalCount = try Int.decodeField(
-            member.value, key: "total_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
-          continue
-        }
-        if member.key.hasSameScalars(as: "is_complete") {
-          if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
-          _isComplete = try Bool.decodeField(
-            member.value, key: "is_complete")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "oldest_message_id") {
-          hasOldestMessageId = true
-          if case .null = member.value { continue }
-          _oldestMessageId = try String.decodeField(
-            member.value, key: "oldest_message_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "newest_message_id") {
-          hasNewestMessageId = true
-          if case .null = member.value { continue }
-          _newestMessageId = try String.decodeField(
-            member.value, key: "newest_message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasOldestMessageId else { throw ModelDecodingError(missing: "oldest_message_id") }
-    guard hasNewestMessageId else { throw ModelDecodingError(missing: "newest_message_id") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _messages else { throw ModelDecodingError(missing: "messages") }
-    guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
-    guard let _isComplete else { throw ModelDecodingError(missing: "is_complete") }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.totalCount = _totalCount
-    self.oldestMessageId = _oldestMessageId
-    self.newestMessageId = _newestMessageId
-    self.isComplete = _isComplete
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _messages: [ClaudeRecord]? = nil
-    var _totalCount: Int? = nil
-    var _oldestMessageId: String? = nil
-    var _newestMessageId: String? = nil
-    var _isComplete: Bool? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_history") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_history") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "messages") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [ClaudeRecord].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [ClaudeRecord].read(&r)
           _messages = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 11:
-        if p.keyIs(key, "total_count") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "total_count") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
           continue
         }
-        if p.keyIs(key, "is_complete") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "is_complete") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
           _isComplete = v
           continue
         }
       case 17:
-        if p.keyIs(key, "oldest_message_id") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "oldest_message_id") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _oldestMessageId = v
           continue
         }
-        if p.keyIs(key, "newest_message_id") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "newest_message_id") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _newestMessageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 8 != 0 else { throw JSONParser.miss(p.pos) }
-    guard seen & 16 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _messages else { throw JSONParser.miss(p.pos) }
-    guard let _totalCount else { throw JSONParser.miss(p.pos) }
-    guard let _isComplete else { throw JSONParser.miss(p.pos) }
+    guard seen & 8 != 0 else { throw r.miss() }
+    guard seen & 16 != 0 else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _messages else { throw r.miss() }
+    guard let _totalCount else { throw r.miss() }
+    guard let _isComplete else { throw r.miss() }
     self.sessionId = _sessionId
     self.messages = _messages
     self.totalCount = _totalCount
@@ -2214,7 +1535,9 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2239,7 +1562,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `session_history` (protocol 0.3.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
-public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_history"
 
@@ -2282,176 +1605,90 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessage]? = nil
     var _totalCount: Int? = nil
     var _oldestMessageId: String? = nil
     var _newestMessageId: String? = nil
     var _isComplete: Bool? = nil
-    var hasOldestMessageId = false
-    var hasNewestMessageId = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "messages") {
-          if case .null = member.value { throw ModelDecodingError(null: "messages") }
-          _messages = try [HistoryMessage].decodeField(
-            member.value, key: "messages")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "total_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "total_count") }
-          _totalCount = try Int.decodeField(
-            member.value, key: "total_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "total_count")
-          continue
-        }
-        if member.key.hasSameScalars(as: "is_complete") {
-          if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
-          _isComplete = try Bool.decodeField(
-            member.value, key: "is_complete")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "oldest_message_id") {
-          hasOldestMessageId = true
-          if case .null = member.value { continue }
-          _oldestMessageId = try String.decodeField(
-            member.value, key: "oldest_message_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "newest_message_id") {
-          hasNewestMessageId = true
-          if case .null = member.value { continue }
-          _newestMessageId = try String.decodeField(
-            member.value, key: "newest_message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasOldestMessageId else { throw ModelDecodingError(missing: "oldest_message_id") }
-    guard hasNewestMessageId else { throw ModelDecodingError(missing: "newest_message_id") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _messages else { throw ModelDecodingError(missing: "messages") }
-    guard let _totalCount else { throw ModelDecodingError(missing: "total_count") }
-    guard let _isComplete else { throw ModelDecodingError(missing: "is_complete") }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.totalCount = _totalCount
-    self.oldestMessageId = _oldestMessageId
-    self.newestMessageId = _newestMessageId
-    self.isComplete = _isComplete
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _messages: [HistoryMessage]? = nil
-    var _totalCount: Int? = nil
-    var _oldestMessageId: String? = nil
-    var _newestMessageId: String? = nil
-    var _isComplete: Bool? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_history") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_history") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "messages") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [HistoryMessage].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [HistoryMessage].read(&r)
           _messages = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 11:
-        if p.keyIs(key, "total_count") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "total_count") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
           continue
         }
-        if p.keyIs(key, "is_complete") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "is_complete") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
           _isComplete = v
           continue
         }
       case 17:
-        if p.keyIs(key, "oldest_message_id") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "oldest_message_id") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _oldestMessageId = v
           continue
         }
-        if p.keyIs(key, "newest_message_id") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "newest_message_id") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _newestMessageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 8 != 0 else { throw JSONParser.miss(p.pos) }
-    guard seen & 16 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _messages else { throw JSONParser.miss(p.pos) }
-    guard let _totalCount else { throw JSONParser.miss(p.pos) }
-    guard let _isComplete else { throw JSONParser.miss(p.pos) }
+    guard seen & 8 != 0 else { throw r.miss() }
+    guard seen & 16 != 0 else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _messages else { throw r.miss() }
+    guard let _totalCount else { throw r.miss() }
+    guard let _isComplete else { throw r.miss() }
     self.sessionId = _sessionId
     self.messages = _messages
     self.totalCount = _totalCount
@@ -2461,7 +1698,9 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2486,7 +1725,7 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `session_history` (protocol 0.4.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
-public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_history"
 
@@ -2533,8 +1772,10 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_4_0]? = nil
     var _firstSeq: Int? = nil
@@ -2542,196 +1783,92 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
     var _nextSeq: Int? = nil
     var _isComplete: Bool? = nil
     var _gap: HistoryGap? = nil
-    var hasFirstSeq = false
-    var hasLastSeq = false
-    var hasGap = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 3:
-        if member.key.hasSameScalars(as: "gap") {
-          hasGap = true
-          if case .null = member.value { continue }
-          _gap = try HistoryGap.decodeField(
-            member.value, key: "gap")
-          continue
-        }
-      case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "messages") {
-          if case .null = member.value { throw ModelDecodingError(null: "messages") }
-          _messages = try [HistoryMessageV0_4_0].decodeField(
-            member.value, key: "messages")
-          continue
-        }
-        if member.key.hasSameScalars(as: "last_seq") {
-          hasLastSeq = true
-          if case .null = member.value { continue }
-          _lastSeq = try Int.decodeField(
-            member.value, key: "last_seq")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "last_seq")
-          continue
-        }
-        if member.key.hasSameScalars(as: "next_seq") {
-          if case .null = member.value { throw ModelDecodingError(null: "next_seq") }
-          _nextSeq = try Int.decodeField(
-            member.value, key: "next_seq")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 1), allowed: nil, key: "next_seq")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "first_seq") {
-          hasFirstSeq = true
-          if case .null = member.value { continue }
-          _firstSeq = try Int.decodeField(
-            member.value, key: "first_seq")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 1), allowed: nil, key: "first_seq")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "is_complete") {
-          if case .null = member.value { throw ModelDecodingError(null: "is_complete") }
-          _isComplete = try Bool.decodeField(
-            member.value, key: "is_complete")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasFirstSeq else { throw ModelDecodingError(missing: "first_seq") }
-    guard hasLastSeq else { throw ModelDecodingError(missing: "last_seq") }
-    guard hasGap else { throw ModelDecodingError(missing: "gap") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _messages else { throw ModelDecodingError(missing: "messages") }
-    guard let _nextSeq else { throw ModelDecodingError(missing: "next_seq") }
-    guard let _isComplete else { throw ModelDecodingError(missing: "is_complete") }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.firstSeq = _firstSeq
-    self.lastSeq = _lastSeq
-    self.nextSeq = _nextSeq
-    self.isComplete = _isComplete
-    self.gap = _gap
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _messages: [HistoryMessageV0_4_0]? = nil
-    var _firstSeq: Int? = nil
-    var _lastSeq: Int? = nil
-    var _nextSeq: Int? = nil
-    var _isComplete: Bool? = nil
-    var _gap: HistoryGap? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 3:
-        if p.keyIs(key, "gap") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "gap") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          if p.pullNull() { continue }
-          let v = try HistoryGap.pull(&p)
+          if r.readNull() { continue }
+          let v = try HistoryGap.read(&r)
           _gap = v
           continue
         }
       case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_history") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_history") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "messages") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [HistoryMessageV0_4_0].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [HistoryMessageV0_4_0].read(&r)
           _messages = v
           continue
         }
-        if p.keyIs(key, "last_seq") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "last_seq") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _lastSeq = v
           continue
         }
-        if p.keyIs(key, "next_seq") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "next_seq") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _nextSeq = v
           continue
         }
       case 9:
-        if p.keyIs(key, "first_seq") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "first_seq") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 1) else { throw JSONParser.miss(key.start) }
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _firstSeq = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 11:
-        if p.keyIs(key, "is_complete") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "is_complete") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
           _isComplete = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 4 != 0 else { throw JSONParser.miss(p.pos) }
-    guard seen & 8 != 0 else { throw JSONParser.miss(p.pos) }
-    guard seen & 64 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _messages else { throw JSONParser.miss(p.pos) }
-    guard let _nextSeq else { throw JSONParser.miss(p.pos) }
-    guard let _isComplete else { throw JSONParser.miss(p.pos) }
+    guard seen & 4 != 0 else { throw r.miss() }
+    guard seen & 8 != 0 else { throw r.miss() }
+    guard seen & 64 != 0 else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _messages else { throw r.miss() }
+    guard let _nextSeq else { throw r.miss() }
+    guard let _isComplete else { throw r.miss() }
     self.sessionId = _sessionId
     self.messages = _messages
     self.firstSeq = _firstSeq
@@ -2742,7 +1879,9 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2769,7 +1908,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `session_history` (protocol 0.5.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
-public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_history"
 
@@ -2812,177 +1951,91 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_5_0]? = nil
     var _nextOffset: Int? = nil
     var _endOfFile: Bool? = nil
     var _fileSignature: String? = nil
     var _fileReplaced: Bool? = nil
-    var hasFileSignature = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "messages") {
-          if case .null = member.value { throw ModelDecodingError(null: "messages") }
-          _messages = try [HistoryMessageV0_5_0].decodeField(
-            member.value, key: "messages")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "next_offset") {
-          if case .null = member.value { throw ModelDecodingError(null: "next_offset") }
-          _nextOffset = try Int.decodeField(
-            member.value, key: "next_offset")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "next_offset")
-          continue
-        }
-        if member.key.hasSameScalars(as: "end_of_file") {
-          if case .null = member.value { throw ModelDecodingError(null: "end_of_file") }
-          _endOfFile = try Bool.decodeField(
-            member.value, key: "end_of_file")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "file_replaced") {
-          if case .null = member.value { throw ModelDecodingError(null: "file_replaced") }
-          _fileReplaced = try Bool.decodeField(
-            member.value, key: "file_replaced")
-          try FieldCheck.require(
-            member.value, .boolean, allowed: [true], key: "file_replaced")
-          continue
-        }
-      case 14:
-        if member.key.hasSameScalars(as: "file_signature") {
-          hasFileSignature = true
-          if case .null = member.value { continue }
-          _fileSignature = try String.decodeField(
-            member.value, key: "file_signature")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasFileSignature else { throw ModelDecodingError(missing: "file_signature") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _messages else { throw ModelDecodingError(missing: "messages") }
-    guard let _nextOffset else { throw ModelDecodingError(missing: "next_offset") }
-    guard let _endOfFile else { throw ModelDecodingError(missing: "end_of_file") }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.nextOffset = _nextOffset
-    self.endOfFile = _endOfFile
-    self.fileSignature = _fileSignature
-    self.fileReplaced = _fileReplaced
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _messages: [HistoryMessageV0_5_0]? = nil
-    var _nextOffset: Int? = nil
-    var _endOfFile: Bool? = nil
-    var _fileSignature: String? = nil
-    var _fileReplaced: Bool? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_history") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_history") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "messages") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [HistoryMessageV0_5_0].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [HistoryMessageV0_5_0].read(&r)
           _messages = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 11:
-        if p.keyIs(key, "next_offset") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "next_offset") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _nextOffset = v
           continue
         }
-        if p.keyIs(key, "end_of_file") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "end_of_file") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
           _endOfFile = v
           continue
         }
       case 13:
-        if p.keyIs(key, "file_replaced") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "file_replaced") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
-          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
+          guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _fileReplaced = v
           continue
         }
       case 14:
-        if p.keyIs(key, "file_signature") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "file_signature") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _fileSignature = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 16 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _messages else { throw JSONParser.miss(p.pos) }
-    guard let _nextOffset else { throw JSONParser.miss(p.pos) }
-    guard let _endOfFile else { throw JSONParser.miss(p.pos) }
+    guard seen & 16 != 0 else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _messages else { throw r.miss() }
+    guard let _nextOffset else { throw r.miss() }
+    guard let _endOfFile else { throw r.miss() }
     self.sessionId = _sessionId
     self.messages = _messages
     self.nextOffset = _nextOffset
@@ -2992,7 +2045,9 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3053,23 +2108,15 @@ public enum SessionHistoryMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_4_0(try SessionHistoryMessageV0_4_0(json: object))
-    case .v0_5_0: self = .v0_5_0(try SessionHistoryMessageV0_5_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_4_0(try SessionHistoryMessageV0_4_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_5_0(try SessionHistoryMessageV0_5_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_4_0(try SessionHistoryMessageV0_4_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_5_0(try SessionHistoryMessageV0_5_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -3085,7 +2132,7 @@ public enum SessionHistoryMessage: Sendable, Hashable {
 }
 
 /// The payload of `session_updated` (protocol 0.2.0, 0.4.0, 0.5.0): New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
-public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_updated"
 
@@ -3112,95 +2159,55 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "messages") {
-          if case .null = member.value { throw ModelDecodingError(null: "messages") }
-          _messages = try [ClaudeRecord].decodeField(
-            member.value, key: "messages")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _messages else { throw ModelDecodingError(missing: "messages") }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _messages: [ClaudeRecord]? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_updated") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_updated") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "messages") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [ClaudeRecord].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [ClaudeRecord].read(&r)
           _messages = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _messages else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _messages else { throw r.miss() }
     self.sessionId = _sessionId
     self.messages = _messages
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3217,7 +2224,7 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `session_updated` (protocol 0.3.0): New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
-public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_updated"
 
@@ -3244,95 +2251,55 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageOrClaudeRecord]? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 8:
-        if member.key.hasSameScalars(as: "messages") {
-          if case .null = member.value { throw ModelDecodingError(null: "messages") }
-          _messages = try [HistoryMessageOrClaudeRecord].decodeField(
-            member.value, key: "messages")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _messages else { throw ModelDecodingError(missing: "messages") }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _messages: [HistoryMessageOrClaudeRecord]? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_updated") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_updated") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 8:
-        if p.keyIs(key, "messages") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "messages") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [HistoryMessageOrClaudeRecord].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [HistoryMessageOrClaudeRecord].read(&r)
           _messages = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _messages else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _messages else { throw r.miss() }
     self.sessionId = _sessionId
     self.messages = _messages
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3375,23 +2342,15 @@ public enum SessionUpdatedMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(json: object))
-    case .v0_5_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -3405,7 +2364,7 @@ public enum SessionUpdatedMessage: Sendable, Hashable {
 }
 
 /// The payload of `session_created` (protocol 0.2.0): A new session appeared on the backend.
-public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_created"
 
@@ -3448,174 +2407,90 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
     var _lastModified: Int? = nil
     var _messageCount: Int? = nil
     var _preview: String? = nil
-    var hasPreview = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "name") {
-          if case .null = member.value { throw ModelDecodingError(null: "name") }
-          _name = try String.decodeField(
-            member.value, key: "name")
-          continue
-        }
-      case 7:
-        if member.key.hasSameScalars(as: "preview") {
-          hasPreview = true
-          if case .null = member.value { continue }
-          _preview = try String.decodeField(
-            member.value, key: "preview")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "last_modified") {
-          if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
-          _lastModified = try Int.decodeField(
-            member.value, key: "last_modified")
-          continue
-        }
-        if member.key.hasSameScalars(as: "message_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_count") }
-          _messageCount = try Int.decodeField(
-            member.value, key: "message_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "message_count")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasPreview else { throw ModelDecodingError(missing: "preview") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _name else { throw ModelDecodingError(missing: "name") }
-    guard let _workingDirectory else { throw ModelDecodingError(missing: "working_directory") }
-    guard let _lastModified else { throw ModelDecodingError(missing: "last_modified") }
-    guard let _messageCount else { throw ModelDecodingError(missing: "message_count") }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.messageCount = _messageCount
-    self.preview = _preview
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _name: String? = nil
-    var _workingDirectory: String? = nil
-    var _lastModified: Int? = nil
-    var _messageCount: Int? = nil
-    var _preview: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_created") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_created") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "name") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "name") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _name = v
           continue
         }
       case 7:
-        if p.keyIs(key, "preview") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "preview") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _preview = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 13:
-        if p.keyIs(key, "last_modified") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "last_modified") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
           _lastModified = v
           continue
         }
-        if p.keyIs(key, "message_count") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_count") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _messageCount = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 32 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _name else { throw JSONParser.miss(p.pos) }
-    guard let _workingDirectory else { throw JSONParser.miss(p.pos) }
-    guard let _lastModified else { throw JSONParser.miss(p.pos) }
-    guard let _messageCount else { throw JSONParser.miss(p.pos) }
+    guard seen & 32 != 0 else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _name else { throw r.miss() }
+    guard let _workingDirectory else { throw r.miss() }
+    guard let _lastModified else { throw r.miss() }
+    guard let _messageCount else { throw r.miss() }
     self.sessionId = _sessionId
     self.name = _name
     self.workingDirectory = _workingDirectory
@@ -3625,7 +2500,9 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3650,7 +2527,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `session_created` (protocol 0.3.0-0.5.0): A new session appeared on the backend.
-public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_created"
 
@@ -3697,8 +2574,10 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -3706,186 +2585,90 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     var _messageCount: Int? = nil
     var _preview: String? = nil
     var _provider: String? = nil
-    var hasPreview = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "name") {
-          if case .null = member.value { throw ModelDecodingError(null: "name") }
-          _name = try String.decodeField(
-            member.value, key: "name")
-          continue
-        }
-      case 7:
-        if member.key.hasSameScalars(as: "preview") {
-          hasPreview = true
-          if case .null = member.value { continue }
-          _preview = try String.decodeField(
-            member.value, key: "preview")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "provider") {
-          if case .null = member.value { throw ModelDecodingError(null: "provider") }
-          _provider = try String.decodeField(
-            member.value, key: "provider")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "last_modified") {
-          if case .null = member.value { throw ModelDecodingError(null: "last_modified") }
-          _lastModified = try Int.decodeField(
-            member.value, key: "last_modified")
-          continue
-        }
-        if member.key.hasSameScalars(as: "message_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_count") }
-          _messageCount = try Int.decodeField(
-            member.value, key: "message_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "message_count")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasPreview else { throw ModelDecodingError(missing: "preview") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _name else { throw ModelDecodingError(missing: "name") }
-    guard let _workingDirectory else { throw ModelDecodingError(missing: "working_directory") }
-    guard let _lastModified else { throw ModelDecodingError(missing: "last_modified") }
-    guard let _messageCount else { throw ModelDecodingError(missing: "message_count") }
-    guard let _provider else { throw ModelDecodingError(missing: "provider") }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.messageCount = _messageCount
-    self.preview = _preview
-    self.provider = _provider
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _name: String? = nil
-    var _workingDirectory: String? = nil
-    var _lastModified: Int? = nil
-    var _messageCount: Int? = nil
-    var _preview: String? = nil
-    var _provider: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_created") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_created") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "name") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "name") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _name = v
           continue
         }
       case 7:
-        if p.keyIs(key, "preview") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "preview") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _preview = v
           continue
         }
       case 8:
-        if p.keyIs(key, "provider") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "provider") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _provider = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 13:
-        if p.keyIs(key, "last_modified") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "last_modified") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
           _lastModified = v
           continue
         }
-        if p.keyIs(key, "message_count") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_count") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _messageCount = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 32 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _name else { throw JSONParser.miss(p.pos) }
-    guard let _workingDirectory else { throw JSONParser.miss(p.pos) }
-    guard let _lastModified else { throw JSONParser.miss(p.pos) }
-    guard let _messageCount else { throw JSONParser.miss(p.pos) }
-    guard let _provider else { throw JSONParser.miss(p.pos) }
+    guard seen & 32 != 0 else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _name else { throw r.miss() }
+    guard let _workingDirectory else { throw r.miss() }
+    guard let _lastModified else { throw r.miss() }
+    guard let _messageCount else { throw r.miss() }
+    guard let _provider else { throw r.miss() }
     self.sessionId = _sessionId
     self.name = _name
     self.workingDirectory = _workingDirectory
@@ -3896,7 +2679,9 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -3949,23 +2734,15 @@ public enum SessionCreatedMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -3979,7 +2756,7 @@ public enum SessionCreatedMessage: Sendable, Hashable {
 }
 
 /// The payload of `session_ready`: A new session requested by prompt exists and can be subscribed to.
-public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_ready"
 
@@ -4006,95 +2783,55 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.sessionId = _sessionId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _message: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_ready") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_ready") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _message else { throw r.miss() }
     self.sessionId = _sessionId
     self.message = _message
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4111,7 +2848,7 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `turn_complete` (protocol 0.2.0): The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.
-public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "turn_complete"
 
@@ -4134,75 +2871,43 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
-    var hasSessionId = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          hasSessionId = true
-          if case .null = member.value { continue }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasSessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "turn_complete") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "turn_complete") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 1 != 0 else { throw JSONParser.miss(p.pos) }
+    guard seen & 1 != 0 else { throw r.miss() }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4217,7 +2922,7 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPull
 }
 
 /// The payload of `turn_complete` (protocol 0.3.0-0.5.0): The provider finished its turn in a session. From 0.3.0 sent to every subscribed channel, and possibly before the push carrying the final answer.
-public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "turn_complete"
 
@@ -4244,96 +2949,55 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _aborted: Bool? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "aborted") {
-          if case .null = member.value { throw ModelDecodingError(null: "aborted") }
-          _aborted = try Bool.decodeField(
-            member.value, key: "aborted")
-          try FieldCheck.require(
-            member.value, .boolean, allowed: [true], key: "aborted")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.aborted = _aborted
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _aborted: Bool? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "turn_complete") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "turn_complete") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "aborted") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "aborted") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
-          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
+          guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _aborted = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.aborted = _aborted
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4378,23 +3042,15 @@ public enum TurnCompleteMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -4408,7 +3064,7 @@ public enum TurnCompleteMessage: Sendable, Hashable {
 }
 
 /// The payload of `session_locked`: A prompt was refused because the session is busy (removed in 0.3.0).
-public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_locked"
 
@@ -4435,95 +3091,55 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.message = _message
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _message: String? = nil
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_locked") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_locked") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _message else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _message else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
     self.message = _message
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4540,7 +3156,7 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 }
 
 /// The payload of `session_killed`: The session's process was terminated, answering kill_session.
-public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_killed"
 
@@ -4567,95 +3183,55 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.sessionId = _sessionId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _message: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_killed") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_killed") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _message else { throw r.miss() }
     self.sessionId = _sessionId
     self.message = _message
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4672,7 +3248,7 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 }
 
 /// The payload of `session_name_inferred`: The inferred name of a session.
-public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "session_name_inferred"
 
@@ -4699,93 +3275,54 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _name: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "name") {
-          if case .null = member.value { throw ModelDecodingError(null: "name") }
-          _name = try String.decodeField(
-            member.value, key: "name")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _name else { throw ModelDecodingError(missing: "name") }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _name: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "session_name_inferred") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "session_name_inferred") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "name") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "name") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _name = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _name else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _name else { throw r.miss() }
     self.sessionId = _sessionId
     self.name = _name
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4802,7 +3339,7 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, JSONPul
 }
 
 /// The payload of `infer_name_error`: Naming a session failed.
-public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "infer_name_error"
 
@@ -4829,93 +3366,54 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _error: String? = nil
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          if case .null = member.value { throw ModelDecodingError(null: "error") }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _error else { throw ModelDecodingError(missing: "error") }
-    self.error = _error
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _error: String? = nil
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "infer_name_error") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "infer_name_error") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _error = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _error else { throw JSONParser.miss(p.pos) }
+    guard let _error else { throw r.miss() }
     self.error = _error
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -4934,7 +3432,7 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `compaction_complete`: Compaction of a session finished.
-public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "compaction_complete"
 
@@ -4957,73 +3455,43 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "compaction_complete") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "compaction_complete") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
     self.sessionId = _sessionId
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5038,7 +3506,7 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, JSONPull
 }
 
 /// The payload of `compaction_error`: Compaction of a session failed.
-public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "compaction_error"
 
@@ -5065,95 +3533,55 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          if case .null = member.value { throw ModelDecodingError(null: "error") }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _error else { throw ModelDecodingError(missing: "error") }
-    self.sessionId = _sessionId
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _error: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "compaction_error") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "compaction_error") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _error = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _error else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _error else { throw r.miss() }
     self.sessionId = _sessionId
     self.error = _error
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5170,7 +3598,7 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDec
 }
 
 /// The payload of `worktree_session_created`: A worktree session was created.
-public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "worktree_session_created"
 
@@ -5205,134 +3633,70 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _success: Bool? = nil
     var _sessionId: String? = nil
     var _worktreePath: String? = nil
     var _branchName: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "success") {
-          if case .null = member.value { throw ModelDecodingError(null: "success") }
-          _success = try Bool.decodeField(
-            member.value, key: "success")
-          try FieldCheck.require(
-            member.value, .boolean, allowed: [true], key: "success")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "branch_name") {
-          if case .null = member.value { throw ModelDecodingError(null: "branch_name") }
-          _branchName = try String.decodeField(
-            member.value, key: "branch_name")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "worktree_path") {
-          if case .null = member.value { throw ModelDecodingError(null: "worktree_path") }
-          _worktreePath = try String.decodeField(
-            member.value, key: "worktree_path")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _success else { throw ModelDecodingError(missing: "success") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _worktreePath else { throw ModelDecodingError(missing: "worktree_path") }
-    guard let _branchName else { throw ModelDecodingError(missing: "branch_name") }
-    self.success = _success
-    self.sessionId = _sessionId
-    self.worktreePath = _worktreePath
-    self.branchName = _branchName
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _success: Bool? = nil
-    var _sessionId: String? = nil
-    var _worktreePath: String? = nil
-    var _branchName: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "worktree_session_created") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "worktree_session_created") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "success") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "success") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
-          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
+          guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _success = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 11:
-        if p.keyIs(key, "branch_name") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "branch_name") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _branchName = v
           continue
         }
       case 13:
-        if p.keyIs(key, "worktree_path") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "worktree_path") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _worktreePath = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _success else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _worktreePath else { throw JSONParser.miss(p.pos) }
-    guard let _branchName else { throw JSONParser.miss(p.pos) }
+    guard let _success else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _worktreePath else { throw r.miss() }
+    guard let _branchName else { throw r.miss() }
     self.success = _success
     self.sessionId = _sessionId
     self.worktreePath = _worktreePath
@@ -5340,7 +3704,9 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5361,7 +3727,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, JSON
 }
 
 /// The payload of `worktree_session_error`: Creating a worktree session failed, with the failing step.
-public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "worktree_session_error"
 
@@ -5396,130 +3762,68 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _success: Bool? = nil
     var _error: String? = nil
     var _errorType: String? = nil
     var _details: WorktreeErrorDetails? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          if case .null = member.value { throw ModelDecodingError(null: "error") }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-      case 7:
-        if member.key.hasSameScalars(as: "success") {
-          if case .null = member.value { throw ModelDecodingError(null: "success") }
-          _success = try Bool.decodeField(
-            member.value, key: "success")
-          try FieldCheck.require(
-            member.value, .boolean, allowed: [false], key: "success")
-          continue
-        }
-        if member.key.hasSameScalars(as: "details") {
-          if case .null = member.value { continue }
-          _details = try WorktreeErrorDetails.decodeField(
-            member.value, key: "details")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "error_type") {
-          if case .null = member.value { throw ModelDecodingError(null: "error_type") }
-          _errorType = try String.decodeField(
-            member.value, key: "error_type")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _success else { throw ModelDecodingError(missing: "success") }
-    guard let _error else { throw ModelDecodingError(missing: "error") }
-    guard let _errorType else { throw ModelDecodingError(missing: "error_type") }
-    self.success = _success
-    self.error = _error
-    self.errorType = _errorType
-    self.details = _details
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _success: Bool? = nil
-    var _error: String? = nil
-    var _errorType: String? = nil
-    var _details: WorktreeErrorDetails? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "worktree_session_error") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "worktree_session_error") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _error = v
           continue
         }
       case 7:
-        if p.keyIs(key, "success") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "success") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
-          guard ValueRules.accepts(v, allowed: [false]) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
+          guard ValueRules.accepts(v, allowed: [false]) else { throw r.miss(key) }
           _success = v
           continue
         }
-        if p.keyIs(key, "details") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "details") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          if p.pullNull() { continue }
-          let v = try WorktreeErrorDetails.pull(&p)
+          if r.readNull() { continue }
+          let v = try WorktreeErrorDetails.read(&r)
           _details = v
           continue
         }
       case 10:
-        if p.keyIs(key, "error_type") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error_type") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _errorType = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _success else { throw JSONParser.miss(p.pos) }
-    guard let _error else { throw JSONParser.miss(p.pos) }
-    guard let _errorType else { throw JSONParser.miss(p.pos) }
+    guard let _success else { throw r.miss() }
+    guard let _error else { throw r.miss() }
+    guard let _errorType else { throw r.miss() }
     self.success = _success
     self.error = _error
     self.errorType = _errorType
@@ -5527,7 +3831,9 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5550,7 +3856,7 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `command_started`: A command run started; later frames carry its command_session_id.
-public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "command_started"
 
@@ -5581,117 +3887,67 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _commandId: String? = nil
     var _shellCommand: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "command_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-          _commandId = try String.decodeField(
-            member.value, key: "command_id")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "shell_command") {
-          if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
-          _shellCommand = try String.decodeField(
-            member.value, key: "shell_command")
-          continue
-        }
-      case 18:
-        if member.key.hasSameScalars(as: "command_session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-          _commandSessionId = try String.decodeField(
-            member.value, key: "command_session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
-    guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
-    guard let _shellCommand else { throw ModelDecodingError(missing: "shell_command") }
-    self.commandSessionId = _commandSessionId
-    self.commandId = _commandId
-    self.shellCommand = _shellCommand
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _commandSessionId: String? = nil
-    var _commandId: String? = nil
-    var _shellCommand: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "command_started") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "command_started") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "command_id") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_id") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandId = v
           continue
         }
       case 13:
-        if p.keyIs(key, "shell_command") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "shell_command") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _shellCommand = v
           continue
         }
       case 18:
-        if p.keyIs(key, "command_session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandSessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _commandSessionId else { throw JSONParser.miss(p.pos) }
-    guard let _commandId else { throw JSONParser.miss(p.pos) }
-    guard let _shellCommand else { throw JSONParser.miss(p.pos) }
+    guard let _commandSessionId else { throw r.miss() }
+    guard let _commandId else { throw r.miss() }
+    guard let _shellCommand else { throw r.miss() }
     self.commandSessionId = _commandSessionId
     self.commandId = _commandId
     self.shellCommand = _shellCommand
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5710,12 +3966,12 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `command_output`: One line of a running command's output. May arrive before command_started.
-public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "command_output"
 
   /// The closed set of `stream` values the protocol defines; any other value is `invalid_value`.
-  public enum Stream: String, Sendable, Hashable, CaseIterable, JSONStringEnum, JSONPullDecodable {
+  public enum Stream: String, Sendable, Hashable, CaseIterable, JSONStringEnum, ModelReadable {
     /// `"stdout"` on the wire.
     case stdout = "stdout"
     /// `"stderr"` on the wire.
@@ -5749,115 +4005,66 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _stream: Stream? = nil
     var _text: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "text") {
-          if case .null = member.value { throw ModelDecodingError(null: "text") }
-          _text = try String.decodeField(
-            member.value, key: "text")
-          continue
-        }
-      case 6:
-        if member.key.hasSameScalars(as: "stream") {
-          if case .null = member.value { throw ModelDecodingError(null: "stream") }
-          _stream = try Stream.decodeField(
-            member.value, key: "stream")
-          continue
-        }
-      case 18:
-        if member.key.hasSameScalars(as: "command_session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-          _commandSessionId = try String.decodeField(
-            member.value, key: "command_session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
-    guard let _stream else { throw ModelDecodingError(missing: "stream") }
-    guard let _text else { throw ModelDecodingError(missing: "text") }
-    self.commandSessionId = _commandSessionId
-    self.stream = _stream
-    self.text = _text
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _commandSessionId: String? = nil
-    var _stream: Stream? = nil
-    var _text: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "command_output") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "command_output") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "text") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "text") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _text = v
           continue
         }
       case 6:
-        if p.keyIs(key, "stream") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "stream") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Stream.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Stream.read(&r)
           _stream = v
           continue
         }
       case 18:
-        if p.keyIs(key, "command_session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandSessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _commandSessionId else { throw JSONParser.miss(p.pos) }
-    guard let _stream else { throw JSONParser.miss(p.pos) }
-    guard let _text else { throw JSONParser.miss(p.pos) }
+    guard let _commandSessionId else { throw r.miss() }
+    guard let _stream else { throw r.miss() }
+    guard let _text else { throw r.miss() }
     self.commandSessionId = _commandSessionId
     self.stream = _stream
     self.text = _text
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -5876,7 +4083,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 }
 
 /// The payload of `command_complete`: A command run finished.
-public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "command_complete"
 
@@ -5907,117 +4114,67 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _exitCode: Int? = nil
     var _durationMs: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 9:
-        if member.key.hasSameScalars(as: "exit_code") {
-          if case .null = member.value { throw ModelDecodingError(null: "exit_code") }
-          _exitCode = try Int.decodeField(
-            member.value, key: "exit_code")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "duration_ms") {
-          if case .null = member.value { throw ModelDecodingError(null: "duration_ms") }
-          _durationMs = try Int.decodeField(
-            member.value, key: "duration_ms")
-          continue
-        }
-      case 18:
-        if member.key.hasSameScalars(as: "command_session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-          _commandSessionId = try String.decodeField(
-            member.value, key: "command_session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
-    guard let _exitCode else { throw ModelDecodingError(missing: "exit_code") }
-    guard let _durationMs else { throw ModelDecodingError(missing: "duration_ms") }
-    self.commandSessionId = _commandSessionId
-    self.exitCode = _exitCode
-    self.durationMs = _durationMs
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _commandSessionId: String? = nil
-    var _exitCode: Int? = nil
-    var _durationMs: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "command_complete") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "command_complete") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 9:
-        if p.keyIs(key, "exit_code") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "exit_code") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
           _exitCode = v
           continue
         }
       case 11:
-        if p.keyIs(key, "duration_ms") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "duration_ms") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
           _durationMs = v
           continue
         }
       case 18:
-        if p.keyIs(key, "command_session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandSessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _commandSessionId else { throw JSONParser.miss(p.pos) }
-    guard let _exitCode else { throw JSONParser.miss(p.pos) }
-    guard let _durationMs else { throw JSONParser.miss(p.pos) }
+    guard let _commandSessionId else { throw r.miss() }
+    guard let _exitCode else { throw r.miss() }
+    guard let _durationMs else { throw r.miss() }
     self.commandSessionId = _commandSessionId
     self.exitCode = _exitCode
     self.durationMs = _durationMs
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6036,7 +4193,7 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, JSONPullDec
 }
 
 /// The payload of `command_error`: A command could not be started.
-public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "command_error"
 
@@ -6063,95 +4220,55 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandId: String? = nil
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          if case .null = member.value { throw ModelDecodingError(null: "error") }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "command_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-          _commandId = try String.decodeField(
-            member.value, key: "command_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
-    guard let _error else { throw ModelDecodingError(missing: "error") }
-    self.commandId = _commandId
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _commandId: String? = nil
-    var _error: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "command_error") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "command_error") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _error = v
           continue
         }
       case 10:
-        if p.keyIs(key, "command_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _commandId else { throw JSONParser.miss(p.pos) }
-    guard let _error else { throw JSONParser.miss(p.pos) }
+    guard let _commandId else { throw r.miss() }
+    guard let _error else { throw r.miss() }
     self.commandId = _commandId
     self.error = _error
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6168,7 +4285,7 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `command_history`: Recent command runs, answering get_command_history.
-public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "command_history"
 
@@ -6195,95 +4312,55 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessions: [CommandHistoryEntry]? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "limit") {
-          if case .null = member.value { throw ModelDecodingError(null: "limit") }
-          _limit = try Int.decodeField(
-            member.value, key: "limit")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "sessions") {
-          if case .null = member.value { throw ModelDecodingError(null: "sessions") }
-          _sessions = try [CommandHistoryEntry].decodeField(
-            member.value, key: "sessions")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessions else { throw ModelDecodingError(missing: "sessions") }
-    guard let _limit else { throw ModelDecodingError(missing: "limit") }
-    self.sessions = _sessions
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessions: [CommandHistoryEntry]? = nil
-    var _limit: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "command_history") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "command_history") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "limit") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "limit") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
           _limit = v
           continue
         }
       case 8:
-        if p.keyIs(key, "sessions") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "sessions") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [CommandHistoryEntry].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [CommandHistoryEntry].read(&r)
           _sessions = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessions else { throw JSONParser.miss(p.pos) }
-    guard let _limit else { throw JSONParser.miss(p.pos) }
+    guard let _sessions else { throw r.miss() }
+    guard let _limit else { throw r.miss() }
     self.sessions = _sessions
     self.limit = _limit
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6300,7 +4377,7 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `command_output_full`: The stored output of one command run; exit_code and duration_ms are null while it still runs.
-public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "command_output_full"
 
@@ -6351,8 +4428,10 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _commandSessionId: String? = nil
     var _output: String? = nil
     var _exitCode: Int? = nil
@@ -6361,210 +4440,101 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     var _commandId: String? = nil
     var _shellCommand: String? = nil
     var _workingDirectory: String? = nil
-    var hasExitCode = false
-    var hasDurationMs = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 6:
-        if member.key.hasSameScalars(as: "output") {
-          if case .null = member.value { throw ModelDecodingError(null: "output") }
-          _output = try String.decodeField(
-            member.value, key: "output")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "exit_code") {
-          hasExitCode = true
-          if case .null = member.value { continue }
-          _exitCode = try Int.decodeField(
-            member.value, key: "exit_code")
-          continue
-        }
-        if member.key.hasSameScalars(as: "timestamp") {
-          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-          _timestamp = try String.decodeField(
-            member.value, key: "timestamp")
-          try FieldCheck.require(
-            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "command_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_id") }
-          _commandId = try String.decodeField(
-            member.value, key: "command_id")
-          continue
-        }
-      case 11:
-        if member.key.hasSameScalars(as: "duration_ms") {
-          hasDurationMs = true
-          if case .null = member.value { continue }
-          _durationMs = try Int.decodeField(
-            member.value, key: "duration_ms")
-          continue
-        }
-      case 13:
-        if member.key.hasSameScalars(as: "shell_command") {
-          if case .null = member.value { throw ModelDecodingError(null: "shell_command") }
-          _shellCommand = try String.decodeField(
-            member.value, key: "shell_command")
-          continue
-        }
-      case 17:
-        if member.key.hasSameScalars(as: "working_directory") {
-          if case .null = member.value { throw ModelDecodingError(null: "working_directory") }
-          _workingDirectory = try String.decodeField(
-            member.value, key: "working_directory")
-          continue
-        }
-      case 18:
-        if member.key.hasSameScalars(as: "command_session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "command_session_id") }
-          _commandSessionId = try String.decodeField(
-            member.value, key: "command_session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasExitCode else { throw ModelDecodingError(missing: "exit_code") }
-    guard hasDurationMs else { throw ModelDecodingError(missing: "duration_ms") }
-    guard let _commandSessionId else { throw ModelDecodingError(missing: "command_session_id") }
-    guard let _output else { throw ModelDecodingError(missing: "output") }
-    guard let _timestamp else { throw ModelDecodingError(missing: "timestamp") }
-    guard let _commandId else { throw ModelDecodingError(missing: "command_id") }
-    guard let _shellCommand else { throw ModelDecodingError(missing: "shell_command") }
-    guard let _workingDirectory else { throw ModelDecodingError(missing: "working_directory") }
-    self.commandSessionId = _commandSessionId
-    self.output = _output
-    self.exitCode = _exitCode
-    self.timestamp = _timestamp
-    self.durationMs = _durationMs
-    self.commandId = _commandId
-    self.shellCommand = _shellCommand
-    self.workingDirectory = _workingDirectory
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _commandSessionId: String? = nil
-    var _output: String? = nil
-    var _exitCode: Int? = nil
-    var _timestamp: String? = nil
-    var _durationMs: Int? = nil
-    var _commandId: String? = nil
-    var _shellCommand: String? = nil
-    var _workingDirectory: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "command_output_full") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "command_output_full") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 6:
-        if p.keyIs(key, "output") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "output") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _output = v
           continue
         }
       case 9:
-        if p.keyIs(key, "exit_code") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "exit_code") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
           _exitCode = v
           continue
         }
-        if p.keyIs(key, "timestamp") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "timestamp") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
           continue
         }
       case 10:
-        if p.keyIs(key, "command_id") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_id") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandId = v
           continue
         }
       case 11:
-        if p.keyIs(key, "duration_ms") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "duration_ms") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          if p.pullNull() { continue }
-          let v = try Int.pull(&p)
+          if r.readNull() { continue }
+          let v = try Int.read(&r)
           _durationMs = v
           continue
         }
       case 13:
-        if p.keyIs(key, "shell_command") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "shell_command") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _shellCommand = v
           continue
         }
       case 17:
-        if p.keyIs(key, "working_directory") {
-          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "working_directory") {
+          guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _workingDirectory = v
           continue
         }
       case 18:
-        if p.keyIs(key, "command_session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "command_session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _commandSessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 4 != 0 else { throw JSONParser.miss(p.pos) }
-    guard seen & 16 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _commandSessionId else { throw JSONParser.miss(p.pos) }
-    guard let _output else { throw JSONParser.miss(p.pos) }
-    guard let _timestamp else { throw JSONParser.miss(p.pos) }
-    guard let _commandId else { throw JSONParser.miss(p.pos) }
-    guard let _shellCommand else { throw JSONParser.miss(p.pos) }
-    guard let _workingDirectory else { throw JSONParser.miss(p.pos) }
+    guard seen & 4 != 0 else { throw r.miss() }
+    guard seen & 16 != 0 else { throw r.miss() }
+    guard let _commandSessionId else { throw r.miss() }
+    guard let _output else { throw r.miss() }
+    guard let _timestamp else { throw r.miss() }
+    guard let _commandId else { throw r.miss() }
+    guard let _shellCommand else { throw r.miss() }
+    guard let _workingDirectory else { throw r.miss() }
     self.commandSessionId = _commandSessionId
     self.output = _output
     self.exitCode = _exitCode
@@ -6576,7 +4546,9 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6605,7 +4577,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `file_uploaded`: A file upload was stored.
-public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "file_uploaded"
 
@@ -6640,133 +4612,69 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _path: String? = nil
     var _size: Int? = nil
     var _timestamp: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "path") {
-          if case .null = member.value { throw ModelDecodingError(null: "path") }
-          _path = try String.decodeField(
-            member.value, key: "path")
-          continue
-        }
-        if member.key.hasSameScalars(as: "size") {
-          if case .null = member.value { throw ModelDecodingError(null: "size") }
-          _size = try Int.decodeField(
-            member.value, key: "size")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "size")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "filename") {
-          if case .null = member.value { throw ModelDecodingError(null: "filename") }
-          _filename = try String.decodeField(
-            member.value, key: "filename")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "timestamp") {
-          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-          _timestamp = try String.decodeField(
-            member.value, key: "timestamp")
-          try FieldCheck.require(
-            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _filename else { throw ModelDecodingError(missing: "filename") }
-    guard let _path else { throw ModelDecodingError(missing: "path") }
-    guard let _size else { throw ModelDecodingError(missing: "size") }
-    guard let _timestamp else { throw ModelDecodingError(missing: "timestamp") }
-    self.filename = _filename
-    self.path = _path
-    self.size = _size
-    self.timestamp = _timestamp
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _filename: String? = nil
-    var _path: String? = nil
-    var _size: Int? = nil
-    var _timestamp: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "file_uploaded") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "file_uploaded") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "path") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "path") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _path = v
           continue
         }
-        if p.keyIs(key, "size") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "size") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _size = v
           continue
         }
       case 8:
-        if p.keyIs(key, "filename") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "filename") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _filename = v
           continue
         }
       case 9:
-        if p.keyIs(key, "timestamp") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "timestamp") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _filename else { throw JSONParser.miss(p.pos) }
-    guard let _path else { throw JSONParser.miss(p.pos) }
-    guard let _size else { throw JSONParser.miss(p.pos) }
-    guard let _timestamp else { throw JSONParser.miss(p.pos) }
+    guard let _filename else { throw r.miss() }
+    guard let _path else { throw r.miss() }
+    guard let _size else { throw r.miss() }
+    guard let _timestamp else { throw r.miss() }
     self.filename = _filename
     self.path = _path
     self.size = _size
@@ -6774,7 +4682,9 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6795,7 +4705,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `resources_list`: The uploaded resources of a project.
-public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "resources_list"
 
@@ -6822,95 +4732,55 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _resources: [Resource]? = nil
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 9:
-        if member.key.hasSameScalars(as: "resources") {
-          if case .null = member.value { throw ModelDecodingError(null: "resources") }
-          _resources = try [Resource].decodeField(
-            member.value, key: "resources")
-          continue
-        }
-      case 16:
-        if member.key.hasSameScalars(as: "storage_location") {
-          if case .null = member.value { throw ModelDecodingError(null: "storage_location") }
-          _storageLocation = try String.decodeField(
-            member.value, key: "storage_location")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _resources else { throw ModelDecodingError(missing: "resources") }
-    guard let _storageLocation else { throw ModelDecodingError(missing: "storage_location") }
-    self.resources = _resources
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _resources: [Resource]? = nil
-    var _storageLocation: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "resources_list") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "resources_list") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 9:
-        if p.keyIs(key, "resources") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "resources") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [Resource].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [Resource].read(&r)
           _resources = v
           continue
         }
       case 16:
-        if p.keyIs(key, "storage_location") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "storage_location") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _storageLocation = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _resources else { throw JSONParser.miss(p.pos) }
-    guard let _storageLocation else { throw JSONParser.miss(p.pos) }
+    guard let _resources else { throw r.miss() }
+    guard let _storageLocation else { throw r.miss() }
     self.resources = _resources
     self.storageLocation = _storageLocation
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -6927,7 +4797,7 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 }
 
 /// The payload of `resource_deleted`: A resource was deleted.
-public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "resource_deleted"
 
@@ -6954,93 +4824,54 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _filename: String? = nil
     var _path: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "path") {
-          if case .null = member.value { throw ModelDecodingError(null: "path") }
-          _path = try String.decodeField(
-            member.value, key: "path")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "filename") {
-          if case .null = member.value { throw ModelDecodingError(null: "filename") }
-          _filename = try String.decodeField(
-            member.value, key: "filename")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _filename else { throw ModelDecodingError(missing: "filename") }
-    guard let _path else { throw ModelDecodingError(missing: "path") }
-    self.filename = _filename
-    self.path = _path
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _filename: String? = nil
-    var _path: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "resource_deleted") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "resource_deleted") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "path") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "path") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _path = v
           continue
         }
       case 8:
-        if p.keyIs(key, "filename") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "filename") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _filename = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _filename else { throw JSONParser.miss(p.pos) }
-    guard let _path else { throw JSONParser.miss(p.pos) }
+    guard let _filename else { throw r.miss() }
+    guard let _path else { throw r.miss() }
     self.filename = _filename
     self.path = _path
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7057,7 +4888,7 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, JSONPullDec
 }
 
 /// The payload of `available_recipes`: The recipes the backend offers.
-public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "available_recipes"
 
@@ -7080,73 +4911,43 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recipes: [Recipe]? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "recipes") {
-          if case .null = member.value { throw ModelDecodingError(null: "recipes") }
-          _recipes = try [Recipe].decodeField(
-            member.value, key: "recipes")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _recipes else { throw ModelDecodingError(missing: "recipes") }
-    self.recipes = _recipes
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _recipes: [Recipe]? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "available_recipes") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "available_recipes") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "recipes") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "recipes") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [Recipe].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [Recipe].read(&r)
           _recipes = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _recipes else { throw JSONParser.miss(p.pos) }
+    guard let _recipes else { throw r.miss() }
     self.recipes = _recipes
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7161,7 +4962,7 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, JSONPullDe
 }
 
 /// The payload of `recipe_started`: A recipe started in a session.
-public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "recipe_started"
 
@@ -7200,151 +5001,79 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _recipeId: String? = nil
     var _recipeLabel: String? = nil
     var _sessionId: String? = nil
     var _currentStep: String? = nil
     var _stepCount: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 9:
-        if member.key.hasSameScalars(as: "recipe_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "recipe_id") }
-          _recipeId = try String.decodeField(
-            member.value, key: "recipe_id")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "step_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "step_count") }
-          _stepCount = try Int.decodeField(
-            member.value, key: "step_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "step_count")
-          continue
-        }
-      case 12:
-        if member.key.hasSameScalars(as: "recipe_label") {
-          if case .null = member.value { throw ModelDecodingError(null: "recipe_label") }
-          _recipeLabel = try String.decodeField(
-            member.value, key: "recipe_label")
-          continue
-        }
-        if member.key.hasSameScalars(as: "current_step") {
-          if case .null = member.value { throw ModelDecodingError(null: "current_step") }
-          _currentStep = try String.decodeField(
-            member.value, key: "current_step")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _recipeId else { throw ModelDecodingError(missing: "recipe_id") }
-    guard let _recipeLabel else { throw ModelDecodingError(missing: "recipe_label") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _currentStep else { throw ModelDecodingError(missing: "current_step") }
-    guard let _stepCount else { throw ModelDecodingError(missing: "step_count") }
-    self.recipeId = _recipeId
-    self.recipeLabel = _recipeLabel
-    self.sessionId = _sessionId
-    self.currentStep = _currentStep
-    self.stepCount = _stepCount
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _recipeId: String? = nil
-    var _recipeLabel: String? = nil
-    var _sessionId: String? = nil
-    var _currentStep: String? = nil
-    var _stepCount: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "recipe_started") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "recipe_started") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 9:
-        if p.keyIs(key, "recipe_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "recipe_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _recipeId = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
-        if p.keyIs(key, "step_count") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "step_count") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _stepCount = v
           continue
         }
       case 12:
-        if p.keyIs(key, "recipe_label") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "recipe_label") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _recipeLabel = v
           continue
         }
-        if p.keyIs(key, "current_step") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "current_step") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _currentStep = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _recipeId else { throw JSONParser.miss(p.pos) }
-    guard let _recipeLabel else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _currentStep else { throw JSONParser.miss(p.pos) }
-    guard let _stepCount else { throw JSONParser.miss(p.pos) }
+    guard let _recipeId else { throw r.miss() }
+    guard let _recipeLabel else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _currentStep else { throw r.miss() }
+    guard let _stepCount else { throw r.miss() }
     self.recipeId = _recipeId
     self.recipeLabel = _recipeLabel
     self.sessionId = _sessionId
@@ -7353,7 +5082,9 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7376,7 +5107,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecod
 }
 
 /// The payload of `recipe_step_started`: A recipe step started.
-public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "recipe_step_started"
 
@@ -7407,116 +5138,66 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _stepCount: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "step") {
-          if case .null = member.value { throw ModelDecodingError(null: "step") }
-          _step = try String.decodeField(
-            member.value, key: "step")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "step_count") {
-          if case .null = member.value { throw ModelDecodingError(null: "step_count") }
-          _stepCount = try Int.decodeField(
-            member.value, key: "step_count")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "step_count")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _step else { throw ModelDecodingError(missing: "step") }
-    guard let _stepCount else { throw ModelDecodingError(missing: "step_count") }
-    self.sessionId = _sessionId
-    self.step = _step
-    self.stepCount = _stepCount
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _step: String? = nil
-    var _stepCount: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "recipe_step_started") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "recipe_step_started") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "step") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "step") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _step = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
-        if p.keyIs(key, "step_count") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "step_count") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _stepCount = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _step else { throw JSONParser.miss(p.pos) }
-    guard let _stepCount else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _step else { throw r.miss() }
+    guard let _stepCount else { throw r.miss() }
     self.sessionId = _sessionId
     self.step = _step
     self.stepCount = _stepCount
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7535,7 +5216,7 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, JSONPullD
 }
 
 /// The payload of `recipe_step_transition`: A recipe moved from one step to the next.
-public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "recipe_step_transition"
 
@@ -7566,117 +5247,67 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _fromStep: String? = nil
     var _toStep: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "to_step") {
-          if case .null = member.value { throw ModelDecodingError(null: "to_step") }
-          _toStep = try String.decodeField(
-            member.value, key: "to_step")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "from_step") {
-          if case .null = member.value { throw ModelDecodingError(null: "from_step") }
-          _fromStep = try String.decodeField(
-            member.value, key: "from_step")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _fromStep else { throw ModelDecodingError(missing: "from_step") }
-    guard let _toStep else { throw ModelDecodingError(missing: "to_step") }
-    self.sessionId = _sessionId
-    self.fromStep = _fromStep
-    self.toStep = _toStep
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _fromStep: String? = nil
-    var _toStep: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "recipe_step_transition") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "recipe_step_transition") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "to_step") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "to_step") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _toStep = v
           continue
         }
       case 9:
-        if p.keyIs(key, "from_step") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "from_step") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _fromStep = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _fromStep else { throw JSONParser.miss(p.pos) }
-    guard let _toStep else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _fromStep else { throw r.miss() }
+    guard let _toStep else { throw r.miss() }
     self.sessionId = _sessionId
     self.fromStep = _fromStep
     self.toStep = _toStep
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7695,7 +5326,7 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, JSONPu
 }
 
 /// The payload of `orchestration_retry`: A recipe step is retried after an error.
-public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "orchestration_retry"
 
@@ -7726,117 +5357,66 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _error: String? = nil
-    var hasError = false
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "step") {
-          if case .null = member.value { throw ModelDecodingError(null: "step") }
-          _step = try String.decodeField(
-            member.value, key: "step")
-          continue
-        }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          hasError = true
-          if case .null = member.value { continue }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard hasError else { throw ModelDecodingError(missing: "error") }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _step else { throw ModelDecodingError(missing: "step") }
-    self.sessionId = _sessionId
-    self.step = _step
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _step: String? = nil
-    var _error: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "orchestration_retry") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "orchestration_retry") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "step") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "step") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _step = v
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          if p.pullNull() { continue }
-          let v = try String.pull(&p)
+          if r.readNull() { continue }
+          let v = try String.read(&r)
           _error = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard seen & 4 != 0 else { throw JSONParser.miss(p.pos) }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _step else { throw JSONParser.miss(p.pos) }
+    guard seen & 4 != 0 else { throw r.miss() }
+    guard let _sessionId else { throw r.miss() }
+    guard let _step else { throw r.miss() }
     self.sessionId = _sessionId
     self.step = _step
     self.error = _error
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -7855,7 +5435,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, JSONPull
 }
 
 /// The payload of `recipe_exited`: A recipe ended; reason says why.
-public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "recipe_exited"
 
@@ -7886,115 +5466,66 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _sessionId: String? = nil
     var _reason: String? = nil
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          if case .null = member.value { throw ModelDecodingError(null: "error") }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-      case 6:
-        if member.key.hasSameScalars(as: "reason") {
-          if case .null = member.value { throw ModelDecodingError(null: "reason") }
-          _reason = try String.decodeField(
-            member.value, key: "reason")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _sessionId else { throw ModelDecodingError(missing: "session_id") }
-    guard let _reason else { throw ModelDecodingError(missing: "reason") }
-    self.sessionId = _sessionId
-    self.reason = _reason
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _sessionId: String? = nil
-    var _reason: String? = nil
-    var _error: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "recipe_exited") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "recipe_exited") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _error = v
           continue
         }
       case 6:
-        if p.keyIs(key, "reason") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "reason") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _reason = v
           continue
         }
       case 10:
-        if p.keyIs(key, "session_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _sessionId else { throw JSONParser.miss(p.pos) }
-    guard let _reason else { throw JSONParser.miss(p.pos) }
+    guard let _sessionId else { throw r.miss() }
+    guard let _reason else { throw r.miss() }
     self.sessionId = _sessionId
     self.reason = _reason
     self.error = _error
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8015,7 +5546,7 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `response` (protocol 0.2.0): Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
-public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "response"
 
@@ -8066,8 +5597,10 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -8077,182 +5610,89 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
     var _cost: Cost? = nil
     var _iosSessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "text") {
-          if case .null = member.value { throw ModelDecodingError(null: "text") }
-          _text = try String.decodeField(
-            member.value, key: "text")
-          continue
-        }
-        if member.key.hasSameScalars(as: "cost") {
-          if case .null = member.value { throw ModelDecodingError(null: "cost") }
-          _cost = try Cost.decodeField(
-            member.value, key: "cost")
-          continue
-        }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          if case .null = member.value { throw ModelDecodingError(null: "error") }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-        if member.key.hasSameScalars(as: "usage") {
-          if case .null = member.value { throw ModelDecodingError(null: "usage") }
-          _usage = try Usage.decodeField(
-            member.value, key: "usage")
-          continue
-        }
-      case 7:
-        if member.key.hasSameScalars(as: "success") {
-          if case .null = member.value { throw ModelDecodingError(null: "success") }
-          _success = try Bool.decodeField(
-            member.value, key: "success")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "message_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-          _messageId = try String.decodeField(
-            member.value, key: "message_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 14:
-        if member.key.hasSameScalars(as: "ios_session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
-          _iosSessionId = try String.decodeField(
-            member.value, key: "ios_session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _success else { throw ModelDecodingError(missing: "success") }
-    self.messageId = _messageId
-    self.success = _success
-    self.text = _text
-    self.error = _error
-    self.sessionId = _sessionId
-    self.usage = _usage
-    self.cost = _cost
-    self.iosSessionId = _iosSessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _messageId: String? = nil
-    var _success: Bool? = nil
-    var _text: String? = nil
-    var _error: String? = nil
-    var _sessionId: String? = nil
-    var _usage: Usage? = nil
-    var _cost: Cost? = nil
-    var _iosSessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "response") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "response") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "text") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "text") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _text = v
           continue
         }
-        if p.keyIs(key, "cost") {
-          guard seen & 64 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "cost") {
+          guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Cost.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Cost.read(&r)
           _cost = v
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _error = v
           continue
         }
-        if p.keyIs(key, "usage") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "usage") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Usage.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Usage.read(&r)
           _usage = v
           continue
         }
       case 7:
-        if p.keyIs(key, "success") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "success") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
           _success = v
           continue
         }
       case 10:
-        if p.keyIs(key, "message_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _messageId = v
           continue
         }
-        if p.keyIs(key, "session_id") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 14:
-        if p.keyIs(key, "ios_session_id") {
-          guard seen & 128 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "ios_session_id") {
+          guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _iosSessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _success else { throw JSONParser.miss(p.pos) }
+    guard let _success else { throw r.miss() }
     self.messageId = _messageId
     self.success = _success
     self.text = _text
@@ -8264,7 +5704,9 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8307,7 +5749,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDeco
 }
 
 /// The payload of `response` (protocol 0.3.0-0.5.0): Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
-public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "response"
 
@@ -8350,8 +5792,10 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -8359,150 +5803,73 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     var _sessionId: String? = nil
     var _iosSessionId: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "text") {
-          if case .null = member.value { throw ModelDecodingError(null: "text") }
-          _text = try String.decodeField(
-            member.value, key: "text")
-          continue
-        }
-      case 5:
-        if member.key.hasSameScalars(as: "error") {
-          if case .null = member.value { throw ModelDecodingError(null: "error") }
-          _error = try String.decodeField(
-            member.value, key: "error")
-          continue
-        }
-      case 7:
-        if member.key.hasSameScalars(as: "success") {
-          if case .null = member.value { throw ModelDecodingError(null: "success") }
-          _success = try Bool.decodeField(
-            member.value, key: "success")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "message_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-          _messageId = try String.decodeField(
-            member.value, key: "message_id")
-          continue
-        }
-        if member.key.hasSameScalars(as: "session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "session_id") }
-          _sessionId = try String.decodeField(
-            member.value, key: "session_id")
-          continue
-        }
-      case 14:
-        if member.key.hasSameScalars(as: "ios_session_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "ios_session_id") }
-          _iosSessionId = try String.decodeField(
-            member.value, key: "ios_session_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _success else { throw ModelDecodingError(missing: "success") }
-    self.messageId = _messageId
-    self.success = _success
-    self.text = _text
-    self.error = _error
-    self.sessionId = _sessionId
-    self.iosSessionId = _iosSessionId
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _messageId: String? = nil
-    var _success: Bool? = nil
-    var _text: String? = nil
-    var _error: String? = nil
-    var _sessionId: String? = nil
-    var _iosSessionId: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "response") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "response") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "text") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "text") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _text = v
           continue
         }
       case 5:
-        if p.keyIs(key, "error") {
-          guard seen & 8 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "error") {
+          guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _error = v
           continue
         }
       case 7:
-        if p.keyIs(key, "success") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "success") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
           _success = v
           continue
         }
       case 10:
-        if p.keyIs(key, "message_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _messageId = v
           continue
         }
-        if p.keyIs(key, "session_id") {
-          guard seen & 16 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "session_id") {
+          guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _sessionId = v
           continue
         }
       case 14:
-        if p.keyIs(key, "ios_session_id") {
-          guard seen & 32 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "ios_session_id") {
+          guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _iosSessionId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _success else { throw JSONParser.miss(p.pos) }
+    guard let _success else { throw r.miss() }
     self.messageId = _messageId
     self.success = _success
     self.text = _text
@@ -8512,7 +5879,9 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDeco
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8573,23 +5942,15 @@ public enum ResponseMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try ResponseMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try ResponseMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try ResponseMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try ResponseMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try ResponseMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -8603,7 +5964,7 @@ public enum ResponseMessage: Sendable, Hashable {
 }
 
 /// The payload of `replay` (protocol 0.2.0): A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
-public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "replay"
 
@@ -8630,95 +5991,55 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _message: ReplayedMessage? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try ReplayedMessage.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "message_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-          _messageId = try String.decodeField(
-            member.value, key: "message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _messageId else { throw ModelDecodingError(missing: "message_id") }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.messageId = _messageId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _messageId: String? = nil
-    var _message: ReplayedMessage? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "replay") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "replay") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try ReplayedMessage.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try ReplayedMessage.read(&r)
           _message = v
           continue
         }
       case 10:
-        if p.keyIs(key, "message_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _messageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _messageId else { throw JSONParser.miss(p.pos) }
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard let _messageId else { throw r.miss() }
+    guard let _message else { throw r.miss() }
     self.messageId = _messageId
     self.message = _message
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8735,7 +6056,7 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `replay` (protocol 0.3.0-0.5.0): A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
-public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "replay"
 
@@ -8762,95 +6083,55 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _messageId: String? = nil
     var _message: ReplayedMessageV0_3_0? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try ReplayedMessageV0_3_0.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 10:
-        if member.key.hasSameScalars(as: "message_id") {
-          if case .null = member.value { throw ModelDecodingError(null: "message_id") }
-          _messageId = try String.decodeField(
-            member.value, key: "message_id")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _messageId else { throw ModelDecodingError(missing: "message_id") }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    self.messageId = _messageId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _messageId: String? = nil
-    var _message: ReplayedMessageV0_3_0? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "replay") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "replay") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try ReplayedMessageV0_3_0.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try ReplayedMessageV0_3_0.read(&r)
           _message = v
           continue
         }
       case 10:
-        if p.keyIs(key, "message_id") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message_id") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _messageId = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _messageId else { throw JSONParser.miss(p.pos) }
-    guard let _message else { throw JSONParser.miss(p.pos) }
+    guard let _messageId else { throw r.miss() }
+    guard let _message else { throw r.miss() }
     self.messageId = _messageId
     self.message = _message
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -8893,23 +6174,15 @@ public enum ReplayMessage: Sendable, Hashable {
     }
   }
 
-  /// Builds the payload of `version` from an object.
-  init(json object: JSONObject, version: ProtocolVersion) throws(ModelDecodingError) {
+  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
+  init<R: ModelReader>(
+    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(json: object))
-    case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(json: object))
-    case .v0_4_0: self = .v0_3_0(try ReplayMessageV0_3_0(json: object))
-    case .v0_5_0: self = .v0_3_0(try ReplayMessageV0_3_0(json: object))
-    }
-  }
-
-  /// Reads the payload of `version` straight from a frame's bytes.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false, version: ProtocolVersion) throws(DirectPathError) {
-    switch version {
-    case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try ReplayMessageV0_3_0(pulling: &p, typeConsumed: typeConsumed))
+    case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_4_0: self = .v0_3_0(try ReplayMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_5_0: self = .v0_3_0(try ReplayMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
     }
   }
 
@@ -8923,7 +6196,7 @@ public enum ReplayMessage: Sendable, Hashable {
 }
 
 /// The payload of `canvas_update`: Components for the supervisor's canvas, sent to the supervisor's channel (the web frontend).
-public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "canvas_update"
 
@@ -8946,73 +6219,43 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _components: [CanvasComponent]? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 10:
-        if member.key.hasSameScalars(as: "components") {
-          if case .null = member.value { throw ModelDecodingError(null: "components") }
-          _components = try [CanvasComponent].decodeField(
-            member.value, key: "components")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _components else { throw ModelDecodingError(missing: "components") }
-    self.components = _components
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _components: [CanvasComponent]? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "canvas_update") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "canvas_update") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 10:
-        if p.keyIs(key, "components") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "components") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try [CanvasComponent].pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try [CanvasComponent].read(&r)
           _components = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _components else { throw JSONParser.miss(p.pos) }
+    guard let _components else { throw r.miss() }
     self.components = _components
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9027,7 +6270,7 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, JSONPullDecoda
 }
 
 /// The payload of `tts_speak`: Text the supervisor wants spoken, sent to the supervisor's channel.
-public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "tts_speak"
 
@@ -9058,114 +6301,65 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _text: String? = nil
     var _streaming: Bool? = nil
     var _priority: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-        if member.key.hasSameScalars(as: "text") {
-          if case .null = member.value { throw ModelDecodingError(null: "text") }
-          _text = try String.decodeField(
-            member.value, key: "text")
-          continue
-        }
-      case 8:
-        if member.key.hasSameScalars(as: "priority") {
-          if case .null = member.value { throw ModelDecodingError(null: "priority") }
-          _priority = try String.decodeField(
-            member.value, key: "priority")
-          continue
-        }
-      case 9:
-        if member.key.hasSameScalars(as: "streaming") {
-          if case .null = member.value { throw ModelDecodingError(null: "streaming") }
-          _streaming = try Bool.decodeField(
-            member.value, key: "streaming")
-          try FieldCheck.require(
-            member.value, .boolean, allowed: [true], key: "streaming")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _text else { throw ModelDecodingError(missing: "text") }
-    self.text = _text
-    self.streaming = _streaming
-    self.priority = _priority
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _text: String? = nil
-    var _streaming: Bool? = nil
-    var _priority: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "tts_speak") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "tts_speak") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
-        if p.keyIs(key, "text") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "text") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _text = v
           continue
         }
       case 8:
-        if p.keyIs(key, "priority") {
-          guard seen & 4 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "priority") {
+          guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _priority = v
           continue
         }
       case 9:
-        if p.keyIs(key, "streaming") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "streaming") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
-          guard ValueRules.accepts(v, allowed: [true]) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
+          guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _streaming = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _text else { throw JSONParser.miss(p.pos) }
+    guard let _text else { throw r.miss() }
     self.text = _text
     self.streaming = _streaming
     self.priority = _priority
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9188,7 +6382,7 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
 }
 
 /// The payload of `supervisor_thinking`: Whether the supervisor is working, for a busy indicator.
-public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "supervisor_thinking"
 
@@ -9211,73 +6405,43 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _active: Bool? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 6:
-        if member.key.hasSameScalars(as: "active") {
-          if case .null = member.value { throw ModelDecodingError(null: "active") }
-          _active = try Bool.decodeField(
-            member.value, key: "active")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _active else { throw ModelDecodingError(missing: "active") }
-    self.active = _active
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _active: Bool? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "supervisor_thinking") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "supervisor_thinking") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 6:
-        if p.keyIs(key, "active") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "active") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Bool.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Bool.read(&r)
           _active = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _active else { throw JSONParser.miss(p.pos) }
+    guard let _active else { throw r.miss() }
     self.active = _active
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9292,7 +6456,7 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, JSONPull
 }
 
 /// The payload of `connect_ack`: Accepted by the iOS client since 0.4.0 but never sent by the real server, which puts the negotiated version on connected.
-public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct ConnectAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "connect_ack"
 
@@ -9315,74 +6479,43 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _negotiatedProtocolVersion: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 27:
-        if member.key.hasSameScalars(as: "negotiated_protocol_version") {
-          if case .null = member.value { throw ModelDecodingError(null: "negotiated_protocol_version") }
-          _negotiatedProtocolVersion = try String.decodeField(
-            member.value, key: "negotiated_protocol_version")
-          try FieldCheck.require(
-            member.value, .string(.version), allowed: nil, key: "negotiated_protocol_version")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    self.negotiatedProtocolVersion = _negotiatedProtocolVersion
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _negotiatedProtocolVersion: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "connect_ack") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "connect_ack") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 27:
-        if p.keyIs(key, "negotiated_protocol_version") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "negotiated_protocol_version") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .version) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _negotiatedProtocolVersion = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
     self.negotiatedProtocolVersion = _negotiatedProtocolVersion
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9399,7 +6532,7 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, JSONPullDecodabl
 }
 
 /// The payload of `heartbeat`: Extension: server liveness signal, every 45 s; a client that hears nothing for 90 s reconnects.
-public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct HeartbeatMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "heartbeat"
 
@@ -9423,76 +6556,44 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _timestamp: String? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 9:
-        if member.key.hasSameScalars(as: "timestamp") {
-          if case .null = member.value { throw ModelDecodingError(null: "timestamp") }
-          _timestamp = try String.decodeField(
-            member.value, key: "timestamp")
-          try FieldCheck.require(
-            member.value, .string(.dateTime), allowed: nil, key: "timestamp")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _timestamp else { throw ModelDecodingError(missing: "timestamp") }
-    self.timestamp = _timestamp
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _timestamp: String? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "heartbeat") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "heartbeat") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 9:
-        if p.keyIs(key, "timestamp") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "timestamp") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
-          guard ValueRules.accepts(v, format: .dateTime) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
+          guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _timestamp else { throw JSONParser.miss(p.pos) }
+    guard let _timestamp else { throw r.miss() }
     self.timestamp = _timestamp
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -9507,7 +6608,7 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, JSONPullDecodable
 }
 
 /// The payload of `draining`: Extension: the server is shutting down; reconnect after retry_after_ms.
-public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable {
+public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "draining"
 
@@ -9535,98 +6636,56 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, JSONPullDecodable 
     self.additionalMembers = additionalMembers
   }
 
-  /// Builds the value from an object (normally one the validator accepted).
-  public init(json object: JSONObject) throws(ModelDecodingError) {
+  /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
+  /// throws ``DirectPathError`` for anything else (the validator then explains it).
+  /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
+  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
     var _message: String? = nil
     var _retryAfterMs: Int? = nil
     var extra: [JSONObject.Member] = []
-    for member in object.members {
-      switch member.key.utf8.count {
+    var seen: UInt64 = typeConsumed ? 1 << 63 : 0
+    var cursor = try r.beginObject(typeConsumed: typeConsumed)
+    while let key = try r.nextKey(&cursor) {
+      switch r.length(of: key) {
       case 4:
-        if member.key.hasSameScalars(as: "type") { continue }
-      case 7:
-        if member.key.hasSameScalars(as: "message") {
-          if case .null = member.value { throw ModelDecodingError(null: "message") }
-          _message = try String.decodeField(
-            member.value, key: "message")
-          continue
-        }
-      case 14:
-        if member.key.hasSameScalars(as: "retry_after_ms") {
-          if case .null = member.value { throw ModelDecodingError(null: "retry_after_ms") }
-          _retryAfterMs = try Int.decodeField(
-            member.value, key: "retry_after_ms")
-          try FieldCheck.require(
-            member.value, .integer(minimum: 0), allowed: nil, key: "retry_after_ms")
-          continue
-        }
-      default: break
-      }
-      extra.append(member)
-    }
-    guard let _message else { throw ModelDecodingError(missing: "message") }
-    guard let _retryAfterMs else { throw ModelDecodingError(missing: "retry_after_ms") }
-    self.message = _message
-    self.retryAfterMs = _retryAfterMs
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Reads the value straight from a frame's bytes, checking every rule ``init(json:)`` checks;
-  /// throws ``DirectPathError`` for anything else (the general path then explains it).
-  /// `typeConsumed`: the caller has already read the object's opening and its leading `type` member.
-  init(pulling p: inout JSONParser, typeConsumed: Bool = false) throws(DirectPathError) {
-    var _message: String? = nil
-    var _retryAfterMs: Int? = nil
-    var seen: UInt64 = 0
-    var extra: [JSONObject.Member] = []
-    var members = 0
-    if typeConsumed {
-      members = 1
-      seen = 1 << 63
-    } else {
-      try p.pullObjectStart()
-    }
-    while let key = try p.pullKey(&members) {
-      switch key.count {
-      case 4:
-        if p.keyIs(key, "type") {
-          guard seen & (1 << 63) == 0, p.pullPlainString(is: "draining") else {
-            throw JSONParser.miss(key.start)
-          }
+        if r.keyIs(key, "type") {
+          guard seen & (1 << 63) == 0, r.readType(is: "draining") else { throw r.miss(key) }
           seen |= 1 << 63
           continue
         }
       case 7:
-        if p.keyIs(key, "message") {
-          guard seen & 1 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "message") {
+          guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try String.pull(&p)
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try String.read(&r)
           _message = v
           continue
         }
       case 14:
-        if p.keyIs(key, "retry_after_ms") {
-          guard seen & 2 == 0 else { throw JSONParser.miss(key.start) }
+        if r.keyIs(key, "retry_after_ms") {
+          guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !p.pullNull() else { throw JSONParser.miss(key.start) }
-          let v = try Int.pull(&p)
-          guard ValueRules.accepts(v, minimum: 0) else { throw JSONParser.miss(key.start) }
+          guard !r.readNull() else { throw r.miss(key) }
+          let v = try Int.read(&r)
+          guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _retryAfterMs = v
           continue
         }
       default: break
       }
-      try p.pullExtra(key, into: &extra)
+      try r.readExtra(key, into: &extra)
     }
-    guard let _message else { throw JSONParser.miss(p.pos) }
-    guard let _retryAfterMs else { throw JSONParser.miss(p.pos) }
+    guard let _message else { throw r.miss() }
+    guard let _retryAfterMs else { throw r.miss() }
     self.message = _message
     self.retryAfterMs = _retryAfterMs
     self.additionalMembers = JSONObject(extra)
   }
 
-  static func pull(_ p: inout JSONParser) throws(DirectPathError) -> Self { try Self(pulling: &p) }
+  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
+    try Self(reading: &r)
+  }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
