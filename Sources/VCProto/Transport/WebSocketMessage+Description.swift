@@ -10,9 +10,9 @@ extension WebSocketMessage: CustomStringConvertible, CustomDebugStringConvertibl
   /// The kind, the size and a short preview with secrets masked, never the payload itself:
   /// `text, 84 bytes: {"type":"connect","api_key":"«redacted»","protocol_version":"0.5.0"}`, or
   /// `binary, 1234 bytes: 56 43 01 …`. A text preview is the first
-  /// ``previewWindowBytes`` bytes redacted as log records are (``Redaction/redactedText(_:)``: every
+  /// 4,096 bytes redacted as log records are (``Redaction/redactedText(_:)``: every
   /// secret member's value and any key-shaped text masked; a secret whose name falls in the window
-  /// is masked up to the window's end), control characters escaped, then cut to ``previewScalars``
+  /// is masked up to the window's end), control characters escaped, then cut to 96
   /// Unicode scalars.
   public var description: String {
     switch self {
