@@ -23,9 +23,15 @@ package struct SpecGenerator: Sendable {
   }
 
   /// Marks the start of a generated section named `name`.
-  package static func begin(_ name: String) -> String { "<!-- BEGIN GENERATED: \(name) (vcproto-dev generate-spec) -->" }
+  package static func begin(_ name: String) -> String {
+    "<!-- BEGIN GENERATED: \(name) (vcproto-dev generate-spec) -->"
+  }
   /// Marks the end of a generated section named `name`.
   package static func end(_ name: String) -> String { "<!-- END GENERATED: \(name) -->" }
+
+  /// The sections of STANDARDS.md this generator writes, each between ``begin(_:)`` and ``end(_:)``
+  /// (a test checks that STANDARDS.md holds both markers of each, so none is skipped silently).
+  package static let generatedSections = ["requests"]
 
   /// Where the message reference lives, relative to the package root (STANDARDS.md links to it).
   package static let referencePath = "docs/MESSAGES.md"
@@ -33,7 +39,12 @@ package struct SpecGenerator: Sendable {
   /// `document` (STANDARDS.md) with every generated section replaced by its current content.
   package func render(into document: String) -> String {
     var out = document
-    for (name, content) in [("requests", requests())] {
+    for name in Self.generatedSections {
+      let content: String
+      switch name {
+      case "requests": content = requests()
+      default: preconditionFailure("SpecGenerator has no content for the section \(name)")
+      }
       guard let start = out.range(of: Self.begin(name)), let stop = out.range(of: Self.end(name)),
         start.upperBound <= stop.lowerBound
       else { continue }

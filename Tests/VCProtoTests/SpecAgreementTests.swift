@@ -24,6 +24,10 @@ import VCProtoCodegen
     let document = try Self.spec()
     let examples = SpecExamples.load(from: Self.root.appendingPathComponent("Vectors/messages"))
     let generator = SpecGenerator(examples: examples)
+    for name in SpecGenerator.generatedSections {
+      #expect(document.contains(SpecGenerator.begin(name)), "STANDARDS.md lacks the begin marker of \(name)")
+      #expect(document.contains(SpecGenerator.end(name)), "STANDARDS.md lacks the end marker of \(name)")
+    }
     #expect(generator.render(into: document) == document, "STANDARDS.md is stale: run tools/regenerate.sh")
     #expect(generator.reference() == (try Self.reference()), "docs/MESSAGES.md is stale: run tools/regenerate.sh")
   }
