@@ -3,17 +3,12 @@ extension ServerMessage {
   /// server engine sends only to a client subscribed to it (0.4.0 and later); `nil` for other types.
   var sessionDataId: String? {
     switch self {
-    case .sessionHistory(.v0_2_0(let m)): return m.sessionId
-    case .sessionHistory(.v0_3_0(let m)): return m.sessionId
-    case .sessionHistory(.v0_4_0(let m)): return m.sessionId
-    case .sessionHistory(.v0_5_0(let m)): return m.sessionId
-    case .sessionUpdated(.v0_2_0(let m)): return m.sessionId
-    case .sessionUpdated(.v0_3_0(let m)): return m.sessionId
+    case .sessionHistory, .sessionUpdated: return sessionIdMember
     case .unknown(let object):
       guard let type = object["type"]?.stringValue, type == "session_history" || type == "session_updated" else {
         return nil
       }
-      return object["session_id"]?.stringValue
+      return sessionIdMember
     default: return nil
     }
   }
