@@ -26,6 +26,7 @@ package struct SwiftModelGenerator: Sendable {
       ("Shapes.swift", shapes()),
       ("Alternatives.swift", alternatives()),
       ("Secrets.swift", secrets()),
+      ("EngineFacts.swift", engineFacts()),
     ]
   }
 

@@ -2,10 +2,10 @@ import Testing
 
 @testable import VCProto
 
-/// What the client engine reads from a typed message instead of a tree (`ServerMessage+ClientFacts`,
-/// `ClientMessage+EngineFacts`, ``HistoryFrame``) is what the frame's own members say, over every
-/// valid message vector of every version, and over the same frames with the members added where the
-/// type does not declare them.
+/// What the client engine reads from a typed message instead of a tree (the generated
+/// `EngineFacts.swift`, ``HistoryFrame``) is what the frame's own members say, over every valid
+/// message vector of every version, and over the same frames with the members added where the type
+/// does not declare them.
 @Suite struct EngineMessageFactsTests {
   /// The valid vectors, decoded with their version's decoder, with the frame's tree.
   static func decodedVectors() throws -> [(frame: JSONObject, message: AnyMessage, version: String)] {
