@@ -86,8 +86,17 @@ public final class ClientHost: Sendable {
     try await core.request(request)
   }
 
-  /// Sends `message` once the connection is ready, without waiting for anything in return (it waits
-  /// for the connection here, not in the engine's outbox, which reports failures by request id).
+  /// Sends `message` once the connection is ready, without waiting for anything in return (an answer,
+  /// if its type has one, arrives on ``events`` as ``ClientApplicationEvent/received(_:)``).
+  ///
+  /// While the client connects, handshakes or reconnects, the call waits, bounded like the engine's
+  /// outbox: at most ``ClientConfiguration/outboxCapacity`` posts wait at once, each for at most its
+  /// request timeout (``ClientTiming/requestTimeoutMs``, or ``ClientTiming/slowRequestTimeoutMs`` for
+  /// the slow types) from the call. Throws ``ClientHostError/requestFailed(_:)`` with
+  /// ``RequestFailure/outboxFull`` when that many already wait, ``RequestFailure/timeout`` when the
+  /// connection is not ready in time; ``ClientHostError/stopped`` when the host stops (before or while
+  /// it waits); ``ClientHostError/notConnected(reason:)`` when the host stops reconnecting while it
+  /// waits; ``ClientHostError/refused(_:)`` for a type the engine sends itself (`subscribe`, ...).
   public func post(_ message: ClientMessage) async throws {
     try await core.post(message)
   }

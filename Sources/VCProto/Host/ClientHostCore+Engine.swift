@@ -117,8 +117,22 @@ extension ClientHostCore {
     }
   }
 
+  /// Sends `message` once the connection is ready. While it is not, the call waits here (the
+  /// engine's outbox holds only requests it answers by id), bounded like the outbox: at most
+  /// ``ClientConfiguration/outboxCapacity`` posts wait (one more fails at once with
+  /// ``RequestFailure/outboxFull``), each until its request timeout from the call
+  /// (``RequestFailure/timeout``).
   func post(_ message: ClientMessage) async throws {
-    while !isReady { try await waitUntilReady() }
+    if stopped { throw ClientHostError.stopped }
+    if !isReady {
+      guard waitingPosts < engine.configuration.outboxCapacity else {
+        throw ClientHostError.requestFailed(.outboxFull)
+      }
+      waitingPosts += 1
+      defer { waitingPosts -= 1 }
+      let deadline = clock.now().addingSaturating(engine.requestTimeout(message.type))
+      while !isReady { try await waitUntilReady(deadline: deadline) }
+    }
     do throws(IllegalEvent) {
       try apply(.send(message, requestId: nil))
     } catch {

@@ -28,7 +28,13 @@ actor ClientHostCore {
   var timers = HostTimers()
   var answers: [String: CheckedContinuation<ServerMessage, any Error>] = [:]
   var requests = 0
-  var waitingForReady: [CheckedContinuation<Void, any Error>] = []
+  /// The callers waiting for the connection to be ready: each with its id and, for a ``post(_:)``,
+  /// the task that fails it at its deadline.
+  var waitingForReady: [(id: Int, continuation: CheckedContinuation<Void, any Error>, deadline: Task<Void, Never>?)] =
+    []
+  var readyWaiters = 0
+  /// How many ``post(_:)`` calls wait for the connection (at most the outbox's capacity).
+  var waitingPosts = 0
   var stopped = false
 
   init(
@@ -145,23 +151,47 @@ actor ClientHostCore {
 
   // MARK: Callers
 
-  /// Returns once the engine is ready for requests; throws when the host stops or stops reconnecting.
-  func waitUntilReady() async throws {
+  /// Returns once the engine is ready for requests; throws when the host stops or stops reconnecting,
+  /// or, with a `deadline` (the host clock's milliseconds), ``RequestFailure/timeout`` when it passes.
+  func waitUntilReady(deadline: Int64? = nil) async throws {
     if stopped { throw ClientHostError.stopped }
     if isReady { return }
-    try await withCheckedThrowingContinuation { waitingForReady.append($0) }
+    readyWaiters += 1
+    let id = readyWaiters
+    let clock = self.clock
+    try await withCheckedThrowingContinuation { continuation in
+      let timeout = deadline.map { deadline in
+        Task {
+          do { try await clock.sleep(deadline) } catch { return }
+          await self.readyDeadlinePassed(id)
+        }
+      }
+      waitingForReady.append((id, continuation, timeout))
+    }
+  }
+
+  /// A caller's deadline for the connection passed: it fails with ``RequestFailure/timeout``.
+  private func readyDeadlinePassed(_ id: Int) {
+    guard let index = waitingForReady.firstIndex(where: { $0.id == id }) else { return }
+    waitingForReady.remove(at: index).continuation.resume(throwing: ClientHostError.requestFailed(.timeout))
   }
 
   func becameReady() {
     let waiting = waitingForReady
     waitingForReady = []
-    for waiter in waiting { waiter.resume() }
+    for waiter in waiting {
+      waiter.deadline?.cancel()
+      waiter.continuation.resume()
+    }
   }
 
   func failWaitingForReady(_ error: ClientHostError) {
     let waiting = waitingForReady
     waitingForReady = []
-    for waiter in waiting { waiter.resume(throwing: error) }
+    for waiter in waiting {
+      waiter.deadline?.cancel()
+      waiter.continuation.resume(throwing: error)
+    }
   }
 
   /// A fresh request id.
