@@ -32,15 +32,57 @@ extension ClientEngine {
   }
 
   /// One received WebSocket message: opened (envelope, then sealed frame), decoded once, and acted on.
+  ///
+  /// A text envelope (`compression_text`) is told from a frame by the decode itself: its type,
+  /// `compressed`, is no message type, so the direct decode reads it as an unknown object (one
+  /// parse, as any unknown type), which is then opened and its frame decoded. Every other text
+  /// message, one that mentions `"compressed"` in a string too, stays on the direct path.
   mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]) {
     switch state {
     case .awaitingHello, .awaitingConnected, .ready: break
     default: return  // in flight after the client closed: ignored
     }
     lastFrameAt = now
+    guard let bytes = openFrame(message, now: now, &out) else { return }
+    guard negotiatedDecoder != nil else {
+      handshakeFrame(bytes, now: now, &out)
+      return
+    }
+    // Ready: the negotiated version's decoder (used in place, not copied), on its direct path from
+    // the bytes; the validator runs only on a frame that fails, to say why.
+    guard var decoded = decodeReady(bytes, now: now, &out) else { return }
+    if channel == nil, capabilityFlags.contains(.compressionText), case .text = message,
+      case .unknown(let object) = decoded, EnvelopeCodec.isTextEnvelope(.object(object))
+    {
+      guard let inner = openTextEnvelope(object, now: now, &out), let frame = decodeReady(inner, now: now, &out)
+      else { return }
+      decoded = frame
+    }
+    guard let typed = serverMessage(consume decoded, now: now, &out) else { return }
+    receive(typed, now: now, &out)
+  }
+
+  /// The frame decoded with the negotiated version's decoder, or `nil` after reporting it.
+  mutating func decodeReady(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) -> AnyMessage? {
+    do throws(DecodingFailure) {
+      return try negotiatedDecoder!.decode(bytes)
+    } catch {
+      violation(error.findings, type: error.messageType, now: now, &out)
+      return nil
+    }
+  }
+
+  /// The frame inside `message` before it is decoded: a binary message is a binary envelope, opened
+  /// only with `compression_binary` (STANDARDS.md#compression); after the verified `connected`, with
+  /// authenticated frames in force, the sealed frame is then opened (STANDARDS.md#authenticated-frames:
+  /// a plain, malformed, altered, replayed or reordered one closes the connection and reaches
+  /// nothing). A text message is otherwise the frame as it came (a text envelope is recognised by
+  /// its decode, ``receive(_:now:_:)``), except that with both authenticated frames and
+  /// `compression_text` it is parsed once here to tell an envelope from a sealed frame. `nil` when
+  /// something does not open (reported).
+  mutating func openFrame(_ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
     var bytes: [UInt8]
-    /// The frame's tree, only when the text had to be parsed to tell an envelope from a frame.
-    var tree: JSONValue?
+    var sealed: JSONValue?
     switch message {
     case .binary(let payload):
       // A binary message is only ever a compression envelope (STANDARDS.md#compression).
@@ -50,78 +92,57 @@ extension ClientEngine {
             .error, .extensionNotNegotiated, pointer: "",
             message: "a binary message (a binary envelope) but compression_binary was not negotiated"),
           type: nil, now: now, &out)
-        return
+        return nil
       }
       do throws(EnvelopeError) {
         bytes = try EnvelopeCodec().open(binary: payload)
       } catch {
         reject(Finding(.error, FindingCode(error), pointer: "", message: error.description), type: nil, now: now, &out)
-        return
+        return nil
       }
     case .text(let payload):
       bytes = payload
-      if capabilityFlags.contains(.compressionText) {
-        // Parsed once here: a text envelope is opened, anything else is the frame (or its sealed form).
-        guard let value = parse(bytes, now: now, &out) else { return }
+      if channel != nil, capabilityFlags.contains(.compressionText) {
+        guard let value = parse(bytes, now: now, &out) else { return nil }
         if EnvelopeCodec.isTextEnvelope(value), case .object(let envelope) = value {
-          do throws(EnvelopeError) {
-            bytes = try EnvelopeCodec().open(textEnvelope: envelope)
-          } catch {
-            reject(
-              Finding(.error, FindingCode(error), pointer: "", message: error.description), type: "compressed",
-              now: now, &out)
-            return
-          }
+          guard let inner = openTextEnvelope(envelope, now: now, &out) else { return nil }
+          bytes = inner
         } else {
-          tree = value
+          sealed = value
         }
       }
     }
-    if channel != nil {
-      // Authenticated frames (STANDARDS.md#authenticated-frames): every frame after the verified `connected` is
-      // opened first (inside any envelope); a plain, malformed, altered, replayed or reordered one
-      // closes the connection and reaches nothing.
-      do throws(AuthenticatedFrameError) {
-        if case .object(let object)? = tree {
-          bytes = Array(try channel!.open(object: object).utf8)
-        } else if tree != nil {
-          channel = nil  // not an object: not an authenticated frame, and the channel is done
-          throw .notAuthenticated
-        } else {
-          bytes = try channel!.open(bytes)
-        }
-      } catch {
-        connectionLost(.authenticatedFrame(error), now: now, close: true, &out)
-        return
-      }
-      tree = nil
-    }
-    guard negotiatedDecoder != nil else {
-      handshakeFrame(tree, bytes: bytes, now: now, &out)
-      return
-    }
-    // Ready: the negotiated version's decoder (used in place, not copied), on its direct path from
-    // the bytes (the tree, when the envelope check already made one); the validator runs only on a
-    // frame that fails, to say why.
-    let decoded: AnyMessage
-    do throws(DecodingFailure) {
-      if let tree {
-        decoded = try negotiatedDecoder!.decode(tree: tree)
-      } else {
-        decoded = try negotiatedDecoder!.decode(bytes)
+    guard channel != nil else { return bytes }
+    do throws(AuthenticatedFrameError) {
+      switch sealed {
+      case .object(let object)?: return Array(try channel!.open(object: object).utf8)
+      case .some:
+        channel = nil  // not an object: not an authenticated frame, and the channel is done
+        throw .notAuthenticated
+      case nil: return try channel!.open(bytes)
       }
     } catch {
-      violation(error.findings, type: error.messageType, now: now, &out)
-      return
+      connectionLost(.authenticatedFrame(error), now: now, close: true, &out)
+      return nil
     }
-    guard let typed = serverMessage(consume decoded, now: now, &out) else { return }
-    receive(typed, now: now, &out)
+  }
+
+  /// The frame inside a text envelope, or `nil` after reporting it.
+  mutating func openTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
+    do throws(EnvelopeError) {
+      return try EnvelopeCodec().open(textEnvelope: envelope)
+    } catch {
+      reject(
+        Finding(.error, FindingCode(error), pointer: "", message: error.description), type: "compressed", now: now,
+        &out)
+      return nil
+    }
   }
 
   /// A frame before `ready`: parsed, so that its `type` (and a `connected`'s version) chooses the
   /// decoder (``handshakeDecoder(for:_:)``), then typed from the tree and acted on.
-  mutating func handshakeFrame(_ parsed: JSONValue?, bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) {
-    guard let value = parsed ?? parse(bytes, now: now, &out) else { return }
+  mutating func handshakeFrame(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) {
+    guard let value = parse(bytes, now: now, &out) else { return }
     let decoder: MessageDecoder
     let type = value.objectValue?["type"]?.stringValue
     if let type, Self.handshakePhaseTypes.contains(type) {

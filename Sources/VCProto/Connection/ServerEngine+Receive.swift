@@ -10,29 +10,18 @@ extension ServerEngine {
   /// One WebSocket message from the client: the compression envelope opened (when negotiated), the
   /// sealed frame opened (when authenticated frames are in force), the frame decoded once with the
   /// connection's version, then acted on; or the violation reported (STANDARDS.md#state-machine).
+  ///
+  /// A text envelope (`compression_text`) is told from a frame by the decode itself: its type,
+  /// `compressed`, is no message type, so the direct decode reads it as an unknown object (one
+  /// parse, as any unknown type), which is then opened and its frame decoded. Every other text
+  /// message, one that mentions `"compressed"` in a string too, stays on the direct path.
   mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ServerAction]) {
-    guard var bytes = openEnvelope(message, &out) else { return }
-    if channel != nil {
-      // Authenticated frames (STANDARDS.md#authenticated-frames): every frame after `connected` is opened first;
-      // a plain, malformed, altered, replayed or reordered one closes the connection.
-      do {
-        bytes = try channel!.open(bytes)
-      } catch {
-        return refuseSealed(error, &out)
-      }
-    }
-    let decoded: AnyMessage
-    do {
-      decoded = try decoder.decode(bytes)
-    } catch {
-      // A `connect` is read as before negotiation whatever the connection's version (a second
-      // handshake negotiates again, and is refused as too old by the engine, not by a version rule).
-      guard error.messageType == "connect", state == .authenticated else { return reject(error, bytes, &out) }
-      do {
-        decoded = try Self.decoder(for: Self.handshakeVersion).decode(bytes)
-      } catch {
-        return reject(error, bytes, &out)
-      }
+    guard var bytes = openFrame(message, &out), var decoded = decodeFrame(bytes, &out) else { return }
+    if channel == nil, envelopes.text, case .text = message, case .unknown(let object) = decoded,
+      EnvelopeCodec.isTextEnvelope(.object(object))
+    {
+      guard let inner = openTextEnvelope(object, &out), let frame = decodeFrame(inner, &out) else { return }
+      (bytes, decoded) = (inner, frame)
     }
     switch consume decoded {
     case .client(let message): dispatch(message, now: now, &out)
@@ -45,12 +34,38 @@ extension ServerEngine {
     }
   }
 
-  /// The frame inside `message`: a binary message is a binary envelope, and a text message a text
-  /// envelope when it is one, each only with its form negotiated (STANDARDS.md#compression); any other
-  /// text message is the frame itself. `nil` when the envelope does not open (reported).
-  mutating func openEnvelope(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
+  /// The frame decoded with the connection's version, or `nil` after reporting it.
+  mutating func decodeFrame(_ bytes: [UInt8], _ out: inout [ServerAction]) -> AnyMessage? {
+    do {
+      return try decoder.decode(bytes)
+    } catch {
+      // A `connect` is read as before negotiation whatever the connection's version (a second
+      // handshake negotiates again, and is refused as too old by the engine, not by a version rule).
+      guard error.messageType == "connect", state == .authenticated else {
+        reject(error, bytes, &out)
+        return nil
+      }
+      do {
+        return try Self.decoder(for: Self.handshakeVersion).decode(bytes)
+      } catch {
+        reject(error, bytes, &out)
+        return nil
+      }
+    }
+  }
+
+  /// The frame inside `message` before it is decoded: a binary message is a binary envelope, opened
+  /// only with its form negotiated (STANDARDS.md#compression); with authenticated frames in force,
+  /// the sealed frame is then opened (STANDARDS.md#authenticated-frames: a plain, malformed, altered,
+  /// replayed or reordered one closes the connection). A text message is otherwise the frame as it
+  /// came (a text envelope is recognised by its decode, ``receive(_:now:_:)``), except that with
+  /// both authenticated frames and `compression_text` it is parsed once here to tell an envelope
+  /// from a sealed frame. `nil` when something does not open (reported).
+  mutating func openFrame(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
+    var bytes: [UInt8]
+    var sealed: JSONObject?
     switch message {
-    case .binary(let bytes):
+    case .binary(let payload):
       guard envelopes.binary else {
         refuseEnvelope(
           Finding(
@@ -59,35 +74,40 @@ extension ServerEngine {
         return nil
       }
       do {
-        return try EnvelopeCodec().open(binary: bytes)
+        bytes = try EnvelopeCodec().open(binary: payload)
       } catch {
         refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
         return nil
       }
-    case .text(let bytes):
-      // Only a connection that negotiated text envelopes parses a text message twice, and only one
-      // that names the envelope type.
-      guard envelopes.text, Self.mentionsCompressed(bytes),
-        let value = try? JSONReader().parse(bytes), EnvelopeCodec.isTextEnvelope(value),
-        let object = value.objectValue
-      else { return bytes }
-      do {
-        return try EnvelopeCodec().open(textEnvelope: object)
-      } catch {
-        refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
-        return nil
+    case .text(let payload):
+      bytes = payload
+      if channel != nil, envelopes.text, case .object(let object)? = try? JSONReader().parse(payload) {
+        if EnvelopeCodec.isTextEnvelope(.object(object)) {
+          guard let inner = openTextEnvelope(object, &out) else { return nil }
+          bytes = inner
+        } else {
+          sealed = object
+        }
       }
+    }
+    guard channel != nil else { return bytes }
+    do {
+      if let sealed { return Array(try channel!.open(object: sealed).utf8) }
+      return try channel!.open(bytes)
+    } catch {
+      refuseSealed(error, &out)
+      return nil
     }
   }
 
-  /// Whether `bytes` hold the text `"compressed"` (with its quotes): a text envelope must.
-  static func mentionsCompressed(_ bytes: [UInt8]) -> Bool {
-    let needle = Array("\"compressed\"".utf8)
-    guard bytes.count >= needle.count else { return false }
-    for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-      if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+  /// The frame inside a text envelope, or `nil` after refusing it.
+  mutating func openTextEnvelope(_ envelope: JSONObject, _ out: inout [ServerAction]) -> [UInt8]? {
+    do {
+      return try EnvelopeCodec().open(textEnvelope: envelope)
+    } catch {
+      refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
+      return nil
     }
-    return false
   }
 
   /// An envelope that does not open (or is not negotiated): dropped with an `error` answer, or, with
