@@ -7,8 +7,8 @@ let package = Package(
   products: [
     .library(name: "VCProto", targets: ["VCProto"]),
     .executable(name: "vcproto", targets: ["vcproto"]),
-    // The command line's logic, for the fuzz targets and other tools (not a stable API).
-    .library(name: "VCProtoCLI", targets: ["VCProtoCLI"]),
+    // Reading captures and checking them as `vcproto validate` does (the tap and the fuzz targets use it).
+    .library(name: "VCProtoCapture", targets: ["VCProtoCapture"]),
   ],
   targets: [
     .systemLibrary(
@@ -27,8 +27,14 @@ let package = Package(
       path: "Sources/VCProtoCodegen"
     ),
     .target(
-      name: "VCProtoCLI",
+      name: "VCProtoCapture",
       dependencies: ["VCProto"],
+      path: "Sources/VCProtoCapture"
+    ),
+    // The command line's logic, for the `vcproto` and `vcproto-dev` executables and the tests: not a product.
+    .target(
+      name: "VCProtoCLI",
+      dependencies: ["VCProto", "VCProtoCapture"],
       path: "Sources/VCProtoCLI"
     ),
     .executableTarget(
@@ -43,14 +49,21 @@ let package = Package(
       dependencies: ["VCProtoCLI", "VCProtoCodegen"],
       path: "Sources/vcproto-dev"
     ),
+    // Test support: the engine exerciser and the findings-cap oracle, shared by the tests and the fuzz
+    // targets (Fuzz/Sources/VCProtoTestSupport is a link to this folder). Not a product.
+    .target(
+      name: "VCProtoTestSupport",
+      dependencies: ["VCProto"],
+      path: "Tests/VCProtoTestSupport"
+    ),
     .testTarget(
       name: "VCProtoTests",
-      dependencies: ["VCProto", "VCProtoCodegen", "VCProtoCLI"],
+      dependencies: ["VCProto", "VCProtoCodegen", "VCProtoCLI", "VCProtoTestSupport"],
       path: "Tests/VCProtoTests"
     ),
     .testTarget(
       name: "VCProtoCLITests",
-      dependencies: ["VCProto", "VCProtoCLI"],
+      dependencies: ["VCProto", "VCProtoCapture", "VCProtoCLI", "VCProtoTestSupport"],
       path: "Tests/VCProtoCLITests"
     ),
     .testTarget(

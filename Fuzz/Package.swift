@@ -7,26 +7,36 @@ let package = Package(
   dependencies: [.package(name: "vcproto", path: "..")],
   targets: [
     .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
+    // The root package's test support (a link to ../Tests/VCProtoTestSupport): the engine exerciser and
+    // the findings-cap oracle, compiled here because a package's non-product targets are its own.
+    .target(
+      name: "VCProtoTestSupport", dependencies: [.product(name: "VCProto", package: "vcproto")],
+      path: "Sources/VCProtoTestSupport"),
     .executableTarget(
       name: "fuzz-frame",
       dependencies: [
-        "FuzzDriver", .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoCLI", package: "vcproto"),
+        "FuzzDriver", "VCProtoTestSupport", .product(name: "VCProto", package: "vcproto"),
       ], path: "Sources/fuzz-frame"),
     .executableTarget(
       name: "fuzz-envelope", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")],
       path: "Sources/fuzz-envelope"),
     .executableTarget(
-      name: "fuzz-capture", dependencies: ["FuzzDriver", .product(name: "VCProtoCLI", package: "vcproto")],
+      name: "fuzz-capture",
+      dependencies: [
+        "FuzzDriver", .product(name: "VCProto", package: "vcproto"),
+        .product(name: "VCProtoCapture", package: "vcproto"),
+      ],
       path: "Sources/fuzz-capture"),
     .executableTarget(
-      name: "fuzz-auth", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")], path: "Sources/fuzz-auth"),
+      name: "fuzz-auth", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")],
+      path: "Sources/fuzz-auth"),
     .executableTarget(
       name: "fuzz-auth-frames", dependencies: ["FuzzDriver", .product(name: "VCProto", package: "vcproto")],
       path: "Sources/fuzz-auth-frames"),
     .executableTarget(
       name: "fuzz-engine",
       dependencies: [
-        "FuzzDriver", .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoCLI", package: "vcproto"),
+        "FuzzDriver", "VCProtoTestSupport", .product(name: "VCProto", package: "vcproto"),
       ], path: "Sources/fuzz-engine"),
   ],
   swiftLanguageModes: [.v6]

@@ -32,7 +32,7 @@ let package = Package(
       dependencies: [
         "VCProtoNIO",
         .product(name: "VCProto", package: "vcproto"),
-        .product(name: "VCProtoCLI", package: "vcproto"),
+        .product(name: "VCProtoCapture", package: "vcproto"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ],
@@ -45,7 +45,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "vcproto-tap-bench",
-      dependencies: ["VCProtoNIO", "VCProtoTap", .product(name: "VCProtoCLI", package: "vcproto")],
+      dependencies: ["VCProtoNIO", "VCProtoTap"],
       path: "Sources/vcproto-tap-bench"
     ),
     // Test helpers shared by the test targets (child processes, ports); not a product.
@@ -58,7 +58,7 @@ let package = Package(
       name: "VCProtoTapTests",
       dependencies: [
         "TransportTestSupport", "VCProtoNIO", "VCProtoTap", "vcproto-tap",
-        .product(name: "VCProtoCLI", package: "vcproto"),
+        .product(name: "VCProtoCapture", package: "vcproto"),
         .product(name: "VCProto", package: "vcproto"),
       ],
       path: "Tests/VCProtoTapTests"
@@ -69,7 +69,7 @@ let package = Package(
       name: "VCProtoEndToEndTests",
       dependencies: [
         "TransportTestSupport", "VCProtoNIO", "VCProtoTap",
-        .product(name: "VCProtoCLI", package: "vcproto"),
+        .product(name: "VCProtoCapture", package: "vcproto"),
         .product(name: "VCProto", package: "vcproto"),
       ],
       path: "Tests/VCProtoEndToEndTests"

@@ -2,6 +2,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// `vcproto validate` on a connection with `authenticated_frames` (STANDARDS.md#authenticated-frames,
 /// "Observed"):

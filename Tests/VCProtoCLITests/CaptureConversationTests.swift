@@ -2,6 +2,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// `vcproto validate` hands every frame to the library's conversation observer with its capture
 /// time, and reports what the observer finds on the frame's own line (STANDARDS.md#observing).

@@ -1,7 +1,7 @@
 import Testing
 import VCProto
 
-@testable import VCProtoCLI
+@testable import VCProtoTestSupport
 
 /// The fuzz engine target's request invariant matches ids by exact bytes, as the engine does: an
 /// answer for a canonically equivalent spelling of a waiting id is not that request's answer.

@@ -1,7 +1,7 @@
 import Testing
 import VCProto
 
-@testable import VCProtoCLI
+@testable import VCProtoTestSupport
 
 /// The findings-cap oracle of `fuzz-frame` (``FindingsCapCheck``), on the input that stopped the
 /// target on the oracle itself (issue 29).

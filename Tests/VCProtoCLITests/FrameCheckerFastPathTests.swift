@@ -3,6 +3,7 @@ import Testing
 
 @testable import VCProto
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// `vcproto validate` settles clean frames with the direct decode path alone when no conversation
 /// needs the parsed object: the outcome (type, direction, findings) must be the one the validator gives.

@@ -3,6 +3,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// JSON Lines records that name their `connection` (what `vcproto-tap` writes) are checked as one
 /// conversation per connection however they interleave, and `LiveValidation` reports exactly what

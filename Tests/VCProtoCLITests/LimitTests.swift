@@ -3,6 +3,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// The capture readers' bounds (``CaptureLimits``): each gives its own finding, never unbounded memory.
 @Suite struct CaptureLimitTests {

@@ -3,6 +3,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 @Suite(.tags(.slow), .enabled(if: slowSuitesRun)) struct MemoryTests {
   /// A multi-megabyte capture goes through the streaming reader holding at most one line plus one

@@ -3,6 +3,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// `vcproto validate` on a hostile capture must not print much more than it read: a 2-byte garbage
 /// line drew a ~100-byte finding (51x in text, 97x in JSON, more with a longer path, which every

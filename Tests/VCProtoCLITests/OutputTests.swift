@@ -3,6 +3,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 @Suite struct OutputTests {
   let capture = """

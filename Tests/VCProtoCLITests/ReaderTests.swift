@@ -2,6 +2,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 @Suite struct JSONLinesReaderTests {
   func frames(_ text: String, maxLineLength: Int = 1 << 20, chunk: Int = 7) throws -> [CapturedFrame] {

@@ -2,6 +2,7 @@ import Foundation
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// Runs `vcproto` in process with buffered streams.
 func runCommand(_ arguments: [String], stdin: String? = nil, directory: String? = nil) -> (

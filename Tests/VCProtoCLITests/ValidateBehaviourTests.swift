@@ -3,6 +3,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 @Suite struct UnreadableSourceTests {
   /// A source that cannot be read never gets an OK verdict: the summary says ERROR and names it, the

@@ -3,6 +3,7 @@ import Testing
 import VCProto
 
 @testable import VCProtoCLI
+@testable import VCProtoCapture
 
 /// `vcproto validate` checks a conversation without a handshake against `--protocol`, else 0.5.0
 /// (today's protocol), and its summary line says which version it used and why.

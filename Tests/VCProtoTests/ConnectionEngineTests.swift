@@ -3,6 +3,7 @@ import Testing
 
 @testable import VCProto
 @testable import VCProtoCLI
+@testable import VCProtoTestSupport
 
 /// The connection engines: the conversation vectors, random event sequences under the invariants,
 /// and the bounds and helpers the vectors cannot reach.

@@ -1,9 +1,9 @@
+import FuzzDriver
 import VCProto
+import VCProtoCapture
 
-@testable import FuzzDriver
-@testable import VCProtoCLI
-
-/// The capture readers and the whole `vcproto validate` pipeline on arbitrary bytes.
+/// The capture readers and the whole `vcproto validate` pipeline (``CaptureValidator``, the command's
+/// code) on arbitrary bytes.
 ///
 /// The input's length picks the format (JSON Lines, HAR or one frame, in turn), so every input is read
 /// as each format as the fuzzer mutates its length.
@@ -12,10 +12,9 @@ import VCProto
 ///    derived from the input (1 to 16 bytes, never more than about 64 reads) and in one chunk: reading
 ///    always ends, yields at most one item per input byte, and the chunking changes nothing (same
 ///    positions, payloads, directions, times, finding codes).
-/// 2. `VCProtoCommand.main(["validate", "--format", "json", "--input", <format>, "-"])` runs the capture
-///    validation, the conversation observer and the reporter (the input as standard input): the exit
-///    status is 0 or 1 and
-///    agrees with the error count; every output line is a JSON object; every finding has the required
+/// 2. ``CaptureValidator`` (`vcproto validate --format json --input <format> -`) runs the capture
+///    validation, the conversation observer and the reporter: the exit status is 0 or 1 and agrees
+///    with the error count; every output line is a JSON object; every finding has the required
 ///    members, a JSON Pointer and a known severity; the summary's counts add up (frames = valid +
 ///    invalid, errors and warnings = the findings printed, per-code counts = the findings); and the fake
 ///    API key never appears in the output; no character that could steer a terminal (control, bidi,
@@ -36,28 +35,32 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let whole = readAll(reader, bytes, chunk: max(size, 1), limits: limits)
   precondition(chunked == whole, "\(reader): chunk size \(small) changes what is read")
 
-  // 2. The whole validate pipeline.
-  let arguments = [
-    "--input", format.rawValue, "--max-line-length", "4096", "--max-har-message-size", "4096", "-",
-  ]
-  let json = run(["validate", "--format", "json"] + arguments, bytes)
-  precondition(json.status == 0 || json.status == 1, "exit status \(json.status): \(json.err)")
-  precondition(!json.out.contains(secret) && !json.err.contains(secret), "the API key leaked")
+  // 2. The whole validate pipeline (`--max-line-length 4096 --max-har-message-size 4096`).
+  let validateLimits = CaptureLimits(maxLineBytes: 4096, maxHARMessageBytes: 4096)
+  let json = run(.json, format, bytes, limits: validateLimits)
+  precondition(json.status == 0 || json.status == 1, "exit status \(json.status)")
+  precondition(!json.out.contains(secret), "the API key leaked")
   precondition(terminalSafe(json.out), "JSON output holds a raw control, bidi or format character")
   checkJSONLines(json.out, status: json.status)
   if size % 4 == 0 {  // the text reporter, on every fourth input (it costs a whole second run)
-    let text = run(["validate"] + arguments, bytes)
+    let text = run(.text, format, bytes, limits: validateLimits)
     precondition(text.status == json.status, "text and JSON output disagree on the exit status")
-    precondition(!text.out.contains(secret) && !text.err.contains(secret), "the API key leaked in text output")
+    precondition(!text.out.contains(secret), "the API key leaked in text output")
     precondition(terminalSafe(text.out), "text output holds a raw control, bidi or format character")
   }
   return 0
 }
 
 /// Whether output could not steer a terminal: no control (C0, DEL, C1), format (bidi, zero-width,
-/// tags) or separator character other than the line feeds that end lines.
+/// tags) or separator character other than the line feeds that end lines (the characters the
+/// output escapes).
 func terminalSafe(_ output: String) -> Bool {
-  !output.unicodeScalars.contains { $0 != "\n" && TerminalText.needsEscape($0) }
+  !output.unicodeScalars.contains { scalar in
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator: scalar != "\n"
+    default: false
+    }
+  }
 }
 
 /// The fake key of the samples and the dictionary: a real secret's shape.
@@ -93,13 +96,14 @@ func readAll(_ format: CaptureFormat, _ bytes: [UInt8], chunk: Int, limits: Capt
   return items
 }
 
-func run(_ arguments: [String], _ input: [UInt8]) -> (status: Int32, out: String, err: String) {
+/// `vcproto validate --format <output> --input <format> -` on `input` as standard input.
+func run(
+  _ output: CaptureValidator.Format, _ format: CaptureFormat, _ input: [UInt8], limits: CaptureLimits
+) -> (status: Int32, out: String) {
   let out = OutputSink()
-  let err = OutputSink()
-  var io = CommandIO(standardOutput: out, standardError: err)
-  io.standardInputBytes = input
-  let status = VCProtoCommand.main(arguments, io)
-  return (status, out.text, err.text)
+  let validator = CaptureValidator(format: output, output: out, limits: limits)
+  try? validator.validate(ByteSource(bytes: input), name: "<stdin>", format: format)
+  return (validator.finish(), out.text)
 }
 
 func checkJSONLines(_ output: String, status: Int32) {

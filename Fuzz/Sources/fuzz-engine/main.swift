@@ -1,6 +1,6 @@
 import FuzzDriver
 import VCProto
-import VCProtoCLI
+import VCProtoTestSupport
 
 /// The connection engines on event sequences chosen by the input's bytes (see `EngineExerciser`): the
 /// first byte picks the role (even: client, odd: server), the rest picks events, frames and time steps.

@@ -1,6 +1,6 @@
 import FuzzDriver
 import VCProto
-import VCProtoCLI
+import VCProtoTestSupport
 
 /// Frame decode + validate on arbitrary bytes. Traps (a finding for libFuzzer) when an invariant breaks:
 /// decode succeeds exactly when the validator reports no error, the direct path (straight from bytes)

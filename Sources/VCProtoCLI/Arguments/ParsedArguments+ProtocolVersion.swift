@@ -1,4 +1,5 @@
 import VCProto
+import VCProtoCapture
 
 /// The protocol version named on the command line, checked in one place for every command.
 extension ParsedArguments {
@@ -11,7 +12,7 @@ extension ParsedArguments {
 
   /// The version `validate` and `decode` assume without `--protocol` (and, for `validate`, without a
   /// handshake in the capture): today's protocol, the one the iOS app and the backend speak.
-  static let defaultProtocol = ProtocolVersion.v0_5_0
+  static let defaultProtocol = CaptureValidator.defaultProtocolVersion
 
   /// A version given on the command line; one the catalog does not know is a usage error naming the
   /// known ones.

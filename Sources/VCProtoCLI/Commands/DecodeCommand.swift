@@ -1,5 +1,6 @@
 import Foundation
 import VCProto
+import VCProtoCapture
 
 /// `vcproto decode`: one frame (or envelope) to pretty JSON through the typed model.
 enum DecodeCommand {

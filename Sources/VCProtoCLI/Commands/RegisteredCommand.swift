@@ -1,3 +1,5 @@
+import VCProtoCapture
+
 /// One row of the command table: a subcommand's declaration and the function that runs it.
 struct RegisteredCommand: Sendable {
   /// What the parser accepts and what help prints.

@@ -1,3 +1,5 @@
+import VCProtoCapture
+
 /// The `vcproto` command line: parses the subcommand and its arguments and runs it.
 ///
 /// ```swift

@@ -1,5 +1,6 @@
 import Foundation
 import VCProto
+import VCProtoCapture
 
 /// `vcproto validate`: checks captured traffic line by line and reports what breaks the protocol.
 enum ValidateCommand {
@@ -31,63 +32,35 @@ enum ValidateCommand {
     var limits = CaptureLimits.default
     if let n = try byteCount(args, "max-line-length") { limits.maxLineBytes = n }
     if let n = try byteCount(args, "max-har-message-size") { limits.maxHARMessageBytes = n }
-    let checker = FrameChecker(
-      directionOverride: DirectionOption.value(args), strict: args.has("strict"),
-      opener: opener)
-    let validation = CaptureValidation(
-      checker: checker, defaultVersion: version, explicitVersion: args[ProtocolOption.name] != nil)
-    let reporter: Reporter =
-      FormatOption.value(args) == .json
-      ? JSONLinesReporter(out: io.standardOutput) : TextReporter(out: io.standardOutput, color: io.usesColor)
-    var summary = ValidationSummary()
-    summary.printed = FindingCap(
-      limit: try args["max-findings"].map(FindingCap.limit(parsing:)) ?? FindingCap.defaultLimit)
-    var names: [String] = []
+    let validator = CaptureValidator(
+      format: FormatOption.value(args) == .json ? .json : .text, output: io.standardOutput, color: io.usesColor,
+      strict: args.has("strict"), direction: DirectionOption.value(args),
+      protocolVersion: args[ProtocolOption.name] != nil ? version : nil,
+      maxFindings: try args["max-findings"].map(FindingCap.limit(parsing:)) ?? FindingCap.defaultLimit,
+      limits: limits, opener: opener)
     for path in args.positionals {
       let name = path == "-" ? "<stdin>" : path
-      names.append(name)
       let source: ByteSource
       switch io.input(path) {
       case .success(let opened): source = opened
       case .failure(let unreadable):
         io.standardError.line("vcproto validate: cannot read '\(TerminalText.escaped(path))': \(unreadable.reason)")
-        summary.unreadable.append(name)
+        validator.unreadable(name: name)
         continue
       }
+      let progress = ProgressIndicator(
+        sink: io.standardError, terminal: io.standardErrorIsTerminal, name: name, total: source.knownSize)
       do {
-        let format: CaptureFormat
-        if let forced = args.choice("input", as: CaptureFormat.self) {
-          format = forced
-        } else {
-          let prefix = try source.read(upTo: 64 * 1024)
-          source.unread(prefix)
-          format = CaptureFormat.detect(path: path == "-" ? nil : path, prefix: prefix)
-        }
-        let progress = ProgressIndicator(
-          sink: io.standardError, terminal: io.standardErrorIsTerminal, name: name, total: source.knownSize)
         defer { progress.finish() }
-        try validation.run(
-          format.reader(for: source, limits: limits),
-          progress: { progress.update(bytesRead: $0, frames: $1) }
-        ) { outcome in
-          summary.add(outcome)
-          for finding in outcome.findings where summary.printed.admit() {
-            reporter.report(
-              FindingRecord(
-                source: name, position: outcome.position, direction: outcome.direction,
-                messageType: outcome.messageType, finding: finding,
-                connection: outcome.namesConnection ? outcome.connection : nil))
-          }
+        try validator.validate(source, name: name, format: args.choice("input", as: CaptureFormat.self)) {
+          progress.update(bytesRead: $0, frames: $1)
         }
       } catch {
         io.standardError.line(
           "vcproto validate: error reading '\(TerminalText.escaped(path))': \(error.localizedDescription)")
-        summary.unreadable.append(name)
       }
     }
-    reporter.finish(summary, sources: names)
-    if !summary.unreadable.isEmpty { return 2 }
-    return summary.errors > 0 ? 1 : 0
+    return validator.finish()
   }
 
   /// A positive byte count given as `--name <bytes>`, or `nil` when the option is absent.

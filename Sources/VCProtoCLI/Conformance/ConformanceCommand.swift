@@ -1,5 +1,6 @@
 import Foundation
 import VCProto
+import VCProtoCapture
 
 #if canImport(Darwin)
   import Darwin

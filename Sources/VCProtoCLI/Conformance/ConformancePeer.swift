@@ -1,4 +1,5 @@
 import Foundation
+import VCProtoCapture
 
 #if canImport(Darwin)
   import Darwin

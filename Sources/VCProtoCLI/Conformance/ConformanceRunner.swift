@@ -1,4 +1,5 @@
 import VCProto
+import VCProtoCapture
 
 /// Runs the tests of `vcproto conformance` one by one against the peer: the handshake, one request
 /// and one reply per test, and a restart after anything that leaves the pipe in an unknown state

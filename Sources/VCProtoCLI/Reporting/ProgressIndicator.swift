@@ -1,4 +1,5 @@
 import Foundation
+import VCProtoCapture
 
 /// A one-line progress display on standard error for large inputs, redrawn at most ten times a
 /// second, and erased when done. Silent unless standard error is a terminal.

@@ -1,6 +1,6 @@
 import Foundation
 import VCProto
-import VCProtoCLI
+import VCProtoCapture
 import VCProtoNIO
 
 /// Checks and captures what the tap forwards: each message gets its capture record and line
@@ -12,12 +12,12 @@ final class LiveTapObserver: TapObserver {
   let errors: OutputSink
   private let checks = LockedBox<[Int: LiveConnectionCheck]>([:])
 
-  init(options: TapOptions, io: CommandIO) throws {
+  init(options: TapOptions, io: TapIO) throws {
     capture = try TapCapture(path: options.capture)
     errors = io.standardError
     validation = LiveValidation(
       source: options.capture ?? "tap", format: options.json ? .json : .text, strict: options.strict,
-      output: io.standardOutput, color: io.standardOutputIsTerminal && (io.environment["NO_COLOR"] ?? "").isEmpty)
+      output: io.standardOutput, color: io.usesColor)
   }
 
   func observe(_ message: WebSocketMessage, direction: MessageDirection, connection: Int) {

@@ -1,5 +1,5 @@
 import Foundation
-import VCProtoCLI
+import VCProtoCapture
 import VCProtoNIO
 
 /// A tap started in this process for `vcproto-tap-bench`: findings to `/dev/null`, the capture to
@@ -14,7 +14,7 @@ public enum TapBenchmarkSupport {
     if let capture { arguments += ["--capture", capture] }
     let options = try TapOptions.parse(arguments)
     let null = OutputSink(handle: FileHandle(forWritingAtPath: "/dev/null")!)
-    let observer = try LiveTapObserver(options: options, io: CommandIO(standardOutput: null, standardError: null))
+    let observer = try LiveTapObserver(options: options, io: TapIO(standardOutput: null, standardError: null))
     let tap = try await Tap.start(
       host: "127.0.0.1", port: 0, upstream: upstream, limits: .default, log: TapLog(sink: null), observer: observer)
     return (

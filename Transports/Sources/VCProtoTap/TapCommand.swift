@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import NIOPosix
-import VCProtoCLI
+import VCProtoCapture
 import VCProtoNIO
 
 /// `vcproto-tap`: parses the command line, starts the tap and runs until SIGINT or SIGTERM.
@@ -10,7 +10,7 @@ public enum TapCommand {
   /// Runs `vcproto-tap` with `arguments` (without the program name); returns the exit status: 0
   /// after SIGINT or SIGTERM (or `--help`), 1 when it cannot listen or write the capture, 2 for a
   /// usage error.
-  public static func main(_ arguments: [String], _ io: CommandIO) -> Int32 {
+  public static func main(_ arguments: [String], _ io: TapIO) -> Int32 {
     let options: TapOptions
     do {
       options = try TapOptions.parse(arguments)

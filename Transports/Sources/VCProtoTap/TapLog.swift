@@ -1,4 +1,4 @@
-import VCProtoCLI
+import VCProtoCapture
 
 /// The tap's diagnostics on standard error, one line each, prefixed `vcproto-tap:`.
 struct TapLog: Sendable {

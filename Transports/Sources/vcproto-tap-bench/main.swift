@@ -10,7 +10,6 @@
 //   vcproto-tap-bench [--smoke]
 import Foundation
 import VCProto
-import VCProtoCLI
 import VCProtoNIO
 import VCProtoTap
 

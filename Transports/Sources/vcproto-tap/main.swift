@@ -1,5 +1,4 @@
 import Foundation
-import VCProtoCLI
 import VCProtoTap
 
 exit(TapCommand.main(Array(CommandLine.arguments.dropFirst()), .standard))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TransportTestSupport
 import VCProto
-import VCProtoCLI
+import VCProtoCapture
 import VCProtoNIO
 
 @testable import VCProtoTap
@@ -21,7 +21,7 @@ import VCProtoNIO
     ])
     let output = OutputSink()
     let log = OutputSink()
-    let observer = try LiveTapObserver(options: options, io: CommandIO(standardOutput: output, standardError: log))
+    let observer = try LiveTapObserver(options: options, io: TapIO(standardOutput: output, standardError: log))
     let tap = try await Tap.start(
       host: "127.0.0.1", port: 0, upstream: options.upstream!, limits: .default, log: TapLog(sink: log),
       observer: observer, maxConnections: 16)

@@ -1,15 +1,19 @@
 import Foundation
 import TransportTestSupport
 import VCProto
-import VCProtoCLI
+import VCProtoCapture
 
-/// `vcproto validate --max-findings unlimited FILE`, in this process: its exit status and output.
+/// `vcproto validate --max-findings unlimited FILE` (``CaptureValidator``, the command's code), in this
+/// process: its exit status and output.
 func validate(_ capture: URL) -> (status: Int32, out: String) {
   let out = OutputSink()
-  var io = CommandIO(standardOutput: out, standardError: OutputSink())
-  io.currentDirectory = capture.deletingLastPathComponent().path
-  let status = VCProtoCommand.main(["validate", "--max-findings", "unlimited", capture.path], io)
-  return (status, out.text)
+  let validator = CaptureValidator(output: out, maxFindings: nil)
+  if let source = ByteSource.open(path: capture.path) {
+    try? validator.validate(source, name: capture.path)
+  } else {
+    validator.unreadable(name: capture.path)
+  }
+  return (validator.finish(), out.text)
 }
 
 /// Frames written as the JSON Lines `vcproto validate` reads (`{"direction","time","data"}`).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TransportTestSupport
-import VCProtoCLI
+import VCProtoCapture
 import VCProtoNIO
 
 @testable import VCProtoTap
@@ -11,7 +11,7 @@ import VCProtoNIO
   func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
     let out = OutputSink()
     let err = OutputSink()
-    let status = TapCommand.main(arguments, CommandIO(standardOutput: out, standardError: err))
+    let status = TapCommand.main(arguments, TapIO(standardOutput: out, standardError: err))
     return (status, out.text, err.text)
   }
 

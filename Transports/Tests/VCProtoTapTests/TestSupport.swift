@@ -2,7 +2,7 @@ import Foundation
 import NIOPosix
 import TransportTestSupport
 import VCProto
-import VCProtoCLI
+import VCProtoCapture
 import VCProtoNIO
 
 @testable import VCProtoTap
@@ -35,7 +35,7 @@ struct RunningTap {
     ])
     let output = OutputSink()
     let log = OutputSink()
-    let observer = try LiveTapObserver(options: options, io: CommandIO(standardOutput: output, standardError: log))
+    let observer = try LiveTapObserver(options: options, io: TapIO(standardOutput: output, standardError: log))
     let tap = try await Tap.start(
       host: "127.0.0.1", port: 0, upstream: options.upstream!, limits: limits, log: TapLog(sink: log),
       observer: observer, maxConnections: maxConnections)
@@ -52,14 +52,17 @@ struct RunningTap {
     return output.text
   }
 
-  /// `vcproto validate --max-findings unlimited [--format json]` on the capture, in this process.
+  /// `vcproto validate --max-findings unlimited [--format json]` on the capture (``CaptureValidator``,
+  /// the command's code), in this process.
   func validate(format: String = "text") -> (status: Int32, out: String) {
     let out = OutputSink()
-    var io = CommandIO(standardOutput: out, standardError: OutputSink())
-    io.currentDirectory = capture.deletingLastPathComponent().path
-    let status = VCProtoCommand.main(
-      ["validate", "--max-findings", "unlimited", "--format", format, capture.path], io)
-    return (status, out.text)
+    let validator = CaptureValidator(format: format == "json" ? .json : .text, output: out, maxFindings: nil)
+    if let source = ByteSource.open(path: capture.path) {
+      try? validator.validate(source, name: capture.path)
+    } else {
+      validator.unreadable(name: capture.path)
+    }
+    return (validator.finish(), out.text)
   }
 }
 

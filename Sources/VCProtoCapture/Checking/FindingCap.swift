@@ -6,9 +6,9 @@
 /// status are the same as without it) and the summary says how many were not shown. This is the
 /// run-level bound; the per-frame one is the library's ``ValidationOptions/maxFindings`` (100, then
 /// one `findings_suppressed` finding), which applies first.
-struct FindingCap: Sendable, Equatable {
+package struct FindingCap: Sendable, Equatable {
   /// The default of `--max-findings`.
-  static let defaultLimit = 1_000
+  package static let defaultLimit = CaptureValidator.defaultMaxFindings
 
   /// Most findings printed; `nil` is unlimited (`--max-findings unlimited`), `0` prints none (only
   /// the summary).
@@ -30,17 +30,5 @@ struct FindingCap: Sendable, Equatable {
     }
     shown += 1
     return true
-  }
-
-  /// The limit a `--max-findings` value gives: a number from 0 up, or `unlimited` (`nil`). Anything
-  /// else is a usage error.
-  static func limit(parsing text: String) throws(UsageError) -> Int? {
-    if text == "unlimited" { return nil }
-    guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let n = Int(text) else {
-      throw UsageError(
-        "invalid value '\(TerminalText.escaped(text, limit: 64))' for '--max-findings' (expected a number from 0"
-          + " up, or 'unlimited')")
-    }
-    return n
   }
 }

@@ -8,7 +8,7 @@ import VCProto
 /// ``maxListedTypeBytes`` bytes long, in the order first seen; frames of any further type are
 /// counted together under ``otherTypes``, whose distinct types are counted exactly up to
 /// ``maxCountedOtherTypes`` (as 64-bit hashes, not names).
-struct ValidationSummary: Sendable, Equatable {
+package struct ValidationSummary: Sendable, Equatable {
   /// Counts for one message type.
   struct TypeCounts: Sendable, Equatable {
     var frames = 0

@@ -10,7 +10,7 @@ import VCProto
 /// one. Connections may interleave (records naming their `connection`): each has its own
 /// ``ConversationCheck``, at most ``maxOpenConnections`` at once. The frame that changes the version (`hello`, `connect`, `connected`) is itself checked
 /// against the new version.
-struct CaptureValidation {
+package struct CaptureValidation {
   /// How each frame is checked on its own.
   var checker: FrameChecker
   /// The version used when the capture has no handshake (`--protocol`, default 0.5.0).

@@ -1,19 +1,23 @@
 import VCProto
 
 /// The whole input is one frame, byte for byte (a binary envelope when it starts with `VC`).
-final class SingleFrameReader: CaptureReader {
+public final class SingleFrameReader: CaptureReader {
   private let source: ByteSource
   private let maxBytes: Int
   private var done = false
 
-  init(source: ByteSource, maxBytes: Int = CaptureLimits.default.maxSingleFrameBytes) {
+  /// Reads all of `source` as one frame; an input of more than `maxBytes` bytes gives
+  /// `frame_too_large` instead (see ``CaptureLimits/maxSingleFrameBytes``).
+  public init(source: ByteSource, maxBytes: Int = CaptureLimits.default.maxSingleFrameBytes) {
     self.source = source
     self.maxBytes = maxBytes
   }
 
-  var bytesRead: Int { source.bytesRead }
+  /// Bytes consumed so far.
+  public var bytesRead: Int { source.bytesRead }
 
-  func next() throws -> CapturedFrame? {
+  /// The frame, then `nil`.
+  public func next() throws -> CapturedFrame? {
     guard !done else { return nil }
     done = true
     var bytes: [UInt8] = []

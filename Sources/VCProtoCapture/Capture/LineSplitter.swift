@@ -2,7 +2,7 @@ import Foundation
 
 /// Splits a byte stream into lines, reading fixed-size chunks and holding at most one line plus one
 /// chunk in memory. A line longer than ``maxLineLength`` is reported and skipped to its end.
-final class LineSplitter {
+package final class LineSplitter {
   /// One result of ``next()``.
   enum Line {
     /// A line's bytes (without `\n` or a trailing `\r`) and its 1-based number.

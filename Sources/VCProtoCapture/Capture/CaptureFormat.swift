@@ -1,7 +1,7 @@
 import VCProto
 
 /// The kinds of capture `validate` reads.
-enum CaptureFormat: String, CaseIterable, Sendable {
+public enum CaptureFormat: String, CaseIterable, Sendable {
   /// JSON Lines: one frame (or capture record) per line.
   case jsonl
   /// A HAR export with `_webSocketMessages`.
@@ -11,7 +11,7 @@ enum CaptureFormat: String, CaseIterable, Sendable {
 
   /// Detects the format from the file name, else from the first bytes: `{"log"` (the name decoded) is a HAR; a first
   /// line that is complete JSON is JSON Lines; otherwise a `.json` file is one (pretty-printed) frame.
-  static func detect(path: String?, prefix: [UInt8]) -> CaptureFormat {
+  public static func detect(path: String?, prefix: [UInt8]) -> CaptureFormat {
     let lower = path?.lowercased() ?? ""
     if lower.hasSuffix(".har") { return .har }
     if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonl }
@@ -38,7 +38,7 @@ enum CaptureFormat: String, CaseIterable, Sendable {
   }
 
   /// Opens a streaming reader of this format, bounded by `limits`.
-  func reader(for source: ByteSource, limits: CaptureLimits = .default) -> CaptureReader {
+  public func reader(for source: ByteSource, limits: CaptureLimits = .default) -> CaptureReader {
     switch self {
     case .jsonl: return JSONLinesReader(source: source, maxLineLength: limits.maxLineBytes)
     case .har:

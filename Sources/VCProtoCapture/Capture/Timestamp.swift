@@ -1,6 +1,6 @@
 /// Capture timestamps as seconds since 1970: a number (seconds, or milliseconds when it is too
 /// large to be seconds) or an RFC 3339 string.
-enum Timestamp {
+package enum Timestamp {
   /// Seconds since 1970, or `nil` when `value` is not a timestamp.
   static func seconds(_ value: String) -> Double? {
     let b = Array(value.utf8)

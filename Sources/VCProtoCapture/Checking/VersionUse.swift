@@ -2,14 +2,14 @@ import VCProto
 
 /// Which protocol version a frame was checked against, and why: what `validate`'s summary reports
 /// (`protocol 0.5.0 (announced by the handshake)`).
-struct VersionUse: Sendable, Hashable {
+package struct VersionUse: Sendable, Hashable {
   /// Where the version came from.
   enum Origin: String, Sendable, CaseIterable, Comparable {
     /// The connection's handshake (`hello`, `connect`, `connected`, a refusal).
     case handshake
     /// `--protocol`, for a connection without a handshake.
     case option = "protocol_option"
-    /// Neither: the default, ``ParsedArguments/defaultProtocol``.
+    /// Neither: the default, ``CaptureValidator/defaultProtocolVersion``.
     case assumed = "default"
 
     /// How the summary line says it.

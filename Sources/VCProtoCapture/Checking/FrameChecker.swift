@@ -1,27 +1,27 @@
 import VCProto
 
 /// What checking one captured frame produced.
-struct FrameOutcome: Sendable {
+package struct FrameOutcome: Sendable {
   /// Where the frame is.
-  var position: FramePosition
+  package var position: FramePosition
   /// The direction it travelled (from the capture, `--direction`, or inferred from its type).
-  var direction: MessageDirection?
+  package var direction: MessageDirection?
   /// Its `type`, when it has one.
-  var messageType: String?
+  package var messageType: String?
   /// Every finding: capture, envelope, frame and (added later) conversation level.
-  var findings: [Finding]
+  package var findings: [Finding]
   /// The parsed message (inside its envelope), when it is a JSON object.
-  var message: JSONObject?
+  package var message: JSONObject?
   /// The envelope form it arrived in, if compressed.
-  var envelope: EnvelopeForm?
+  package var envelope: EnvelopeForm?
   /// The capture's time stamp.
-  var time: Double?
+  package var time: Double?
   /// The capture connection.
-  var connection: Int
+  package var connection: Int
   /// Whether the capture names the connection (findings then name it too).
   var namesConnection = false
   /// `false` for capture-level items that are not frames.
-  var isFrame: Bool
+  package var isFrame: Bool
   /// The version the frame was checked against and why (set by ``ConversationCheck``).
   var versionUse: VersionUse?
   /// The frame is a `hello` that started a new conversation on its capture connection (set by
@@ -29,22 +29,31 @@ struct FrameOutcome: Sendable {
   var startsConversation = false
 
   /// No error finding.
-  var isValid: Bool { !findings.contains { $0.severity == .error } }
+  package var isValid: Bool { !findings.contains { $0.severity == .error } }
 }
 
 /// Checks one captured frame on its own: opens an envelope, then runs the ``Validator``.
-struct FrameChecker: Sendable {
+package struct FrameChecker: Sendable {
   /// `--direction`: overrides what the capture says.
-  var directionOverride: MessageDirection?
+  package var directionOverride: MessageDirection?
   /// `--strict`.
-  var strict: Bool
+  package var strict: Bool
   /// How envelopes are opened.
-  var opener: EnvelopeOpener
+  package var opener: EnvelopeOpener
+
+  /// Checks frames with these settings.
+  package init(directionOverride: MessageDirection?, strict: Bool, opener: EnvelopeOpener) {
+    self.directionOverride = directionOverride
+    self.strict = strict
+    self.opener = opener
+  }
 
   /// Checks one frame. `needsMessage`: the caller needs the parsed object (the conversation observer is
   /// active, or the frame will be printed); otherwise a clean frame is settled by the direct decode
   /// path alone (``MessageDecoder/decodeIfClean(_:)``), and only the rest goes to the validator.
-  func check(_ frame: CapturedFrame, protocolVersion: ProtocolVersion, needsMessage: Bool = true) -> FrameOutcome {
+  package func check(_ frame: CapturedFrame, protocolVersion: ProtocolVersion, needsMessage: Bool = true)
+    -> FrameOutcome
+  {
     var outcome = FrameOutcome(
       position: frame.position, direction: directionOverride ?? frame.direction, messageType: nil,
       findings: frame.findings, message: nil, envelope: nil, time: frame.time, connection: frame.connection,

@@ -3,7 +3,7 @@ import VCProto
 /// Reads the members capture formats wrap a frame in: a direction (`client_to_server`,
 /// `server_to_client`, or `send`/`receive` as seen by the client), a time, the frame text in `data`,
 /// and an opcode (2: binary, `data` in base64).
-enum CaptureRecord {
+package enum CaptureRecord {
   /// Maps a capture's direction word to a protocol direction; `send` is what the client sent.
   static func direction(_ word: String) -> MessageDirection? {
     switch word {

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Reads an input in chunks, never whole. Bytes handed back with ``unread(_:)`` (after format
+/// A capture's bytes, read in chunks, never whole: a file (``open(path:)``) or bytes in memory.
+///
+/// Not thread-safe: one reader uses it at a time. Bytes handed back with ``unread(_:)`` (after format
 /// sniffing) are returned first.
 public final class ByteSource {
   private let handle: FileHandle?
@@ -8,12 +10,12 @@ public final class ByteSource {
   private var memoryOffset = 0
   private var pushedBack: [UInt8] = []
   /// The input's size when known (a regular file), for progress.
-  let knownSize: Int?
+  package let knownSize: Int?
   /// Bytes consumed so far (excluding bytes pushed back).
   private(set) var bytesRead = 0
 
   /// Reads from a file handle; `size` is the file size when known.
-  init(handle: FileHandle, size: Int? = nil) {
+  package init(handle: FileHandle, size: Int? = nil) {
     self.handle = handle
     self.memory = []
     self.knownSize = size
@@ -26,8 +28,8 @@ public final class ByteSource {
     self.knownSize = bytes.count
   }
 
-  /// Opens a file for streaming; `nil` when it cannot be opened.
-  static func open(path: String) -> ByteSource? {
+  /// Opens a file for streaming; `nil` when it cannot be opened (missing, a directory, no permission).
+  public static func open(path: String) -> ByteSource? {
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -38,7 +40,7 @@ public final class ByteSource {
   }
 
   /// Why ``open(path:)`` failed for `path`, in a few words.
-  static func whyUnreadable(_ path: String) -> String {
+  package static func whyUnreadable(_ path: String) -> String {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
     if isDirectory.boolValue { return "is a directory" }

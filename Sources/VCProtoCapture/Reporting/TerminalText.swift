@@ -8,17 +8,17 @@ import VCProto
 /// visible escape instead of sending it to the terminal, and shortens long names. JSON output needs
 /// no escaping (its strings are JSON-escaped, see ``jsonSafe(_:)``); it cuts only a finding's type
 /// and message (``cut(_:limit:)``) and keeps pointers exact.
-enum TerminalText {
+package enum TerminalText {
   /// Most characters of a message type or member name shown in text output (after escaping); longer
   /// ones end in `…`.
-  static let maxNameLength = 64
+  package static let maxNameLength = 64
   /// Most characters of a JSON Pointer shown in text output.
-  static let maxPointerLength = 160
+  package static let maxPointerLength = 160
   /// Most characters of a finding's message shown in text output.
-  static let maxMessageLength = 400
+  package static let maxMessageLength = 400
   /// How the empty pointer (the whole frame) is shown in text output. `/` would be wrong: in RFC 6901
   /// it names the member whose name is empty.
-  static let root = "(root)"
+  package static let root = "(root)"
 
   /// `text` with every character that could steer a terminal shown as `\u{XX}` and a backslash
   /// shown as `\\` (so the escapes are unambiguous), cut to at most `limit` characters (Unicode
@@ -28,7 +28,7 @@ enum TerminalText {
   /// and the bytes OSC and DCS start with), every format character (Cf: the bidi embeddings,
   /// overrides and isolates U+202A–U+202E and U+2066–U+2069, the marks U+200E, U+200F and U+061C,
   /// zero-width characters, soft hyphen, tags) and the line and paragraph separators (Zl, Zp).
-  static func escaped(_ text: String, limit: Int = .max) -> String {
+  package static func escaped(_ text: String, limit: Int = .max) -> String {
     var out = String.UnicodeScalarView()
     var length = 0
     for scalar in text.unicodeScalars {
@@ -46,7 +46,7 @@ enum TerminalText {
   /// `text` cut like ``escaped(_:limit:)`` (at most `limit` Unicode scalars, then `…` when something
   /// was left off) but not escaped: for JSON output, which escapes by itself. The library's one
   /// cutting rule (`Redaction.cut`); costs at most `limit` scalars whatever the text's length.
-  static func cut(_ text: String, limit: Int) -> String {
+  package static func cut(_ text: String, limit: Int) -> String {
     Redaction.cut(text, limit: limit)
   }
 
@@ -54,7 +54,7 @@ enum TerminalText {
   /// surrogate pair beyond U+FFFF). The JSON value is unchanged (the output stays exact); only the
   /// raw DEL, C1, format and separator characters the writer leaves as UTF-8 no longer reach a
   /// terminal. Valid for JSON text only: such characters can appear there only inside strings.
-  static func jsonSafe(_ json: String) -> String {
+  package static func jsonSafe(_ json: String) -> String {
     // Tab, line feed and carriage return are JSON whitespace: in JSON text (the writer escapes them
     // inside strings) they can only be layout, e.g. a pretty printer's line breaks.
     func escapes(_ scalar: Unicode.Scalar) -> Bool {
@@ -76,23 +76,23 @@ enum TerminalText {
   }
 
   /// A finding's pointer for text output: `(root)` for the whole frame, else the escaped pointer.
-  static func pointer(_ pointer: String) -> String {
+  package static func pointer(_ pointer: String) -> String {
     pointer.isEmpty ? root : escaped(pointer, limit: maxPointerLength)
   }
 
   /// A message for text output (a finding's, or what `vcproto conformance` says about a test, which
   /// quotes the peer): escaped, at most ``maxMessageLength`` characters.
-  static func message(_ text: String) -> String {
+  package static func message(_ text: String) -> String {
     escaped(text, limit: maxMessageLength)
   }
 
   /// A message type (or other name from the input) for text output.
-  static func name(_ name: String) -> String {
+  package static func name(_ name: String) -> String {
     escaped(name, limit: maxNameLength)
   }
 
   /// Whether a scalar must not reach the terminal as it is.
-  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+  package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .control, .format, .lineSeparator, .paragraphSeparator: return true
     default: return false

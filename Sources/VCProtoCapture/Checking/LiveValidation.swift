@@ -2,8 +2,8 @@ import VCProto
 
 /// `vcproto validate` applied to traffic as it travels (`vcproto-tap`): each message becomes the
 /// JSON Lines record validate reads (``record(connection:direction:time:text:)``), that record is
-/// read back by validate's own reader and checked by the same code (``ConversationCheck``, one
-/// conversation per connection), and each finding is printed at once by validate's reporters. So
+/// read back by validate's own reader and checked by the same code (one conversation per
+/// connection), and each finding is printed at once as ``CaptureValidator`` prints it. So
 /// `vcproto validate --max-findings unlimited` on a capture of those records prints the same
 /// finding lines (connections' lines interleaved in another order only where two connections ran at
 /// once) and, after ``finish()``, the same summary.
@@ -11,28 +11,19 @@ import VCProto
 /// Thread-safe: each connection's ``LiveConnectionCheck`` is used by one thread at a time, the
 /// output and the summary are shared under locks.
 public final class LiveValidation: Sendable {
-  /// The output format: validate's text lines or its JSON finding objects.
-  public enum Format: Sendable {
-    /// `source:line (connection N): type /pointer: severity: message [code]`.
-    case text
-    /// validate's `--format json` objects, with `"connection"`.
-    case json
-  }
+  /// The output format: validate's text lines or its JSON finding objects (with `"connection"`).
+  public typealias Format = CaptureValidator.Format
 
   let source: String
-  let checker: FrameChecker
-  let text: TextReporter?
-  let json: JSONLinesReporter?
-  let summary = Locked(ValidationSummary())
+  /// The checks and the output, shared with `vcproto validate` (no cap on the findings printed).
+  let validator: CaptureValidator
 
   /// Reports findings on `output` under the name `source` (the capture's path as it will be given
   /// to `vcproto validate`); `strict` makes warnings errors, like `--strict`.
   public init(source: String, format: Format, strict: Bool, output: OutputSink, color: Bool = false) {
     self.source = source
-    checker = FrameChecker(directionOverride: nil, strict: strict, opener: .standard)
-    text = format == .text ? TextReporter(out: output, color: color) : nil
-    json = format == .json ? JSONLinesReporter(out: output) : nil
-    summary.withLock { $0.printed = FindingCap(limit: nil) }
+    validator = CaptureValidator(format: format, output: output, color: color, strict: strict, maxFindings: nil)
+    validator.add(source: source)
   }
 
   /// A new connection's checks.
@@ -40,7 +31,8 @@ public final class LiveValidation: Sendable {
     LiveConnectionCheck(
       validation: self,
       check: ConversationCheck(
-        checker: checker, observer: ConversationObserver(fallbackVersion: ParsedArguments.defaultProtocol)))
+        checker: validator.checker,
+        observer: ConversationObserver(fallbackVersion: CaptureValidator.defaultProtocolVersion)))
   }
 
   /// The capture record of a text message (without the newline).
@@ -57,22 +49,11 @@ public final class LiveValidation: Sendable {
   /// (1 when there was an error, else 0).
   @discardableResult
   public func finish() -> Int32 {
-    let summary = self.summary.withLock { $0 }
-    text?.finish(summary, sources: [source])
-    json?.finish(summary, sources: [source])
-    return summary.errors > 0 ? 1 : 0
+    validator.finish()
   }
 
   func report(_ outcome: FrameOutcome) {
-    summary.withLock { $0.add(outcome) }
-    for finding in outcome.findings {
-      let record = FindingRecord(
-        source: source, position: outcome.position, direction: outcome.direction,
-        messageType: outcome.messageType, finding: finding,
-        connection: outcome.namesConnection ? outcome.connection : nil)
-      text?.report(record)
-      json?.report(record)
-    }
+    validator.report(outcome, source: source)
   }
 }
 

@@ -3,7 +3,7 @@ import VCProto
 /// One connection's checks: each frame on its own (``FrameChecker``) against the version the
 /// conversation has reached, then the conversation's rules (``ConversationObserver``). What
 /// `vcproto validate` runs for each connection of a capture and `vcproto-tap` for each live one.
-struct ConversationCheck: Sendable {
+package struct ConversationCheck: Sendable {
   /// How each frame is checked on its own.
   var checker: FrameChecker
   /// The conversation so far.

@@ -1,7 +1,7 @@
 import VCProto
 
 /// One finding with everything the output needs: which input, where in it, which frame.
-struct FindingRecord: Sendable {
+package struct FindingRecord: Sendable {
   /// The input's name as given on the command line (`-` is shown as `<stdin>`).
   var source: String
   /// The line or frame index.
