@@ -186,7 +186,7 @@ public struct EngineExerciser {
     case 1: return byte() % 4 == 0 ? .resume : .stop(reason: "user")
     case 2: return .transportOpened(transport(opened), clientNonce: "00112233445566778899aabbccddeeff")
     case 3: return .transportClosed(transport(opened), detail: "reset")
-    case 4, 5, 6: return .frameReceived(serverFrame())
+    case 4, 5, 6: return .received(.text(Array(JSONValue.object(serverFrame()).jsonText.utf8)))
     case 7, 8:
       if !armed.isEmpty, byte() % 4 != 0 { return .timerFired(pick(armed)) }
       return .timerFired(
@@ -197,7 +197,7 @@ public struct EngineExerciser {
       ]
       return .subscribe(sessionId: pick(Self.sessions), cursor: pick(cursors))
     case 10: return .unsubscribe(sessionId: pick(Self.sessions))
-    default: return .sendFrame(clientFrame(), requestId: byte() % 2 == 0 ? id("r", byte()) : nil)
+    default: return .send(.unknown(clientFrame()), requestId: byte() % 2 == 0 ? id("r", byte()) : nil)
     }
   }
 
@@ -306,8 +306,12 @@ public struct EngineExerciser {
 
   /// Runs the server engine on the bytes; returns the first invariant broken, or `nil`.
   public mutating func runServer() -> String? {
+    // A 0.2.0 server, a default one (0.4.0 to 0.5.0) and one rolled back (0.3.0 to 0.5.0).
+    let versions: [ServerVersions] = [
+      .legacy, .negotiating(floor: .v0_4_0, ceiling: .v0_5_0), .negotiating(floor: .v0_3_0, ceiling: .v0_5_0),
+    ]
     let offer = ServerOffer(
-      protocolVersions: pick([["0.2.0"], ["0.4.0", "0.5.0"], ["0.3.0", "0.4.0", "0.5.0"]]),
+      versions: pick(versions),
       authVersions: pick([[1], [1, 2], [2]]), capabilities: byte() % 2 == 0 ? Capability.all : [])
     var engine = ServerEngine(
       ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2, replayBufferBytes: 256))
