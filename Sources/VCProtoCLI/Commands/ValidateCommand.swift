@@ -21,6 +21,7 @@ enum ValidateCommand {
       .option("max-findings", value: "count", help: "Findings printed at most (default 1000; 'unlimited')."),
       .option("max-line-length", value: "bytes", help: "Longest JSON Lines line (default 32 MiB)."),
       .option("max-har-message-size", value: "bytes", help: "Largest HAR message (default 64 MiB)."),
+      .option("jobs", value: "count", help: "Threads checking frames at once (default: one per core)."),
     ],
     positionals: [
       PositionalSpec(
@@ -37,7 +38,7 @@ enum ValidateCommand {
       strict: args.has("strict"), direction: DirectionOption.value(args),
       protocolVersion: args[ProtocolOption.name] != nil ? version : nil,
       maxFindings: try args["max-findings"].map(FindingCap.limit(parsing:)) ?? FindingCap.defaultLimit,
-      limits: limits, opener: opener)
+      limits: limits, opener: opener, threads: try jobs(args))
     for path in args.positionals {
       let name = path == "-" ? "<stdin>" : path
       let source: ByteSource
@@ -61,6 +62,15 @@ enum ValidateCommand {
       }
     }
     return validator.finish()
+  }
+
+  /// `--jobs`: a count from 1 to 64; without it, one per active processor (at most 64).
+  private static func jobs(_ args: ParsedArguments) throws(UsageError) -> Int {
+    guard let text = args["jobs"] else { return min(64, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+    guard let n = Int(text), (1...64).contains(n) else {
+      throw UsageError("invalid value '\(text)' for '--jobs' (expected a number of threads from 1 to 64)")
+    }
+    return n
   }
 
   /// A positive byte count given as `--name <bytes>`, or `nil` when the option is absent.

@@ -49,39 +49,48 @@ public final class ByteSource {
 
   /// Up to `count` bytes; an empty array at the end of the input.
   func read(upTo count: Int) throws -> [UInt8] {
+    var failure: Error?
+    let out = [UInt8](unsafeUninitializedCapacity: max(1, count)) { buffer, filled in
+      do {
+        filled = try read(into: UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
+      } catch {
+        failure = error
+        filled = 0
+      }
+    }
+    if let failure { throw failure }
+    return out
+  }
+
+  /// Fills the start of `buffer` with the next bytes (one `read(2)` at most: fewer bytes than it holds
+  /// when the input has fewer ready) and says how many; 0 at the end of the input or for an empty buffer.
+  func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     if !pushedBack.isEmpty {
-      let n = min(count, pushedBack.count)
-      let out = Array(pushedBack[..<n])
+      let n = min(buffer.count, pushedBack.count)
+      pushedBack.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: n) }
       pushedBack.removeFirst(n)
       bytesRead += n
-      return out
+      return n
     }
     if let handle {
-      // read(2) straight into the array: no intermediate Data and no second copy.
-      var failure: Int32 = 0
-      let out = [UInt8](unsafeUninitializedCapacity: max(1, count)) { buffer, filled in
-        filled = 0
-        while true {
-          let n = systemRead(handle.fileDescriptor, buffer.baseAddress, count)
-          if n >= 0 {
-            filled = n
-            return
-          }
-          guard errno == EINTR else {
-            failure = errno
-            return
-          }
+      // read(2) straight into the caller's memory: no intermediate Data and no second copy.
+      while true {
+        let n = systemRead(handle.fileDescriptor, base, buffer.count)
+        if n >= 0 {
+          bytesRead += n
+          return n
         }
+        let failure = errno
+        guard failure == EINTR else { throw CocoaError(.fileReadUnknown, userInfo: ["errno": Int(failure)]) }
       }
-      if failure != 0 { throw CocoaError(.fileReadUnknown, userInfo: ["errno": Int(failure)]) }
-      bytesRead += out.count
-      return out
     }
-    let n = min(count, memory.count - memoryOffset)
-    let out = Array(memory[memoryOffset..<(memoryOffset + n)])
+    let n = min(buffer.count, memory.count - memoryOffset)
+    guard n > 0 else { return 0 }
+    memory.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress! + memoryOffset, count: n) }
     memoryOffset += n
     bytesRead += n
-    return out
+    return n
   }
 
   /// Returns bytes to the front of the input (they are read again next).

@@ -2,6 +2,10 @@ import Foundation
 
 /// Splits a byte stream into lines, reading fixed-size chunks and holding at most one line plus one
 /// chunk in memory. A line longer than ``maxLineLength`` is reported and skipped to its end.
+///
+/// The input is read into blocks (a chunk, after the unfinished line the last block ended with) and
+/// each line is handed out as a slice of its block, not copied: a block is never changed once a
+/// line of it was handed out, so a line stays valid as long as its holder keeps it.
 package final class LineSplitter {
   /// One result of ``next()``.
   enum Line {
@@ -54,13 +58,13 @@ package final class LineSplitter {
         lineNumber += 1
         skipping = true
         let length = buffer.count - start
-        buffer.removeAll(keepingCapacity: true)
+        buffer = []
         start = 0
         scanned = 0
         return .tooLong(number: lineNumber, length: length)
       }
       if skipping {
-        buffer.removeAll(keepingCapacity: true)
+        buffer = []
         start = 0
         scanned = 0
       }
@@ -75,19 +79,41 @@ package final class LineSplitter {
         if end - from > maxLineLength { return .tooLong(number: lineNumber, length: end - from) }
         return .line(number: lineNumber, bytes: buffer[from..<end])
       }
-      if start > 0 {
-        buffer.removeFirst(start)
-        scanned -= start
-        start = 0
-      }
-      let chunk = try source.read(upTo: chunkSize)
-      if chunk.isEmpty {
-        atEnd = true
-      } else {
-        buffer.append(contentsOf: chunk)
-        highWaterMark = max(highWaterMark, buffer.count)
-      }
+      try refill()
     }
+  }
+
+  /// Reads more of the input after the unfinished line (``start`` to the end of the buffer).
+  private func refill() throws {
+    let tail = buffer.count - start
+    if start == 0, tail > 0 {
+      // The block is one unfinished line, of which nothing was handed out: it grows in place
+      // (geometrically; only lines longer than a chunk get here).
+      let chunk = try source.read(upTo: chunkSize)
+      if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+    } else {
+      // A new block: the unfinished line's bytes, then the input read straight after them. The lines
+      // handed out keep the old block alive as long as they are held.
+      var count = 0
+      var failure: Error?
+      let block = [UInt8](unsafeUninitializedCapacity: tail + chunkSize) { block, filled in
+        if tail > 0 {
+          buffer.withUnsafeBufferPointer { block.baseAddress!.initialize(from: $0.baseAddress! + start, count: tail) }
+        }
+        do {
+          count = try source.read(into: UnsafeMutableBufferPointer(rebasing: block[tail...]))
+        } catch {
+          failure = error
+        }
+        filled = tail + count
+      }
+      if let failure { throw failure }
+      buffer = block
+      start = 0
+      scanned = tail
+      if count == 0 { atEnd = true }
+    }
+    highWaterMark = max(highWaterMark, buffer.count)
   }
 
   var bytesRead: Int { source.bytesRead }

@@ -40,6 +40,8 @@ public final class CaptureValidator: Sendable {
   /// The version given for connections without a handshake (`--protocol`), if any.
   let protocolVersion: ProtocolVersion?
   let limits: CaptureLimits
+  /// Threads checking a capture's frames at once.
+  let threads: Int
   let text: TextReporter?
   let json: JSONLinesReporter?
   private let state: Locked<State>
@@ -63,15 +65,19 @@ public final class CaptureValidator: Sendable {
   ///     (`--max-findings`); findings past it are still counted in the summary and the exit status.
   ///   - limits: bounds on what the readers hold in memory.
   ///   - opener: how compression envelopes are opened.
+  ///   - threads: threads checking a capture's frames at once (`--jobs`; `vcproto validate` uses one
+  ///     per core): the findings, their order and the summary are the same for any number, memory
+  ///     grows by a window of at most 512 frames and 1 MiB (or one larger frame), not with the capture.
   public init(
     format: Format = .text, output: OutputSink, color: Bool = false, strict: Bool = false,
     direction: MessageDirection? = nil, protocolVersion: ProtocolVersion? = nil,
     maxFindings: Int? = CaptureValidator.defaultMaxFindings, limits: CaptureLimits = .default,
-    opener: EnvelopeOpener = .standard
+    opener: EnvelopeOpener = .standard, threads: Int = 1
   ) {
     checker = FrameChecker(directionOverride: direction, strict: strict, opener: opener)
     self.protocolVersion = protocolVersion
     self.limits = limits
+    self.threads = max(1, threads)
     text = format == .text ? TextReporter(out: output, color: color) : nil
     json = format == .json ? JSONLinesReporter(out: output) : nil
     var state = State()
@@ -96,9 +102,10 @@ public final class CaptureValidator: Sendable {
     state.withLock { $0.sources.append(name) }
     do {
       let format = try format ?? Self.detect(source, name: name)
-      let validation = CaptureValidation(
+      var validation = CaptureValidation(
         checker: checker, defaultVersion: protocolVersion ?? Self.defaultProtocolVersion,
         explicitVersion: protocolVersion != nil)
+      validation.workers = threads
       try validation.run(format.reader(for: source, limits: limits), progress: progress) { outcome in
         report(outcome, source: name)
       }

@@ -9,15 +9,26 @@ package struct ConversationCheck: Sendable {
   /// The conversation so far.
   var observer: ConversationObserver
 
+  /// What checking the connection's next frame on its own depends on.
+  var nextContext: FrameCheckContext {
+    FrameCheckContext(version: observer.protocolVersion, needsMessage: observer.isActive)
+  }
+
   /// Checks the connection's next frame; the outcome carries every finding (with `--strict`'s
-  /// severities).
-  mutating func check(_ frame: CapturedFrame) -> FrameOutcome {
+  /// severities). `prechecked`: the frame's own check made ahead of time, used when it was made in
+  /// the context the frame's turn has (``nextContext``), else the frame is checked again here.
+  mutating func check(_ frame: CapturedFrame, prechecked: PrecheckedFrame? = nil) -> FrameOutcome {
     let before = observer.protocolVersion
     // A frame that says its connection (a JSON Lines `connection`, a HAR entry) is on that one: a
     // `hello` in it does not start another.
     if case .entry = frame.position { observer.helloStartsConnection = false }
     if frame.namesConnection { observer.helloStartsConnection = false }
-    var outcome = checker.check(frame, protocolVersion: before, needsMessage: observer.isActive)
+    var outcome: FrameOutcome
+    if let prechecked, prechecked.context == nextContext {
+      outcome = prechecked.outcome
+    } else {
+      outcome = checker.check(frame, protocolVersion: before, needsMessage: observer.isActive)
+    }
     // With authenticated frames in force, a well-formed wrapper is checked by what it carries (the
     // frame its receiver would handle); the observer still gets the wrapper, whose form it checks.
     let wrapper = observer.framesAuthenticated ? outcome.message : nil
