@@ -84,7 +84,8 @@ import VCProto
 @Suite struct VectorVersionTests {
   @Test func aMessageVectorWithoutItsVersionIsABadVector() throws {
     let vector = try JSONReader().parse(#"{"id":"x","frame":"{\"type\":\"ping\"}","valid":true}"#)
-    #expect(VectorsCommand.check(vector) == #"vector has no "protocol_version""#)
+    let run = VectorsCommand.verdict(ConformanceTestCase(name: "x", kind: "messages", vector: vector))
+    #expect(!run.passed && run.why == #"bad vector: the vector has no "protocol_version""#)
     guard case .failure(let problem) = ConformanceKind.messages.input(vector) else {
       Issue.record("the conformance runner sent a vector without its version")
       return

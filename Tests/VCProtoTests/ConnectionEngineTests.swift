@@ -25,8 +25,8 @@ import Testing
     #expect(list.count >= 20, "\(file) has \(list.count) vectors")
     for vector in list {
       let id = vector["id"]?.stringValue ?? "?"
-      let problem = SessionVectors.check(vector)
-      #expect(problem == nil, "\(id): \(problem ?? "")")
+      let (passed, why) = VectorsCommand.verdict(ConformanceTestCase(name: id, kind: "sessions", vector: vector))
+      #expect(passed, "\(id): \(why)")
     }
   }
 

@@ -1,8 +1,11 @@
 import Foundation
 import VCProto
+import VCProtoCapture
 
-/// `vcproto vectors`: runs the golden vectors of every kind (messages, envelope, auth, negotiation)
-/// and prints one PASS/FAIL line each.
+/// `vcproto vectors`: runs the golden vectors of every kind against this library, as `vcproto
+/// conformance` runs them against a peer: the same tests (``ConformanceTestCase``), the same requests,
+/// answered in process by ``SwiftPeer`` and judged by the same ``ConformanceKind/judge(_:vector:)``.
+/// One PASS/FAIL line each.
 enum VectorsCommand {
   static let spec = CommandSpec(
     name: "vectors",
@@ -12,21 +15,6 @@ enum VectorsCommand {
       ExitStatus(0, "all passed"), ExitStatus(1, "any failed"), ExitStatus(2, "usage error or no vectors found"),
     ],
     positionals: [PositionalSpec(name: "dir", help: "The vectors directory (default Vectors).", optional: true)])
-
-  /// One kind of vector: its folder and how one vector is checked (`nil` when it passes).
-  struct Kind: Sendable {
-    var folder: String
-    var check: @Sendable (JSONValue) -> String?
-  }
-
-  /// The kinds, in the order they run.
-  static let kinds: [Kind] = [
-    Kind(folder: "messages", check: check),
-    Kind(folder: "envelope", check: EnvelopeVectors.check),
-    Kind(folder: "auth", check: AuthVectors.check),
-    Kind(folder: "negotiation", check: NegotiationVectors.check),
-    Kind(folder: "sessions", check: SessionVectors.check),
-  ]
 
   /// Why a vectors file could not be read.
   struct FileProblem: Error {
@@ -49,65 +37,68 @@ enum VectorsCommand {
     }
   }
 
-  static func run(_ args: ParsedArguments, io: CommandIO) -> Int32 {
+  /// What answers the requests: ``SwiftPeer/reply(kind:input:)``; a test passes another to see a
+  /// wrong answer fail.
+  typealias Peer = (_ kind: String, _ input: JSONValue) -> JSONValue
+
+  static func run(_ args: ParsedArguments, io: CommandIO, peer: Peer = SwiftPeer.reply) -> Int32 {
     let name = args.positionals.first ?? "Vectors"
     let root = io.resolve(name)
-    let fm = FileManager.default
-    guard let folders = try? fm.contentsOfDirectory(atPath: root) else {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
       io.standardError.line("vcproto vectors: cannot read directory '\(name)'")
       return 2
     }
-    let known = Set(kinds.map(\.folder))
-    for folder in folders.sorted() where !known.contains(folder) {
+    let found = ConformanceTestCase.discover(root: root)
+    let known = Set(ConformanceKind.all.map(\.folder))
+    for folder in ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
+    where !known.contains(folder) {
       var isDirectory: ObjCBool = false
-      guard fm.fileExists(atPath: root + "/" + folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-        continue
-      }
-      io.standardOutput.line("skip \(folder)/: not a known kind of vector")
+      guard FileManager.default.fileExists(atPath: root + "/" + folder, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else { continue }
+      io.standardOutput.line("skip \(TerminalText.name(folder))/: not a known kind of vector")
+    }
+    guard !found.tests.isEmpty || !found.problems.isEmpty else {
+      let folders = ConformanceKind.all.map(\.folder).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+      io.standardError.line(
+        "vcproto vectors: no vectors in '\(name)' (looked in " + folders.map { "\($0)/" }.joined(separator: ", ") + ")")
+      return 2
     }
     var passed = 0
     var failed = 0
-    var filesRun = 0
-    for kind in kinds {
-      let directory = root + "/" + kind.folder
-      // Recursive: Vectors/messages/<version>/<type>.json.
-      let files = (fm.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }
-        .sorted()
-      for file in files {
-        filesRun += 1
-        let display = "\(kind.folder)/\(file)"
-        let vectors: [JSONValue]
-        switch readVectors(directory + "/" + file) {
-        case .success(let list): vectors = list
-        case .failure(let problem):
-          io.standardOutput.line("FAIL \(display): \(problem.text)")
-          failed += 1
-          continue
-        }
-        // Named as `vcproto conformance` names its tests: the file's folder, then the vector's id
-        // (`messages/0.2.0/ack.valid`), so each name is unique and a failure list can be shared.
-        let components = file.split(separator: "/").map(String.init)
-        let folder = ([kind.folder] + components.dropLast()).joined(separator: "/")
-        for (index, vector) in vectors.enumerated() {
-          let id = folder + "/" + (vector["id"]?.stringValue ?? "\(components.last ?? file)[\(index)]")
-          if let problem = kind.check(vector) {
-            io.standardOutput.line("FAIL \(id): \(problem)")
-            failed += 1
-          } else {
-            io.standardOutput.line("PASS \(id)")
-            passed += 1
-          }
-        }
-      }
+    for problem in found.problems {
+      io.standardOutput.line("FAIL \(TerminalText.message(problem))")
+      failed += 1
     }
-    guard filesRun > 0 else {
-      io.standardError.line(
-        "vcproto vectors: no vectors in '\(name)' (looked in "
-          + kinds.map { "\($0.folder)/" }.joined(separator: ", ") + ")")
-      return 2
+    for test in found.tests {
+      let (ok, why) = verdict(test, peer: peer)
+      if ok {
+        io.standardOutput.line("PASS \(TerminalText.escaped(test.name))")
+        passed += 1
+      } else {
+        io.standardOutput.line("FAIL \(TerminalText.escaped(test.name)): \(TerminalText.message(why))")
+        failed += 1
+      }
     }
     io.standardOutput.line("\(passed) passed, \(failed) failed")
     return failed == 0 ? 0 : 1
+  }
+
+  /// Runs one test against `peer`: whether it passed, and why not. A test the peer skips fails (this
+  /// library answers every kind).
+  static func verdict(_ test: ConformanceTestCase, peer: Peer = SwiftPeer.reply) -> (passed: Bool, why: String) {
+    guard let kind = ConformanceKind.all.first(where: { $0.name == test.kind }) else {
+      return (false, "no kind \(test.kind)")
+    }
+    let input: JSONValue
+    switch kind.input(test.vector) {
+    case .success(let value): input = value
+    case .failure(let problem): return (false, "bad vector: \(problem.text)")
+    }
+    let (passed, why) = kind.judge(peer(kind.name, input), vector: test.vector)
+    guard let passed else { return (false, "skipped: \(why)") }
+    return (passed, why)
   }
 
   /// Vector files hold many frames and envelopes (an 8 MiB bomb among them): larger than one frame.
@@ -117,49 +108,4 @@ enum VectorsCommand {
     limits.maxStringBytes = 256 * 1024 * 1024
     return limits
   }()
-
-  /// A message vector: `nil` when it passes, else what differed.
-  static func check(_ vector: JSONValue) -> String? {
-    guard let valid = vector["valid"]?.boolValue else { return "vector has no boolean \"valid\"" }
-    let bytes: [UInt8]
-    switch vector["frame"] {
-    case .string(let text)?: bytes = Array(text.utf8)
-    case let value?: bytes = Array(value.jsonText.utf8)
-    case nil: return "vector has no \"frame\""
-    }
-    var direction: MessageDirection?
-    if let word = vector["direction"]?.stringValue {
-      guard let d = MessageDirection(rawValue: word) else { return "unknown direction \"\(word)\"" }
-      direction = d
-    }
-    guard let text = vector["protocol_version"]?.stringValue else { return "vector has no \"protocol_version\"" }
-    guard let version = ProtocolVersion(rawValue: text) else { return "unknown protocol_version \"\(text)\"" }
-    let options = ValidationOptions(direction: direction, version: version)
-    let report = Validator(options: options).validate(bytes)
-    let decodes: Bool
-    do {
-      _ = try MessageDecoder(options: options).decode(bytes)
-      decodes = true
-    } catch {
-      decodes = false
-    }
-    let got = report.findings.map { "\($0.code.rawValue) \($0.pointer.isEmpty ? "\"\"" : $0.pointer)" }
-    let gotText = got.isEmpty ? "no findings" : got.joined(separator: ", ")
-    if report.isValid != valid {
-      return "expected \(valid ? "valid" : "invalid"), got \(report.isValid ? "valid" : "invalid") (\(gotText))"
-    }
-    if decodes != valid {
-      return "expected decode to \(valid ? "succeed" : "fail"), got \(decodes ? "success" : "failure")"
-    }
-    guard let expected = vector["findings"]?.arrayValue else { return nil }
-    let want: [(pointer: String, code: String)] = expected.map {
-      ($0["pointer"]?.stringValue ?? "", $0["code"]?.stringValue ?? "")
-    }
-    let missing = want.filter { w in !report.findings.contains { $0.pointer == w.pointer && $0.code.rawValue == w.code }
-    }
-    let extra = report.errors.filter { f in !want.contains { $0.pointer == f.pointer && $0.code == f.code.rawValue } }
-    if missing.isEmpty, extra.isEmpty { return nil }
-    let wantText = want.map { "\($0.code) \($0.pointer.isEmpty ? "\"\"" : $0.pointer)" }.joined(separator: ", ")
-    return "expected \(wantText.isEmpty ? "no findings" : wantText), got \(gotText)"
-  }
 }

@@ -11,8 +11,9 @@ extension ConformanceKind {
   ]
 
   /// `auth/`: the peer plays the handshake from the vector's inputs (every member but `id`,
-  /// `description` and the expectations). Its `outcome` must be `expected_outcome`, its `failure`
-  /// the vector's, and each of ``authOutputs`` the vector has must be equal.
+  /// `description` and the expectations). Its `outcome` must be `expected_outcome` (`ok` for a valid
+  /// vector without one), its `failure` the vector's, each of ``authOutputs`` the vector has must be
+  /// equal, and it may derive frame keys only when the vector has them.
   static let auth = ConformanceKind(
     name: "auth",
     input: {
@@ -20,8 +21,12 @@ extension ConformanceKind {
         of: $0, excluding: Set(authOutputs + ["id", "kind", "description", "valid", "expected_outcome", "failure"]))
     },
     compare: { vector, result in
-      guard let outcome = vector["expected_outcome"]?.stringValue else {
+      let valid = vector["valid"]?.boolValue
+      guard let outcome = vector["expected_outcome"]?.stringValue ?? (valid == true ? "ok" : nil) else {
         return ["the vector has no \"expected_outcome\""]
+      }
+      if let valid, valid != (outcome == "ok") {
+        return ["the vector's \"valid\" contradicts its expected_outcome \"\(outcome)\""]
       }
       var problems: [String] = []
       let got = result["outcome"]?.stringValue
@@ -36,6 +41,10 @@ extension ConformanceKind {
           continue
         }
         if !same(want, value) { problems.append("\(name) differs: expected \(show(want)), got \(show(value))") }
+      }
+      // Frame keys the vector does not have: authenticated frames where the vector has none.
+      for name in authOutputs where name.hasPrefix("frame_key") && vector[name] == nil && result[name] != nil {
+        problems.append("unexpected \(name): the vector has no authenticated frames")
       }
       return problems
     })

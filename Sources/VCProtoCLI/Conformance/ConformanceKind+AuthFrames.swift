@@ -45,6 +45,11 @@ extension ConformanceKind {
       guard let got = result["messages"]?.arrayValue else { return ["the result has no \"messages\" array"] }
       guard got.count == want.count else { return ["expected \(want.count) messages, got \(got.count)"] }
       var problems: [String] = []
+      if let valid = vector["valid"]?.boolValue,
+        valid != want.allSatisfy({ ($0["expect"]?.stringValue ?? "accept") == "accept" })
+      {
+        problems.append("the vector's \"valid\" contradicts its messages' expect")
+      }
       for (index, (m, answer)) in zip(want, got).enumerated() {
         let expect = m["expect"]?.stringValue ?? "accept"
         if answer["verdict"]?.stringValue != expect {

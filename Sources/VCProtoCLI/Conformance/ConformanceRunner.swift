@@ -98,21 +98,7 @@ final class ConformanceRunner {
       peer.stop(gracefully: false)
       return (false, "the peer answered for \(ConformanceKind.show(reply["id"])), not for this test")
     }
-    if let why = reply["unsupported"] { return (nil, "unsupported: \(said(why))") }
-    if let why = reply["error"] { return (false, "the peer reports an error: \(said(why))") }
-    guard let result = reply["result"] else {
-      return (false, "the answer has none of \"result\", \"unsupported\", \"error\"")
-    }
-    let problems = kind.compare(test.vector, result)
-    return (problems.isEmpty, problems.joined(separator: "; "))
-  }
-
-  /// A peer's `error` or `unsupported` text (or other JSON value), cut to what a line shows: at most
-  /// ``TerminalText/maxMessageLength`` characters, so a 16 MiB text costs no more than a short one.
-  /// Not escaped here: ``ConformanceCommand`` escapes (and cuts) the whole message it prints.
-  private func said(_ value: JSONValue) -> String {
-    if let text = value.stringValue { return TerminalText.cut(text, limit: TerminalText.maxMessageLength) }
-    return TerminalText.cut(value.jsonText, limit: TerminalText.maxMessageLength)
+    return kind.judge(reply, vector: test.vector)
   }
 
   /// One line of the peer as JSON, or why it is not.

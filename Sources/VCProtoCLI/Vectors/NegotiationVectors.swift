@@ -1,59 +1,41 @@
 import VCProto
 
-/// `Vectors/negotiation/`: `{id, server, client, expect}` (format in Vectors/README.md), run with the
-/// library's ``Negotiator`` and ``ServerOffer``: the hello's version, then either the negotiated
-/// version, capabilities (in order) and auth version, or the refusal frame, member for member.
+/// `Vectors/negotiation/` as ``SwiftPeer`` answers them: the library's ``ServerOffer`` (from
+/// `server`) says its hello's version, and ``Negotiator`` decides over `client`'s announcement; the
+/// result is `{hello_version, negotiated_protocol_version, capabilities, auth_version}`, or
+/// `{hello_version, refusal}` with the refusal frame as ``MessageEncoder`` writes it.
 enum NegotiationVectors {
-  /// `nil` when the vector passes, else what differed.
-  static func check(_ vector: JSONValue) -> String? {
-    guard let server = vector["server"]?.objectValue, let client = vector["client"]?.objectValue,
-      let expect = vector["expect"]?.objectValue
-    else { return "vector needs objects \"server\", \"client\" and \"expect\"" }
+  /// The result for `{server, client}`, or why there is none.
+  static func answer(_ input: JSONValue) -> Result<JSONValue, SwiftPeer.Refusal> {
+    guard let server = input["server"]?.objectValue, let client = input["client"]?.objectValue else {
+      return .failure(.init("the input needs objects \"server\" and \"client\""))
+    }
     let offer: ServerOffer
     switch Self.offer(server) {
-    case .failure(let problem): return problem.text
+    case .failure(let problem): return .failure(.init(problem.text))
     case .success(let made): offer = made
     }
-    var problems: [String] = []
-    let hello = offer.hello(challenge: nil)
-    if hello.version != expect["hello_version"]?.stringValue {
-      problems.append("hello.version \(hello.version)")
-    }
+    var result = JSONObject([.init(key: "hello_version", value: .string(offer.hello(challenge: nil).version))])
     let negotiation: Result<NegotiationOutcome, NegotiationFailure>
     do {
       negotiation = try Negotiator.negotiate(server: offer, client: announcement(client))
     } catch {
-      return "the announcement is refused: \(error)"
+      return .failure(.init("the announcement is refused: \(error)"))
     }
     switch negotiation {
-    case .success(let result):
-      guard expect["refusal"] == nil else {
-        return "expected the refusal, negotiated \(describe(result))"
-      }
-      let want = (
-        version: expect["negotiated_protocol_version"]?.stringValue ?? "",
-        capabilities: strings(expect["capabilities"]) ?? [], authVersion: expect["auth_version"]?.intValue ?? 1
-      )
-      if result.version.rawValue != want.version || result.capabilities != want.capabilities
-        || result.authVersion != want.authVersion
-      {
-        problems.append("negotiated \(describe(result))")
-      }
+    case .success(let outcome):
+      result["negotiated_protocol_version"] = .string(outcome.version.rawValue)
+      result["capabilities"] = .array(outcome.capabilities.map { .string($0) })
+      result["auth_version"] = .number(JSONNumber(outcome.authVersion))
     case .failure(let failure):
-      guard let want = expect["refusal"] else {
-        return "expected to negotiate, got the refusal (received \(failure.received))"
-      }
-      // The frame as the library encodes it must be the vector's, member for member.
       let frame = MessageEncoder().encode(ServerMessage.error(failure.errorMessage))
-      switch Result(catching: { () throws(JSONReadError) in try JSONReader().parse(frame) }) {
-      case .failure(let error): problems.append("the refusal frame does not parse: \(error)")
-      case .success(let got):
-        if !sameMembers(got.objectValue, want.objectValue) {
-          problems.append("refusal frame \(String(decoding: frame, as: UTF8.self))")
-        }
+      do throws(JSONReadError) {
+        result["refusal"] = try JSONReader().parse(frame)
+      } catch {
+        return .failure(.init("the refusal frame does not parse: \(error)"))
       }
     }
-    return problems.isEmpty ? nil : "got " + problems.joined(separator: "; ")
+    return .success(.object(result))
   }
 
   struct Problem: Error { var text: String }
@@ -83,17 +65,8 @@ enum NegotiationVectors {
       authVersion: client["auth_version"]?.intValue)
   }
 
-  /// The same members with equal values, in any order.
-  private static func sameMembers(_ a: JSONObject?, _ b: JSONObject?) -> Bool {
-    guard let a, let b, a.count == b.count else { return false }
-    return a.members.allSatisfy { b[$0.key] == $0.value }
-  }
-
   private static func strings(_ value: JSONValue?) -> [String]? {
     value?.arrayValue?.compactMap(\.stringValue)
   }
 
-  private static func describe(_ outcome: NegotiationOutcome) -> String {
-    "\(outcome.version) with [\(outcome.capabilities.joined(separator: ", "))], auth v\(outcome.authVersion)"
-  }
 }

@@ -1,9 +1,9 @@
 import VCProto
 
-/// `Vectors/sessions/`: conversation vectors (Vectors/README.md). Each vector builds a client or
-/// server engine from its `config`, feeds its `steps` in order and compares what the engine did after
-/// each input with the step's `expect` (actions in order; objects compared member by member, in any
-/// member order), or the step's `error` (an illegal event: `state` and `event`).
+/// `Vectors/sessions/` as ``SwiftPeer`` answers them: conversation vectors (Vectors/README.md). Each
+/// builds a client or server engine from its `config`, feeds the inputs of its `steps` in order and
+/// answers what the engine did after each (``ConformanceKind/sessions`` compares that with the
+/// step's `expect` or `error`).
 ///
 /// Client vectors give each received WebSocket message as its text exactly as received (`received`,
 /// `text` or `binary_base64`), each message the engine sends as its text (`send`, `text`, compared
@@ -14,48 +14,34 @@ import VCProto
 /// clock forward and fires, in deadline order (ties in arming order), every timer the engine armed
 /// and did not cancel whose deadline has come, each at its own deadline.
 enum SessionVectors {
-  /// `nil` when the vector passes, else what differed (at which step).
-  static func check(_ vector: JSONValue) -> String? {
-    guard let role = vector["role"]?.stringValue, let steps = vector["steps"]?.arrayValue else {
-      return "vector needs \"role\" and \"steps\""
+  /// The result for `{role, config, steps}` (`steps`: the inputs): `{"steps": [...]}`, one entry
+  /// per input, `{"actions": [...]}` (what the engine did) or `{"error": {"state", "event"}}` (an
+  /// illegal event); or why there is none.
+  static func answer(_ input: JSONValue) -> Result<JSONValue, SwiftPeer.Refusal> {
+    guard let role = input["role"]?.stringValue, let steps = input["steps"]?.arrayValue else {
+      return .failure(.init("the input needs \"role\" and \"steps\""))
     }
-    let config = vector["config"]?.objectValue ?? JSONObject()
+    let config = input["config"]?.objectValue ?? JSONObject()
     var runner: Runner
     switch role {
     case "client": runner = Runner(client: ClientEngine(clientConfiguration(config)))
     case "server": runner = Runner(server: ServerEngine(serverConfiguration(config)))
-    default: return "unknown role \"\(role)\""
+    default: return .failure(.init("unknown role \"\(role)\""))
     }
     runner.start = config["clock_start_ms"]?.int64Value ?? 0
     runner.now = runner.start
+    var answers: [JSONValue] = []
     for (index, step) in steps.enumerated() {
-      guard let input = step["input"]?.objectValue else { return "step \(index): no \"input\"" }
-      let result: Result<[JSONValue], IllegalEvent>
+      guard let input = step.objectValue else { return .failure(.init("step \(index): the input is not an object")) }
       do {
-        result = .success(try runner.feed(input))
+        answers.append(["actions": .array(try runner.feed(input))])
       } catch let error as IllegalEvent {
-        result = .failure(error)
+        answers.append(["error": ["state": .string(error.state), "event": .string(error.event)]])
       } catch {
-        return "step \(index): \(error)"
-      }
-      switch (result, step["error"]) {
-      case (.failure(let error), let want?):
-        if want["state"]?.stringValue != error.state || want["event"]?.stringValue != error.event {
-          return "step \(index): expected illegal \(want.jsonText), got \(error)"
-        }
-      case (.failure(let error), nil):
-        return "step \(index): unexpected \(error)"
-      case (.success(let got), let want?):
-        return "step \(index): expected illegal \(want.jsonText), got \(JSONValue.array(got).jsonText)"
-      case (.success(let got), nil):
-        let want = step["expect"]?.arrayValue ?? []
-        if canonical(sentTextsParsed(.array(got))) != canonical(sentTextsParsed(.array(want))) {
-          return
-            "step \(index) (\(input["kind"]?.stringValue ?? "?")): expected \(JSONValue.array(want).jsonText), got \(JSONValue.array(got).jsonText)"
-        }
+        return .failure(.init("step \(index): \(error)"))
       }
     }
-    return nil
+    return .success(["steps": .array(answers)])
   }
 
   /// `actions` with the `text` of each `send` action replaced by the JSON value it holds, so that a
@@ -113,18 +99,6 @@ enum SessionVectors {
   }
 
   static func version(_ value: JSONValue?) -> ProtocolVersion? { value?.stringValue.flatMap(ProtocolVersion.init) }
-
-  /// Objects with members sorted by key, recursively, so member order does not matter.
-  static func canonical(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .object(let o):
-      return .object(
-        JSONObject(o.members.map { .init(key: $0.key, value: canonical($0.value)) }.sorted { $0.key < $1.key }))
-    case .array(let a): return .array(a.map(canonical))
-    case .number(let n): return n.int64Value.map { JSONValue(integerLiteral: Int($0)) } ?? value
-    default: return value
-    }
-  }
 
   /// Drives one engine and keeps the host's timers.
   struct Runner {
