@@ -5,7 +5,14 @@ let package = Package(
   name: "vcproto",
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
+    // The whole library (the umbrella module re-exports the four below).
     .library(name: "VCProto", targets: ["VCProto"]),
+    // Its parts, for an app that wants less: JSON alone; the protocol core (model, codec, validator)
+    // without the connection code or zlib; the compression envelope; the connection (engines, hosts).
+    .library(name: "VCProtoJSON", targets: ["VCProtoJSON"]),
+    .library(name: "VCProtoCore", targets: ["VCProtoCore"]),
+    .library(name: "VCProtoEnvelope", targets: ["VCProtoEnvelope"]),
+    .library(name: "VCProtoConnection", targets: ["VCProtoConnection"]),
     .executable(name: "vcproto", targets: ["vcproto"]),
     // Reading captures and checking them as `vcproto validate` does (the tap and the fuzz targets use it).
     .library(name: "VCProtoCapture", targets: ["VCProtoCapture"]),
@@ -16,14 +23,38 @@ let package = Package(
       path: "Sources/CZlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
+    // Strict RFC 8259 JSON: the parser, the writer, JSONValue and numbers. Knows nothing of the protocol.
+    .target(
+      name: "VCProtoJSON",
+      path: "Sources/VCProtoJSON"
+    ),
+    // The protocol: catalog, rules, the typed model (Generated/), validator, codec, logging.
+    .target(
+      name: "VCProtoCore",
+      dependencies: ["VCProtoJSON"],
+      path: "Sources/VCProtoCore"
+    ),
+    // The compression envelope, the only part that links zlib.
+    .target(
+      name: "VCProtoEnvelope",
+      dependencies: ["VCProtoCore", "CZlib"],
+      path: "Sources/VCProtoEnvelope"
+    ),
+    // Negotiation, authentication, the connection engines, the observer, hosts and transports.
+    .target(
+      name: "VCProtoConnection",
+      dependencies: ["VCProtoCore", "VCProtoEnvelope"],
+      path: "Sources/VCProtoConnection"
+    ),
+    // The umbrella: `import VCProto` re-exports the four modules above. Its DocC catalog documents them.
     .target(
       name: "VCProto",
-      dependencies: ["CZlib"],
+      dependencies: ["VCProtoJSON", "VCProtoCore", "VCProtoEnvelope", "VCProtoConnection"],
       path: "Sources/VCProto"
     ),
     .target(
       name: "VCProtoCodegen",
-      dependencies: ["VCProto"],
+      dependencies: ["VCProtoCore"],
       path: "Sources/VCProtoCodegen"
     ),
     .target(
@@ -68,7 +99,7 @@ let package = Package(
     ),
     .testTarget(
       name: "VCProtoEnvelopeTests",
-      dependencies: ["VCProto", "CZlib"],
+      dependencies: ["VCProto", "VCProtoEnvelope", "CZlib"],
       path: "Tests/VCProtoEnvelopeTests"
     ),
   ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates everything derived from the protocol catalog (Sources/VCProto/Catalog), in dependency
+# Regenerates everything derived from the protocol catalog (Sources/VCProtoCore/Catalog), in dependency
 # order. Run it after editing the catalog; the tests and CI then check that nothing is stale.
 #
 #   tools/regenerate.sh           regenerate

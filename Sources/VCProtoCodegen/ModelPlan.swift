@@ -1,4 +1,5 @@
-import VCProto
+import VCProtoCore
+import VCProtoJSON
 
 /// Which Swift types the model has, across protocol versions.
 ///

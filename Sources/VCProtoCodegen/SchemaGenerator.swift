@@ -1,4 +1,5 @@
-import VCProto
+import VCProtoCore
+import VCProtoJSON
 
 /// Generates JSON Schema (draft 2020-12) files from a protocol catalog: `Schema/<version>/...`.
 ///

@@ -1,4 +1,5 @@
-import VCProto
+import VCProtoCore
+import VCProtoJSON
 
 /// Typed `oneOf` members: a catalog type with alternatives becomes an enum with one case per
 /// alternative (`HistoryMessageOrClaudeRecord.historyMessage(HistoryMessage)`), generated into
@@ -156,12 +157,12 @@ extension SwiftModelGenerator {
         s += "  case \(a.caseName)(\(a.swiftType))\n"
       }
       s += "\n  /// The alternatives in catalog order, the order the validator tries them in.\n"
-      s += "  static let alternatives: [FieldType] = [\n"
+      s += "  package static let alternatives: [FieldType] = [\n"
       s += e.alternatives.map { "    \(Self.literal($0.type)),\n" }.joined()
       s += "  ]\n\n"
       s += "  /// Reads the value whole, then the alternative the validator's `oneOf` rule chooses from it (with\n"
       s += "  /// the tree reader, whichever reader `r` is); a value no alternative accepts is refused.\n"
-      s += "  static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {\n"
+      s += "  package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {\n"
       s += "    let refusal = r.miss()\n"
       s += "    let value = try r.readValue()\n"
       s += "    var tree = JSONTreeReader(value)\n"

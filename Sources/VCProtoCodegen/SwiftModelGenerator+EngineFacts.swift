@@ -1,4 +1,5 @@
-import VCProto
+import VCProtoCore
+import VCProtoJSON
 
 extension SwiftModelGenerator {
   /// A member the connection engines read from a typed message: its direction, its name on the wire,

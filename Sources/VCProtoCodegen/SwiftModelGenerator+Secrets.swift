@@ -1,4 +1,5 @@
-import VCProto
+import VCProtoCore
+import VCProtoJSON
 
 extension SwiftModelGenerator {
   /// Every generated type (message payload or shape) with a member the catalog marks secret: its

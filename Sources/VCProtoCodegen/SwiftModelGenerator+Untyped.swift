@@ -1,4 +1,5 @@
-import VCProto
+import VCProtoCore
+import VCProtoJSON
 
 extension SwiftModelGenerator {
   /// A declared member the model gives only as JSON (``JSONValue`` or a raw ``JSONObject``), with the

@@ -1,9 +1,12 @@
 import Foundation
 import Testing
 
-@testable import VCProto
 @testable import VCProtoCLI
 @testable import VCProtoCapture
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `vcproto validate` settles clean frames with the direct decode path alone when no conversation
 /// needs the parsed object: the outcome (type, direction, findings) must be the one the validator gives.

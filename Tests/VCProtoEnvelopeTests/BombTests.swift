@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A decompression bomb: 1 GiB of zeros deflated (streamed, never materialised) to about
 /// 1 MiB. Opening it must fail fast and without the process's memory growing.

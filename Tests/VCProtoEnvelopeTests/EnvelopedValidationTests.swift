@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `Validator.validate(envelopedFrame:codec:)`: a host app validates what it received, enveloped
 /// or not, and gets findings against the inner message.

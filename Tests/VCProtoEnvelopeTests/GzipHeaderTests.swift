@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// gzip member headers with optional fields (RFC 1952 section 2.3), crafted by hand: FEXTRA, FNAME
 /// and FCOMMENT are skipped by zlib unread, so vcproto bounds the header before inflating.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 @Suite struct RoundTripTests {
   private let sizes = [1024, 1500, 4096, 30_000, 65_537, 1_048_576]

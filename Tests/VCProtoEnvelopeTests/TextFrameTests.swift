@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `EnvelopeCodec.open(textFrame:)`: the receiver rule of STANDARDS.md#compression, with the
 /// package's own strict JSON reader.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `String.hasSameScalars(asASCII:)` (equal UTF-8 lengths and `==`) is as exact as the byte
 /// comparison for an ASCII name, although `==` is canonical equivalence.

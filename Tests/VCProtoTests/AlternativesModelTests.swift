@@ -1,7 +1,10 @@
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A member of alternative types (0.3.0 `session_updated.messages[]`: a `HistoryMessage` or a raw
 /// Claude record, STANDARDS.md#message-reference) is typed as an enum with one case per alternative, and the

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 
-@testable import VCProto
 @testable import VCProtoCLI
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 @Suite struct AuthTests {
   static let key = "untethered-00112233445566778899aabbccddeeff"

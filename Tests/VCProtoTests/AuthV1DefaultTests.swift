@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Auth v1 is off unless the application opts in, for the library's auth client and the client
 /// engine alike (STANDARDS.md#client-rules): a man in the middle who strips the hello's

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The one integer of a sealed frame (`authenticated.seq`, not a catalog member, so outside
 /// `IntegerExtremeSweepTests`) at the edges of 64 bits, into both engines on a connection that

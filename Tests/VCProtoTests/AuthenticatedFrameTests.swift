@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Authenticated frames end to end: both channels come from a real auth v2 handshake, and every
 /// attack of STANDARDS.md#negotiation-and-auth gets its own error.

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// An independent attack on `authenticated_frames` as the engines enforce it (issue 29, item 3):
 /// wrappers with a member missing, added or mistyped, close-related and liveness frames sent plain,

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `authenticated_frames` follows the auth the server performed (STANDARDS.md#authenticated-frames): its keys
 /// come from an auth v2 handshake, so a `connect` that authenticates with the plain key is never

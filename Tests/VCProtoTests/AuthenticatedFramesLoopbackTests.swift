@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The two engines with `authenticated_frames` negotiated, through the pretend socket of
 /// ``ConnectionLoopbackTests``: after `connected` every frame on the wire is sealed, a sealed

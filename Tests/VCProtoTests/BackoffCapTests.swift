@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The backoff cap holds after jitter (STANDARDS.md#reconnect): the real clients jitter the
 /// capped delay, so a 30 s cap gave 37 s; the engine's delays never pass ``ClientTiming/backoffCapMs``.

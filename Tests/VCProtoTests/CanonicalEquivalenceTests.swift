@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Strings a peer chooses (message ids, idempotency keys, session ids, correlated ids, signatures,
 /// challenges) are compared and hashed by their exact scalars in the engines and the observer, never

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// An auth v2 answer counts only from its challenge's issue time (inclusive) to the lifetime later
 /// (exclusive), STANDARDS.md#negotiation-and-auth: an answer at a time before the issue time is refused at any

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A 0.4.0 `session_history` whose `gap.reason` is `client_ahead` tells the client to drop what it
 /// holds from `next_seq` on and to resume after `next_seq - 1` (STANDARDS.md#subscriptions). A

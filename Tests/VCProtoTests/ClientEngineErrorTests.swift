@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A server `error` that refuses a request ends that request, and only that one (STANDARDS.md#requests).
 /// The refusal messages come from the catalogs in Reference/, not from the engine.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `ClientHost.send` during a reconnect: the request waits in the engine's outbox and is answered
 /// once the connection is back (issue 30: the application had to build its own outbox), or fails

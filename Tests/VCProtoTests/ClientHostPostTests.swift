@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `ClientHost.post` (a send without an answer to wait for) during a reconnect: it waits for the
 /// connection, bounded like the engine's outbox (its capacity, the request timeout), and fails with

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The outbox (STANDARDS.md#outbox): a request with a request id made while the client
 /// is not ready waits, bounded by ``ClientConfiguration/outboxCapacity``, and goes out in order once

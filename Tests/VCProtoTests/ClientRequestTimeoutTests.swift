@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A request whose answer never comes fails with `timeout` at its deadline (STANDARDS.md#requests),
 /// with the timeouts the application configured. The default values are pinned by the

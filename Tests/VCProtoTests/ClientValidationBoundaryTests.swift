@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The client engine is a validation boundary (issue 30): it takes WebSocket messages as received,
 /// decodes each once against the connection's version, delivers typed messages, and reports a frame

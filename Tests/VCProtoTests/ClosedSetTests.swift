@@ -1,7 +1,10 @@
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The closed sets the protocol defines are Swift enums in the typed model: their cases are exactly the
 /// catalog's `allowedValues`, every value round-trips, and a value outside the set fails decoding with
@@ -140,7 +143,7 @@ import VCProtoCodegen
     func check<E: JSONStringEnum & ModelReadable>(_: E.Type) throws {
       func pulled(_ json: String) -> E? {
         Array(json.utf8).withUnsafeBufferPointer { buffer in
-          var p = JSONParser(buffer: buffer, limits: .default)
+          var p = BytesReader(buffer: buffer, limits: .default)
           return try? E.read(&p)
         }
       }

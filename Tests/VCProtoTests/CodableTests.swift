@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `Codable` for what an app stores: every typed message encodes through Foundation's `JSONEncoder` to
 /// the JSON value ``MessageEncoder`` writes, and decodes through `JSONDecoder` by the same rules as

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The connect deadline (issue 30): a TCP connect or WebSocket upgrade that hangs no longer leaves the
 /// client `connecting` for as long as the host waits. Armed with each ``ClientAction/openTransport(_:)``,

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 
-@testable import VCProto
 @testable import VCProtoCLI
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 @testable import VCProtoTestSupport
 
 /// The connection engines: the conversation vectors, random event sequences under the invariants,

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A client engine and a server engine talking to each other through a pretend socket (frames are
 /// written as JSON text and parsed again), for every version and both auth versions. Each frame

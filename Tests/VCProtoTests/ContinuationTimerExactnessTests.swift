@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A continuation timer names its session by the exact id (issue 29, item 8): two sessions whose ids
 /// are canonically equivalent are two timers, in the engine's table and in a host's dictionary, so

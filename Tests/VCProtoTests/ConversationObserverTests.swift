@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The conversation observer (STANDARDS.md#observing): each test feeds
 /// a conversation and expects the codes each frame causes, from the engines' rules as the section

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Frames on which `fuzz-frame` found the decoder and the validator disagreeing, inline. Each must be
 /// refused by both, or accepted by both.

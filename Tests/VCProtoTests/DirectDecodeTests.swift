@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The direct decode path (straight from bytes into the generated structs) against the tree path (one
 /// parse into `JSONValue`, then the model and the validator): the same result on every frame, and the

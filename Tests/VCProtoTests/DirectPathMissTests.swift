@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The direct decode path gives up with its own signal, `DirectPathError`: a miss (a frame it does not
 /// recognise outright, which may still be valid) is never a JSON error, and a real JSON error met on
@@ -9,8 +12,8 @@ import Testing
   /// Runs the generated decoder over the bytes reader on a client frame as ``MessageDecoder`` does.
   static func pull(_ text: String) -> Result<ClientMessage?, DirectPathError>? {
     Array(text.utf8).withUnsafeBufferPointer { buffer in
-      var p = JSONParser(buffer: buffer, limits: JSONLimits())
-      guard let type = p.pullLeadingType() else { return nil }
+      var p = BytesReader(buffer: buffer, limits: JSONLimits())
+      guard let type = p.parser.pullLeadingType() else { return nil }
       do throws(DirectPathError) {
         return .success(try ClientMessage.read(type: type, version: .v0_2_0, &p, typeConsumed: true))
       } catch {

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 @Suite struct EncoderNegotiationTests {
   @Test func refusesExtensionsThePeerDidNotAccept() throws {

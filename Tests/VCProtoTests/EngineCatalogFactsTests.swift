@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The engines' conversation facts come from the catalog (STANDARDS.md#state-machine): each test drives
 /// an engine and compares what it does with the catalog's fact, read in the test from the

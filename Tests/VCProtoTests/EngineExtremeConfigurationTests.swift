@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Every number in ``ClientTiming`` and ``ServerConfiguration`` at the ends of its type (and just
 /// inside them, and around zero), through a conversation that arms every timer, fires it at its

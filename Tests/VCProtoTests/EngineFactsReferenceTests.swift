@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The catalog's conversation facts checked against the independent oracle, the reference catalogs
 /// of the real system in Reference/ (written from its source, not from vcproto's catalog): each

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The readers on the engines' per-frame path against their plain definitions: byte comparison of
 /// member names, the frame types recognised once per frame, a 0.2.0 record's position read in place, and

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// What the client engine reads from a typed message instead of a tree (the generated
 /// `EngineFacts.swift`, ``HistoryFrame``) is what the frame's own members say, over every valid

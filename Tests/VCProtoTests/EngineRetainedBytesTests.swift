@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// What a hostile peer can make an engine keep. The engines bound their tables by count; these
 /// tests hold them to a bound in bytes as well, since a peer chooses each string's length (up to the

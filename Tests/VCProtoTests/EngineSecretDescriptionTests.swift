@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The connection engines hold the API key (their configuration, the `connect` they sent) and pass
 /// frames that carry it (`ClientAction.send(connect)`, `ServerEvent.frameReceived(connect)`). A host

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A closed set of allowed values admits a string only when it is the same sequence of Unicode scalars
 /// as one of the values, as names are compared (STANDARDS.md#exact-member-names), on every path: the
@@ -56,7 +59,7 @@ import Testing
   @Test func theBytesReaderRefusesAnotherSpelling() {
     func pulled(_ json: String) -> Drink? {
       Array(json.utf8).withUnsafeBufferPointer { buffer in
-        var p = JSONParser(buffer: buffer, limits: .default)
+        var p = BytesReader(buffer: buffer, limits: .default)
         return try? Drink.read(&p)
       }
     }

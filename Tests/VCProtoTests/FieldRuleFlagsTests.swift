@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The generated direct path hands a cross-member rule its flags as bits (``FieldRule/MemberFlags``), the
 /// validator as an array of `Bool`: the same rule must give the same verdict from both, for every rule

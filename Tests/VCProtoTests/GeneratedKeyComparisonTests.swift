@@ -1,7 +1,10 @@
 import Testing
 
-@testable import VCProto
 @testable import VCProtoCodegen
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Member names are compared as sequences of Unicode scalars (STANDARDS.md#exact-member-names) by the
 /// validator and by every generated `init(reading:)` (through its reader's `keyIs`), never with Swift's `==`.

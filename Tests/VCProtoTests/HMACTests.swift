@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// SHA-256 and HMAC-SHA256 against published figures, and the constant-time comparison.
 @Suite struct HMACTests {

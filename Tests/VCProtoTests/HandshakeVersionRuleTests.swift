@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The handshake's version rules of the real server (STANDARDS.md#negotiation), per connection version.
 @Suite struct HandshakeVersionRuleTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A peer floods a host whose application reads slowly: the host's `events` buffer stays within
 /// its limit (the host stops reading the transport), and once the application reads, every event

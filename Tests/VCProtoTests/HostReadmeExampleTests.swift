@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 // The client and the server that README.md ("A client in a few lines", "A server in a few lines")
 // and the DocC article Sources/VCProto/VCProto.docc/ConnectingWithTheHosts.md show are the code

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Collects what an async sequence yields, so a test can wait for an element without a sleep:
 /// ``next(_:where:)`` returns the first element after `from` that matches, suspending until it arrives.

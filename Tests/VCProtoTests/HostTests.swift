@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `ClientHost` and `ServerHost` over the in-memory transport, their timers on a `TestClock`: no
 /// real time passes and no test sleeps.

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Hostile frames: each yields a specific finding, never a crash, with bounded work.
 @Suite struct HostileInputTests {

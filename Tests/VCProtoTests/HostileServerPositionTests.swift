@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A hostile or broken server feeding a ready 0.5.0/0.4.0 client engine positions at the edges of
 /// `Int64` (the window's own empty marker `Int64.min` among them), repeated positions inside one

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// RFC 6901 pointers over Unicode scalars: a member name that begins with a combining mark must not
 /// merge with the `/` before it (found by Fuzz/fuzz-frame: `"\u{30B}ott"` gave a pointer whose first

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// RFC 8259 strictness of the hand-written reader: what it must accept and what it must refuse.
 @Suite struct JSONReaderConformanceTests {

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The direct path matches member names byte for byte in place: a name must match exactly its own bytes,
 /// whatever its length, and a difference at any position must be seen (a guard for any faster comparison).

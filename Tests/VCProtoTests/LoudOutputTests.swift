@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A hostile peer's long names must not come back whole in what a library user logs: a finding's
 /// type and description, a log record, an error's text. Each frame here puts a megabyte where the

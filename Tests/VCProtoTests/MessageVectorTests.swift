@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Every golden message vector: the verdict, the exact error findings (pointer and code), the listed
 /// warnings, decoding, and a byte-exact re-encoding of valid frames.

@@ -2,13 +2,16 @@ import Foundation
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The committed typed model is exactly what the catalog generates, and it models every catalog type.
 @Suite struct ModelFreshnessTests {
   static let generatedDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/VCProto/Model/Generated")
+    .appendingPathComponent("Sources/VCProtoCore/Generated")
 
   @Test func committedModelMatchesTheCatalog() throws {
     for file in SwiftModelGenerator().files() {

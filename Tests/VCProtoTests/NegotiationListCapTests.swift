@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The handshake-list cap of STANDARDS.md#limits (64 entries) holds at the negotiator's entry too,
 /// not only for frames that went through the validator: a server engine, or any caller that builds a

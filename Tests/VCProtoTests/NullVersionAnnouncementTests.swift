@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `connect.protocol_version: null` means absent on every version (STANDARDS.md#negotiation): the real
 /// server's parser returns nothing for a value that is not a string and gives nothing the floor, so

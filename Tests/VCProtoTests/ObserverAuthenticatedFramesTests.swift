@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The conversation observer on a connection whose `connected` granted `authenticated_frames`
 /// (STANDARDS.md#frames-observed and STANDARDS.md#observing): it has no key, so it checks what the wire shows

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `ConversationObserver` is public API: a proxy or test harness hands it the times it has, which
 /// may come from the traffic itself (HAR timestamps, a peer's clock). Times at the edges of `Int64`

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// What the conversation observer's findings quote from a capture (STANDARDS.md#errors: a message
 /// quotes at most 60 characters of a name, type or value taken from the frame, then `…`; STANDARDS.md#observing):

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The pong deadline belongs to the oldest unanswered `ping`: a later ping never pushes it back, so
 /// a dead peer is detected within ``ClientTiming/pongTimeoutMs`` of the first unanswered ping

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// ``PositionWindow`` against a plain model of a bounded FIFO set (an array, oldest first, searched
 /// linearly): after every operation both must hold the same positions in the same order.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Denial of service before authentication (issue 14): work linear in the frame, memory bounded per
 /// frame, findings and log records capped, handshake lists bounded, one duplicate-key rule. Work and

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Every real 0.2.0 message in the protocol reference decodes with the verdict the reference catalog
 /// implies. The oracle below reads the reference catalog itself (requiredness, nullability, JSON

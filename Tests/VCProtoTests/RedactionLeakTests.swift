@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Each way a secret used to get past redaction, pinned: the logger's excerpt of a malformed frame
 /// (the text does not parse, so only the tolerant scan stands between the secret and the log).

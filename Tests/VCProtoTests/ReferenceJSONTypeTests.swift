@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Every member that a reference catalog (Reference/catalog-0.{2,3,4,5}.0.json, read directly) gives a
 /// JSON type has that JSON type in vcproto's catalog of the same version, at every depth: top-level

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The committed Schema/ is exactly what the catalog generates (`vcproto-dev schema` rewrites it).
 @Suite struct SchemaFreshnessTests {

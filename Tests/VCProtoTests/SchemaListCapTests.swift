@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Schema/ and the validator agree on the handshake lists' cap (STANDARDS.md#limits and
 /// STANDARDS.md#negotiation-and-auth): the committed schemas give `maxItems` to exactly the lists the validator caps,

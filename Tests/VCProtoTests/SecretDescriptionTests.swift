@@ -1,7 +1,10 @@
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// No printed form of a value that holds a secret shows it: `print`, interpolation,
 /// `String(describing:)`, `String(reflecting:)`, `dump`, for the value and every wrapper around it.

@@ -1,4 +1,7 @@
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The tests' shorthand for driving a ``ServerEngine`` with frames written as `JSONObject`s: a
 /// received frame is its compact JSON text, an application frame the typed message of the newest

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `ServerHost` keeps each client's `ServerMemory` (idempotency keys, replay buffer) across the
 /// client's reconnects, named by `connect.session_id`, and remembers a bounded number of clients.

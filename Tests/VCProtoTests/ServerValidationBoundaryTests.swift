@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The server engine as a validation boundary (issue 30): it takes each WebSocket message as it
 /// arrived, decodes it once with the connection's version, and hands the application only validated,

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `SessionKey` keys the client engine's subscriptions by the ids' exact scalars.
 @Suite struct SessionKeyTests {

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `SessionUpdate` keeps the frame's messages once with indices; the copying accessors and the
 /// initializer of copies still say the same thing.
@@ -83,7 +86,7 @@ import Testing
     let printed = String(describing: SessionUpdate(sessionId: "s", cursor: nil))
     #expect(
       printed
-        == "SessionUpdate(sessionId: \"s\", purge: nil, messages: VCProto.SessionMessages.v0_5_0([]), "
+        == "SessionUpdate(sessionId: \"s\", purge: nil, messages: VCProtoConnection.SessionMessages.v0_5_0([]), "
         + "insertIndices: [], replaceIndices: [], cursor: nil, isComplete: true, gap: nil, dropped: 0)")
   }
 

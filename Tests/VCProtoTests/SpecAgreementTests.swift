@@ -3,7 +3,10 @@ import Testing
 import VCProtoCLI
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The message reference (docs/MESSAGES.md, with STANDARDS.md's generated table), the catalog and the
 /// Swift model agree: no type or member in one but not the others, and every example in the reference

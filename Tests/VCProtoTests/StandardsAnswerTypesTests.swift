@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// STANDARDS.md#requests shows which frame types answer which request, in a table generated
 /// from the catalog; the client engine's table (`ClientEngine.answerTypes`) must say exactly the same,

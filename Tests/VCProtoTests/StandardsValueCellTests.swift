@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The *values* cell of the member tables (docs/MESSAGES.md) says what the catalog allows: a member whose
 /// allowed set is empty (only `null`, like 0.4.0's `subscribe.last_message_id`) must not read

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The host ends reconnecting with a reason (issue 30: a permanent failure was retried forever and
 /// the application was never told the client had stopped): ``ClientEvent/stop(reason:)`` while

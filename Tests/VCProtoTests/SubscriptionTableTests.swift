@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `SubscriptionTable` behaves as a dictionary from session id to subscription, through insertions
 /// and removals that wrap, collide, shift and grow its index.

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A clock the test moves by hand: ``advance(by:)`` wakes every sleeper whose deadline passed. A sleep
 /// whose deadline already passed returns at once, so a test that advances before a host armed its

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// With `compression_text` negotiated, both engines tell a text envelope from a frame by decoding
 /// the text directly (an envelope's type, `compressed`, is no message type): an envelope is opened and

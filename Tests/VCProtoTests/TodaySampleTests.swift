@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// An oracle written from the reference catalogs of today's protocol (Reference/catalog-0.3.0.json,
 /// catalog-0.4.0.json, catalog-0.5.0.json), independently of vcproto's catalog and validator: it

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The engines' transition tables are keyed by enumerations (states and event kinds, `CaseIterable`):
 /// every (state, event kind) pair is decided, the flat tables the engines consult agree with the

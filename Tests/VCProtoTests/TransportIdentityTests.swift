@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Transport identity (issue 30): the client engine names each transport it asks for, and news of any
 /// transport but its current one is ignored, so a stale close cannot be taken for the current

@@ -1,7 +1,10 @@
 import Testing
 
-@testable import VCProto
 @testable import VCProtoCodegen
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A frame's `type` names a message only when it is the same sequence of Unicode scalars as the
 /// catalog's type, as member names are compared (STANDARDS.md#exact-member-names). Swift's `String` `==` and

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Every declared member the typed model leaves as JSON is listed, with its reason, in the DocC article
 /// on the model (TheTypedModel.md, "Members left untyped"); a new one fails here until it is typed or
@@ -58,7 +61,7 @@ import VCProtoCodegen
       let owner = isMessage ? SwiftModelGenerator.payloadName(m.owner) : m.owner
       listed.insert("\(owner).\(SwiftModelGenerator.camelCase(member))")
     }
-    let directory = Self.root.appendingPathComponent("Sources/VCProto/Model/Generated")
+    let directory = Self.root.appendingPathComponent("Sources/VCProtoCore/Generated")
     var found: Set<String> = []
     for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
       var owner = ""

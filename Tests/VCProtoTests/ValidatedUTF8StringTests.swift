@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// The reader makes Strings from the bytes it validated without validating them again
 /// (`String(validatedUTF8:isASCII:)`): each must be the very String that the text denotes, with the

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// One test per finding code, with the exact pointer and severity, plus decode/validate agreement.
 @Suite struct ValidatorCodeTests {

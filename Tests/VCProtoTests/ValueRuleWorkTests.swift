@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Hostile inputs for the one rule interpreter (``ValueRules``): the work stays linear in the input
 /// even where `oneOf` alternatives are tried one after the other, findings stay capped inside every

@@ -1,7 +1,10 @@
 import Testing
 import VCProtoCodegen
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// `ValueRules`, the one interpreter of the catalog's value rules, checked directly: each expectation
 /// comes from STANDARDS.md (STANDARDS.md#conventions, STANDARDS.md#encoding and STANDARDS.md#findings) or from the

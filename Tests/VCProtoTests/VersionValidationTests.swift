@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// Validation and decoding per negotiated version: the findings name what is wrong and which version
 /// has the type or member (facts from the real system's version history, STANDARDS.md).

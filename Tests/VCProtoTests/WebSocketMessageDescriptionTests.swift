@@ -1,6 +1,9 @@
 import Testing
 
-@testable import VCProto
+@testable import VCProtoConnection
+@testable import VCProtoCore
+@testable import VCProtoEnvelope
+@testable import VCProtoJSON
 
 /// A `WebSocketMessage` prints as its kind, size and a short preview with secrets masked as log
 /// records mask them, never as a byte array (issue 30) and never with a secret.

@@ -8,11 +8,11 @@ enum GenerateModelCommand {
     exitStatus: [ExitStatus(0, "written"), ExitStatus(2, "usage error or a file that cannot be written")],
     options: [
       .option(
-        "output", short: "o", value: "dir", help: "Directory to write into (default Sources/VCProto/Model/Generated).")
+        "output", short: "o", value: "dir", help: "Directory to write into (default Sources/VCProtoCore/Generated).")
     ])
 
   static func run(_ args: ParsedArguments, io: CommandIO, tools: DeveloperTools) -> Int32 {
-    let output = args["output"] ?? "Sources/VCProto/Model/Generated"
+    let output = args["output"] ?? "Sources/VCProtoCore/Generated"
     let files = tools.modelFiles()
     for file in files {
       guard FileWriting.write(file.contents, to: io.resolve(output), path: file.path, io: io, command: "generate-model")

@@ -1,0 +1,234 @@
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
+
+/// The validation boundary: every WebSocket message from the server comes in here as bytes and
+/// leaves as a typed ``ServerMessage`` or a ``ProtocolViolation``, never as an unchecked frame.
+extension ClientEngine {
+  /// The decoder of `hello`, the first frame, before anything is negotiated. Its members are the
+  /// same in every version; the oldest version's rules are the ones that do not depend on the
+  /// version still to be negotiated (`hello.version` is the server's ceiling: any version is at
+  /// least 0.2.0).
+  static let handshakeDecoder = decoder(for: .v0_2_0)
+
+  /// The decoder of a frame before `ready` (``handshakePhaseTypes``): `hello` with
+  /// ``handshakeDecoder``; `connected` with the version it names, when the client could accept it;
+  /// anything else with the version the handshake is heading for (the lower of the server's ceiling
+  /// and the client's maximum), which is the oldest before `hello`.
+  func handshakeDecoder(for type: String, _ value: JSONValue) -> MessageDecoder {
+    if type == "connected", let named = value.objectValue?["negotiated_protocol_version"]?.stringValue,
+      let version = ProtocolVersion(rawValue: named), version >= configuration.minimumVersion,
+      version <= configuration.maximumVersion
+    {
+      return Self.decoder(for: version)
+    }
+    guard type != "hello", let heading = handshakeVersion else { return Self.handshakeDecoder }
+    return Self.decoder(for: heading)
+  }
+
+  /// The types read before negotiation (``handshakeDecoder``); anything else before `connected` is
+  /// ignored, as before authentication nothing is acted on.
+  static let handshakePhaseTypes: Set<String> = ["hello", "connected", "auth_error", "error", "pong"]
+
+  /// The decoder of a connection on `version`: server-to-client frames, the version's rules.
+  static func decoder(for version: ProtocolVersion) -> MessageDecoder {
+    MessageDecoder(options: ValidationOptions(direction: .serverToClient, version: version))
+  }
+
+  /// One received WebSocket message: opened (envelope, then sealed frame), decoded once, and acted on.
+  ///
+  /// A text envelope (`compression_text`) is told from a frame by the decode itself: its type,
+  /// `compressed`, is no message type, so the direct decode reads it as an unknown object (one
+  /// parse, as any unknown type), which is then opened and its frame decoded. Every other text
+  /// message, one that mentions `"compressed"` in a string too, stays on the direct path.
+  mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]) {
+    switch state {
+    case .awaitingHello, .awaitingConnected, .ready: break
+    default: return  // in flight after the client closed: ignored
+    }
+    lastFrameAt = now
+    guard let bytes = openFrame(message, now: now, &out) else { return }
+    guard negotiatedDecoder != nil else {
+      handshakeFrame(bytes, now: now, &out)
+      return
+    }
+    // Ready: the negotiated version's decoder (used in place, not copied), on its direct path from
+    // the bytes; the validator runs only on a frame that fails, to say why.
+    guard var decoded = decodeReady(bytes, now: now, &out) else { return }
+    if channel == nil, capabilityFlags.contains(.compressionText), case .text = message,
+      case .unknown(let object) = decoded, EnvelopeCodec.isTextEnvelope(.object(object))
+    {
+      guard let inner = openTextEnvelope(object, now: now, &out), let frame = decodeReady(inner, now: now, &out)
+      else { return }
+      decoded = frame
+    }
+    guard let typed = serverMessage(consume decoded, now: now, &out) else { return }
+    receive(typed, now: now, &out)
+  }
+
+  /// The frame decoded with the negotiated version's decoder, or `nil` after reporting it.
+  mutating func decodeReady(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) -> AnyMessage? {
+    do throws(DecodingFailure) {
+      return try negotiatedDecoder!.decode(bytes)
+    } catch {
+      violation(error.findings, type: error.messageType, now: now, &out)
+      return nil
+    }
+  }
+
+  /// The frame inside `message` before it is decoded: a binary message is a binary envelope, opened
+  /// only with `compression_binary` (STANDARDS.md#compression); after the verified `connected`, with
+  /// authenticated frames in force, the sealed frame is then opened (STANDARDS.md#authenticated-frames:
+  /// a plain, malformed, altered, replayed or reordered one closes the connection and reaches
+  /// nothing). A text message is otherwise the frame as it came (a text envelope is recognised by
+  /// its decode, ``receive(_:now:_:)``), except that with both authenticated frames and
+  /// `compression_text` it is parsed once here to tell an envelope from a sealed frame. `nil` when
+  /// something does not open (reported).
+  mutating func openFrame(_ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
+    var bytes: [UInt8]
+    var sealed: JSONValue?
+    switch message {
+    case .binary(let payload):
+      // A binary message is only ever a compression envelope (STANDARDS.md#compression).
+      guard capabilityFlags.contains(.compressionBinary) else {
+        reject(
+          Finding(
+            .error, .extensionNotNegotiated, pointer: "",
+            message: "a binary message (a binary envelope) but compression_binary was not negotiated"),
+          type: nil, now: now, &out)
+        return nil
+      }
+      do throws(EnvelopeError) {
+        bytes = try EnvelopeCodec().open(binary: payload)
+      } catch {
+        reject(Finding(.error, FindingCode(error), pointer: "", message: error.description), type: nil, now: now, &out)
+        return nil
+      }
+    case .text(let payload):
+      bytes = payload
+      if channel != nil, capabilityFlags.contains(.compressionText) {
+        guard let value = parse(bytes, now: now, &out) else { return nil }
+        if EnvelopeCodec.isTextEnvelope(value), case .object(let envelope) = value {
+          guard let inner = openTextEnvelope(envelope, now: now, &out) else { return nil }
+          bytes = inner
+        } else {
+          sealed = value
+        }
+      }
+    }
+    guard channel != nil else { return bytes }
+    do throws(AuthenticatedFrameError) {
+      switch sealed {
+      case .object(let object)?: return Array(try channel!.open(object: object).utf8)
+      case .some:
+        channel = nil  // not an object: not an authenticated frame, and the channel is done
+        throw .notAuthenticated
+      case nil: return try channel!.open(bytes)
+      }
+    } catch {
+      connectionLost(.authenticatedFrame(error), now: now, close: true, &out)
+      return nil
+    }
+  }
+
+  /// The frame inside a text envelope, or `nil` after reporting it.
+  mutating func openTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
+    do throws(EnvelopeError) {
+      return try EnvelopeCodec().open(textEnvelope: envelope)
+    } catch {
+      reject(
+        Finding(.error, FindingCode(error), pointer: "", message: error.description), type: "compressed", now: now,
+        &out)
+      return nil
+    }
+  }
+
+  /// A frame before `ready`: parsed, so that its `type` (and a `connected`'s version) chooses the
+  /// decoder (``handshakeDecoder(for:_:)``), then typed from the tree and acted on.
+  mutating func handshakeFrame(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) {
+    guard let value = parse(bytes, now: now, &out) else { return }
+    let decoder: MessageDecoder
+    let type = value.objectValue?["type"]?.stringValue
+    if let type, Self.handshakePhaseTypes.contains(type) {
+      decoder = handshakeDecoder(for: type, value)
+    } else if state == .awaitingConnected, let implicit = implicitAuthVersion, configuration.allowAuthV1 {
+      decoder = Self.decoder(for: implicit)  // a 0.2.0/0.3.0 server's first frame after connect
+    } else if value.objectValue == nil || type == nil {
+      // Not a frame at all: the handshake is broken.
+      violation(decoder: Self.handshakeDecoder, value, now: now, &out)
+      return
+    } else {
+      return  // before authentication nothing else is acted on
+    }
+    let decoded: AnyMessage
+    do throws(DecodingFailure) {
+      decoded = try decoder.decode(tree: value)
+    } catch {
+      violation(error.findings, type: error.messageType, now: now, &out)
+      return
+    }
+    guard let typed = serverMessage(consume decoded, now: now, &out) else { return }
+    receive(typed, now: now, &out)
+  }
+
+  /// The frame's tree, or `nil` after reporting it (not JSON: a violation).
+  mutating func parse(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) -> JSONValue? {
+    let decoder = negotiatedDecoder ?? Self.handshakeDecoder
+    do {
+      return try JSONReader(limits: decoder.validator.options.limits, knownKeys: .protocolNames).parse(bytes)
+    } catch {
+      let report = decoder.validator.report(readError: error, frame: bytes)
+      violation(report.findings, type: nil, now: now, &out)
+      return nil
+    }
+  }
+
+  /// The server message a decode gave, or `nil` after reporting the frame (a client-to-server
+  /// message): a frame with an error is never acted on.
+  mutating func serverMessage(
+    _ decoded: consuming AnyMessage, now: Int64, _ out: inout [ClientAction]
+  ) -> ServerMessage? {
+    switch consume decoded {
+    case .server(let message): return message
+    case .unknown(let object): return .unknown(object)
+    case .client(let message):
+      let finding = Finding(
+        .error, .wrongDirection, pointer: "/type", messageType: message.type,
+        message: "a client-to-server message from the server")
+      violation([finding], type: message.type, now: now, &out)
+      return nil
+    }
+  }
+
+  /// Reports a frame that is not a frame (no object, no `type`) with `decoder`'s findings.
+  mutating func violation(decoder: MessageDecoder, _ value: JSONValue, now: Int64, _ out: inout [ClientAction]) {
+    let report = decoder.validator.validate(value)
+    violation(report.findings, type: report.messageType, now: now, &out)
+  }
+
+  /// Reports one finding about the message (an envelope or capability error) as a violation.
+  mutating func reject(_ finding: Finding, type: String?, now: Int64, _ out: inout [ClientAction]) {
+    violation([finding], type: type, now: now, &out)
+  }
+
+  /// Delivers a ``ProtocolViolation`` and applies the policy: during the handshake (before `ready`),
+  /// or for a handshake message (`hello`, `connected`, `auth_error`) at any time, the connection
+  /// closes (``CloseReason/protocolViolation(_:)``); otherwise the frame is dropped and the
+  /// connection goes on.
+  mutating func violation(_ findings: [Finding], type: String?, now: Int64, _ out: inout [ClientAction]) {
+    let shown = type.map(Finding.shownType)
+    let closes = state != .ready || (type.map { Validator.handshakeTypes.contains($0) } ?? false)
+    guard closes else {
+      out.append(.deliver(.violation(ProtocolViolation(messageType: shown, findings: findings, disposition: .dropped))))
+      return
+    }
+    let first = findings.first { $0.severity == .error } ?? findings.first
+    let detail =
+      "\(shown ?? "(no type)"): "
+      + (first.map { "\($0.code.rawValue) at \(Redaction.truncated($0.pointer))" } ?? "invalid")
+    let reason = CloseReason.protocolViolation(detail)
+    out.append(
+      .deliver(.violation(ProtocolViolation(messageType: shown, findings: findings, disposition: .closed(reason)))))
+    connectionLost(reason, now: now, close: true, &out)
+  }
+}

@@ -1,0 +1,288 @@
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
+
+/// The positions a subscription has delivered, remembering at most `capacity` of them and forgetting
+/// the oldest insertion first (what ``BoundedSet`` does, specialised for `Int` on the per-message
+/// path).
+///
+/// A ring buffer of the same capacity holds the positions in insertion order. While every position
+/// has been greater than the one before (what a server sends: `seq` and `offset` grow, so a live
+/// session only ever appends), the ring is sorted and is all there is: an insert compares with the
+/// newest position and appends, and a lookup is a binary search. The first insert that breaks the
+/// order (a re-subscribe from an earlier position, a server that reorders, a 0.2.0/0.3.0 uuid hash)
+/// adds a flat open-addressing table (linear probing, at most half full, backward-shift deletion),
+/// built once from the ring; from then on an insert is one hash and a probe, until ``removeAll()``.
+/// Both grow by doubling up to their bound (`capacity` positions; a table of the next power of two
+/// at least twice that), so a window that sees few messages stays small.
+///
+/// Hashing mixes the position with a per-process random seed (taken from `Hasher`), so a peer that
+/// chooses `seq`/`offset` values cannot aim them at one probe run without the seed. The mix is a
+/// multiply-fold, not a keyed hash like SipHash; at worst a probe walks the table, whose size the
+/// window bounds. The sorted ring hashes nothing: a peer's positions cost it at most a binary search.
+struct PositionWindow: Sendable {
+  let capacity: Int
+  /// Insertion order, oldest at `head`; `count` entries are live, all of them members.
+  private var ring: [Int] = []
+  /// Hash slots, empty while ``ascending``; `PositionWindow.empty` marks a free slot (the position
+  /// `Int.min` itself is kept in ``holdsEmptyMarker``).
+  private var slots: [Int] = []
+  private var head = 0
+  private(set) var count = 0
+  /// The live positions, oldest first, are strictly increasing: `slots` is not used.
+  private var ascending = true
+  private var holdsEmptyMarker = false
+
+  private static let empty = Int.min
+  private static let seed: UInt64 = {
+    var hasher = Hasher()
+    hasher.combine(0x5EED as UInt64)
+    return UInt64(UInt(bitPattern: hasher.finalize()))
+  }()
+
+  init(capacity: Int) { self.capacity = max(1, capacity) }
+
+  func contains(_ position: Int) -> Bool {
+    if ascending { return sortedIndex(of: position) != nil }
+    if position == Self.empty { return holdsEmptyMarker }
+    guard !slots.isEmpty else { return false }
+    return slots[find(position)] == position
+  }
+
+  /// Makes room for `additional` more positions (up to the capacity) in one step, at least doubling
+  /// the ring when it grows (a session that receives a few messages a frame copies its ring a
+  /// logarithmic number of times, not once a frame).
+  mutating func reserve(_ additional: Int) {
+    let wanted = min(capacity, count + additional)
+    if wanted > ring.count { grow(to: min(capacity, max(wanted, ring.count * 2))) }
+  }
+
+  /// Inserts `position`; `true` when it was not there (the oldest position is forgotten when full).
+  ///
+  /// The ring write and the probe go through unsafe buffers, each taken once per insert (one
+  /// uniqueness check per array instead of one per write, no bounds checks): every ring index is
+  /// below the ring's size and every slot index is masked by the table's size (a power of two), so
+  /// neither can leave its buffer.
+  @discardableResult
+  @inline(__always)
+  mutating func insert(_ position: Int) -> Bool {
+    // The common case in line: sorted, room in the ring, and a position past the newest (a live
+    // session's next message). One write, no call.
+    if ascending, count < ring.count, count == 0 || position > newest {
+      appendWithRoom(position)
+      return true
+    }
+    return insertOtherwise(position)
+  }
+
+  /// ``insert(_:)`` when the ring is full or grows, the position is not past the newest, or the
+  /// window has its table.
+  @inline(never)
+  private mutating func insertOtherwise(_ position: Int) -> Bool {
+    if ascending {
+      if count == 0 || position > newest {
+        append(position)
+        return true
+      }
+      if sortedIndex(of: position) != nil { return false }
+      makeTable()
+    }
+    if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
+    if position == Self.empty {
+      if holdsEmptyMarker { return false }
+      holdsEmptyMarker = true
+    } else {
+      let seed = Self.seed
+      let added = slots.withUnsafeMutableBufferPointer { table -> Bool in
+        let mask = table.count - 1
+        var slot = Self.home(position, seed: seed, mask: mask)
+        while true {
+          let held = table[slot]
+          if held == position { return false }
+          if held == Self.empty {
+            table[slot] = position
+            return true
+          }
+          slot = (slot + 1) & mask
+        }
+      }
+      guard added else { return false }
+    }
+    if let oldest = append(position) { removeFromTable(oldest) }
+    return true
+  }
+
+  /// Forgets every position matching `predicate`, keeping the others in their order.
+  mutating func removeAll(where predicate: (Int) -> Bool) {
+    let kept = ordered.filter { !predicate($0) }
+    guard kept.count != count else { return }
+    removeAll()
+    reserve(kept.count)
+    for position in kept { insert(position) }
+  }
+
+  mutating func removeAll() {
+    slots = []
+    ring = []
+    head = 0
+    count = 0
+    ascending = true
+    holdsEmptyMarker = false
+  }
+
+  /// Entries allocated (ring and table), for the bound tests.
+  var storageSlots: Int { ring.count + slots.count }
+
+  /// The live positions, oldest first.
+  var ordered: [Int] {
+    (0..<count).map { ring[(head + $0) % ring.count] }
+  }
+
+  // MARK: ring
+
+  /// The newest live position (`count > 0`).
+  private var newest: Int {
+    let end = head + count - 1
+    return ring[end < ring.count ? end : end - ring.count]
+  }
+
+  /// Puts `position` last in the ring (growing it, or overwriting the oldest when full) and returns
+  /// the position it overwrote.
+  @discardableResult
+  private mutating func append(_ position: Int) -> Int? {
+    if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
+    if count == capacity {
+      let oldest = ring[head]
+      ring[head] = position
+      head = head + 1 == capacity ? 0 : head + 1
+      return oldest
+    }
+    appendWithRoom(position)
+    return nil
+  }
+
+  /// Puts `position` last in a ring with room for it (`count < ring.count`).
+  @inline(__always)
+  private mutating func appendWithRoom(_ position: Int) {
+    // `head` and `count` are both below `ring.count` here: one subtraction wraps (no division).
+    let end = head + count
+    ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
+    count += 1
+  }
+
+  /// While ``ascending``: the age (0 = oldest) of `position` among the live positions, by binary search.
+  private func sortedIndex(of position: Int) -> Int? {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = low + (high - low) / 2
+      let index = head + middle
+      let held = ring[index < ring.count ? index : index - ring.count]
+      if held < position {
+        low = middle + 1
+      } else if held > position {
+        high = middle
+      } else {
+        return middle
+      }
+    }
+    return nil
+  }
+
+  // MARK: table
+
+  /// Leaves the sorted mode: the table, built from the live positions.
+  private mutating func makeTable() {
+    ascending = false
+    slots = [Int](repeating: Self.empty, count: Self.tableSize(for: ring.count))
+    for position in ordered {
+      if position == Self.empty { holdsEmptyMarker = true } else { slots[find(position)] = position }
+    }
+  }
+
+  /// The table size for a ring of `ringSize` entries: the next power of two at least twice that (16 at least).
+  private static func tableSize(for ringSize: Int) -> Int {
+    var size = 16
+    while size < ringSize * 2 { size *= 2 }
+    return size
+  }
+
+  private func home(_ position: Int) -> Int { Self.home(position, seed: Self.seed, mask: slots.count - 1) }
+
+  @inline(__always)
+  private static func home(_ position: Int, seed: UInt64, mask: Int) -> Int {
+    let mixed = (UInt64(UInt(bitPattern: position)) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+    return Int(truncatingIfNeeded: mixed.high ^ mixed.low) & mask
+  }
+
+  /// The slot holding `position`, or the free slot where it would go.
+  private func find(_ position: Int) -> Int {
+    let mask = slots.count - 1
+    var slot = home(position)
+    while slots[slot] != Self.empty, slots[slot] != position { slot = (slot + 1) & mask }
+    return slot
+  }
+
+  private mutating func removeFromTable(_ position: Int) {
+    if position == Self.empty {
+      holdsEmptyMarker = false
+      return
+    }
+    let mask = slots.count - 1
+    var hole = find(position)
+    guard slots[hole] == position else { return }
+    // Backward-shift deletion: move later members of the probe run into the hole when their home
+    // slot does not lie strictly between the hole and themselves.
+    var next = (hole + 1) & mask
+    while slots[next] != Self.empty {
+      let wanted = home(slots[next])
+      let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
+      if !stays {
+        slots[hole] = slots[next]
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+    slots[hole] = Self.empty
+  }
+
+  /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
+  /// match.
+  private mutating func grow(to newCapacity: Int) {
+    let (start, live) = (head, count)
+    // Reserved, then appended to: `reserveCapacity` allocates through code specialised for `Int`, where
+    // `init(repeating:count:)` and `init(unsafeUninitializedCapacity:)` call the standard library's
+    // generic allocation (a metadata lookup: about five hundred instructions for each new
+    // subscription's first window).
+    var fresh: [Int] = []
+    fresh.reserveCapacity(newCapacity)
+    ring.withUnsafeBufferPointer { old in
+      // `start` and `live` are within `old` (both below its size); the copy is `live` entries.
+      for age in 0..<live {
+        let index = start + age
+        fresh.append(old[index < old.count ? index : index - old.count])
+      }
+    }
+    fresh.append(contentsOf: repeatElement(0, count: newCapacity - live))
+    ring = fresh
+    head = 0
+    guard !ascending else { return }
+    let tableSize = Self.tableSize(for: newCapacity)
+    if tableSize != slots.count {
+      slots = [Int](repeating: Self.empty, count: tableSize)
+      for age in 0..<count where ring[age] != Self.empty { slots[find(ring[age])] = ring[age] }
+    }
+  }
+}
+
+extension PositionWindow: Hashable {
+  /// Equal when the capacity and the live positions, in insertion order, are equal.
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.capacity == rhs.capacity && lhs.count == rhs.count && lhs.ordered == rhs.ordered
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(capacity)
+    hasher.combine(ordered)
+  }
+}

@@ -1,0 +1,216 @@
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
+
+extension ServerEngine {
+  /// Finding codes of a frame the engine cannot read as a JSON object at all (not JSON, not UTF-8, a
+  /// duplicate key, over a parsing limit, not an object): answered as the real server answers a parse
+  /// failure, with `error`, the socket staying open, before or after authentication.
+  static let unreadableCodes: Set<FindingCode> = [
+    .invalidJSON, .invalidUTF8, .duplicateKey, .frameTooLarge, .nestingTooDeep, .stringTooLong, .arrayTooLong,
+    .objectTooLarge, .numberTooLong, .tooManyValues, .notAnObject,
+  ]
+
+  /// One WebSocket message from the client: the compression envelope opened (when negotiated), the
+  /// sealed frame opened (when authenticated frames are in force), the frame decoded once with the
+  /// connection's version, then acted on; or the violation reported (STANDARDS.md#state-machine).
+  ///
+  /// A text envelope (`compression_text`) is told from a frame by the decode itself: its type,
+  /// `compressed`, is no message type, so the direct decode reads it as an unknown object (one
+  /// parse, as any unknown type), which is then opened and its frame decoded. Every other text
+  /// message, one that mentions `"compressed"` in a string too, stays on the direct path.
+  mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ServerAction]) {
+    guard var bytes = openFrame(message, &out), var decoded = decodeFrame(bytes, &out) else { return }
+    if channel == nil, envelopes.text, case .text = message, case .unknown(let object) = decoded,
+      EnvelopeCodec.isTextEnvelope(.object(object))
+    {
+      guard let inner = openTextEnvelope(object, &out), let frame = decodeFrame(inner, &out) else { return }
+      (bytes, decoded) = (inner, frame)
+    }
+    switch consume decoded {
+    case .client(let message): dispatch(message, now: now, &out)
+    case .unknown(let object): dispatch(.unknown(object), now: now, &out)
+    case .server(let message):
+      // Not reached: the decoder's direction is client to server, so a server type is an error.
+      let finding = Finding(
+        .error, .wrongDirection, pointer: "/type", messageType: message.type, message: "a server type")
+      reject(DecodingFailure(findings: [finding], messageType: message.type), bytes, &out)
+    }
+  }
+
+  /// The frame decoded with the connection's version, or `nil` after reporting it.
+  mutating func decodeFrame(_ bytes: [UInt8], _ out: inout [ServerAction]) -> AnyMessage? {
+    do {
+      return try decoder.decode(bytes)
+    } catch {
+      // A `connect` is read as before negotiation whatever the connection's version (a second
+      // handshake negotiates again, and is refused as too old by the engine, not by a version rule).
+      guard error.messageType == "connect", state == .authenticated else {
+        reject(error, bytes, &out)
+        return nil
+      }
+      do {
+        return try Self.decoder(for: Self.handshakeVersion).decode(bytes)
+      } catch {
+        reject(error, bytes, &out)
+        return nil
+      }
+    }
+  }
+
+  /// The frame inside `message` before it is decoded: a binary message is a binary envelope, opened
+  /// only with its form negotiated (STANDARDS.md#compression); with authenticated frames in force,
+  /// the sealed frame is then opened (STANDARDS.md#authenticated-frames: a plain, malformed, altered,
+  /// replayed or reordered one closes the connection). A text message is otherwise the frame as it
+  /// came (a text envelope is recognised by its decode, ``receive(_:now:_:)``), except that with
+  /// both authenticated frames and `compression_text` it is parsed once here to tell an envelope
+  /// from a sealed frame. `nil` when something does not open (reported).
+  mutating func openFrame(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
+    var bytes: [UInt8]
+    var sealed: JSONObject?
+    switch message {
+    case .binary(let payload):
+      guard envelopes.binary else {
+        refuseEnvelope(
+          Finding(
+            .error, .extensionNotNegotiated, pointer: "",
+            message: "a binary message, but compression_binary was not negotiated"), &out)
+        return nil
+      }
+      do {
+        bytes = try EnvelopeCodec().open(binary: payload)
+      } catch {
+        refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
+        return nil
+      }
+    case .text(let payload):
+      bytes = payload
+      if channel != nil, envelopes.text,
+        case .object(let object)? = try? JSONReader(knownKeys: .protocolNames).parse(payload)
+      {
+        if EnvelopeCodec.isTextEnvelope(.object(object)) {
+          guard let inner = openTextEnvelope(object, &out) else { return nil }
+          bytes = inner
+        } else {
+          sealed = object
+        }
+      }
+    }
+    guard channel != nil else { return bytes }
+    do {
+      if let sealed { return Array(try channel!.open(object: sealed).utf8) }
+      return try channel!.open(bytes)
+    } catch {
+      refuseSealed(error, &out)
+      return nil
+    }
+  }
+
+  /// The frame inside a text envelope, or `nil` after refusing it.
+  mutating func openTextEnvelope(_ envelope: JSONObject, _ out: inout [ServerAction]) -> [UInt8]? {
+    do {
+      return try EnvelopeCodec().open(textEnvelope: envelope)
+    } catch {
+      refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
+      return nil
+    }
+  }
+
+  /// An envelope that does not open (or is not negotiated): dropped with an `error` answer, or, with
+  /// authenticated frames in force, where only genuine frames are accepted, the connection closed.
+  mutating func refuseEnvelope(_ finding: Finding, _ out: inout [ServerAction]) {
+    if channel != nil {
+      return violate(
+        type: nil, [finding], answer: nil,
+        close: .authenticatedFrame(.malformed(reason: "an envelope that does not open")), &out)
+    }
+    violate(type: nil, [finding], answer: Self.processingError(finding), close: nil, &out)
+  }
+
+  /// A sealed frame the channel refused: the connection closes (STANDARDS.md#authenticated-frames).
+  mutating func refuseSealed(_ error: AuthenticatedFrameError, _ out: inout [ServerAction]) {
+    let code: FindingCode
+    switch error {
+    case .replayed, .sequenceGap: code = .frameSequence
+    default: code = .unauthenticatedFrame
+    }
+    let reason = CloseReason.authenticatedFrame(error)
+    violate(
+      type: nil, [Finding(.error, code, pointer: "", message: reason.description)], answer: nil, close: reason, &out)
+  }
+
+  /// A frame that failed validation, answered per the policy of STANDARDS.md#state-machine: unreadable,
+  /// `error` and the socket stays open; before authentication anything but `ping`/`connect` is
+  /// refused (`auth_error`, close), and so is a `connect` or `ping` that fails (a handshake
+  /// violation); after it, `subscribe` gets the real server's refusal and any other frame the
+  /// generic `error`, and the connection goes on.
+  mutating func reject(_ failure: DecodingFailure, _ bytes: [UInt8], _ out: inout [ServerAction]) {
+    let errors = failure.findings.filter { $0.severity == .error }
+    let shown = errors.isEmpty ? failure.findings : errors
+    if let first = shown.first, shown.allSatisfy({ Self.unreadableCodes.contains($0.code) }) {
+      return violate(type: nil, failure.findings, answer: Self.processingError(first), close: nil, &out)
+    }
+    let type = failure.messageType
+    let handshake = type.map { Self.acceptedBeforeAuthentication.contains(FrameType($0)) } ?? false
+    if !handshake, state != .authenticated {
+      return refuseBeforeAuthentication(type: type, &out)
+    }
+    if handshake {
+      // A handshake that fails (a second one too) is refused like a wrong credential.
+      return violate(
+        type: type, failure.findings, answer: .authError(AuthErrorMessage(message: "Authentication failed")),
+        close: .authFailed, &out)
+    }
+    var answer: ServerMessage = Self.processingError(Self.shownFinding(shown))
+    if type == "subscribe", case .object(let frame)? = try? JSONReader(knownKeys: .protocolNames).parse(bytes),
+      let refusal = subscribeRefusal(frame)
+    {
+      answer = .error(refusal)
+    }
+    violate(type: type, failure.findings, answer: answer, close: nil, &out)
+  }
+
+  /// Before authentication only `ping` and `connect` (STANDARDS.md#before-authentication): anything
+  /// else, a frame without a type too, gets `auth_error` and the connection closes.
+  mutating func refuseBeforeAuthentication(type: String?, _ out: inout [ServerAction]) {
+    let finding = Finding(
+      .error, .beforeAuthentication, pointer: "", messageType: type,
+      message: "only ping and connect are accepted before authentication")
+    violate(
+      type: type, [finding], answer: .authError(AuthErrorMessage(message: "Authentication failed")),
+      close: .notAuthenticated, &out)
+  }
+
+  /// The finding an `error` answer names: the least by pointer, then code (so that any
+  /// implementation names the same one, whatever order it finds them in).
+  static func shownFinding(_ findings: [Finding]) -> Finding {
+    findings.min { ($0.pointer, $0.code.rawValue) < ($1.pointer, $1.code.rawValue) }!
+  }
+
+  /// The `error` answering a frame the engine dropped: the real server's `Error processing message: `,
+  /// then the finding's code and, when it names a member, ` at ` and its pointer (at most 60 Unicode
+  /// scalars, then `…`).
+  static func processingError(_ finding: Finding) -> ServerMessage {
+    var text = "Error processing message: " + finding.code.rawValue
+    if !finding.pointer.isEmpty {
+      let scalars = finding.pointer.unicodeScalars
+      let shown = scalars.count <= 60 ? finding.pointer : String(String.UnicodeScalarView(scalars.prefix(60))) + "…"
+      text += " at " + shown
+    }
+    return .error(ErrorMessage(message: text))
+  }
+
+  /// Reports a violation: the answer (if any), the application's ``ServerApplicationEvent/violation(_:)``,
+  /// then, when the policy closes, the end of the connection (timers cancelled, close, `closed`).
+  mutating func violate(
+    type: String?, _ findings: [Finding], answer: ServerMessage?, close reason: CloseReason?,
+    _ out: inout [ServerAction]
+  ) {
+    if let answer { emit(answer, &out) }
+    let violation = ProtocolViolation(
+      messageType: type.map(Finding.shownType), findings: findings,
+      disposition: reason.map { .closed($0) } ?? .dropped)
+    out.append(.deliver(.violation(violation)))
+    if let reason { finish(reason, close: true, &out) }
+  }
+}

@@ -1,0 +1,72 @@
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
+
+/// A 0.5.0 `file_signature` in fixed size: what ``FileSignature/isReplacement(seen:current:)``
+/// compares, without the text. The engine keeps one per subscribed session, so a server sending
+/// huge signatures costs 64 bytes per session, not the signature's length.
+///
+/// A signature `<byte length>:<rest>` keeps its length and `rest`; any other string keeps the whole
+/// string and no length. The kept part is stored as its bytes when it has at most
+/// ``inlineBytes`` of them (the real server's part is a uuid, 36 bytes: nothing to hash, and the
+/// comparison is exact), else as its SHA-256. Equal strings give equal digests; distinct ones
+/// collide only if SHA-256 does (no known way to find one), so the comparison is the string
+/// comparison.
+struct SignatureDigest: Sendable, Hashable {
+  /// The most bytes of the kept part stored as they are.
+  static let inlineBytes = 40
+
+  /// The byte-length part, when the signature is `<integer>:<rest>`.
+  let length: Int?
+  /// The kept part's byte count (over ``inlineBytes``: the words are its SHA-256).
+  let count: Int
+  /// The kept part's bytes (zero-padded), or its SHA-256 in `w0`-`w3` (`w4` zero), in memory order.
+  let w0: UInt64
+  let w1: UInt64
+  let w2: UInt64
+  let w3: UInt64
+  let w4: UInt64
+
+  init(_ signature: String) {
+    var text = signature
+    var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    // The signature's bytes split as `FileSignature.split` splits the string; when reading bytes
+    // cannot decide (a non-ASCII scalar after the colon may join it into one character), the string's
+    // own split decides, and the kept part is the same bytes either way.
+    var split = text.withUTF8 { FileSignature.split($0) }
+    if case .undecided = split {
+      split = FileSignature.split(signature).map { .parsed(length: $0, restBytes: $1.utf8.count) } ?? .whole
+    }
+    let (length, count): (Int?, Int)
+    switch split {
+    case .parsed(let l, let rest): (length, count) = (l, rest)
+    case .whole, .undecided: (length, count) = (nil, text.utf8.count)
+    }
+    text.withUTF8 { bytes in
+      // The kept part is the last `count` bytes: after the colon, or the whole signature.
+      let part = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(bytes.count - count)...])
+      withUnsafeMutableBytes(of: &words) { storage in
+        if count <= Self.inlineBytes {
+          storage.copyMemory(from: part)
+        } else {
+          SHA256.hash(Array(part)).withUnsafeBytes { storage.copyMemory(from: $0) }
+        }
+      }
+    }
+    self.length = length
+    self.count = count
+    (w0, w1, w2, w3, w4) = words
+  }
+
+  /// `true` when `current` shows a different file than `self` (seen), as
+  /// ``FileSignature/isReplacement(seen:current:)`` decides for the strings: the first-record part
+  /// differs or the byte length shrank; signatures that do not parse are compared for equality.
+  func isReplaced(by current: SignatureDigest) -> Bool {
+    let samePart =
+      count == current.count && (w0, w1, w2, w3, w4) == (current.w0, current.w1, current.w2, current.w3, current.w4)
+    guard let seenLength = length, let currentLength = current.length else {
+      return length != current.length || !samePart
+    }
+    return !samePart || currentLength < seenLength
+  }
+}

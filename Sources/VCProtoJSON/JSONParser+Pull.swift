@@ -1,0 +1,309 @@
+/// Pull parsing: the generated model reads members straight from the frame's bytes into typed
+/// fields, with no intermediate ``JSONValue`` tree (see ``MessageDecoder``'s direct path), for the bytes reader (`JSONParser+ModelReader.swift`).
+///
+/// The pull path is an accelerator, never a second definition of the protocol: it accepts only what it
+/// recognises outright (keys of plain ASCII without escapes, values of the declared types, every
+/// catalog rule satisfied) and otherwise gives up with ``JSONPullError/miss(at:)``; an error of the
+/// shared JSON primitives comes out as ``JSONPullError/read(_:)``. The caller then decodes
+/// the frame the general way, through the tree and the validator, which explains any problem. It
+/// enforces the same ``JSONLimits`` and strictness as the tree reader: the primitives are shared.
+extension JSONParser {
+  /// The error that abandons the pull path at `offset` (never shown: the general path re-reads the frame).
+  @inline(__always)
+  package static func miss(_ offset: Int) -> JSONPullError { .miss(at: offset) }
+
+  /// A member name inside the frame: `count` plain ASCII bytes starting at `start`.
+  package struct Key {
+    /// Offset of the first byte after the opening quote.
+    package var start: Int
+    /// Length in bytes.
+    package var count: Int
+  }
+
+  /// Consumes `{` and enters one nesting level (forgetting the undeclared names of the previous
+  /// object read at that level).
+  @inline(__always)
+  package mutating func pullObjectStart() throws(JSONPullError) {
+    skipWhitespace()
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "{") else { throw Self.miss(pos) }
+    do { try enter() } catch { throw .read(error) }
+    pos += 1
+    if depth < extraNames.count { extraNames[depth].removeAll() }
+  }
+
+  /// The next member's name (with its `:` consumed), or `nil` after the closing `}` (nesting left).
+  ///
+  /// `members` counts the members read so far and is checked against the object-size limit; the
+  /// member's value is counted against ``JSONLimits/maxValues``. Names with escapes, control
+  /// characters or non-ASCII bytes are left to the general path.
+  @inline(__always)
+  package mutating func pullKey(_ members: inout Int) throws(JSONPullError) -> Key? {
+    skipWhitespace()
+    guard pos < bytes.count else { throw Self.miss(pos) }
+    if members > 0 {
+      if bytes[pos] == UInt8(ascii: "}") {
+        pos += 1
+        depth -= 1
+        return nil
+      }
+      guard bytes[pos] == UInt8(ascii: ",") else { throw Self.miss(pos) }
+      pos += 1
+      skipWhitespace()
+      guard pos < bytes.count else { throw Self.miss(pos) }
+    } else if bytes[pos] == UInt8(ascii: "}") {
+      pos += 1
+      depth -= 1
+      return nil
+    }
+    guard bytes[pos] == UInt8(ascii: "\"") else { throw Self.miss(pos) }
+    let start = pos + 1
+    pos = start
+    skipPlainASCII()
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") { break }
+      guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { throw Self.miss(pos) }
+      pos += 1
+    }
+    let end = pos
+    guard end < bytes.count, end - start <= limits.maxStringBytes else { throw Self.miss(end) }
+    members += 1
+    guard members <= limits.maxObjectMembers else { throw Self.miss(end) }
+    do { try countValue() } catch { throw .read(error) }
+    pos = end + 1
+    skipWhitespace()
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw Self.miss(pos) }
+    pos += 1
+    skipWhitespace()
+    return Key(start: start, count: end - start)
+  }
+
+  /// `true` when `key` is exactly `name` (compared byte for byte; the caller has matched the length).
+  @inline(__always)
+  package func keyIs(_ key: Key, _ name: StaticString) -> Bool {
+    let n = name.utf8CodeUnitCount
+    guard key.count == n, let base = bytes.baseAddress else { return false }
+    return memcmpBytes(base + key.start, name.utf8Start, n)
+  }
+
+  /// `true` when `key` is exactly the bytes `name`.
+  @inline(__always)
+  package func keyIs(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard key.count == name.count, let base = bytes.baseAddress, let other = name.baseAddress else { return false }
+    return memcmpBytes(base + key.start, other, key.count)
+  }
+
+  /// `true` when `key` is exactly the UTF-8 of `name` (a String with contiguous storage, such as a
+  /// literal or a raw value; any other String is compared through a copy).
+  @inline(__always)
+  package func keyIs(_ key: Key, _ name: String) -> Bool {
+    guard key.count == name.utf8.count else { return false }
+    if let equal = name.utf8.withContiguousStorageIfAvailable({ keyIs(key, $0) }) { return equal }
+    return Array(name.utf8).withUnsafeBufferPointer { keyIs(key, $0) }
+  }
+
+  /// The key as a String (its bytes are plain ASCII: ``pullKey(_:)`` admits nothing else).
+  @inline(__always)
+  package func keyString(_ key: Key) -> String {
+    if let base = bytes.baseAddress, let known = knownKeys.lookup(base + key.start, key.count) { return known }
+    return String(
+      validatedUTF8: UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]), isASCII: true)
+  }
+
+  /// Reads an undeclared member's value and appends it (name and value) to `extra`, refusing a name
+  /// that repeats one already kept.
+  ///
+  /// Linear in the object's size: `extra` belongs to the object being read at the current nesting
+  /// level, so the hashed names past ``MemberNames/linearLimit`` are kept per level in
+  /// ``extraNames`` (reset by ``pullObjectStart()``). Declared names are never among them: the
+  /// generated code refuses a repeated declared member itself.
+  package mutating func pullExtra(_ key: Key, into extra: inout [JSONObject.Member]) throws(JSONPullError) {
+    let name = keyString(key)
+    if extraNames.count <= depth {
+      extraNames.append(contentsOf: repeatElement(MemberNames(), count: depth + 1 - extraNames.count))
+    }
+    guard extraNames[depth].isNew(name, among: extra[...], checks: &stats.keyChecks) else {
+      throw Self.miss(key.start)
+    }
+    do { extra.append(JSONObject.Member(key: name, value: try parseValue())) } catch { throw .read(error) }
+  }
+
+  /// Consumes `null` if it is next (after whitespace was skipped) and says so.
+  @inline(__always)
+  package mutating func pullNull() -> Bool {
+    guard pos + 4 <= bytes.count, bytes[pos] == UInt8(ascii: "n"), bytes[pos + 1] == UInt8(ascii: "u"),
+      bytes[pos + 2] == UInt8(ascii: "l"), bytes[pos + 3] == UInt8(ascii: "l")
+    else { return false }
+    pos += 4
+    return true
+  }
+
+  /// Reads a string value.
+  @inline(__always)
+  package mutating func pullString() throws(JSONPullError) -> String {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { throw Self.miss(pos) }
+    do { return try parseString() } catch { throw .read(error) }
+  }
+
+  /// Reads an integer literal (no fraction, no exponent) that fits in `Int`.
+  package mutating func pullInt() throws(JSONPullError) -> Int {
+    let start = pos
+    var negative = false
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "-") {
+      negative = true
+      pos += 1
+    }
+    guard pos < bytes.count else { throw Self.miss(pos) }
+    var value = 0
+    let digitsStart = pos
+    while pos < bytes.count {
+      let d = bytes[pos] &- UInt8(ascii: "0")
+      guard d < 10 else { break }
+      // Accumulate negatively so that Int.min fits; overflow leaves the literal to the general path.
+      let (m, o1) = value.multipliedReportingOverflow(by: 10)
+      let (v, o2) = m.subtractingReportingOverflow(Int(d))
+      guard !o1, !o2 else { throw Self.miss(start) }
+      value = v
+      pos += 1
+    }
+    let digits = pos - digitsStart
+    guard digits > 0, pos - start <= limits.maxNumberLength else { throw Self.miss(start) }
+    if digits > 1, bytes[digitsStart] == UInt8(ascii: "0") { throw Self.miss(start) }
+    if pos < bytes.count {
+      let b = bytes[pos]
+      guard b != UInt8(ascii: "."), b != UInt8(ascii: "e"), b != UInt8(ascii: "E") else { throw Self.miss(start) }
+    }
+    if negative { return value }
+    guard value != Int.min else { throw Self.miss(start) }
+    return -value
+  }
+
+  /// Reads any finite number.
+  package mutating func pullDouble() throws(JSONPullError) -> Double {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "-") || bytes[pos] &- UInt8(ascii: "0") < 10 else {
+      throw Self.miss(pos)
+    }
+    let number: JSONNumber
+    do { number = try parseNumber() } catch { throw .read(error) }
+    guard let d = number.doubleValue else { throw Self.miss(pos) }
+    return d
+  }
+
+  /// Reads `true` or `false`.
+  package mutating func pullBool() throws(JSONPullError) -> Bool {
+    guard pos < bytes.count else { throw Self.miss(pos) }
+    if bytes[pos] == UInt8(ascii: "t") {
+      do { try expectLiteral("true") } catch { throw .read(error) }
+      return true
+    }
+    guard bytes[pos] == UInt8(ascii: "f") else { throw Self.miss(pos) }
+    do { try expectLiteral("false") } catch { throw .read(error) }
+    return false
+  }
+
+  /// Reads an array whose elements are never null, each with `element`.
+  @inline(__always)
+  package mutating func pullArray<Element>(
+    _ element: (inout JSONParser) throws(JSONPullError) -> Element
+  ) throws(JSONPullError) -> [Element] {
+    var out: [Element] = []
+    guard try pullArrayStart() else { return out }
+    repeat {
+      try pullArrayElement(count: out.count)
+      out.append(try element(&self))
+    } while try pullArrayNext()
+    return out
+  }
+
+  /// Enters an array: `false` when it is empty (and already left).
+  @inline(__always)
+  package mutating func pullArrayStart() throws(JSONPullError) -> Bool {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "[") else { throw Self.miss(pos) }
+    do { try enter() } catch { throw .read(error) }
+    pos += 1
+    skipWhitespace()
+    if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+      pos += 1
+      depth -= 1
+      return false
+    }
+    return true
+  }
+
+  /// Before an array's element (`count` read so far): counts it and refuses a `null` one or one past
+  /// ``JSONLimits/maxArrayElements``.
+  @inline(__always)
+  package mutating func pullArrayElement(count: Int) throws(JSONPullError) {
+    skipWhitespace()
+    do { try countValue() } catch { throw .read(error) }
+    guard count < limits.maxArrayElements, !pullNull() else { throw Self.miss(pos) }
+  }
+
+  /// After an array's element: `true` when another follows, `false` when the array ended (and is left).
+  @inline(__always)
+  package mutating func pullArrayNext() throws(JSONPullError) -> Bool {
+    skipWhitespace()
+    guard pos < bytes.count else { throw Self.miss(pos) }
+    if bytes[pos] == UInt8(ascii: ",") {
+      pos += 1
+      return true
+    } else if bytes[pos] == UInt8(ascii: "]") {
+      pos += 1
+      depth -= 1
+      return false
+    }
+    throw Self.miss(pos)
+  }
+
+  /// Where the top-level `type` value's characters are, when the frame is an object whose first member
+  /// is `"type"` with a string of plain ASCII (no escapes); `nil` otherwise. On success the object's
+  /// opening and that member are consumed (the generated `init(reading:typeConsumed:)` goes on from
+  /// there); on failure the position is where it was.
+  package mutating func pullLeadingType() -> Key? {
+    let saved = (pos, depth)
+    do {
+      try pullObjectStart()
+      var members = 0
+      if let key = try pullKey(&members), keyIs(key, "type"), let type = plainStringValue() { return type }
+    } catch {}
+    (pos, depth) = saved
+    return nil
+  }
+
+  /// The characters of the string at the position when it is plain printable ASCII without escapes
+  /// (consumed, closing quote included); `nil`, consuming nothing, otherwise.
+  @inline(__always)
+  package mutating func plainStringValue() -> Key? {
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { return nil }
+    let saved = pos
+    let start = pos + 1
+    pos = start
+    skipPlainASCII()
+    while pos < bytes.count {
+      let b = bytes[pos]
+      if b == UInt8(ascii: "\"") {
+        guard pos - start <= limits.maxStringBytes else { break }
+        pos += 1
+        return Key(start: start, count: pos - 1 - start)
+      }
+      guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { break }
+      pos += 1
+    }
+    pos = saved
+    return nil
+  }
+
+  /// Consumes a plain string value equal to `expected` and says so; `false` (the caller gives up) for
+  /// any other value.
+  @inline(__always)
+  package mutating func pullPlainString(is expected: StaticString) -> Bool {
+    guard let value = plainStringValue() else { return false }
+    return keyIs(value, expected)
+  }
+}
+
+@inline(__always)
+private func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+  for i in 0..<n where a[i] != b[i] { return false }
+  return true
+}
