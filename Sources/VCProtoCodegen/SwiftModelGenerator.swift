@@ -477,35 +477,69 @@ package struct SwiftModelGenerator: Sendable {
     s += wireType != nil ? "`type`, then " : ""
     s += "members in catalog order, then additional members.\n"
     s += "  public func encode(to writer: inout JSONWriter) {\n"
-    s += "    writer.beginObject()\n"
-    var first = true
+    // Member names go out with their punctuation as one fragment (`,"name":`). Whether a `,` goes
+    // before a name is known here unless only optional members came before it (then `first`).
+    enum Position { case first, notFirst, runtime }
+    var position = Position.first
+    var body = ""
     if let wireType {
-      s += "    writer.writeKey(\"type\", first: true)\n    writer.write(\"\(wireType)\")\n"
-      first = false
+      body += "    writer.appendRaw(\(Self.fragment("{\"type\":\"" + Self.plainName(wireType) + "\"")))\n"
+      position = .notFirst
+    } else {
+      body += "    writer.beginObject()\n"
     }
-    if first && !fields.isEmpty {
-      s += "    var first = true\n"
+    var usesFirst = false
+    func key(_ name: String, indent: String) -> String {
+      let name = Self.plainName(name)
+      switch position {
+      case .first: return "\(indent)writer.appendRaw(\(Self.fragment("\"" + name + "\":")))\n"
+      case .notFirst: return "\(indent)writer.appendRaw(\(Self.fragment(",\"" + name + "\":")))\n"
+      case .runtime:
+        return "\(indent)writer.appendRaw(first ? \(Self.fragment("\"" + name + "\":")) : "
+          + "\(Self.fragment(",\"" + name + "\":")))\n\(indent)first = false\n"
+      }
     }
     for f in fields {
       let id = "self.\(Self.bare(f.name))"
-      let firstArg = first ? "first" : "false"
-      let after = first ? "\n      first = false" : ""
-      let afterReq = first ? "\n    first = false" : ""
       if !isOptional(f) {
-        s += "    writer.writeKey(\"\(f.name)\", first: \(firstArg))\(afterReq)\n"
-        s += "    \(id).encodeField(to: &writer)\n"
+        body += key(f.name, indent: "    ")
+        body += "    \(id).encodeField(to: &writer)\n"
+        position = .notFirst
       } else if f.writesNullWhenAbsent {
-        s += "    writer.writeKey(\"\(f.name)\", first: \(firstArg))\(afterReq)\n"
-        s += "    if let value = \(id) { value.encodeField(to: &writer) } else { writer.writeNull() }\n"
+        body += key(f.name, indent: "    ")
+        body += "    if let value = \(id) { value.encodeField(to: &writer) } else { writer.writeNull() }\n"
+        position = .notFirst
       } else {
-        s += "    if let value = \(id) {\n      writer.writeKey(\"\(f.name)\", first: \(firstArg))\(after)\n"
-        s += "      value.encodeField(to: &writer)\n    }\n"
+        body += "    if let value = \(id) {\n" + key(f.name, indent: "      ")
+        if position == .first {  // the first member written when present; after it, known only then
+          body += "      first = false\n"
+          position = .runtime
+          usesFirst = true
+        }
+        body += "      value.encodeField(to: &writer)\n    }\n"
       }
     }
-    let extraFirst = wireType != nil ? "false" : (fields.isEmpty ? "nil" : "first")
-    s += "    writer.writeMembers(additionalMembers, first: \(extraFirst == "nil" ? "true" : extraFirst))\n"
+    let extraFirst = position == .first ? "true" : position == .notFirst ? "false" : "first"
+    body += "    writer.writeMembers(additionalMembers, first: \(extraFirst))\n"
+    if usesFirst { s += "    var first = true\n" }
+    s += body
     s += "    writer.endObject()\n  }\n}\n"
     return s
+  }
+
+  /// A Swift literal of `json`, a fragment of JSON written as it is (punctuation and member names).
+  static func fragment(_ json: String) -> String {
+    "\"" + json.map { $0 == "\"" ? "\\\"" : String($0) }.joined() + "\""
+  }
+
+  /// `name`, checked to need no escaping in JSON (the catalog keeps names to printable ASCII without
+  /// `"` or `\`), so that it may go out in a fragment as it is.
+  static func plainName(_ name: String) -> String {
+    for u in name.utf8 {
+      precondition(
+        u >= 0x20 && u < 0x7F && u != UInt8(ascii: "\"") && u != UInt8(ascii: "\\"), "\(name): JSON would escape it")
+    }
+    return name
   }
 
   // MARK: - Decode

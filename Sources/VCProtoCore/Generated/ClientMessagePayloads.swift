@@ -215,43 +215,41 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("connect")
+    writer.appendRaw("{\"type\":\"connect\"")
     if let value = self.apiKey {
-      writer.writeKey("api_key", first: false)
+      writer.appendRaw(",\"api_key\":")
       value.encodeField(to: &writer)
     }
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.recentSessionsLimit {
-      writer.writeKey("recent_sessions_limit", first: false)
+      writer.appendRaw(",\"recent_sessions_limit\":")
       value.encodeField(to: &writer)
     }
     if let value = self.protocolVersion {
-      writer.writeKey("protocol_version", first: false)
+      writer.appendRaw(",\"protocol_version\":")
       value.encodeField(to: &writer)
     }
     if let value = self.protocolVersions {
-      writer.writeKey("protocol_versions", first: false)
+      writer.appendRaw(",\"protocol_versions\":")
       value.encodeField(to: &writer)
     }
     if let value = self.capabilities {
-      writer.writeKey("capabilities", first: false)
+      writer.appendRaw(",\"capabilities\":")
       value.encodeField(to: &writer)
     }
     if let value = self.authVersion {
-      writer.writeKey("auth_version", first: false)
+      writer.appendRaw(",\"auth_version\":")
       value.encodeField(to: &writer)
     }
     if let value = self.clientNonce {
-      writer.writeKey("client_nonce", first: false)
+      writer.appendRaw(",\"client_nonce\":")
       value.encodeField(to: &writer)
     }
     if let value = self.authResponse {
-      writer.writeKey("auth_response", first: false)
+      writer.appendRaw(",\"auth_response\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -307,9 +305,7 @@ public struct PingMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("ping")
+    writer.appendRaw("{\"type\":\"ping\"")
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
@@ -394,13 +390,11 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadab
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("subscribe")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"subscribe\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     if let value = self.lastMessageId {
-      writer.writeKey("last_message_id", first: false)
+      writer.appendRaw(",\"last_message_id\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -504,17 +498,15 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadab
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("subscribe")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"subscribe\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     if let value = self.lastMessageId {
-      writer.writeKey("last_message_id", first: false)
+      writer.appendRaw(",\"last_message_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.lastSeq {
-      writer.writeKey("last_seq", first: false)
+      writer.appendRaw(",\"last_seq\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -617,17 +609,15 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("subscribe")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"subscribe\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     if let value = self.fromOffset {
-      writer.writeKey("from_offset", first: false)
+      writer.appendRaw(",\"from_offset\":")
       value.encodeField(to: &writer)
     }
     if let value = self.fileSignatureSeen {
-      writer.writeKey("file_signature_seen", first: false)
+      writer.appendRaw(",\"file_signature_seen\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -751,11 +741,9 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("unsubscribe")
+    writer.appendRaw("{\"type\":\"unsubscribe\"")
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -826,11 +814,9 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_deleted")
+    writer.appendRaw("{\"type\":\"session_deleted\"")
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -1017,37 +1003,35 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("prompt")
-    writer.writeKey("text", first: false)
+    writer.appendRaw("{\"type\":\"prompt\"")
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
     if let value = self.newSessionId {
-      writer.writeKey("new_session_id", first: false)
+      writer.appendRaw(",\"new_session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.resumeSessionId {
-      writer.writeKey("resume_session_id", first: false)
+      writer.appendRaw(",\"resume_session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.workingDirectory {
-      writer.writeKey("working_directory", first: false)
+      writer.appendRaw(",\"working_directory\":")
       value.encodeField(to: &writer)
     }
     if let value = self.systemPrompt {
-      writer.writeKey("system_prompt", first: false)
+      writer.appendRaw(",\"system_prompt\":")
       value.encodeField(to: &writer)
     }
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.iosSessionId {
-      writer.writeKey("ios_session_id", first: false)
+      writer.appendRaw(",\"ios_session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.idempotencyKey {
-      writer.writeKey("idempotency_key", first: false)
+      writer.appendRaw(",\"idempotency_key\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -1261,41 +1245,39 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("prompt")
-    writer.writeKey("text", first: false)
+    writer.appendRaw("{\"type\":\"prompt\"")
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
     if let value = self.newSessionId {
-      writer.writeKey("new_session_id", first: false)
+      writer.appendRaw(",\"new_session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.resumeSessionId {
-      writer.writeKey("resume_session_id", first: false)
+      writer.appendRaw(",\"resume_session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.workingDirectory {
-      writer.writeKey("working_directory", first: false)
+      writer.appendRaw(",\"working_directory\":")
       value.encodeField(to: &writer)
     }
     if let value = self.provider {
-      writer.writeKey("provider", first: false)
+      writer.appendRaw(",\"provider\":")
       value.encodeField(to: &writer)
     }
     if let value = self.systemPrompt {
-      writer.writeKey("system_prompt", first: false)
+      writer.appendRaw(",\"system_prompt\":")
       value.encodeField(to: &writer)
     }
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.iosSessionId {
-      writer.writeKey("ios_session_id", first: false)
+      writer.appendRaw(",\"ios_session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.idempotencyKey {
-      writer.writeKey("idempotency_key", first: false)
+      writer.appendRaw(",\"idempotency_key\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -1414,10 +1396,8 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("set_directory")
-    writer.writeKey("path", first: false)
+    writer.appendRaw("{\"type\":\"set_directory\"")
+    writer.appendRaw(",\"path\":")
     self.path.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1489,10 +1469,8 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("set_max_message_size")
-    writer.writeKey("size_kb", first: false)
+    writer.appendRaw("{\"type\":\"set_max_message_size\"")
+    writer.appendRaw(",\"size_kb\":")
     self.sizeKb.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1563,10 +1541,8 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("message_ack")
-    writer.writeKey("message_id", first: false)
+    writer.appendRaw("{\"type\":\"message_ack\"")
+    writer.appendRaw(",\"message_id\":")
     self.messageId.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1637,10 +1613,8 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("compact_session")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"compact_session\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1711,10 +1685,8 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("kill_session")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"kill_session\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1801,12 +1773,10 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("infer_session_name")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"infer_session_name\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("message_text", first: false)
+    writer.appendRaw(",\"message_text\":")
     self.messageText.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1893,12 +1863,10 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("create_worktree_session")
-    writer.writeKey("session_name", first: false)
+    writer.appendRaw("{\"type\":\"create_worktree_session\"")
+    writer.appendRaw(",\"session_name\":")
     self.sessionName.encodeField(to: &writer)
-    writer.writeKey("parent_directory", first: false)
+    writer.appendRaw(",\"parent_directory\":")
     self.parentDirectory.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1985,12 +1953,10 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("execute_command")
-    writer.writeKey("command_id", first: false)
+    writer.appendRaw("{\"type\":\"execute_command\"")
+    writer.appendRaw(",\"command_id\":")
     self.commandId.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: false)
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2075,15 +2041,13 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("get_command_history")
+    writer.appendRaw("{\"type\":\"get_command_history\"")
     if let value = self.workingDirectory {
-      writer.writeKey("working_directory", first: false)
+      writer.appendRaw(",\"working_directory\":")
       value.encodeField(to: &writer)
     }
     if let value = self.limit {
-      writer.writeKey("limit", first: false)
+      writer.appendRaw(",\"limit\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -2155,10 +2119,8 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, ModelReada
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("get_command_output")
-    writer.writeKey("command_session_id", first: false)
+    writer.appendRaw("{\"type\":\"get_command_output\"")
+    writer.appendRaw(",\"command_session_id\":")
     self.commandSessionId.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2261,14 +2223,12 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("upload_file")
-    writer.writeKey("filename", first: false)
+    writer.appendRaw("{\"type\":\"upload_file\"")
+    writer.appendRaw(",\"filename\":")
     self.filename.encodeField(to: &writer)
-    writer.writeKey("content", first: false)
+    writer.appendRaw(",\"content\":")
     self.content.encodeField(to: &writer)
-    writer.writeKey("storage_location", first: false)
+    writer.appendRaw(",\"storage_location\":")
     self.storageLocation.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2339,10 +2299,8 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, ModelReadable
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("list_resources")
-    writer.writeKey("storage_location", first: false)
+    writer.appendRaw("{\"type\":\"list_resources\"")
+    writer.appendRaw(",\"storage_location\":")
     self.storageLocation.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2429,12 +2387,10 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("delete_resource")
-    writer.writeKey("filename", first: false)
+    writer.appendRaw("{\"type\":\"delete_resource\"")
+    writer.appendRaw(",\"filename\":")
     self.filename.encodeField(to: &writer)
-    writer.writeKey("storage_location", first: false)
+    writer.appendRaw(",\"storage_location\":")
     self.storageLocation.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2536,15 +2492,13 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("start_recipe")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"start_recipe\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("recipe_id", first: false)
+    writer.appendRaw(",\"recipe_id\":")
     self.recipeId.encodeField(to: &writer)
     if let value = self.workingDirectory {
-      writer.writeKey("working_directory", first: false)
+      writer.appendRaw(",\"working_directory\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -2662,19 +2616,17 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("start_recipe")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"start_recipe\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("recipe_id", first: false)
+    writer.appendRaw(",\"recipe_id\":")
     self.recipeId.encodeField(to: &writer)
     if let value = self.workingDirectory {
-      writer.writeKey("working_directory", first: false)
+      writer.appendRaw(",\"working_directory\":")
       value.encodeField(to: &writer)
     }
     if let value = self.provider {
-      writer.writeKey("provider", first: false)
+      writer.appendRaw(",\"provider\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -2794,10 +2746,8 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("exit_recipe")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"exit_recipe\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2852,9 +2802,7 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelRe
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("get_available_recipes")
+    writer.appendRaw("{\"type\":\"get_available_recipes\"")
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
@@ -2923,11 +2871,9 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, ModelReadab
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("refresh_sessions")
+    writer.appendRaw("{\"type\":\"refresh_sessions\"")
     if let value = self.recentSessionsLimit {
-      writer.writeKey("recent_sessions_limit", first: false)
+      writer.appendRaw(",\"recent_sessions_limit\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -2998,10 +2944,8 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("supervisor_message")
-    writer.writeKey("text", first: false)
+    writer.appendRaw("{\"type\":\"supervisor_message\"")
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3088,12 +3032,10 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("canvas_action")
-    writer.writeKey("callback_id", first: false)
+    writer.appendRaw("{\"type\":\"canvas_action\"")
+    writer.appendRaw(",\"callback_id\":")
     self.callbackId.encodeField(to: &writer)
-    writer.writeKey("action", first: false)
+    writer.appendRaw(",\"action\":")
     self.action.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3165,10 +3107,8 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("disconnect")
-    writer.writeKey("reason", first: false)
+    writer.appendRaw("{\"type\":\"disconnect\"")
+    writer.appendRaw(",\"reason\":")
     self.reason.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()

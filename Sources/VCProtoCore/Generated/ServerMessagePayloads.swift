@@ -189,31 +189,29 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("hello")
-    writer.writeKey("message", first: false)
+    writer.appendRaw("{\"type\":\"hello\"")
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
-    writer.writeKey("version", first: false)
+    writer.appendRaw(",\"version\":")
     self.version.encodeField(to: &writer)
-    writer.writeKey("auth_version", first: false)
+    writer.appendRaw(",\"auth_version\":")
     self.authVersion.encodeField(to: &writer)
-    writer.writeKey("instructions", first: false)
+    writer.appendRaw(",\"instructions\":")
     self.instructions.encodeField(to: &writer)
     if let value = self.protocolVersions {
-      writer.writeKey("protocol_versions", first: false)
+      writer.appendRaw(",\"protocol_versions\":")
       value.encodeField(to: &writer)
     }
     if let value = self.authVersions {
-      writer.writeKey("auth_versions", first: false)
+      writer.appendRaw(",\"auth_versions\":")
       value.encodeField(to: &writer)
     }
     if let value = self.capabilities {
-      writer.writeKey("capabilities", first: false)
+      writer.appendRaw(",\"capabilities\":")
       value.encodeField(to: &writer)
     }
     if let value = self.challenge {
-      writer.writeKey("challenge", first: false)
+      writer.appendRaw(",\"challenge\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -372,27 +370,25 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("connected")
-    writer.writeKey("message", first: false)
+    writer.appendRaw("{\"type\":\"connected\"")
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw(",\"session_id\":")
     if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
     if let value = self.negotiatedProtocolVersion {
-      writer.writeKey("negotiated_protocol_version", first: false)
+      writer.appendRaw(",\"negotiated_protocol_version\":")
       value.encodeField(to: &writer)
     }
     if let value = self.capabilities {
-      writer.writeKey("capabilities", first: false)
+      writer.appendRaw(",\"capabilities\":")
       value.encodeField(to: &writer)
     }
     if let value = self.authVersion {
-      writer.writeKey("auth_version", first: false)
+      writer.appendRaw(",\"auth_version\":")
       value.encodeField(to: &writer)
     }
     if let value = self.serverProof {
-      writer.writeKey("server_proof", first: false)
+      writer.appendRaw(",\"server_proof\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -465,10 +461,8 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("auth_error")
-    writer.writeKey("message", first: false)
+    writer.appendRaw("{\"type\":\"auth_error\"")
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -523,9 +517,7 @@ public struct PongMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("pong")
+    writer.appendRaw("{\"type\":\"pong\"")
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
@@ -595,10 +587,8 @@ public struct AckMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("ack")
-    writer.writeKey("message", first: false)
+    writer.appendRaw("{\"type\":\"ack\"")
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -787,37 +777,35 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("error")
-    writer.writeKey("message", first: false)
+    writer.appendRaw("{\"type\":\"error\"")
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.code {
-      writer.writeKey("code", first: false)
+      writer.appendRaw(",\"code\":")
       value.encodeField(to: &writer)
     }
     if let value = self.required {
-      writer.writeKey("required", first: false)
+      writer.appendRaw(",\"required\":")
       value.encodeField(to: &writer)
     }
     if let value = self.received {
-      writer.writeKey("received", first: false)
+      writer.appendRaw(",\"received\":")
       value.encodeField(to: &writer)
     }
     if let value = self.supported {
-      writer.writeKey("supported", first: false)
+      writer.appendRaw(",\"supported\":")
       value.encodeField(to: &writer)
     }
     if let value = self.requested {
-      writer.writeKey("requested", first: false)
+      writer.appendRaw(",\"requested\":")
       value.encodeField(to: &writer)
     }
     if let value = self.messageId {
-      writer.writeKey("message_id", first: false)
+      writer.appendRaw(",\"message_id\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -906,12 +894,10 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_list")
-    writer.writeKey("sessions", first: false)
+    writer.appendRaw("{\"type\":\"session_list\"")
+    writer.appendRaw(",\"sessions\":")
     self.sessions.encodeField(to: &writer)
-    writer.writeKey("total_count", first: false)
+    writer.appendRaw(",\"total_count\":")
     self.totalCount.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -999,12 +985,10 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_list")
-    writer.writeKey("sessions", first: false)
+    writer.appendRaw("{\"type\":\"session_list\"")
+    writer.appendRaw(",\"sessions\":")
     self.sessions.encodeField(to: &writer)
-    writer.writeKey("total_count", first: false)
+    writer.appendRaw(",\"total_count\":")
     self.totalCount.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1139,12 +1123,10 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("recent_sessions")
-    writer.writeKey("sessions", first: false)
+    writer.appendRaw("{\"type\":\"recent_sessions\"")
+    writer.appendRaw(",\"sessions\":")
     self.sessions.encodeField(to: &writer)
-    writer.writeKey("limit", first: false)
+    writer.appendRaw(",\"limit\":")
     self.limit.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1231,12 +1213,10 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("recent_sessions")
-    writer.writeKey("sessions", first: false)
+    writer.appendRaw("{\"type\":\"recent_sessions\"")
+    writer.appendRaw(",\"sessions\":")
     self.sessions.encodeField(to: &writer)
-    writer.writeKey("limit", first: false)
+    writer.appendRaw(",\"limit\":")
     self.limit.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1386,14 +1366,12 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("available_commands")
-    writer.writeKey("working_directory", first: false)
+    writer.appendRaw("{\"type\":\"available_commands\"")
+    writer.appendRaw(",\"working_directory\":")
     if let value = self.workingDirectory { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("project_commands", first: false)
+    writer.appendRaw(",\"project_commands\":")
     self.projectCommands.encodeField(to: &writer)
-    writer.writeKey("general_commands", first: false)
+    writer.appendRaw(",\"general_commands\":")
     self.generalCommands.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1543,20 +1521,18 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_history")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_history\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("messages", first: false)
+    writer.appendRaw(",\"messages\":")
     self.messages.encodeField(to: &writer)
-    writer.writeKey("total_count", first: false)
+    writer.appendRaw(",\"total_count\":")
     self.totalCount.encodeField(to: &writer)
-    writer.writeKey("oldest_message_id", first: false)
+    writer.appendRaw(",\"oldest_message_id\":")
     if let value = self.oldestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("newest_message_id", first: false)
+    writer.appendRaw(",\"newest_message_id\":")
     if let value = self.newestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("is_complete", first: false)
+    writer.appendRaw(",\"is_complete\":")
     self.isComplete.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1706,20 +1682,18 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_history")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_history\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("messages", first: false)
+    writer.appendRaw(",\"messages\":")
     self.messages.encodeField(to: &writer)
-    writer.writeKey("total_count", first: false)
+    writer.appendRaw(",\"total_count\":")
     self.totalCount.encodeField(to: &writer)
-    writer.writeKey("oldest_message_id", first: false)
+    writer.appendRaw(",\"oldest_message_id\":")
     if let value = self.oldestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("newest_message_id", first: false)
+    writer.appendRaw(",\"newest_message_id\":")
     if let value = self.newestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("is_complete", first: false)
+    writer.appendRaw(",\"is_complete\":")
     self.isComplete.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -1887,22 +1861,20 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_history")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_history\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("messages", first: false)
+    writer.appendRaw(",\"messages\":")
     self.messages.encodeField(to: &writer)
-    writer.writeKey("first_seq", first: false)
+    writer.appendRaw(",\"first_seq\":")
     if let value = self.firstSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("last_seq", first: false)
+    writer.appendRaw(",\"last_seq\":")
     if let value = self.lastSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("next_seq", first: false)
+    writer.appendRaw(",\"next_seq\":")
     self.nextSeq.encodeField(to: &writer)
-    writer.writeKey("is_complete", first: false)
+    writer.appendRaw(",\"is_complete\":")
     self.isComplete.encodeField(to: &writer)
-    writer.writeKey("gap", first: false)
+    writer.appendRaw(",\"gap\":")
     if let value = self.gap { value.encodeField(to: &writer) } else { writer.writeNull() }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2053,21 +2025,19 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_history")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_history\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("messages", first: false)
+    writer.appendRaw(",\"messages\":")
     self.messages.encodeField(to: &writer)
-    writer.writeKey("next_offset", first: false)
+    writer.appendRaw(",\"next_offset\":")
     self.nextOffset.encodeField(to: &writer)
-    writer.writeKey("end_of_file", first: false)
+    writer.appendRaw(",\"end_of_file\":")
     self.endOfFile.encodeField(to: &writer)
-    writer.writeKey("file_signature", first: false)
+    writer.appendRaw(",\"file_signature\":")
     if let value = self.fileSignature { value.encodeField(to: &writer) } else { writer.writeNull() }
     if let value = self.fileReplaced {
-      writer.writeKey("file_replaced", first: false)
+      writer.appendRaw(",\"file_replaced\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -2213,12 +2183,10 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_updated")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_updated\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("messages", first: false)
+    writer.appendRaw(",\"messages\":")
     self.messages.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2305,12 +2273,10 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_updated")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_updated\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("messages", first: false)
+    writer.appendRaw(",\"messages\":")
     self.messages.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2508,20 +2474,18 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_created")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_created\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("name", first: false)
+    writer.appendRaw(",\"name\":")
     self.name.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: false)
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
-    writer.writeKey("last_modified", first: false)
+    writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
-    writer.writeKey("message_count", first: false)
+    writer.appendRaw(",\"message_count\":")
     self.messageCount.encodeField(to: &writer)
-    writer.writeKey("preview", first: false)
+    writer.appendRaw(",\"preview\":")
     if let value = self.preview { value.encodeField(to: &writer) } else { writer.writeNull() }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2687,22 +2651,20 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_created")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_created\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("name", first: false)
+    writer.appendRaw(",\"name\":")
     self.name.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: false)
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
-    writer.writeKey("last_modified", first: false)
+    writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
-    writer.writeKey("message_count", first: false)
+    writer.appendRaw(",\"message_count\":")
     self.messageCount.encodeField(to: &writer)
-    writer.writeKey("preview", first: false)
+    writer.appendRaw(",\"preview\":")
     if let value = self.preview { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("provider", first: false)
+    writer.appendRaw(",\"provider\":")
     self.provider.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2837,12 +2799,10 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_ready")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_ready\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("message", first: false)
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -2913,10 +2873,8 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRea
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("turn_complete")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"turn_complete\"")
+    writer.appendRaw(",\"session_id\":")
     if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3003,13 +2961,11 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRea
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("turn_complete")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"turn_complete\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     if let value = self.aborted {
-      writer.writeKey("aborted", first: false)
+      writer.appendRaw(",\"aborted\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -3145,12 +3101,10 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_locked")
-    writer.writeKey("message", first: false)
+    writer.appendRaw("{\"type\":\"session_locked\"")
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3237,12 +3191,10 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_killed")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_killed\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("message", first: false)
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3328,12 +3280,10 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("session_name_inferred")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"session_name_inferred\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("name", first: false)
+    writer.appendRaw(",\"name\":")
     self.name.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3419,13 +3369,11 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("infer_name_error")
-    writer.writeKey("error", first: false)
+    writer.appendRaw("{\"type\":\"infer_name_error\"")
+    writer.appendRaw(",\"error\":")
     self.error.encodeField(to: &writer)
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -3497,10 +3445,8 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, ModelRea
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("compaction_complete")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"compaction_complete\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3587,12 +3533,10 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("compaction_error")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"compaction_error\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("error", first: false)
+    writer.appendRaw(",\"error\":")
     self.error.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3712,16 +3656,14 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("worktree_session_created")
-    writer.writeKey("success", first: false)
+    writer.appendRaw("{\"type\":\"worktree_session_created\"")
+    writer.appendRaw(",\"success\":")
     self.success.encodeField(to: &writer)
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("worktree_path", first: false)
+    writer.appendRaw(",\"worktree_path\":")
     self.worktreePath.encodeField(to: &writer)
-    writer.writeKey("branch_name", first: false)
+    writer.appendRaw(",\"branch_name\":")
     self.branchName.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -3839,17 +3781,15 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("worktree_session_error")
-    writer.writeKey("success", first: false)
+    writer.appendRaw("{\"type\":\"worktree_session_error\"")
+    writer.appendRaw(",\"success\":")
     self.success.encodeField(to: &writer)
-    writer.writeKey("error", first: false)
+    writer.appendRaw(",\"error\":")
     self.error.encodeField(to: &writer)
-    writer.writeKey("error_type", first: false)
+    writer.appendRaw(",\"error_type\":")
     self.errorType.encodeField(to: &writer)
     if let value = self.details {
-      writer.writeKey("details", first: false)
+      writer.appendRaw(",\"details\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -3953,14 +3893,12 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("command_started")
-    writer.writeKey("command_session_id", first: false)
+    writer.appendRaw("{\"type\":\"command_started\"")
+    writer.appendRaw(",\"command_session_id\":")
     self.commandSessionId.encodeField(to: &writer)
-    writer.writeKey("command_id", first: false)
+    writer.appendRaw(",\"command_id\":")
     self.commandId.encodeField(to: &writer)
-    writer.writeKey("shell_command", first: false)
+    writer.appendRaw(",\"shell_command\":")
     self.shellCommand.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4070,14 +4008,12 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("command_output")
-    writer.writeKey("command_session_id", first: false)
+    writer.appendRaw("{\"type\":\"command_output\"")
+    writer.appendRaw(",\"command_session_id\":")
     self.commandSessionId.encodeField(to: &writer)
-    writer.writeKey("stream", first: false)
+    writer.appendRaw(",\"stream\":")
     self.stream.encodeField(to: &writer)
-    writer.writeKey("text", first: false)
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4180,14 +4116,12 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("command_complete")
-    writer.writeKey("command_session_id", first: false)
+    writer.appendRaw("{\"type\":\"command_complete\"")
+    writer.appendRaw(",\"command_session_id\":")
     self.commandSessionId.encodeField(to: &writer)
-    writer.writeKey("exit_code", first: false)
+    writer.appendRaw(",\"exit_code\":")
     self.exitCode.encodeField(to: &writer)
-    writer.writeKey("duration_ms", first: false)
+    writer.appendRaw(",\"duration_ms\":")
     self.durationMs.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4274,12 +4208,10 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("command_error")
-    writer.writeKey("command_id", first: false)
+    writer.appendRaw("{\"type\":\"command_error\"")
+    writer.appendRaw(",\"command_id\":")
     self.commandId.encodeField(to: &writer)
-    writer.writeKey("error", first: false)
+    writer.appendRaw(",\"error\":")
     self.error.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4366,12 +4298,10 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("command_history")
-    writer.writeKey("sessions", first: false)
+    writer.appendRaw("{\"type\":\"command_history\"")
+    writer.appendRaw(",\"sessions\":")
     self.sessions.encodeField(to: &writer)
-    writer.writeKey("limit", first: false)
+    writer.appendRaw(",\"limit\":")
     self.limit.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4554,24 +4484,22 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("command_output_full")
-    writer.writeKey("command_session_id", first: false)
+    writer.appendRaw("{\"type\":\"command_output_full\"")
+    writer.appendRaw(",\"command_session_id\":")
     self.commandSessionId.encodeField(to: &writer)
-    writer.writeKey("output", first: false)
+    writer.appendRaw(",\"output\":")
     self.output.encodeField(to: &writer)
-    writer.writeKey("exit_code", first: false)
+    writer.appendRaw(",\"exit_code\":")
     if let value = self.exitCode { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("timestamp", first: false)
+    writer.appendRaw(",\"timestamp\":")
     self.timestamp.encodeField(to: &writer)
-    writer.writeKey("duration_ms", first: false)
+    writer.appendRaw(",\"duration_ms\":")
     if let value = self.durationMs { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("command_id", first: false)
+    writer.appendRaw(",\"command_id\":")
     self.commandId.encodeField(to: &writer)
-    writer.writeKey("shell_command", first: false)
+    writer.appendRaw(",\"shell_command\":")
     self.shellCommand.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: false)
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4690,16 +4618,14 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("file_uploaded")
-    writer.writeKey("filename", first: false)
+    writer.appendRaw("{\"type\":\"file_uploaded\"")
+    writer.appendRaw(",\"filename\":")
     self.filename.encodeField(to: &writer)
-    writer.writeKey("path", first: false)
+    writer.appendRaw(",\"path\":")
     self.path.encodeField(to: &writer)
-    writer.writeKey("size", first: false)
+    writer.appendRaw(",\"size\":")
     self.size.encodeField(to: &writer)
-    writer.writeKey("timestamp", first: false)
+    writer.appendRaw(",\"timestamp\":")
     self.timestamp.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4786,12 +4712,10 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("resources_list")
-    writer.writeKey("resources", first: false)
+    writer.appendRaw("{\"type\":\"resources_list\"")
+    writer.appendRaw(",\"resources\":")
     self.resources.encodeField(to: &writer)
-    writer.writeKey("storage_location", first: false)
+    writer.appendRaw(",\"storage_location\":")
     self.storageLocation.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4877,12 +4801,10 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("resource_deleted")
-    writer.writeKey("filename", first: false)
+    writer.appendRaw("{\"type\":\"resource_deleted\"")
+    writer.appendRaw(",\"filename\":")
     self.filename.encodeField(to: &writer)
-    writer.writeKey("path", first: false)
+    writer.appendRaw(",\"path\":")
     self.path.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -4953,10 +4875,8 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelReada
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("available_recipes")
-    writer.writeKey("recipes", first: false)
+    writer.appendRaw("{\"type\":\"available_recipes\"")
+    writer.appendRaw(",\"recipes\":")
     self.recipes.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -5090,18 +5010,16 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("recipe_started")
-    writer.writeKey("recipe_id", first: false)
+    writer.appendRaw("{\"type\":\"recipe_started\"")
+    writer.appendRaw(",\"recipe_id\":")
     self.recipeId.encodeField(to: &writer)
-    writer.writeKey("recipe_label", first: false)
+    writer.appendRaw(",\"recipe_label\":")
     self.recipeLabel.encodeField(to: &writer)
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("current_step", first: false)
+    writer.appendRaw(",\"current_step\":")
     self.currentStep.encodeField(to: &writer)
-    writer.writeKey("step_count", first: false)
+    writer.appendRaw(",\"step_count\":")
     self.stepCount.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -5203,14 +5121,12 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("recipe_step_started")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"recipe_step_started\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("step", first: false)
+    writer.appendRaw(",\"step\":")
     self.step.encodeField(to: &writer)
-    writer.writeKey("step_count", first: false)
+    writer.appendRaw(",\"step_count\":")
     self.stepCount.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -5313,14 +5229,12 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("recipe_step_transition")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"recipe_step_transition\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("from_step", first: false)
+    writer.appendRaw(",\"from_step\":")
     self.fromStep.encodeField(to: &writer)
-    writer.writeKey("to_step", first: false)
+    writer.appendRaw(",\"to_step\":")
     self.toStep.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -5422,14 +5336,12 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("orchestration_retry")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"orchestration_retry\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("step", first: false)
+    writer.appendRaw(",\"step\":")
     self.step.encodeField(to: &writer)
-    writer.writeKey("error", first: false)
+    writer.appendRaw(",\"error\":")
     if let value = self.error { value.encodeField(to: &writer) } else { writer.writeNull() }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -5531,15 +5443,13 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("recipe_exited")
-    writer.writeKey("session_id", first: false)
+    writer.appendRaw("{\"type\":\"recipe_exited\"")
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("reason", first: false)
+    writer.appendRaw(",\"reason\":")
     self.reason.encodeField(to: &writer)
     if let value = self.error {
-      writer.writeKey("error", first: false)
+      writer.appendRaw(",\"error\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -5712,37 +5622,35 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("response")
+    writer.appendRaw("{\"type\":\"response\"")
     if let value = self.messageId {
-      writer.writeKey("message_id", first: false)
+      writer.appendRaw(",\"message_id\":")
       value.encodeField(to: &writer)
     }
-    writer.writeKey("success", first: false)
+    writer.appendRaw(",\"success\":")
     self.success.encodeField(to: &writer)
     if let value = self.text {
-      writer.writeKey("text", first: false)
+      writer.appendRaw(",\"text\":")
       value.encodeField(to: &writer)
     }
     if let value = self.error {
-      writer.writeKey("error", first: false)
+      writer.appendRaw(",\"error\":")
       value.encodeField(to: &writer)
     }
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.usage {
-      writer.writeKey("usage", first: false)
+      writer.appendRaw(",\"usage\":")
       value.encodeField(to: &writer)
     }
     if let value = self.cost {
-      writer.writeKey("cost", first: false)
+      writer.appendRaw(",\"cost\":")
       value.encodeField(to: &writer)
     }
     if let value = self.iosSessionId {
-      writer.writeKey("ios_session_id", first: false)
+      writer.appendRaw(",\"ios_session_id\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -5887,29 +5795,27 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("response")
+    writer.appendRaw("{\"type\":\"response\"")
     if let value = self.messageId {
-      writer.writeKey("message_id", first: false)
+      writer.appendRaw(",\"message_id\":")
       value.encodeField(to: &writer)
     }
-    writer.writeKey("success", first: false)
+    writer.appendRaw(",\"success\":")
     self.success.encodeField(to: &writer)
     if let value = self.text {
-      writer.writeKey("text", first: false)
+      writer.appendRaw(",\"text\":")
       value.encodeField(to: &writer)
     }
     if let value = self.error {
-      writer.writeKey("error", first: false)
+      writer.appendRaw(",\"error\":")
       value.encodeField(to: &writer)
     }
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: false)
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.iosSessionId {
-      writer.writeKey("ios_session_id", first: false)
+      writer.appendRaw(",\"ios_session_id\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -6045,12 +5951,10 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("replay")
-    writer.writeKey("message_id", first: false)
+    writer.appendRaw("{\"type\":\"replay\"")
+    writer.appendRaw(",\"message_id\":")
     self.messageId.encodeField(to: &writer)
-    writer.writeKey("message", first: false)
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -6137,12 +6041,10 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("replay")
-    writer.writeKey("message_id", first: false)
+    writer.appendRaw("{\"type\":\"replay\"")
+    writer.appendRaw(",\"message_id\":")
     self.messageId.encodeField(to: &writer)
-    writer.writeKey("message", first: false)
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -6261,10 +6163,8 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, ModelReadable 
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("canvas_update")
-    writer.writeKey("components", first: false)
+    writer.appendRaw("{\"type\":\"canvas_update\"")
+    writer.appendRaw(",\"components\":")
     self.components.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -6365,17 +6265,15 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("tts_speak")
-    writer.writeKey("text", first: false)
+    writer.appendRaw("{\"type\":\"tts_speak\"")
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
     if let value = self.streaming {
-      writer.writeKey("streaming", first: false)
+      writer.appendRaw(",\"streaming\":")
       value.encodeField(to: &writer)
     }
     if let value = self.priority {
-      writer.writeKey("priority", first: false)
+      writer.appendRaw(",\"priority\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -6447,10 +6345,8 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, ModelRea
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("supervisor_thinking")
-    writer.writeKey("active", first: false)
+    writer.appendRaw("{\"type\":\"supervisor_thinking\"")
+    writer.appendRaw(",\"active\":")
     self.active.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -6521,11 +6417,9 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("connect_ack")
+    writer.appendRaw("{\"type\":\"connect_ack\"")
     if let value = self.negotiatedProtocolVersion {
-      writer.writeKey("negotiated_protocol_version", first: false)
+      writer.appendRaw(",\"negotiated_protocol_version\":")
       value.encodeField(to: &writer)
     }
     writer.writeMembers(additionalMembers, first: false)
@@ -6599,10 +6493,8 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("heartbeat")
-    writer.writeKey("timestamp", first: false)
+    writer.appendRaw("{\"type\":\"heartbeat\"")
+    writer.appendRaw(",\"timestamp\":")
     self.timestamp.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
@@ -6691,12 +6583,10 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.writeKey("type", first: true)
-    writer.write("draining")
-    writer.writeKey("message", first: false)
+    writer.appendRaw("{\"type\":\"draining\"")
+    writer.appendRaw(",\"message\":")
     self.message.encodeField(to: &writer)
-    writer.writeKey("retry_after_ms", first: false)
+    writer.appendRaw(",\"retry_after_ms\":")
     self.retryAfterMs.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()

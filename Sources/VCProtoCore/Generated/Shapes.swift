@@ -116,23 +116,17 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("session_id", first: first)
-    first = false
+    writer.appendRaw("\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("name", first: first)
-    first = false
+    writer.appendRaw(",\"name\":")
     self.name.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: first)
-    first = false
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
-    writer.writeKey("last_modified", first: first)
-    first = false
+    writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
-    writer.writeKey("message_count", first: first)
-    first = false
+    writer.appendRaw(",\"message_count\":")
     self.messageCount.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -266,28 +260,21 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("session_id", first: first)
-    first = false
+    writer.appendRaw("\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("name", first: first)
-    first = false
+    writer.appendRaw(",\"name\":")
     self.name.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: first)
-    first = false
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
-    writer.writeKey("last_modified", first: first)
-    first = false
+    writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
-    writer.writeKey("message_count", first: first)
-    first = false
+    writer.appendRaw(",\"message_count\":")
     self.messageCount.encodeField(to: &writer)
     if let value = self.provider {
-      writer.writeKey("provider", first: first)
-      first = false
+      writer.appendRaw(",\"provider\":")
       value.encodeField(to: &writer)
     }
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -391,20 +378,15 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("session_id", first: first)
-    first = false
+    writer.appendRaw("\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("name", first: first)
-    first = false
+    writer.appendRaw(",\"name\":")
     self.name.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: first)
-    first = false
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
-    writer.writeKey("last_modified", first: first)
-    first = false
+    writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -524,23 +506,17 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("session_id", first: first)
-    first = false
+    writer.appendRaw("\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("name", first: first)
-    first = false
+    writer.appendRaw(",\"name\":")
     self.name.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: first)
-    first = false
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
-    writer.writeKey("last_modified", first: first)
-    first = false
+    writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
-    writer.writeKey("provider", first: first)
-    first = false
+    writer.appendRaw(",\"provider\":")
     self.provider.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -665,27 +641,21 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("id", first: first)
-    first = false
+    writer.appendRaw("\"id\":")
     self.id.encodeField(to: &writer)
-    writer.writeKey("label", first: first)
-    first = false
+    writer.appendRaw(",\"label\":")
     self.label.encodeField(to: &writer)
-    writer.writeKey("type", first: first)
-    first = false
+    writer.appendRaw(",\"type\":")
     self.type.encodeField(to: &writer)
     if let value = self.description {
-      writer.writeKey("description", first: first)
-      first = false
+      writer.appendRaw(",\"description\":")
       value.encodeField(to: &writer)
     }
     if let value = self.children {
-      writer.writeKey("children", first: first)
-      first = false
+      writer.appendRaw(",\"children\":")
       value.encodeField(to: &writer)
     }
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -810,23 +780,17 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("uuid", first: first)
-    first = false
+    writer.appendRaw("\"uuid\":")
     self.uuid.encodeField(to: &writer)
-    writer.writeKey("role", first: first)
-    first = false
+    writer.appendRaw(",\"role\":")
     self.role.encodeField(to: &writer)
-    writer.writeKey("text", first: first)
-    first = false
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
-    writer.writeKey("timestamp", first: first)
-    first = false
+    writer.appendRaw(",\"timestamp\":")
     if let value = self.timestamp { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("provider", first: first)
-    first = false
+    writer.appendRaw(",\"provider\":")
     self.provider.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -984,29 +948,21 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("uuid", first: first)
-    first = false
+    writer.appendRaw("\"uuid\":")
     self.uuid.encodeField(to: &writer)
-    writer.writeKey("role", first: first)
-    first = false
+    writer.appendRaw(",\"role\":")
     self.role.encodeField(to: &writer)
-    writer.writeKey("text", first: first)
-    first = false
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
-    writer.writeKey("timestamp", first: first)
-    first = false
+    writer.appendRaw(",\"timestamp\":")
     if let value = self.timestamp { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("provider", first: first)
-    first = false
+    writer.appendRaw(",\"provider\":")
     self.provider.encodeField(to: &writer)
-    writer.writeKey("session_id", first: first)
-    first = false
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("seq", first: first)
-    first = false
+    writer.appendRaw(",\"seq\":")
     self.seq.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -1164,29 +1120,21 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("uuid", first: first)
-    first = false
+    writer.appendRaw("\"uuid\":")
     self.uuid.encodeField(to: &writer)
-    writer.writeKey("role", first: first)
-    first = false
+    writer.appendRaw(",\"role\":")
     self.role.encodeField(to: &writer)
-    writer.writeKey("text", first: first)
-    first = false
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
-    writer.writeKey("timestamp", first: first)
-    first = false
+    writer.appendRaw(",\"timestamp\":")
     if let value = self.timestamp { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeKey("provider", first: first)
-    first = false
+    writer.appendRaw(",\"provider\":")
     self.provider.encodeField(to: &writer)
-    writer.writeKey("session_id", first: first)
-    first = false
+    writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.writeKey("offset", first: first)
-    first = false
+    writer.appendRaw(",\"offset\":")
     self.offset.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -1283,17 +1231,13 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("requested_last_seq", first: first)
-    first = false
+    writer.appendRaw("\"requested_last_seq\":")
     self.requestedLastSeq.encodeField(to: &writer)
-    writer.writeKey("min_available_seq", first: first)
-    first = false
+    writer.appendRaw(",\"min_available_seq\":")
     self.minAvailableSeq.encodeField(to: &writer)
-    writer.writeKey("reason", first: first)
-    first = false
+    writer.appendRaw(",\"reason\":")
     self.reason.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -1363,16 +1307,13 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("type", first: first)
-    first = false
+    writer.appendRaw("\"type\":")
     self.type.encodeField(to: &writer)
     if let value = self.props {
-      writer.writeKey("props", first: first)
-      first = false
+      writer.appendRaw(",\"props\":")
       value.encodeField(to: &writer)
     }
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -1470,25 +1411,25 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
     var first = true
+    writer.beginObject()
     if let value = self.step {
-      writer.writeKey("step", first: first)
+      writer.appendRaw("\"step\":")
       first = false
       value.encodeField(to: &writer)
     }
     if let value = self.stderr {
-      writer.writeKey("stderr", first: first)
+      writer.appendRaw(first ? "\"stderr\":" : ",\"stderr\":")
       first = false
       value.encodeField(to: &writer)
     }
     if let value = self.branchName {
-      writer.writeKey("branch_name", first: first)
+      writer.appendRaw(first ? "\"branch_name\":" : ",\"branch_name\":")
       first = false
       value.encodeField(to: &writer)
     }
     if let value = self.suggestion {
-      writer.writeKey("suggestion", first: first)
+      writer.appendRaw(first ? "\"suggestion\":" : ",\"suggestion\":")
       first = false
       value.encodeField(to: &writer)
     }
@@ -1673,41 +1614,31 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("command_session_id", first: first)
-    first = false
+    writer.appendRaw("\"command_session_id\":")
     self.commandSessionId.encodeField(to: &writer)
-    writer.writeKey("command_id", first: first)
-    first = false
+    writer.appendRaw(",\"command_id\":")
     self.commandId.encodeField(to: &writer)
-    writer.writeKey("shell_command", first: first)
-    first = false
+    writer.appendRaw(",\"shell_command\":")
     self.shellCommand.encodeField(to: &writer)
-    writer.writeKey("working_directory", first: first)
-    first = false
+    writer.appendRaw(",\"working_directory\":")
     self.workingDirectory.encodeField(to: &writer)
-    writer.writeKey("timestamp", first: first)
-    first = false
+    writer.appendRaw(",\"timestamp\":")
     self.timestamp.encodeField(to: &writer)
     if let value = self.exitCode {
-      writer.writeKey("exit_code", first: first)
-      first = false
+      writer.appendRaw(",\"exit_code\":")
       value.encodeField(to: &writer)
     }
     if let value = self.durationMs {
-      writer.writeKey("duration_ms", first: first)
-      first = false
+      writer.appendRaw(",\"duration_ms\":")
       value.encodeField(to: &writer)
     }
     if let value = self.endTime {
-      writer.writeKey("end_time", first: first)
-      first = false
+      writer.appendRaw(",\"end_time\":")
       value.encodeField(to: &writer)
     }
-    writer.writeKey("output_preview", first: first)
-    first = false
+    writer.appendRaw(",\"output_preview\":")
     if let value = self.outputPreview { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -1811,20 +1742,15 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("filename", first: first)
-    first = false
+    writer.appendRaw("\"filename\":")
     self.filename.encodeField(to: &writer)
-    writer.writeKey("path", first: first)
-    first = false
+    writer.appendRaw(",\"path\":")
     self.path.encodeField(to: &writer)
-    writer.writeKey("size", first: first)
-    first = false
+    writer.appendRaw(",\"size\":")
     self.size.encodeField(to: &writer)
-    writer.writeKey("timestamp", first: first)
-    first = false
+    writer.appendRaw(",\"timestamp\":")
     self.timestamp.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -1911,17 +1837,13 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("id", first: first)
-    first = false
+    writer.appendRaw("\"id\":")
     self.id.encodeField(to: &writer)
-    writer.writeKey("label", first: first)
-    first = false
+    writer.appendRaw(",\"label\":")
     self.label.encodeField(to: &writer)
-    writer.writeKey("description", first: first)
-    first = false
+    writer.appendRaw(",\"description\":")
     self.description.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -2022,24 +1944,19 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("input_tokens", first: first)
-    first = false
+    writer.appendRaw("\"input_tokens\":")
     self.inputTokens.encodeField(to: &writer)
-    writer.writeKey("output_tokens", first: first)
-    first = false
+    writer.appendRaw(",\"output_tokens\":")
     self.outputTokens.encodeField(to: &writer)
     if let value = self.cacheReadInputTokens {
-      writer.writeKey("cache_read_input_tokens", first: first)
-      first = false
+      writer.appendRaw(",\"cache_read_input_tokens\":")
       value.encodeField(to: &writer)
     }
     if let value = self.cacheCreationInputTokens {
-      writer.writeKey("cache_creation_input_tokens", first: first)
-      first = false
+      writer.appendRaw(",\"cache_creation_input_tokens\":")
       value.encodeField(to: &writer)
     }
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -2125,17 +2042,13 @@ public struct Cost: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("input_cost", first: first)
-    first = false
+    writer.appendRaw("\"input_cost\":")
     self.inputCost.encodeField(to: &writer)
-    writer.writeKey("output_cost", first: first)
-    first = false
+    writer.appendRaw(",\"output_cost\":")
     self.outputCost.encodeField(to: &writer)
-    writer.writeKey("total_cost", first: first)
-    first = false
+    writer.appendRaw(",\"total_cost\":")
     self.totalCost.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -2244,24 +2157,19 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("role", first: first)
-    first = false
+    writer.appendRaw("\"role\":")
     self.role.encodeField(to: &writer)
-    writer.writeKey("text", first: first)
-    first = false
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: first)
-      first = false
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.timestamp {
-      writer.writeKey("timestamp", first: first)
-      first = false
+      writer.appendRaw(",\"timestamp\":")
       value.encodeField(to: &writer)
     }
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
@@ -2362,24 +2270,19 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
     writer.beginObject()
-    var first = true
-    writer.writeKey("role", first: first)
-    first = false
+    writer.appendRaw("\"role\":")
     self.role.encodeField(to: &writer)
-    writer.writeKey("text", first: first)
-    first = false
+    writer.appendRaw(",\"text\":")
     self.text.encodeField(to: &writer)
     if let value = self.sessionId {
-      writer.writeKey("session_id", first: first)
-      first = false
+      writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
     if let value = self.timestamp {
-      writer.writeKey("timestamp", first: first)
-      first = false
+      writer.appendRaw(",\"timestamp\":")
       value.encodeField(to: &writer)
     }
-    writer.writeMembers(additionalMembers, first: first)
+    writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
