@@ -6,17 +6,25 @@ extension JSONWriter {
   /// the sixteen for a byte to escape; the store runs ahead of what is kept, so room for sixteen more
   /// bytes is always made), then eight at a time, then one by one. Room for the string unescaped is
   /// made once; an escape makes room for what is left only when it would not fit.
+  ///
+  /// `asName`: the string is a member's name, written with a `:` after it and a `,` before it
+  /// unless `first` (one call, one check of the room, for the three).
   @usableFromInline
-  package mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+  package mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, asName: Bool = false, first: Bool = true) {
     let total = utf8.count
-    // The quotes, sixteen bytes of overrun and a little for escapes.
-    var out = room(total &+ 34)
+    // The quotes, a `,` and a `:`, sixteen bytes of overrun and a little for escapes.
+    var out = room(total &+ 36)
     var end = storage.start + capacity
+    if !first {
+      out[0] = UInt8(ascii: ",")
+      out += 1
+    }
     out[0] = UInt8(ascii: "\"")
     out += 1
     guard let source = utf8.baseAddress else {
       out[0] = UInt8(ascii: "\"")
-      count = out + 1 - storage.start
+      if asName { out[1] = UInt8(ascii: ":") }
+      count = out + (asName ? 2 : 1) - storage.start
       return
     }
     var i = 0
@@ -67,7 +75,8 @@ extension JSONWriter {
       if i >= total { break }
     }
     out[0] = UInt8(ascii: "\"")
-    count = out + 1 - storage.start
+    if asName { out[1] = UInt8(ascii: ":") }
+    count = out + (asName ? 2 : 1) - storage.start
   }
 
   /// For each of the sixteen bytes, its high bit set when it must be escaped (`"`, `\` or below

@@ -26,11 +26,11 @@ public struct JSONWriter: @unchecked Sendable {
     case .string(let s): write(s)
     case .array(let a):
       appendByte(UInt8(ascii: "["))
-      var first = true
-      for e in a {
-        if !first { appendByte(UInt8(ascii: ",")) }
-        first = false
-        write(e)
+      a.withUnsafeBufferPointer { elements in  // read in place (see writeMembers)
+        for i in elements.indices {
+          if i > 0 { appendByte(UInt8(ascii: ",")) }
+          write(elements[i])
+        }
       }
       appendByte(UInt8(ascii: "]"))
     case .object(let o): write(o)
@@ -133,13 +133,23 @@ extension JSONWriter {
 
   /// Writes members of an object (without braces), preceded by `,` unless `first`.
   public mutating func writeMembers(_ object: JSONObject, first: Bool) {
-    var first = first
-    for m in object.members {
-      if !first { writeComma() }
-      first = false
-      write(m.key)
-      appendByte(UInt8(ascii: ":"))
-      write(m.value)
+    // Through a buffer pointer, so that the members are read in place rather than copied (each
+    // copy retains the name and the value); each name goes out with its `,` and `:` in one call.
+    object.members.withUnsafeBufferPointer { members in
+      var first = first
+      for i in members.indices {
+        writeName(members[i].key, first: first)
+        first = false
+        write(members[i].value)
+      }
+    }
+  }
+
+  /// Writes `,"name":` (no `,` when `first`), `name` escaped.
+  mutating func writeName(_ name: String, first: Bool) {
+    if name.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, asName: true, first: first) }) == nil {
+      var name = name
+      name.withUTF8 { appendEscaped($0, asName: true, first: first) }
     }
   }
 }
