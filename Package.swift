@@ -84,7 +84,7 @@ let package = Package(
     // targets (Fuzz/Sources/VCProtoTestSupport is a link to this folder). Not a product.
     .target(
       name: "VCProtoTestSupport",
-      dependencies: ["VCProto"],
+      dependencies: ["VCProto", "VCProtoConnection"],
       path: "Tests/VCProtoTestSupport"
     ),
     .testTarget(

@@ -8,9 +8,13 @@ let package = Package(
   targets: [
     .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
     // The root package's test support (a link to ../Tests/VCProtoTestSupport): the engine exerciser and
-    // the findings-cap oracle, compiled here because a package's non-product targets are its own.
+    // the findings-cap oracle, compiled here because a package's non-product targets are its own. It
+    // reads the transition tables through their SPI (`@_spi(EngineTesting) import VCProtoConnection`).
     .target(
-      name: "VCProtoTestSupport", dependencies: [.product(name: "VCProto", package: "vcproto")],
+      name: "VCProtoTestSupport",
+      dependencies: [
+        .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoConnection", package: "vcproto"),
+      ],
       path: "Sources/VCProtoTestSupport"),
     .executableTarget(
       name: "fuzz-frame",

@@ -1,4 +1,5 @@
 import VCProto
+@_spi(EngineTesting) import VCProtoConnection
 
 /// Drives the connection engines with event sequences chosen by a stream of bytes (a fuzzer's input or
 /// a seeded generator's output) and checks their invariants after every event. Used by the fuzz target

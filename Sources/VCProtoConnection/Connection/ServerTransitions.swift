@@ -3,7 +3,7 @@ import VCProtoEnvelope
 import VCProtoJSON
 
 /// The server's transition table, as data (see `ClientTransitions`).
-package enum ServerTransitions {
+@_spi(EngineTesting) public enum ServerTransitions {
   /// `table[state][kind]` = the states the event may lead to; every (state, kind) pair is present,
   /// an empty set meaning illegal.
   package static let table: [ServerState: [ServerEventKind: Set<ServerState>]] = {
@@ -32,7 +32,8 @@ package enum ServerTransitions {
   /// The only frames a server sends to a client that is not authenticated (`connected` as the
   /// handshake's verdict): the catalog's server-to-client types that do not
   /// ``MessageSpec/requiresAuthentication`` (`hello`, `pong`, `auth_error`, `error`, `connected`).
-  package static let framesBeforeAuthentication: Set<String> = EngineFacts.serverFramesBeforeAuthentication
+  @_spi(EngineTesting) public static let framesBeforeAuthentication: Set<String> = EngineFacts
+    .serverFramesBeforeAuthentication
 
   /// The states an event of `kind` may lead to from `state`, or `nil` when it is illegal there.
   package static func targets(from state: ServerState, on kind: ServerEventKind) -> Set<ServerState>? {
@@ -40,7 +41,7 @@ package enum ServerTransitions {
   }
 
   /// The same for the event kind named `name` (``ServerEvent/name``); `nil` for a name no kind has.
-  package static func targets(from state: ServerState, on name: String) -> Set<ServerState>? {
+  @_spi(EngineTesting) public static func targets(from state: ServerState, on name: String) -> Set<ServerState>? {
     ServerEventKind(rawValue: name).flatMap { targets(from: state, on: $0) }
   }
 
