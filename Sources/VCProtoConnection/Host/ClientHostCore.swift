@@ -166,7 +166,7 @@ actor ClientHostCore {
       let timeout = deadline.map { deadline in
         Task {
           do { try await clock.sleep(deadline) } catch { return }
-          await self.readyDeadlinePassed(id)
+          self.readyDeadlinePassed(id)
         }
       }
       waitingForReady.append((id, continuation, timeout))
