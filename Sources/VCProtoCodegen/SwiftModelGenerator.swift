@@ -532,12 +532,11 @@ package struct SwiftModelGenerator: Sendable {
     "\"" + json.map { $0 == "\"" ? "\\\"" : String($0) }.joined() + "\""
   }
 
-  /// `name`, checked to need no escaping in JSON (the catalog keeps names to printable ASCII without
-  /// `"` or `\`), so that it may go out in a fragment as it is.
+  /// `name`, checked to need no escaping in JSON (no `"`, `\` or control character; other bytes,
+  /// non-ASCII included, go out as they are), so that it may go out in a fragment as it is.
   static func plainName(_ name: String) -> String {
     for u in name.utf8 {
-      precondition(
-        u >= 0x20 && u < 0x7F && u != UInt8(ascii: "\"") && u != UInt8(ascii: "\\"), "\(name): JSON would escape it")
+      precondition(u >= 0x20 && u != UInt8(ascii: "\"") && u != UInt8(ascii: "\\"), "\(name): JSON would escape it")
     }
     return name
   }
