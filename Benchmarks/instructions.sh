@@ -19,19 +19,41 @@
 # callgrind's cache simulation, with a fixed geometry so that figures compare across machines (32 KiB
 # 8-way L1 for instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses
 # (D1, reads and writes) and last-level data misses (LL) per frame.
+#   Benchmarks/instructions.sh --engine-server [--protocol VERSION] [FRAMES [TYPE]]
+# `--engine-server`: the server engine's instructions per client-to-server frame against
+# MessageDecoder's (the same frames as `vcproto-bench engine-server`, FRAMES corpus frames, 20000 by
+# default; TYPE: only frames of that type), counted only inside each contender's function.
 set -euo pipefail
 cd "$(dirname "$0")"
-protocol=0.2.0 encode="" engine="" cache="" workload=steady
+protocol=0.2.0 encode="" engine="" cache="" workload=steady server=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --protocol) protocol=$2; shift 2 ;;
     --encode) encode=1; shift ;;
     --engine) engine=1; shift ;;
+    --engine-server) server=1; shift ;;
     --cache) cache=1; shift ;;
     --workload) workload=$2; shift 2 ;;
     *) break ;;
   esac
 done
+if [ -n "$server" ]; then
+  frames=${1:-20000} only=${2:-}
+  ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
+  server_count() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*ServerEngineBenchmark*measured*' \
+      .build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
+      ${only:+--only "$only"} --contender "$1" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+  }
+  n=$(.build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
+    ${only:+--only "$only"} --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
+  engine_ir=$(server_count engine) decode_ir=$(server_count decode)
+  python3 -c "
+n, e, d = $n, $engine_ir, $decode_ir
+print(f'protocol $protocol, server engine, ${only:-all} client frames ({n}), instructions per frame: decode {d / n:,.0f}, '
+      f'bytes -> engine -> typed event {e / n:,.0f}: engine over decoding {(e / d - 1) * 100:.2f} %')"
+  exit 0
+fi
 if [ -n "$engine" ]; then
   frames=${1:-3000} only=${2:-}
   ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1

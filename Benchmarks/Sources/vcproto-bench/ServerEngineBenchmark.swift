@@ -86,12 +86,54 @@ enum ServerEngineBenchmark {
     return round
   }
 
-  static func run(count: Int, version: String, repetitions: Int, smoke: Bool, only: String? = nil) throws {
-    var frames = try frames(count: count, version: version)
-    if let only {
-      let reader = JSONReader(limits: .default)
-      frames = try frames.filter { try reader.parse($0)["type"]?.stringValue == only }
+  /// The client-to-server frames of `count` corpus frames, only those of type `only` when given.
+  static func frames(count: Int, version: String, only: String?) throws -> [[UInt8]] {
+    let frames = try frames(count: count, version: version)
+    guard let only else { return frames }
+    let reader = JSONReader(limits: .default)
+    return try frames.filter { try reader.parse($0)["type"]?.stringValue == only }
+  }
+
+  // MARK: contenders for callgrind (each a function of its own: `--toggle-collect='*ServerEngineBenchmark*measured*'`)
+
+  @inline(never)
+  static func measuredEngine(_ frames: [[UInt8]], _ engine: inout ServerEngine) throws -> Int {
+    var actions: [ServerAction] = []
+    actions.reserveCapacity(16)
+    var handled = 0
+    for frame in frames {
+      try engine.handle(.received(.text(frame)), now: 1, into: &actions)
+      handled += actions.count
+      actions.removeAll(keepingCapacity: true)
     }
+    return handled
+  }
+
+  @inline(never)
+  static func measuredDecode(_ frames: [[UInt8]], _ decoder: MessageDecoder) throws -> Int {
+    var decoded = 0
+    for frame in frames { if case .client = try decoder.decode(frame) { decoded += 1 } }
+    return decoded
+  }
+
+  /// `vcproto-bench engine-server-profile --contender engine|decode [--protocol V] [--frames N]
+  /// [--only TYPE]`: one contender over the client-to-server frames once, for callgrind
+  /// (`Benchmarks/instructions.sh --engine-server`); the engine is made ready outside the counted
+  /// function.
+  static func profile(count: Int, version: String, contender: String, only: String?) throws {
+    let frames = try frames(count: count, version: version, only: only)
+    var engine = try EngineBenchmark.readyServer(version: version)
+    let work: Int
+    switch contender {
+    case "engine": work = try measuredEngine(frames, &engine)
+    case "decode": work = try measuredDecode(frames, decoder(version))
+    default: fatalError("--contender must be engine or decode")
+    }
+    print("frames \(frames.count) work \(work)")
+  }
+
+  static func run(count: Int, version: String, repetitions: Int, smoke: Bool, only: String? = nil) throws {
+    let frames = try frames(count: count, version: version, only: only)
     try check(frames, version: version)
     let bytes = frames.reduce(0) { $0 + $1.count }
     print(

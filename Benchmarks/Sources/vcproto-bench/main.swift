@@ -114,6 +114,15 @@ if arguments.first == "engine-profile" {
   exit(0)
 }
 
+// `vcproto-bench engine-server-profile --contender engine|decode [--protocol V] [--frames N] [--only TYPE]`:
+// one server-engine contender, for callgrind (`Benchmarks/instructions.sh --engine-server`).
+if arguments.first == "engine-server-profile" {
+  try ServerEngineBenchmark.profile(
+    count: Int(option("--frames") ?? "20000") ?? 20_000, version: protocolVersion,
+    contender: option("--contender") ?? "engine", only: option("--only"))
+  exit(0)
+}
+
 // `vcproto-bench engine-server [--protocol V] [--frames N] [--repetitions R] [--smoke]`: the server
 // engine (bytes -> engine -> typed event) against MessageDecoder alone on the same client frames.
 if arguments.first == "engine-server" {
