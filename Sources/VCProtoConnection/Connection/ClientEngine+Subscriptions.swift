@@ -211,9 +211,10 @@ extension ClientEngine {
   }
 
   /// Sorts `messages` into inserts and replaces by their position (indices into `messages`); drops
-  /// those without one or (from 0.4.0, where messages carry `session_id`) of another session. The
-  /// position (``Subscription/delivered``) is ``PositionHash`` of the `uuid` (0.2.0/0.3.0), the `seq`
-  /// (0.4.0) or the `offset` (0.5.0); a negative `seq` or `offset` is no position.
+  /// those without one or (from 0.4.0, where messages carry `session_id`) of another session (an id
+  /// of other scalars, as ``SessionKey`` compares ids). The position (``Subscription/delivered``) is
+  /// ``PositionHash`` of the `uuid` (0.2.0/0.3.0), the `seq` (0.4.0) or the `offset` (0.5.0); a
+  /// negative `seq` or `offset` is no position.
   static func classify(
     _ messages: SessionMessages, session: String, into update: inout SessionUpdate, sub: inout Subscription
   ) {
@@ -234,14 +235,18 @@ extension ClientEngine {
         }
       }
     case .v0_4_0(let positioned):
+      // Each member read in place (a copy of the message would retain every member it holds); the
+      // session compared by its exact scalars, as every session id is (``SessionKey``).
       for index in positioned.indices {
-        let m = positioned[index]
-        record(m.seq >= 0 && m.sessionId == session ? m.seq : nil, at: index, into: &update, sub: &sub)
+        let seq = positioned[index].seq
+        let ours = seq >= 0 && positioned[index].sessionId.hasSameScalars(as: session)
+        record(ours ? seq : nil, at: index, into: &update, sub: &sub)
       }
     case .v0_5_0(let positioned):
       for index in positioned.indices {
-        let m = positioned[index]
-        record(m.offset >= 0 && m.sessionId == session ? m.offset : nil, at: index, into: &update, sub: &sub)
+        let offset = positioned[index].offset
+        let ours = offset >= 0 && positioned[index].sessionId.hasSameScalars(as: session)
+        record(ours ? offset : nil, at: index, into: &update, sub: &sub)
       }
     }
   }
