@@ -303,6 +303,15 @@ package struct JSONParser {
 
   package mutating func parseNumber() throws(JSONReadError) -> JSONNumber {
     let start = pos
+    try scanNumber()
+    return JSONNumber(
+      uncheckedLiteral: String(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[start..<pos]), isASCII: true))
+  }
+
+  /// Steps over the number literal at `pos`, checking it as ``parseNumber()`` does.
+  @inline(__always)
+  mutating func scanNumber() throws(JSONReadError) {
+    let start = pos
     if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
     guard pos < bytes.count, isDigit(bytes[pos]) else {
       throw JSONReadError(.invalidJSON, offset: pos, "expected a digit in a number")
@@ -335,12 +344,10 @@ package struct JSONParser {
       throw JSONReadError(
         .numberTooLong, offset: start, "number literal longer than \(limits.maxNumberLength) characters")
     }
-    return JSONNumber(
-      uncheckedLiteral: String(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[start..<pos]), isASCII: true))
   }
 
   @inline(__always)
-  private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+  func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
 
   /// Parses a member name starting at its opening quote: a plain name ``KnownKeys`` holds is matched
   /// and its ready-made String returned; anything else is parsed as any string.
@@ -400,7 +407,7 @@ package struct JSONParser {
   /// ``skipUTF8Sequence()``, which checks every form and reports what is wrong. The common cases of
   /// text beyond ASCII (Latin, Cyrillic, Greek; most of the BMP: CJK, punctuation), without a call.
   @inline(__always)
-  private mutating func skipCommonUTF8() -> Bool {
+  mutating func skipCommonUTF8() -> Bool {
     let b0 = bytes[pos]
     if b0 >= 0xC2, b0 <= 0xDF {
       guard pos + 1 < bytes.count, bytes[pos + 1] & 0xC0 == 0x80 else { return false }
@@ -440,12 +447,12 @@ package struct JSONParser {
     }
   }
 
-  private func stringTooLong(_ open: Int) -> JSONReadError {
+  func stringTooLong(_ open: Int) -> JSONReadError {
     JSONReadError(.stringTooLong, offset: open, "string longer than \(limits.maxStringBytes) bytes")
   }
 
   /// Validates one multi-byte UTF-8 sequence at `pos` (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
-  private mutating func skipUTF8Sequence() throws(JSONReadError) {
+  mutating func skipUTF8Sequence() throws(JSONReadError) {
     let b0 = bytes[pos]
     let need: Int
     var lower: UInt8 = 0x80
@@ -536,6 +543,18 @@ package struct JSONParser {
 
   /// Appends the character of the escape at `pos` to ``scratch``; `true` when it is beyond ASCII.
   private mutating func appendEscape() throws(JSONReadError) -> Bool {
+    let scalar = try readEscape()
+    if scalar.value < 0x80 {
+      scratch.append(UInt8(truncatingIfNeeded: scalar.value))
+      return false
+    }
+    if let encoded = UTF8.encode(scalar) { scratch.append(contentsOf: encoded) }
+    return true
+  }
+
+  /// The character of the escape at `pos` (its backslash), checked (no lone surrogate) and stepped over.
+  @inline(__always)
+  mutating func readEscape() throws(JSONReadError) -> Unicode.Scalar {
     let escapeStart = pos
     pos += 1
     guard pos < bytes.count else {
@@ -544,14 +563,14 @@ package struct JSONParser {
     let c = bytes[pos]
     pos += 1
     switch c {
-    case UInt8(ascii: "\""): scratch.append(0x22)
-    case UInt8(ascii: "\\"): scratch.append(0x5C)
-    case UInt8(ascii: "/"): scratch.append(0x2F)
-    case UInt8(ascii: "b"): scratch.append(0x08)
-    case UInt8(ascii: "f"): scratch.append(0x0C)
-    case UInt8(ascii: "n"): scratch.append(0x0A)
-    case UInt8(ascii: "r"): scratch.append(0x0D)
-    case UInt8(ascii: "t"): scratch.append(0x09)
+    case UInt8(ascii: "\""): return "\""
+    case UInt8(ascii: "\\"): return "\\"
+    case UInt8(ascii: "/"): return "/"
+    case UInt8(ascii: "b"): return "\u{08}"
+    case UInt8(ascii: "f"): return "\u{0C}"
+    case UInt8(ascii: "n"): return "\n"
+    case UInt8(ascii: "r"): return "\r"
+    case UInt8(ascii: "t"): return "\t"
     case UInt8(ascii: "u"):
       let unit = try readHex4(escapeStart)
       var scalarValue = UInt32(unit)
@@ -572,12 +591,10 @@ package struct JSONParser {
       guard let scalar = Unicode.Scalar(scalarValue) else {
         throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid Unicode escape")
       }
-      if let encoded = UTF8.encode(scalar) { scratch.append(contentsOf: encoded) }
-      return scalar.value >= 0x80
+      return scalar
     default:
       throw JSONReadError(.invalidJSON, offset: escapeStart, "invalid escape sequence")
     }
-    return false
   }
 
   private mutating func readHex4(_ escapeStart: Int) throws(JSONReadError) -> UInt16 {

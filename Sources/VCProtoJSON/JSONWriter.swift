@@ -37,6 +37,11 @@ public struct JSONWriter: @unchecked Sendable {
     }
   }
 
+  /// Writes a value kept as JSON text: its bytes, copied as they are.
+  public mutating func write(_ raw: RawJSON) {
+    raw.bytes.withUnsafeBytes { appendRaw($0) }
+  }
+
   /// Writes an object with its members in order.
   public mutating func write(_ object: JSONObject) {
     appendByte(UInt8(ascii: "{"))

@@ -75,10 +75,11 @@ import Testing
     ]
     for text in messages {
       let message = try #require(try reader.parse(Array(text.utf8)).objectValue, "\(text)")
-      #expect(message.uuidPosition == message["uuid"]?.stringValue.map(PositionHash.of), "\(text)")
+      #expect(
+        ClaudeRecord(raw: message).uuidPosition == message["uuid"]?.stringValue.map(PositionHash.of), "\(text)")
     }
     let nested = try #require(try reader.parse(Array(#"{"message":{"uuid":"u"}}"#.utf8)).objectValue)
-    #expect(nested.uuidPosition == nil)
+    #expect(ClaudeRecord(raw: nested).uuidPosition == nil)
   }
 
   /// The in-place integer reader reads a literal as `JSONNumber.int64Value` (`Int64(_:)`) does.

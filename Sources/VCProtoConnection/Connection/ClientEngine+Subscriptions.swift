@@ -222,7 +222,7 @@ extension ClientEngine {
     sub.delivered.reserve(messages.count)
     switch messages {
     case .v0_2_0(let records):
-      for index in records.indices { record(records[index].raw.uuidPosition, at: index, into: &update, sub: &sub) }
+      for index in records.indices { record(records[index].uuidPosition, at: index, into: &update, sub: &sub) }
     case .v0_3_0(let canonical):
       for index in canonical.indices {
         record(PositionHash.of(canonical[index].uuid), at: index, into: &update, sub: &sub)
@@ -231,7 +231,7 @@ extension ClientEngine {
       for index in either.indices {
         switch either[index] {
         case .historyMessage(let m): record(PositionHash.of(m.uuid), at: index, into: &update, sub: &sub)
-        case .claudeRecord(let r): record(r.raw.uuidPosition, at: index, into: &update, sub: &sub)
+        case .claudeRecord(let r): record(r.uuidPosition, at: index, into: &update, sub: &sub)
         }
       }
     case .v0_4_0(let positioned):

@@ -102,12 +102,12 @@ extension SessionMessages {
   /// record without a string one, and for the later versions' messages.
   func uuid(at index: Int) -> String? {
     switch self {
-    case .v0_2_0(let m): return m[index].raw["uuid"]?.stringValue
+    case .v0_2_0(let m): return m[index].uuid
     case .v0_3_0(let m): return m[index].uuid
     case .v0_3_0Updated(let m):
       switch m[index] {
       case .historyMessage(let message): return message.uuid
-      case .claudeRecord(let record): return record.raw["uuid"]?.stringValue
+      case .claudeRecord(let record): return record.uuid
       }
     case .v0_4_0, .v0_5_0: return nil
     }

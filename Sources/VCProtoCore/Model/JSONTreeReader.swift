@@ -108,6 +108,11 @@ package struct JSONTreeReader: ModelReader {
     return keyIs(s, name)
   }
 
+  /// `nil`: the caller reads the tree.
+  package mutating func readScanned(_ shape: ScannedShape, capturing captured: Int) throws(DirectPathError) -> (
+    RawJSON, JSONValue?
+  )? { nil }
+
   package mutating func readExtra(_ key: String, into extra: inout [JSONObject.Member], warns: Bool)
     throws(DirectPathError)
   {
