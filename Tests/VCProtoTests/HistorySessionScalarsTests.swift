@@ -3,7 +3,7 @@ import Testing
 @testable import VCProtoConnection
 @testable import VCProtoCore
 
-/// A history message of another session is dropped (STANDARDS.md, 0.4.0 on): "another" by the ids'
+/// A history message of another session is dropped (0.4.0 on, STANDARDS.md#exact-identifiers): "another" by the ids'
 /// exact scalars, as the engine compares every session id (``SessionKey``), never by `String`'s
 /// canonical equivalence.
 @Suite struct HistorySessionScalarsTests {
