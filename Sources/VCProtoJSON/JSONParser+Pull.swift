@@ -9,20 +9,26 @@
 /// enforces the same ``JSONLimits`` and strictness as the tree reader: the primitives are shared.
 extension JSONParser {
   /// The error that abandons the pull path at `offset` (never shown: the general path re-reads the frame).
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func miss(_ offset: Int) -> JSONPullError { .miss(at: offset) }
 
   /// A member name inside the frame: `count` plain ASCII bytes starting at `start`.
-  package struct Key {
+  @usableFromInline package struct Key {
     /// Offset of the first byte after the opening quote.
-    package var start: Int
+    @usableFromInline package var start: Int
     /// Length in bytes.
-    package var count: Int
+    @usableFromInline package var count: Int
+
+    /// The name of `count` bytes at `start`.
+    @inlinable package init(start: Int, count: Int) {
+      self.start = start
+      self.count = count
+    }
   }
 
   /// Consumes `{` and enters one nesting level (forgetting the undeclared names of the previous
   /// object read at that level).
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullObjectStart() throws(JSONPullError) {
     skipWhitespace()
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "{") else { throw Self.miss(pos) }
@@ -36,7 +42,7 @@ extension JSONParser {
   /// `members` counts the members read so far and is checked against the object-size limit; the
   /// member's value is counted against ``JSONLimits/maxValues``. Names with escapes, control
   /// characters or non-ASCII bytes are left to the general path.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullKey(_ members: inout Int) throws(JSONPullError) -> Key? {
     skipWhitespace()
     guard pos < bytes.count else { throw Self.miss(pos) }
@@ -79,7 +85,7 @@ extension JSONParser {
   }
 
   /// `true` when `key` is exactly `name` (compared byte for byte; the caller has matched the length).
-  @inline(__always)
+  @inlinable @inline(__always)
   package func keyIs(_ key: Key, _ name: StaticString) -> Bool {
     let n = name.utf8CodeUnitCount
     guard key.count == n, let base = bytes.baseAddress else { return false }
@@ -87,7 +93,7 @@ extension JSONParser {
   }
 
   /// `true` when `key` is exactly the bytes `name`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func keyIs(_ key: Key, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
     guard key.count == name.count, let base = bytes.baseAddress, let other = name.baseAddress else { return false }
     return memcmpBytes(base + key.start, other, key.count)
@@ -95,7 +101,7 @@ extension JSONParser {
 
   /// `true` when `key` is exactly the UTF-8 of `name` (a String with contiguous storage, such as a
   /// literal or a raw value; any other String is compared through a copy).
-  @inline(__always)
+  @inlinable @inline(__always)
   package func keyIs(_ key: Key, _ name: String) -> Bool {
     guard key.count == name.utf8.count else { return false }
     if let equal = name.utf8.withContiguousStorageIfAvailable({ keyIs(key, $0) }) { return equal }
@@ -103,7 +109,7 @@ extension JSONParser {
   }
 
   /// The key as a String (its bytes are plain ASCII: ``pullKey(_:)`` admits nothing else).
-  @inline(__always)
+  @inlinable @inline(__always)
   package func keyString(_ key: Key) -> String {
     if let base = bytes.baseAddress, let known = knownKeys.lookup(base + key.start, key.count) { return known }
     return String(
@@ -129,7 +135,7 @@ extension JSONParser {
   }
 
   /// Consumes `null` if it is next (after whitespace was skipped) and says so.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullNull() -> Bool {
     guard pos + 4 <= bytes.count, bytes[pos] == UInt8(ascii: "n"), bytes[pos + 1] == UInt8(ascii: "u"),
       bytes[pos + 2] == UInt8(ascii: "l"), bytes[pos + 3] == UInt8(ascii: "l")
@@ -139,7 +145,7 @@ extension JSONParser {
   }
 
   /// Reads a string value.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullString() throws(JSONPullError) -> String {
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { throw Self.miss(pos) }
     do { return try parseString() } catch { throw .read(error) }
@@ -202,7 +208,7 @@ extension JSONParser {
   }
 
   /// Reads an array whose elements are never null, each with `element`.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullArray<Element>(
     _ element: (inout JSONParser) throws(JSONPullError) -> Element
   ) throws(JSONPullError) -> [Element] {
@@ -216,7 +222,7 @@ extension JSONParser {
   }
 
   /// Enters an array: `false` when it is empty (and already left).
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullArrayStart() throws(JSONPullError) -> Bool {
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "[") else { throw Self.miss(pos) }
     do { try enter() } catch { throw .read(error) }
@@ -232,7 +238,7 @@ extension JSONParser {
 
   /// Before an array's element (`count` read so far): counts it and refuses a `null` one or one past
   /// ``JSONLimits/maxArrayElements``.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullArrayElement(count: Int) throws(JSONPullError) {
     skipWhitespace()
     do { try countValue() } catch { throw .read(error) }
@@ -240,7 +246,7 @@ extension JSONParser {
   }
 
   /// After an array's element: `true` when another follows, `false` when the array ended (and is left).
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullArrayNext() throws(JSONPullError) -> Bool {
     skipWhitespace()
     guard pos < bytes.count else { throw Self.miss(pos) }
@@ -272,7 +278,7 @@ extension JSONParser {
 
   /// The characters of the string at the position when it is plain printable ASCII without escapes
   /// (consumed, closing quote included); `nil`, consuming nothing, otherwise.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func plainStringValue() -> Key? {
     guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { return nil }
     let saved = pos
@@ -295,15 +301,15 @@ extension JSONParser {
 
   /// Consumes a plain string value equal to `expected` and says so; `false` (the caller gives up) for
   /// any other value.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func pullPlainString(is expected: StaticString) -> Bool {
     guard let value = plainStringValue() else { return false }
     return keyIs(value, expected)
   }
 }
 
-@inline(__always)
-private func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+@inlinable @inline(__always)
+package func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
   for i in 0..<n where a[i] != b[i] { return false }
   return true
 }

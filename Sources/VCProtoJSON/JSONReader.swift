@@ -82,22 +82,22 @@ public struct JSONReader: Sendable {
 /// (``valueStack``, ``memberStack``); when a container closes, its elements move into an array of
 /// exactly their number, so the tree never holds spare capacity (an empty container holds none at
 /// all), and a value costs its slot plus, for a non-empty container, one allocation.
-package struct JSONParser {
-  package let bytes: UnsafeBufferPointer<UInt8>
-  package let limits: JSONLimits
-  package var pos = 0
-  package var depth = 0
-  package var scratch: [UInt8] = []
+@usableFromInline package struct JSONParser {
+  @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+  @usableFromInline package let limits: JSONLimits
+  @usableFromInline package var pos = 0
+  @usableFromInline package var depth = 0
+  @usableFromInline package var scratch: [UInt8] = []
   /// Member names made into Strings once (``KnownKeys``): none unless the caller brings a table.
-  package let knownKeys: KnownKeys
+  @usableFromInline package let knownKeys: KnownKeys
   /// What the parse has cost so far.
-  package var stats = JSONParseStats()
+  @usableFromInline package var stats = JSONParseStats()
   /// Elements of the arrays being read, innermost last.
   private var valueStack: [JSONValue] = []
   /// Members of the objects being read, innermost last.
   private var memberStack: [JSONObject.Member] = []
   /// The direct path's undeclared-member names, one set per nesting level (see ``pullExtra(_:into:)``).
-  package var extraNames: [MemberNames] = []
+  @usableFromInline package var extraNames: [MemberNames] = []
 
   package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, knownKeys: KnownKeys = .none) {
     self.bytes = buffer
@@ -129,7 +129,7 @@ package struct JSONParser {
 
   /// Counts one value about to be read (the top-level value, a member's value or an array element)
   /// against ``JSONLimits/maxValues``.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func countValue() throws(JSONReadError) {
     stats.values += 1
     if stats.values > limits.maxValues {
@@ -138,7 +138,7 @@ package struct JSONParser {
     }
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func skipWhitespace() {
     while pos < bytes.count {
       let b = bytes[pos]
@@ -191,7 +191,7 @@ package struct JSONParser {
     pos += n
   }
 
-  package mutating func enter() throws(JSONReadError) {
+  @usableFromInline package mutating func enter() throws(JSONReadError) {
     depth += 1
     if depth > limits.maxDepth {
       throw JSONReadError(.nestingTooDeep, offset: pos, "nesting deeper than the limit of \(limits.maxDepth)")
@@ -373,7 +373,7 @@ package struct JSONParser {
 
   /// Parses a string starting at the opening quote. Fast path: no escapes, one copy into the String,
   /// whose bytes this scan has validated (``String/init(validatedUTF8:isASCII:)``).
-  package mutating func parseString() throws(JSONReadError) -> String {
+  @usableFromInline package mutating func parseString() throws(JSONReadError) -> String {
     let open = pos
     pos += 1
     let start = pos
@@ -423,7 +423,7 @@ package struct JSONParser {
 
   /// Advances over bytes that need no attention inside a string (printable ASCII other than `"` and
   /// `\`), eight at a time: a word has such a byte only if one of the classic "has zero byte" tests fires.
-  @inline(__always)
+  @inlinable @inline(__always)
   package mutating func skipPlainASCII() {
     guard let base = bytes.baseAddress else { return }
     let ones: UInt64 = 0x0101_0101_0101_0101

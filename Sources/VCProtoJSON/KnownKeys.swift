@@ -5,7 +5,7 @@
 /// Making a `String` from bytes validates and copies them; a member name the table knows is instead
 /// matched byte for byte and its ready-made `String` returned. A name it does not know is read the
 /// ordinary way: the table changes speed, never results.
-package struct KnownKeys: Sendable {
+@usableFromInline package struct KnownKeys: Sendable {
   /// Names longer than this are never looked up.
   package static let maxLength = 32
 
@@ -71,7 +71,7 @@ package struct KnownKeys: Sendable {
   }
 
   /// The known name whose bytes are `count` bytes at `start`, or `nil`.
-  @inline(__always)
+  @usableFromInline @inline(__always)
   package func lookup(_ start: UnsafePointer<UInt8>, _ count: Int) -> String? {
     guard count > 0, count <= Self.maxLength, let t = table else { return nil }
     guard let base = t.blob.baseAddress else { return nil }

@@ -11,7 +11,7 @@
 /// on every name goes into a hash set of exact names (Swift's per-process seeded SipHash, so a peer
 /// cannot choose colliding names). The set is filled once and then grown in place, so each name
 /// costs amortised O(its length) whatever the object's size.
-package struct MemberNames {
+@usableFromInline package struct MemberNames {
   /// Objects below this many members are checked by direct comparison.
   package static let linearLimit = 16
 
@@ -45,7 +45,7 @@ package struct MemberNames {
   }
 
   /// Forgets every name, keeping the storage for the next object.
-  package mutating func removeAll() {
+  @usableFromInline package mutating func removeAll() {
     if !set.isEmpty { set.removeAll(keepingCapacity: true) }
   }
 }

@@ -10,7 +10,7 @@
 extension String {
   /// A String of `bytes`, which must be well-formed UTF-8, and ASCII exactly when `isASCII` is true.
   @inline(__always)
-  package init(validatedUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
+  @usableFromInline package init(validatedUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
     assert(String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes), "bytes that are not UTF-8")
     assert(isASCII == bytes.allSatisfy { $0 < 0x80 }, "isASCII is wrong")
     self = stringFromValidatedUTF8(bytes, isASCII: isASCII)
