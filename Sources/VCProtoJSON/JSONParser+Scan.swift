@@ -107,29 +107,8 @@ extension JSONParser {
       skipWhitespace()
       try countValue()
       try scanValue()
-      if members >= limits.maxObjectMembers {
-        throw JSONReadError(
-          .objectTooLarge, offset: keyOffset, "object has more than \(limits.maxObjectMembers) members")
-      }
+      if try afterMember(members, keyOffset: keyOffset) { return }
       members += 1
-      skipWhitespace()
-      guard pos < bytes.count else {
-        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
-      }
-      switch bytes[pos] {
-      case UInt8(ascii: ","):
-        pos += 1
-        skipWhitespace()
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
-          throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an object")
-        }
-      case UInt8(ascii: "}"):
-        pos += 1
-        depth -= 1
-        return
-      default:
-        throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or '}' in an object")
-      }
     }
   }
 
@@ -148,28 +127,8 @@ extension JSONParser {
       skipWhitespace()
       try countValue()
       try scanValue()
-      if elements >= limits.maxArrayElements {
-        throw JSONReadError(.arrayTooLong, offset: pos, "array has more than \(limits.maxArrayElements) elements")
-      }
+      if try afterElement(elements) { return }
       elements += 1
-      skipWhitespace()
-      guard pos < bytes.count else {
-        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an array")
-      }
-      switch bytes[pos] {
-      case UInt8(ascii: ","):
-        pos += 1
-        skipWhitespace()
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
-          throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an array")
-        }
-      case UInt8(ascii: "]"):
-        pos += 1
-        depth -= 1
-        return
-      default:
-        throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or ']' in an array")
-      }
     }
   }
 

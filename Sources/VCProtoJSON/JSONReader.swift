@@ -229,32 +229,45 @@ public struct JSONReader: Sendable {
       skipWhitespace()
       try countValue()
       let value = try parseValue()
-      if memberStack.count - base >= limits.maxObjectMembers {
-        throw JSONReadError(
-          .objectTooLarge, offset: keyOffset, "object has more than \(limits.maxObjectMembers) members")
-      }
+      let closed = try afterMember(memberStack.count - base, keyOffset: keyOffset)
       memberStack.append(JSONObject.Member(key: key, value: value))
-      skipWhitespace()
-      guard pos < bytes.count else {
-        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
-      }
-      switch bytes[pos] {
-      case UInt8(ascii: ","):
-        pos += 1
-        skipWhitespace()
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
-          throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an object")
-        }
-      case UInt8(ascii: "}"):
-        pos += 1
-        depth -= 1
+      if closed {
         let members = memberStack.moveTail(from: base, leaving: JSONObject.Member(key: "", value: .null))
         stats.containers += 1
         stats.reservedMembers += members.capacity
         return JSONObject(members)
-      default:
-        throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or '}' in an object")
       }
+    }
+  }
+
+  /// The step after a member's value, for every reader of objects (``JSONReader``, the validating
+  /// scan): the member held to ``JSONLimits/maxObjectMembers`` (`members`: those before it; an
+  /// overflow is reported at `keyOffset`, its name's), then a `,` that no `}` follows (no trailing
+  /// comma) or the object's `}`, stepped over. `true` at the `}`: the object is closed.
+  @inline(__always)
+  mutating func afterMember(_ members: Int, keyOffset: Int) throws(JSONReadError) -> Bool {
+    if members >= limits.maxObjectMembers {
+      throw JSONReadError(
+        .objectTooLarge, offset: keyOffset, "object has more than \(limits.maxObjectMembers) members")
+    }
+    skipWhitespace()
+    guard pos < bytes.count else {
+      throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
+    }
+    switch bytes[pos] {
+    case UInt8(ascii: ","):
+      pos += 1
+      skipWhitespace()
+      if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+        throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an object")
+      }
+      return false
+    case UInt8(ascii: "}"):
+      pos += 1
+      depth -= 1
+      return true
+    default:
+      throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or '}' in an object")
     }
   }
 
@@ -272,32 +285,44 @@ public struct JSONReader: Sendable {
       skipWhitespace()
       try countValue()
       let value = try parseValue()
-      if valueStack.count - base >= limits.maxArrayElements {
-        throw JSONReadError(
-          .arrayTooLong, offset: pos, "array has more than \(limits.maxArrayElements) elements")
-      }
+      let closed = try afterElement(valueStack.count - base)
       valueStack.append(value)
-      skipWhitespace()
-      guard pos < bytes.count else {
-        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an array")
-      }
-      switch bytes[pos] {
-      case UInt8(ascii: ","):
-        pos += 1
-        skipWhitespace()
-        if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
-          throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an array")
-        }
-      case UInt8(ascii: "]"):
-        pos += 1
-        depth -= 1
+      if closed {
         let elements = valueStack.moveTail(from: base, leaving: .null)
         stats.containers += 1
         stats.reservedElements += elements.capacity
         return .array(elements)
-      default:
-        throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or ']' in an array")
       }
+    }
+  }
+
+  /// The step after an element, for every reader of arrays (``JSONReader``, the validating scan):
+  /// the element held to ``JSONLimits/maxArrayElements`` (`elements`: those before it), then a `,`
+  /// that no `]` follows (no trailing comma) or the array's `]`, stepped over. `true` at the `]`:
+  /// the array is closed.
+  @inline(__always)
+  mutating func afterElement(_ elements: Int) throws(JSONReadError) -> Bool {
+    if elements >= limits.maxArrayElements {
+      throw JSONReadError(.arrayTooLong, offset: pos, "array has more than \(limits.maxArrayElements) elements")
+    }
+    skipWhitespace()
+    guard pos < bytes.count else {
+      throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an array")
+    }
+    switch bytes[pos] {
+    case UInt8(ascii: ","):
+      pos += 1
+      skipWhitespace()
+      if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+        throw JSONReadError(.invalidJSON, offset: pos, "trailing comma in an array")
+      }
+      return false
+    case UInt8(ascii: "]"):
+      pos += 1
+      depth -= 1
+      return true
+    default:
+      throw JSONReadError(.invalidJSON, offset: pos, "expected ',' or ']' in an array")
     }
   }
 
