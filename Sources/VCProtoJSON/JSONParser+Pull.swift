@@ -128,9 +128,10 @@ extension JSONParser {
     if extraNames.count <= depth {
       extraNames.append(contentsOf: repeatElement(MemberNames(), count: depth + 1 - extraNames.count))
     }
-    guard extraNames[depth].isNew(name, among: extra[...], checks: &stats.keyChecks) else {
-      throw Self.miss(key.start)
-    }
+    var checks = stats.keyChecks
+    let isNew = extraNames[depth].isNew(name, among: extra[...], checks: &checks)
+    stats.keyChecks = checks
+    guard isNew else { throw Self.miss(key.start) }
     do { extra.append(JSONObject.Member(key: name, value: try parseValue())) } catch { throw .read(error) }
   }
 
@@ -266,6 +267,7 @@ extension JSONParser {
   /// opening and that member are consumed (the generated `init(reading:typeConsumed:)` goes on from
   /// there); on failure the position is where it was.
   package mutating func pullLeadingType() -> Key? {
+    if let type = pullCompactLeadingType() { return type }
     let saved = (pos, depth)
     do {
       try pullObjectStart()
@@ -274,6 +276,29 @@ extension JSONParser {
     } catch {}
     (pos, depth) = saved
     return nil
+  }
+
+  /// ``pullLeadingType()`` for the usual frame, which opens with exactly `{"type":"` (compact JSON): its
+  /// first eight bytes compared as one word, with the same effects and limits as the general way
+  /// (one nesting level, one member, one value counted); `nil`, consuming nothing, for any other
+  /// frame, which the general way then reads.
+  @inline(__always)
+  mutating func pullCompactLeadingType() -> Key? {
+    // `{"type":` as a little-endian word.
+    let opening: UInt64 = 0x3A22_6570_7974_227B
+    guard pos == 0, depth == 0, buffers == nil, bytes.count > 8, let base = bytes.baseAddress,
+      UnsafeRawPointer(base).loadUnaligned(as: UInt64.self) == UInt64(littleEndian: opening),
+      limits.maxDepth >= 1, limits.maxObjectMembers >= 1, limits.maxStringBytes >= 4,
+      stats.values < limits.maxValues
+    else { return nil }
+    pos = 8
+    guard let type = plainStringValue() else {
+      pos = 0
+      return nil
+    }
+    depth = 1
+    stats.values += 1
+    return type
   }
 
   /// The characters of the string at the position when it is plain printable ASCII without escapes

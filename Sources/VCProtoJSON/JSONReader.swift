@@ -87,17 +87,12 @@ public struct JSONReader: Sendable {
   @usableFromInline package let limits: JSONLimits
   @usableFromInline package var pos = 0
   @usableFromInline package var depth = 0
-  @usableFromInline package var scratch: [UInt8] = []
   /// Member names made into Strings once (``KnownKeys``): none unless the caller brings a table.
   @usableFromInline package let knownKeys: KnownKeys
   /// What the parse has cost so far.
   @usableFromInline package var stats = JSONParseStats()
-  /// Elements of the arrays being read, innermost last.
-  private var valueStack: [JSONValue] = []
-  /// Members of the objects being read, innermost last.
-  private var memberStack: [JSONObject.Member] = []
-  /// The direct path's undeclared-member names, one set per nesting level (see ``pullExtra(_:into:)``).
-  @usableFromInline package var extraNames: [MemberNames] = []
+  /// The stacks and the scratch space, made when first needed (`JSONParser+Buffers.swift`).
+  @usableFromInline package var buffers: Buffers? = nil
 
   package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, knownKeys: KnownKeys = .none) {
     self.bytes = buffer
@@ -132,10 +127,12 @@ public struct JSONReader: Sendable {
   @inlinable @inline(__always)
   package mutating func countValue() throws(JSONReadError) {
     stats.values += 1
-    if stats.values > limits.maxValues {
-      throw JSONReadError(
-        .tooManyValues, offset: pos, "frame has more than \(limits.maxValues) values (limit maxValues)")
-    }
+    if stats.values > limits.maxValues { throw tooManyValues() }
+  }
+
+  /// The error of ``countValue()`` (out of line: each value inlines only the check).
+  @usableFromInline func tooManyValues() -> JSONReadError {
+    JSONReadError(.tooManyValues, offset: pos, "frame has more than \(limits.maxValues) values (limit maxValues)")
   }
 
   @inlinable @inline(__always)
@@ -191,11 +188,16 @@ public struct JSONReader: Sendable {
     pos += n
   }
 
-  @usableFromInline package mutating func enter() throws(JSONReadError) {
+  /// Enters one nesting level (an object or an array), refusing one past ``JSONLimits/maxDepth``.
+  @inlinable @inline(__always)
+  package mutating func enter() throws(JSONReadError) {
     depth += 1
-    if depth > limits.maxDepth {
-      throw JSONReadError(.nestingTooDeep, offset: pos, "nesting deeper than the limit of \(limits.maxDepth)")
-    }
+    if depth > limits.maxDepth { throw tooDeep() }
+  }
+
+  /// The error of ``enter()`` (out of line: each container's opening inlines only the check).
+  @usableFromInline func tooDeep() -> JSONReadError {
+    JSONReadError(.nestingTooDeep, offset: pos, "nesting deeper than the limit of \(limits.maxDepth)")
   }
 
   private mutating func parseObject() throws(JSONReadError) -> JSONObject {

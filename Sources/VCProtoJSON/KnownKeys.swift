@@ -5,31 +5,31 @@
 /// Making a `String` from bytes validates and copies them; a member name the table knows is instead
 /// matched byte for byte and its ready-made `String` returned. A name it does not know is read the
 /// ordinary way: the table changes speed, never results.
-@usableFromInline package struct KnownKeys: Sendable {
+@usableFromInline package struct KnownKeys: @unchecked Sendable {
   /// Names longer than this are never looked up.
   package static let maxLength = 32
 
   /// The table, laid out once and never freed: every name's bytes one after another (`blob`), where
   /// each name starts (`offsets`), the names of length n as entries `byLength[n] ..< byLength[n + 1]`,
-  /// and the ready-made Strings. Plain memory, so a lookup takes no reference counts.
-  private struct Table: @unchecked Sendable {
+  /// the ready-made Strings, and how names are quoted in errors. Plain memory, so a lookup takes no
+  /// reference counts.
+  private struct Table {
     let blob: UnsafeMutableBufferPointer<UInt8>
     let offsets: UnsafeMutableBufferPointer<Int>
     let byLength: UnsafeMutableBufferPointer<Int>
     let strings: UnsafeMutableBufferPointer<String>
+    let quote: @Sendable (String) -> String
   }
 
-  private let table: Table?
+  /// Where the table lies: a bare pointer, so that a `KnownKeys` is copied and dropped as a plain
+  /// value (no reference count taken per reader; every `JSONParser` holds one).
+  private let table: UnsafePointer<Table>
+
   /// Quotes a member name in an error's detail (a duplicate key).
-  package let quote: @Sendable (String) -> String
+  package func quote(_ name: String) -> String { table.pointee.quote(name) }
 
-  /// No table, and names quoted cut to 60 Unicode scalars.
-  package static let none = KnownKeys(table: nil, quote: { cut($0, limit: 60) })
-
-  private init(table: Table?, quote: @escaping @Sendable (String) -> String) {
-    self.table = table
-    self.quote = quote
-  }
+  /// No names, and names quoted cut to 60 Unicode scalars.
+  package static let none = KnownKeys(names: [], quote: { cut($0, limit: 60) })
 
   /// `text` with at most `limit` Unicode scalars, then `…` when something was left off.
   package static func cut(_ text: String, limit: Int) -> String {
@@ -63,25 +63,27 @@
       _ = buffer.initialize(from: array)
       return buffer
     }
-    self.init(
-      table: Table(
+    let table = UnsafeMutablePointer<Table>.allocate(capacity: 1)
+    table.initialize(
+      to: Table(
         blob: permanent(blob), offsets: permanent(offsets), byLength: permanent(byLength),
-        strings: permanent(sorted)),
-      quote: quote)
+        strings: permanent(sorted), quote: quote))
+    self.table = UnsafePointer(table)
   }
 
   /// The known name whose bytes are `count` bytes at `start`, or `nil`.
   @usableFromInline @inline(__always)
   package func lookup(_ start: UnsafePointer<UInt8>, _ count: Int) -> String? {
-    guard count > 0, count <= Self.maxLength, let t = table else { return nil }
-    guard let base = t.blob.baseAddress else { return nil }
+    guard count > 0, count <= Self.maxLength else { return nil }
+    let t = table
+    guard let base = t.pointee.blob.baseAddress else { return nil }
     let first = start[0]
-    for i in t.byLength[count]..<t.byLength[count + 1] {
-      let name = base + t.offsets[i]
+    for i in t.pointee.byLength[count]..<t.pointee.byLength[count + 1] {
+      let name = base + t.pointee.offsets[i]
       guard name[0] == first else { continue }
       var k = 1
       while k < count, name[k] == start[k] { k += 1 }
-      if k == count { return t.strings[i] }
+      if k == count { return t.pointee.strings[i] }
     }
     return nil
   }

@@ -64,6 +64,8 @@ public struct MessageDecoder: Sendable {
   }
 
   /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
+  /// Inlined into ``directBuild(_:clean:)``, where the cost is not wanted and so not computed.
+  @inline(__always)
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
     guard validator.options.negotiatedCapabilities == nil, let version = validator.catalog.knownVersion else {
       return nil

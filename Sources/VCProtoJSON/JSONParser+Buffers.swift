@@ -1,0 +1,53 @@
+/// The parser's growable buffers, made on first use.
+///
+/// Building a tree needs two stacks, an escaped string a scratch space, and the direct path's
+/// undeclared members a set of names per nesting level. A frame the direct path reads into typed
+/// fields alone needs none of them: held together as one optional value, they cost that parser
+/// nothing to make and nothing to drop (four empty arrays are four releases when the parser goes).
+/// The properties below read as the arrays themselves; writing to one makes the buffers.
+extension JSONParser {
+  @usableFromInline package struct Buffers {
+    /// An escaped string's unescaped bytes (``parseString()``).
+    var scratch: [UInt8] = []
+    /// Elements of the arrays being read, innermost last.
+    var valueStack: [JSONValue] = []
+    /// Members of the objects being read, innermost last.
+    var memberStack: [JSONObject.Member] = []
+    /// The direct path's undeclared-member names, one set per nesting level (see ``pullExtra(_:into:)``).
+    @usableFromInline var extraNames: [MemberNames] = []
+
+    @usableFromInline init() {}
+  }
+
+  var scratch: [UInt8] {
+    _read { yield buffers?.scratch ?? [] }
+    _modify {
+      if buffers == nil { buffers = Buffers() }
+      yield &buffers!.scratch
+    }
+  }
+
+  var valueStack: [JSONValue] {
+    _read { yield buffers?.valueStack ?? [] }
+    _modify {
+      if buffers == nil { buffers = Buffers() }
+      yield &buffers!.valueStack
+    }
+  }
+
+  var memberStack: [JSONObject.Member] {
+    _read { yield buffers?.memberStack ?? [] }
+    _modify {
+      if buffers == nil { buffers = Buffers() }
+      yield &buffers!.memberStack
+    }
+  }
+
+  @usableFromInline var extraNames: [MemberNames] {
+    @inlinable _read { yield buffers?.extraNames ?? [] }
+    @inlinable _modify {
+      if buffers == nil { buffers = Buffers() }
+      yield &buffers!.extraNames
+    }
+  }
+}
