@@ -576,6 +576,18 @@ package struct SwiftModelGenerator: Sendable {
     return conditions.isEmpty ? nil : conditions.joined(separator: " && ")
   }
 
+  /// `true` for a plain string member whose value no rule looks at (no format, no closed set, no
+  /// cross-member rule comparing it, not a handshake message's): the decoder only stores it, so it is
+  /// read with `readText()`, which a reader whose result is never used (`CheckingReader`, for
+  /// `vcproto validate`) only checks, making no String.
+  func isStoredOnly(_ f: FieldSpec, rules: [FieldRule], handshake: Bool) -> Bool {
+    guard !handshake, f.type == .string(.plain), fieldType(f) == "String", readCondition(f) == nil else { return false }
+    return !rules.contains { rule in
+      if case .requiredWhen(let a, _, _) = rule { return a == f.name }
+      return false
+    }
+  }
+
   /// `init(reading:)`: the struct's one decoder, generic over the ``ModelReader`` (the frame's bytes or
   /// its parsed tree), checking every catalog rule as it reads.
   func readInit(
@@ -645,7 +657,9 @@ package struct SwiftModelGenerator: Sendable {
         } else {
           s += "          guard !r.readNull() else { throw r.miss(key) }\n"
         }
-        s += "          let v = try \(fieldType(f)).read(&r)\n"
+        let read =
+          isStoredOnly(f, rules: rules, handshake: handshake != nil) ? "r.readText()" : "\(fieldType(f)).read(&r)"
+        s += "          let v = try \(read)\n"
         if let condition = readCondition(f) {
           s += "          guard \(condition) else { throw r.miss(key) }\n"
         }

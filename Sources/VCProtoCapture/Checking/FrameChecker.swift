@@ -50,7 +50,8 @@ package struct FrameChecker: Sendable {
 
   /// Checks one frame. `needsMessage`: the caller needs the parsed object (the conversation observer is
   /// active, or the frame will be printed); otherwise a clean frame is settled by the direct decode
-  /// path alone (``MessageDecoder/decodeIfClean(_:)``), and only the rest goes to the validator.
+  /// path alone (``MessageDecoder/cleanFrame(_:)``: its verdict, no message kept), and only the rest
+  /// goes to the validator.
   package func check(_ frame: CapturedFrame, protocolVersion: ProtocolVersion, needsMessage: Bool = true)
     -> FrameOutcome
   {
@@ -78,15 +79,12 @@ package struct FrameChecker: Sendable {
       direction: outcome.direction, version: protocolVersion, strict: strict)
     // A clean frame has no finding; only a frame that starts the conversation matters to one not yet active.
     if !needsMessage, case .text(let data) = received,
-      let message = MessageDecoder(options: options).decodeIfClean(data)
+      let clean = MessageDecoder(options: options).cleanFrame(data),
+      !ConversationObserver.startsConversation(type: clean.type, direction: clean.direction)
     {
-      let direction: MessageDirection
-      if case .client = message { direction = .clientToServer } else { direction = .serverToClient }
-      if !ConversationObserver.startsConversation(type: message.type, direction: direction) {
-        outcome.messageType = message.type
-        outcome.direction = direction
-        return outcome
-      }
+      outcome.messageType = clean.type
+      outcome.direction = clean.direction
+      return outcome
     }
     let validator = Validator(options: options)
     guard let codec = opener.codec else { return unsupported(received, validator, outcome) }

@@ -67,6 +67,15 @@ public struct MessageDecoder: Sendable {
   /// Inlined into ``directBuild(_:clean:)``, where the cost is not wanted and so not computed.
   @inline(__always)
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
+    directRead(bytes, clean: clean, stats: &stats, with: BytesReader.self)
+  }
+
+  /// The direct path over the reader `R`: ``BytesReader`` builds the message; ``CheckingReader``
+  /// yields the same verdict without making the strings no rule looks at (``cleanFrame(_:)``).
+  @inline(__always)
+  func directRead<R: FrameBytesReader>(
+    _ bytes: [UInt8], clean: Bool, stats: inout JSONParseStats, with _: R.Type
+  ) -> AnyMessage? {
     guard validator.options.negotiatedCapabilities == nil, let version = validator.catalog.knownVersion else {
       return nil
     }
@@ -76,7 +85,7 @@ public struct MessageDecoder: Sendable {
       guard buffer.count <= limits.maxFrameBytes,
         !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
       else { return nil }
-      var reader = BytesReader(buffer: buffer, limits: limits)
+      var reader = R(buffer: buffer, limits: limits)
       defer { stats = reader.parser.finalStats }
       reader.parser.stats.values = 1  // the frame itself; its members and elements count as they are read
       // Handshake messages check their lists against this bound and the connection's version rules.

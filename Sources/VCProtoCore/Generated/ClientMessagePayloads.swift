@@ -361,7 +361,7 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -370,7 +370,7 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _lastMessageId = v
           continue
         }
@@ -467,7 +467,7 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -569,7 +569,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -588,7 +588,7 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _fileSignatureSeen = v
           continue
         }
@@ -723,7 +723,7 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -796,7 +796,7 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -905,7 +905,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -914,7 +914,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -923,7 +923,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _systemPrompt = v
           continue
         }
@@ -932,7 +932,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _newSessionId = v
           continue
         }
@@ -940,7 +940,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _iosSessionId = v
           continue
         }
@@ -949,7 +949,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _idempotencyKey = v
           continue
         }
@@ -958,7 +958,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _resumeSessionId = v
           continue
         }
@@ -966,7 +966,7 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -1137,7 +1137,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -1155,7 +1155,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1164,7 +1164,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _systemPrompt = v
           continue
         }
@@ -1173,7 +1173,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _newSessionId = v
           continue
         }
@@ -1181,7 +1181,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _iosSessionId = v
           continue
         }
@@ -1190,7 +1190,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 256 == 0 else { throw r.miss(key) }
           seen |= 256
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _idempotencyKey = v
           continue
         }
@@ -1199,7 +1199,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _resumeSessionId = v
           continue
         }
@@ -1207,7 +1207,7 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -1377,7 +1377,7 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _path = v
           continue
         }
@@ -1522,7 +1522,7 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _messageId = v
           continue
         }
@@ -1594,7 +1594,7 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1666,7 +1666,7 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1743,7 +1743,7 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1752,7 +1752,7 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _messageText = v
           continue
         }
@@ -1833,7 +1833,7 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionName = v
           continue
         }
@@ -1842,7 +1842,7 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _parentDirectory = v
           continue
         }
@@ -1923,7 +1923,7 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandId = v
           continue
         }
@@ -1932,7 +1932,7 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -2022,7 +2022,7 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -2100,7 +2100,7 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, ModelReada
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandSessionId = v
           continue
         }
@@ -2182,7 +2182,7 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _content = v
           continue
         }
@@ -2191,7 +2191,7 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _filename = v
           continue
         }
@@ -2200,7 +2200,7 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _storageLocation = v
           continue
         }
@@ -2280,7 +2280,7 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _storageLocation = v
           continue
         }
@@ -2357,7 +2357,7 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _filename = v
           continue
         }
@@ -2366,7 +2366,7 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _storageLocation = v
           continue
         }
@@ -2452,7 +2452,7 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _recipeId = v
           continue
         }
@@ -2461,7 +2461,7 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2470,7 +2470,7 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -2566,7 +2566,7 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _provider = v
           continue
         }
@@ -2575,7 +2575,7 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _recipeId = v
           continue
         }
@@ -2584,7 +2584,7 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2593,7 +2593,7 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -2727,7 +2727,7 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2925,7 +2925,7 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -3002,7 +3002,7 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _action = v
           continue
         }
@@ -3011,7 +3011,7 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _callbackId = v
           continue
         }
@@ -3088,7 +3088,7 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _reason = v
           continue
         }

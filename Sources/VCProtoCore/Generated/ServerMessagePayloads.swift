@@ -568,7 +568,7 @@ public struct AckMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _message = v
           continue
         }
@@ -685,7 +685,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _message = v
           continue
         }
@@ -703,7 +703,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _received = v
           continue
         }
@@ -730,7 +730,7 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1343,7 +1343,7 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -1457,7 +1457,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1484,7 +1484,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _oldestMessageId = v
           continue
         }
@@ -1492,7 +1492,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _newestMessageId = v
           continue
         }
@@ -1618,7 +1618,7 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1645,7 +1645,7 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _oldestMessageId = v
           continue
         }
@@ -1653,7 +1653,7 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _newestMessageId = v
           continue
         }
@@ -1821,7 +1821,7 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1960,7 +1960,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1997,7 +1997,7 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _fileSignature = v
           continue
         }
@@ -2162,7 +2162,7 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2252,7 +2252,7 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2400,7 +2400,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _name = v
           continue
         }
@@ -2409,7 +2409,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _preview = v
           continue
         }
@@ -2418,7 +2418,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2445,7 +2445,7 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -2566,7 +2566,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _name = v
           continue
         }
@@ -2575,7 +2575,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _preview = v
           continue
         }
@@ -2584,7 +2584,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _provider = v
           continue
         }
@@ -2593,7 +2593,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2620,7 +2620,7 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -2769,7 +2769,7 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _message = v
           continue
         }
@@ -2778,7 +2778,7 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2854,7 +2854,7 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRea
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2941,7 +2941,7 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRea
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3071,7 +3071,7 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _message = v
           continue
         }
@@ -3080,7 +3080,7 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3161,7 +3161,7 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _message = v
           continue
         }
@@ -3170,7 +3170,7 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3250,7 +3250,7 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _name = v
           continue
         }
@@ -3259,7 +3259,7 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3340,7 +3340,7 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -3349,7 +3349,7 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3426,7 +3426,7 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, ModelRea
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3503,7 +3503,7 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -3512,7 +3512,7 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3613,7 +3613,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -3622,7 +3622,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _branchName = v
           continue
         }
@@ -3631,7 +3631,7 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _worktreePath = v
           continue
         }
@@ -3730,7 +3730,7 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -3757,7 +3757,7 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _errorType = v
           continue
         }
@@ -3852,7 +3852,7 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandId = v
           continue
         }
@@ -3861,7 +3861,7 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _shellCommand = v
           continue
         }
@@ -3870,7 +3870,7 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandSessionId = v
           continue
         }
@@ -3967,7 +3967,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -3985,7 +3985,7 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandSessionId = v
           continue
         }
@@ -4093,7 +4093,7 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandSessionId = v
           continue
         }
@@ -4178,7 +4178,7 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -4187,7 +4187,7 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandId = v
           continue
         }
@@ -4388,7 +4388,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _output = v
           continue
         }
@@ -4415,7 +4415,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandId = v
           continue
         }
@@ -4433,7 +4433,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _shellCommand = v
           continue
         }
@@ -4442,7 +4442,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -4451,7 +4451,7 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandSessionId = v
           continue
         }
@@ -4565,7 +4565,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _path = v
           continue
         }
@@ -4583,7 +4583,7 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _filename = v
           continue
         }
@@ -4691,7 +4691,7 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _storageLocation = v
           continue
         }
@@ -4771,7 +4771,7 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _path = v
           continue
         }
@@ -4780,7 +4780,7 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _filename = v
           continue
         }
@@ -4948,7 +4948,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _recipeId = v
           continue
         }
@@ -4957,7 +4957,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -4975,7 +4975,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _recipeLabel = v
           continue
         }
@@ -4983,7 +4983,7 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _currentStep = v
           continue
         }
@@ -5080,7 +5080,7 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _step = v
           continue
         }
@@ -5089,7 +5089,7 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -5188,7 +5188,7 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _toStep = v
           continue
         }
@@ -5197,7 +5197,7 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _fromStep = v
           continue
         }
@@ -5206,7 +5206,7 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -5295,7 +5295,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _step = v
           continue
         }
@@ -5304,7 +5304,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -5313,7 +5313,7 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -5403,7 +5403,7 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -5412,7 +5412,7 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _reason = v
           continue
         }
@@ -5421,7 +5421,7 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -5536,7 +5536,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -5553,7 +5553,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -5579,7 +5579,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _messageId = v
           continue
         }
@@ -5587,7 +5587,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -5596,7 +5596,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _iosSessionId = v
           continue
         }
@@ -5727,7 +5727,7 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -5736,7 +5736,7 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _error = v
           continue
         }
@@ -5754,7 +5754,7 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _messageId = v
           continue
         }
@@ -5762,7 +5762,7 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -5771,7 +5771,7 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _iosSessionId = v
           continue
         }
@@ -5930,7 +5930,7 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _messageId = v
           continue
         }
@@ -6020,7 +6020,7 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _messageId = v
           continue
         }
@@ -6225,7 +6225,7 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -6234,7 +6234,7 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _priority = v
           continue
         }
@@ -6552,7 +6552,7 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _message = v
           continue
         }

@@ -52,7 +52,7 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _name = v
           continue
         }
@@ -61,7 +61,7 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -88,7 +88,7 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -186,7 +186,7 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _name = v
           continue
         }
@@ -195,7 +195,7 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _provider = v
           continue
         }
@@ -204,7 +204,7 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -231,7 +231,7 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -324,7 +324,7 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _name = v
           continue
         }
@@ -333,7 +333,7 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -352,7 +352,7 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -441,7 +441,7 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _name = v
           continue
         }
@@ -450,7 +450,7 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _provider = v
           continue
         }
@@ -459,7 +459,7 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -478,7 +478,7 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -579,7 +579,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _id = v
           continue
         }
@@ -597,7 +597,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _label = v
           continue
         }
@@ -615,7 +615,7 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _description = v
           continue
         }
@@ -718,7 +718,7 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _uuid = v
           continue
         }
@@ -734,7 +734,7 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -743,7 +743,7 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _provider = v
           continue
         }
@@ -752,7 +752,7 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _timestamp = v
           continue
         }
@@ -873,7 +873,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _uuid = v
           continue
         }
@@ -889,7 +889,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -898,7 +898,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _provider = v
           continue
         }
@@ -907,7 +907,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _timestamp = v
           continue
         }
@@ -916,7 +916,7 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1035,7 +1035,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _uuid = v
           continue
         }
@@ -1051,7 +1051,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -1070,7 +1070,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _provider = v
           continue
         }
@@ -1079,7 +1079,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _timestamp = v
           continue
         }
@@ -1088,7 +1088,7 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -1277,7 +1277,7 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _type = v
           continue
         }
@@ -1363,7 +1363,7 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _step = v
           continue
         }
@@ -1372,7 +1372,7 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _stderr = v
           continue
         }
@@ -1381,7 +1381,7 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _suggestion = v
           continue
         }
@@ -1390,7 +1390,7 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _branchName = v
           continue
         }
@@ -1536,7 +1536,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandId = v
           continue
         }
@@ -1554,7 +1554,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _shellCommand = v
           continue
         }
@@ -1563,7 +1563,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 256 == 0 else { throw r.miss(key) }
           seen |= 256
           if r.readNull() { continue }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _outputPreview = v
           continue
         }
@@ -1572,7 +1572,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _workingDirectory = v
           continue
         }
@@ -1581,7 +1581,7 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _commandSessionId = v
           continue
         }
@@ -1688,7 +1688,7 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _path = v
           continue
         }
@@ -1706,7 +1706,7 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _filename = v
           continue
         }
@@ -1795,7 +1795,7 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _id = v
           continue
         }
@@ -1804,7 +1804,7 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _label = v
           continue
         }
@@ -1813,7 +1813,7 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _description = v
           continue
         }
@@ -2114,7 +2114,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -2133,7 +2133,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }
@@ -2219,7 +2219,7 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _role = v
           continue
         }
@@ -2227,7 +2227,7 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _text = v
           continue
         }
@@ -2246,7 +2246,7 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
           guard !r.readNull() else { throw r.miss(key) }
-          let v = try String.read(&r)
+          let v = try r.readText()
           _sessionId = v
           continue
         }

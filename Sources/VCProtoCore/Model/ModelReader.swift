@@ -46,6 +46,10 @@ package protocol ModelReader {
   mutating func readNull() -> Bool
   /// Reads a string.
   mutating func readString() throws(DirectPathError) -> String
+  /// Reads a string no rule looks at: the decoder only stores it (a plain member with no format, no
+  /// closed set, no cross-member rule comparing its value). The bytes and tree readers return it, as
+  /// ``readString()``; ``CheckingReader``, whose decoded value is never used, checks it and returns "".
+  mutating func readText() throws(DirectPathError) -> String
   /// Reads an integer literal that fits in `Int`.
   mutating func readInt() throws(DirectPathError) -> Int
   /// Reads any finite number.
@@ -83,6 +87,10 @@ package protocol ModelReader {
 }
 
 extension ModelReader {
+  /// The string itself (every reader but ``CheckingReader``).
+  @inline(__always)
+  package mutating func readText() throws(DirectPathError) -> String { try readString() }
+
   /// ``readExtra(_:into:warns:)`` for a message or shape member the catalog does not declare.
   @inline(__always)
   package mutating func readExtra(_ key: Key, into extra: inout [JSONObject.Member]) throws(DirectPathError) {
