@@ -4,7 +4,8 @@ import VCProtoJSON
 
 extension ClientEngine {
   /// Every validated frame goes through here as its typed message; the state decides what it means.
-  mutating func receive(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+  /// The message is consumed: once ready, it moves into the action that delivers it (no copy).
+  mutating func receive(_ typed: consuming ServerMessage, now: Int64, _ out: inout [ClientAction]) {
     if case .error(let error) = typed, error.code == NegotiationFailure.code {
       refuseVersion(required: error.required.map(Finding.shownType), &out)
       return

@@ -3,8 +3,9 @@ import VCProtoEnvelope
 import VCProtoJSON
 
 extension ClientEngine {
-  /// A frame on an authenticated connection, as its typed message.
-  mutating func onReady(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+  /// A frame on an authenticated connection, as its typed message (consumed: it moves into the
+  /// action that delivers it).
+  mutating func onReady(_ typed: consuming ServerMessage, now: Int64, _ out: inout [ClientAction]) {
     switch typed {
     case .pong:
       pingSentAt = nil
@@ -31,7 +32,7 @@ extension ClientEngine {
     default: break
     }
     if capabilityFlags.contains(.messageAck), let id = typed.messageIdMember {
-      emit(.frame("message_ack", "message_id", .string(id)), &out)
+      emit(.messageAck(MessageAckMessage(messageId: id)), &out)
       guard seenMessageIds.insert(id) else { return }  // a `replay` of a frame already delivered
     }
     if let requestId = resolvePending(typed)?.id {

@@ -21,7 +21,7 @@ extension ClientEngine {
     if let cursor { subscriptions[index].resume(from: cursor) }
     guard ready else { return }
     let request = subscriptions[index].beginRequest(family)
-    emit(Self.subscribeFrame(id, request), &out)
+    emit(Self.subscribeMessage(id, request, family: family), &out)
   }
 
   /// Adds a subscription to `key`'s session (not yet subscribed), last in the order; returns its
@@ -33,20 +33,22 @@ extension ClientEngine {
     return subscriptions.append(key, Subscription(cursor: cursor, window: configuration.dedupWindow, serial: serial))
   }
 
-  /// The `subscribe` frame for `id`, asking for `request` (``Subscription/beginRequest(_:)``): `type`,
-  /// `session_id`, then the resume member, if any (one allocation of the right size: appending to a
-  /// two-member literal would grow it).
-  static func subscribeFrame(_ id: String, _ request: Subscription.Request) -> JSONObject {
-    let type = JSONObject.Member(key: "type", value: "subscribe")
-    let session = JSONObject.Member(key: "session_id", value: .string(id))
-    let resume: JSONObject.Member
+  /// The `subscribe` for `id` asking for `request` (``Subscription/beginRequest(_:)``), typed as
+  /// `family`'s versions type it: `type`, `session_id`, then the resume member, if any (encoded once,
+  /// by `emit(_:_:)` of a `ClientMessage`).
+  static func subscribeMessage(_ id: String, _ request: Subscription.Request, family: VersionFamily) -> ClientMessage {
     switch request {
-    case .everything: return JSONObject([type, session])
-    case .lastMessageId(let last): resume = JSONObject.Member(key: "last_message_id", value: .string(last))
-    case .lastSeq(let last): resume = JSONObject.Member(key: "last_seq", value: JSONValue(integerLiteral: last))
-    case .fromOffset(let from): resume = JSONObject.Member(key: "from_offset", value: JSONValue(integerLiteral: from))
+    case .lastMessageId(let last):
+      return .subscribe(.v0_2_0(SubscribeMessageV0_2_0(sessionId: id, lastMessageId: last)))
+    case .lastSeq(let last): return .subscribe(.v0_4_0(SubscribeMessageV0_4_0(sessionId: id, lastSeq: last)))
+    case .fromOffset(let from): return .subscribe(.v0_5_0(SubscribeMessageV0_5_0(sessionId: id, fromOffset: from)))
+    case .everything:
+      switch family {
+      case .messageId: return .subscribe(.v0_2_0(SubscribeMessageV0_2_0(sessionId: id)))
+      case .seq: return .subscribe(.v0_4_0(SubscribeMessageV0_4_0(sessionId: id)))
+      case .offset: return .subscribe(.v0_5_0(SubscribeMessageV0_5_0(sessionId: id)))
+      }
     }
-    return JSONObject([type, session, resume])
   }
 
   /// The subscribed session ids in the order they were subscribed to.
@@ -60,7 +62,7 @@ extension ClientEngine {
   mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
     guard subscriptions.remove(SessionKey(id)) else { return }
     cancel(.continuation(sessionId: id), &out)
-    if state == .ready { emit(.frame("unsubscribe", "session_id", .string(id)), &out) }
+    if state == .ready { emit(.unsubscribe(UnsubscribeMessage(sessionId: id)), &out) }
   }
 
   /// `subscribe` for `id` in the negotiated version's terms. 0.5.0 never sends
@@ -80,7 +82,7 @@ extension ClientEngine {
     // Changed in place: reading the subscription out would copy all of it.
     let request = subscriptions[index].beginRequest(family)
     cancel(.continuation(sessionId: id), &out)
-    emit(Self.subscribeFrame(id, request), &out)
+    emit(Self.subscribeMessage(id, request, family: family), &out)
   }
 
   /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was handled: a subscribed
@@ -235,18 +237,27 @@ extension ClientEngine {
         }
       }
     case .v0_4_0(let positioned):
-      // Each member read in place (a copy of the message would retain every member it holds); the
-      // session compared by its exact scalars, as every session id is (``SessionKey``).
-      for index in positioned.indices {
-        let seq = positioned[index].seq
-        let ours = seq >= 0 && positioned[index].sessionId.hasSameScalars(as: session)
-        record(ours ? seq : nil, at: index, into: &update, sub: &sub)
+      // Each member read in place through the buffer (a copy of the message would retain every
+      // member it holds, and even reading its `session_id` out retained and released it); the
+      // session compared by its exact bytes, as every session id is (``SessionKey``).
+      SessionBytes.with(session) { session in
+        positioned.withUnsafeBufferPointer { messages in
+          for index in messages.indices {
+            let seq = messages[index].seq
+            let ours = seq >= 0 && SessionBytes.same(messages[index].sessionId, session)
+            record(ours ? seq : nil, at: index, into: &update, sub: &sub)
+          }
+        }
       }
     case .v0_5_0(let positioned):
-      for index in positioned.indices {
-        let offset = positioned[index].offset
-        let ours = offset >= 0 && positioned[index].sessionId.hasSameScalars(as: session)
-        record(ours ? offset : nil, at: index, into: &update, sub: &sub)
+      SessionBytes.with(session) { session in
+        positioned.withUnsafeBufferPointer { messages in
+          for index in messages.indices {
+            let offset = messages[index].offset
+            let ours = offset >= 0 && SessionBytes.same(messages[index].sessionId, session)
+            record(ours ? offset : nil, at: index, into: &update, sub: &sub)
+          }
+        }
       }
     }
   }

@@ -198,6 +198,19 @@ public struct ClientEngine: Sendable {
     emit(bytes: writer.bytes, &out)
   }
 
+  /// Sends the engine's own typed `message` (`subscribe`, `unsubscribe`, `message_ack`), encoded once
+  /// by the generated encoder (member names written as fragments, only the values escaped), and sent
+  /// as a frame built as a tree is.
+  mutating func emit(_ message: ClientMessage, _ out: inout [ClientAction]) {
+    var writer = JSONWriter(reservingCapacity: Self.ownFrameCapacity)
+    MessageEncoder().encode(message, into: &writer)
+    emit(bytes: writer.bytes, &out)
+  }
+
+  /// The first capacity of the writer of the engine's own frames: a `subscribe` with a UUID session
+  /// id and a resume member is under a hundred bytes (a longer id grows the writer once or twice).
+  static let ownFrameCapacity = 128
+
   /// Sends the frame `bytes` (compact JSON text), sealed when authenticated frames are in force.
   mutating func emit(bytes: [UInt8], _ out: inout [ClientAction]) {
     guard channel != nil else {

@@ -25,38 +25,59 @@ struct HistoryFrame {
   var nextOffset: Int?
   var endOfFile: Bool?
 
-  /// The history of `message`, `nil` for any other type.
+  /// The history of `message`, `nil` for any other type. Each case builds the frame in one step
+  /// from the payload's members (assigning members after a delegated initializer copied the whole
+  /// frame, retaining its references, once per member set).
   init?(_ message: ServerMessage) {
     switch message {
     case .sessionHistory(.v0_2_0(let h)):
-      self.init(h.sessionId, .v0_2_0(h.messages), h.additionalMembers)
-      newestMessageId = h.newestMessageId
-      isComplete = h.isComplete
+      self.init(
+        sessionId: h.sessionId, messages: .v0_2_0(h.messages), newestMessageId: h.newestMessageId,
+        isComplete: h.isComplete, fileSignature: Self.signature(in: h.additionalMembers))
     case .sessionHistory(.v0_3_0(let h)):
-      self.init(h.sessionId, .v0_3_0(h.messages), h.additionalMembers)
-      newestMessageId = h.newestMessageId
-      isComplete = h.isComplete
+      self.init(
+        sessionId: h.sessionId, messages: .v0_3_0(h.messages), newestMessageId: h.newestMessageId,
+        isComplete: h.isComplete, fileSignature: Self.signature(in: h.additionalMembers))
     case .sessionHistory(.v0_4_0(let h)):
-      self.init(h.sessionId, .v0_4_0(h.messages), h.additionalMembers)
-      isComplete = h.isComplete
-      gap = h.gap
-      lastSeq = h.lastSeq
-      nextSeq = h.nextSeq
+      self.init(
+        sessionId: h.sessionId, messages: .v0_4_0(h.messages), isComplete: h.isComplete, gap: h.gap,
+        lastSeq: h.lastSeq, nextSeq: h.nextSeq, fileSignature: Self.signature(in: h.additionalMembers))
     case .sessionHistory(.v0_5_0(let h)):
-      self.init(h.sessionId, .v0_5_0(h.messages), JSONObject())
-      fileSignature = h.fileSignature
-      fileReplaced = h.fileReplaced
-      nextOffset = h.nextOffset
-      endOfFile = h.endOfFile
-    case .sessionUpdated(.v0_2_0(let u)): self.init(u.sessionId, .v0_2_0(u.messages), u.additionalMembers)
-    case .sessionUpdated(.v0_3_0(let u)): self.init(u.sessionId, .v0_3_0Updated(u.messages), u.additionalMembers)
+      self.init(
+        sessionId: h.sessionId, messages: .v0_5_0(h.messages), fileSignature: h.fileSignature,
+        fileReplaced: h.fileReplaced, nextOffset: h.nextOffset, endOfFile: h.endOfFile)
+    case .sessionUpdated(.v0_2_0(let u)):
+      self.init(
+        sessionId: u.sessionId, messages: .v0_2_0(u.messages), fileSignature: Self.signature(in: u.additionalMembers))
+    case .sessionUpdated(.v0_3_0(let u)):
+      self.init(
+        sessionId: u.sessionId, messages: .v0_3_0Updated(u.messages),
+        fileSignature: Self.signature(in: u.additionalMembers))
     default: return nil
     }
   }
 
-  private init(_ sessionId: String, _ messages: SessionMessages, _ additional: JSONObject) {
+  init(
+    sessionId: String, messages: SessionMessages, newestMessageId: String? = nil, isComplete: Bool? = nil,
+    gap: HistoryGap? = nil, lastSeq: Int? = nil, nextSeq: Int? = nil, fileSignature: String? = nil,
+    fileReplaced: Bool? = nil, nextOffset: Int? = nil, endOfFile: Bool? = nil
+  ) {
     self.sessionId = sessionId
     self.messages = messages
-    if !additional.isEmpty { fileSignature = additional["file_signature"]?.stringValue }
+    self.newestMessageId = newestMessageId
+    self.isComplete = isComplete
+    self.gap = gap
+    self.lastSeq = lastSeq
+    self.nextSeq = nextSeq
+    self.fileSignature = fileSignature
+    self.fileReplaced = fileReplaced
+    self.nextOffset = nextOffset
+    self.endOfFile = endOfFile
+  }
+
+  /// An undeclared `file_signature` string among a frame's other members (a frame of a version
+  /// before 0.5.0 that carries one), else `nil`.
+  private static func signature(in additional: JSONObject) -> String? {
+    additional.isEmpty ? nil : additional["file_signature"]?.stringValue
   }
 }

@@ -1,0 +1,20 @@
+import VCProtoJSON
+
+/// A history frame's session id as UTF-8 bytes, compared with each of its messages' `session_id`
+/// (0.4.0 and 0.5.0 messages carry one): exact scalars, as ``SessionKey`` compares ids, with the
+/// frame's bytes taken once per frame instead of once per message.
+enum SessionBytes {
+  /// Calls `body` with `id`'s UTF-8 bytes (in place for a native string; a copy otherwise).
+  @inline(__always)
+  static func with<Result>(_ id: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = id.utf8.withContiguousStorageIfAvailable(body) { return result }
+    return Array(id.utf8).withUnsafeBufferPointer(body)
+  }
+
+  /// Whether `id` is exactly `session`'s bytes.
+  @inline(__always)
+  static func same(_ id: String, _ session: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard id.utf8.count == session.count else { return false }
+    return with(id) { UTF8Bytes.equal($0, session) }
+  }
+}
