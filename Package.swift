@@ -8,7 +8,8 @@ let package = Package(
     // The whole library (the umbrella module re-exports the four below).
     .library(name: "VCProto", targets: ["VCProto"]),
     // Its parts, for an app that wants less: JSON alone; the protocol core (model, codec, validator)
-    // without the connection code or zlib; the compression envelope; the connection (engines, hosts).
+    // without the connection code or zlib; the compression envelope; the connection (engines, hosts)
+    // without zlib.
     .library(name: "VCProtoJSON", targets: ["VCProtoJSON"]),
     .library(name: "VCProtoCore", targets: ["VCProtoCore"]),
     .library(name: "VCProtoEnvelope", targets: ["VCProtoEnvelope"]),
@@ -40,10 +41,11 @@ let package = Package(
       dependencies: ["VCProtoCore", "CZlib"],
       path: "Sources/VCProtoEnvelope"
     ),
-    // Negotiation, authentication, the connection engines, the observer, hosts and transports.
+    // Negotiation, authentication, the connection engines, the observer, hosts and transports. Not
+    // zlib: the engines open envelopes with what their configuration brings (`EnvelopeOpening`).
     .target(
       name: "VCProtoConnection",
-      dependencies: ["VCProtoCore", "VCProtoEnvelope"],
+      dependencies: ["VCProtoCore"],
       path: "Sources/VCProtoConnection"
     ),
     // The umbrella: `import VCProto` re-exports the four modules above. Its DocC catalog documents them.
@@ -96,6 +98,12 @@ let package = Package(
       name: "VCProtoCLITests",
       dependencies: ["VCProto", "VCProtoCapture", "VCProtoCLI", "VCProtoTestSupport"],
       path: "Tests/VCProtoCLITests"
+    ),
+    // The connection without the envelope module: what an app that never compresses links.
+    .testTarget(
+      name: "VCProtoConnectionTests",
+      dependencies: ["VCProtoConnection"],
+      path: "Tests/VCProtoConnectionTests"
     ),
     .testTarget(
       name: "VCProtoEnvelopeTests",

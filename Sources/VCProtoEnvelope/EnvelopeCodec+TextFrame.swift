@@ -48,7 +48,7 @@ extension EnvelopeCodec {
   /// error), never validated as a protocol message itself.
   public static func isTextEnvelope(_ value: JSONValue) -> Bool {
     guard case .object(let object) = value else { return false }
-    return object["type"]?.stringValue == TextEnvelope.typeName
+    return EnvelopeForm.isTextEnvelope(object)
   }
 
   /// The longest text frame worth parsing under these limits: the base64 of the largest

@@ -14,7 +14,7 @@ import VCProtoJSON
 /// (see `EnvelopeCodec.open(textFrame:)`).
 enum TextEnvelope {
   /// The `type` value of a text envelope.
-  static let typeName = "compressed"
+  static let typeName = EnvelopeForm.textEnvelopeType
 
   /// Builds the text frame bytes deterministically (no JSON library involved; every
   /// value is ASCII and needs no escaping).

@@ -58,7 +58,8 @@ public struct EngineExerciser {
     let config = ClientConfiguration(
       apiKey: Self.key, minimumVersion: .v0_2_0, maximumVersion: .v0_5_0,
       capabilities: byte() % 2 == 0 ? Capability.all : [], allowAuthV1: byte() % 4 != 0, maxMessageSizeKB: 200,
-      randomSeed: UInt64(byte()), maxPendingRequests: 4, maxSubscriptions: 2, dedupWindow: 8)
+      randomSeed: UInt64(byte()), maxPendingRequests: 4, maxSubscriptions: 2, dedupWindow: 8,
+      envelopes: EnvelopeCodec())
     var engine = ClientEngine(config)
     var waiting: [String] = []
     var opened: UInt64 = 0  // the number of the last transport the engine asked for
@@ -315,7 +316,8 @@ public struct EngineExerciser {
       versions: pick(versions),
       authVersions: pick([[1], [1, 2], [2]]), capabilities: byte() % 2 == 0 ? Capability.all : [])
     var engine = ServerEngine(
-      ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: 2, replayBufferBytes: 256))
+      ServerConfiguration(
+        offer: offer, apiKey: Self.key, maxSubscriptions: 2, replayBufferBytes: 256, envelopes: EnvelopeCodec()))
     return drive(
       &engine, advances: [0, 1, 1_000, 45_000, 60_000], event: { $0.serverEvent(armed: $1) }, check: Self.checkServer)
   }

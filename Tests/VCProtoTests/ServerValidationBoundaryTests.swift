@@ -14,7 +14,8 @@ import Testing
   static func ready(_ version: String = "0.5.0", capabilities: [String] = []) throws -> ServerEngine {
     var server = ServerEngine(
       ServerConfiguration(
-        offer: ServerOffer(protocolVersions: ["0.4.0", "0.5.0"], capabilities: capabilities), apiKey: key))
+        offer: ServerOffer(protocolVersions: ["0.4.0", "0.5.0"], capabilities: capabilities), apiKey: key,
+        envelopes: EnvelopeCodec()))
     _ = try server.handle(.transportOpened(challenge: nil), now: 0)
     var connect = JSONObject.frame("connect", ["api_key": .string(key), "protocol_version": .string(version)])
     if !capabilities.isEmpty { connect["capabilities"] = .array(capabilities.map { .string($0) }) }

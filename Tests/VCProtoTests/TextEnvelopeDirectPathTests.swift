@@ -29,7 +29,8 @@ import Testing
   /// A client ready on 0.5.0 (auth v1) with `compression_text`.
   static func client() throws -> ClientEngine {
     var engine = ClientEngine(
-      ClientConfiguration(apiKey: "k", capabilities: [Capability.compressionText], allowAuthV1: true))
+      ClientConfiguration(
+        apiKey: "k", capabilities: [Capability.compressionText], allowAuthV1: true, envelopes: EnvelopeCodec()))
     _ = try engine.handle(.start, now: 0)
     _ = try engine.handle(.transportOpened(engine.currentTransport!, clientNonce: "00"), now: 0)
     _ = try engine.handle(

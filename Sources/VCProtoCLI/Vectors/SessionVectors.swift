@@ -79,7 +79,7 @@ enum SessionVectors {
       maxMessageSizeKB: c["max_message_size_kb"]?.intValue, timing: timing,
       randomSeed: UInt64(truncatingIfNeeded: c["random_seed"]?.int64Value ?? 0),
       maxPendingRequests: max(0, c["max_pending_requests"]?.intValue ?? 256),
-      outboxCapacity: c["outbox_capacity"]?.intValue ?? 32)
+      outboxCapacity: c["outbox_capacity"]?.intValue ?? 32, envelopes: EnvelopeCodec())
   }
 
   static func serverConfiguration(_ c: JSONObject) -> ServerConfiguration {
@@ -88,7 +88,7 @@ enum SessionVectors {
         protocolVersions: strings(c["protocol_versions"]) ?? ["0.2.0"],
         authVersions: c["auth_versions"]?.arrayValue?.compactMap(\.intValue) ?? [1],
         capabilities: strings(c["capabilities"]) ?? [], floor: c["floor"]?.stringValue),
-      apiKey: c["api_key"]?.stringValue ?? "")
+      apiKey: c["api_key"]?.stringValue ?? "", envelopes: EnvelopeCodec())
     // Absent members keep ServerConfiguration's defaults; the engine holds each value to its range.
     if let ms = c["heartbeat_interval_ms"]?.int64Value { configuration.heartbeatIntervalMs = ms }
     if let ms = c["auth_timeout_ms"]?.int64Value { configuration.authTimeoutMs = ms }

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The client side of authentication, pure (no I/O): it answers a `hello` with a ``ClientHandshake``

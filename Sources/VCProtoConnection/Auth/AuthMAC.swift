@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The exact bytes auth v2 authenticates (STANDARDS.md#auth-v2).

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The server side of authentication, pure: it checks a `connect` against the key, the hello it sent

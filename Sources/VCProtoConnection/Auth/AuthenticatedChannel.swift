@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Authenticated frames for one connection (capability `authenticated_frames`, STANDARDS.md#authenticated-frames):

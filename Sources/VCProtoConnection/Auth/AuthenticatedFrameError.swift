@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Why an ``AuthenticatedChannel`` refused a frame. Every case is fatal: the channel refuses every

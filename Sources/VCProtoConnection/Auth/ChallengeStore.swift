@@ -1,6 +1,5 @@
 import Foundation
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The server's outstanding auth v2 challenges: each is single use and expires.

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// An authenticated connection, client side: what ``ClientHandshake/complete(with:)`` returns.

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Compares two byte strings in time that depends only on their lengths, never on where they differ.

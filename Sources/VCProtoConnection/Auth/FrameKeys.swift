@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The two keys of authenticated frames (capability `authenticated_frames`, STANDARDS.md#authenticated-frames),

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Lowercase hexadecimal, as auth v2 writes challenges, nonces and MACs.

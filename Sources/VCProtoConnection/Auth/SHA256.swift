@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// SHA-256 (FIPS 180-4), portable: used for HMAC where CryptoKit does not exist (Linux).

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A set that remembers at most `capacity` elements, forgetting the oldest insertion first. Used for

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A string's UTF-8 bytes read as 64-bit words, the way the engines' byte hashes (``PositionHash``,

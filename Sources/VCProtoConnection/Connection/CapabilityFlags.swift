@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The capabilities an engine checks on every frame, as bits: a set of strings costs a hash per

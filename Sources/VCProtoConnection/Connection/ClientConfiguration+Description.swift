@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 extension ClientConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -20,6 +19,7 @@ extension ClientConfiguration: CustomStringConvertible, CustomDebugStringConvert
         "recentSessionsLimit": recentSessionsLimit as Any, "maxMessageSizeKB": maxMessageSizeKB as Any,
         "timing": timing, "randomSeed": randomSeed, "maxPendingRequests": maxPendingRequests,
         "maxSubscriptions": maxSubscriptions, "dedupWindow": dedupWindow, "outboxCapacity": outboxCapacity,
+        "envelopes": envelopes as Any,
       ], displayStyle: .struct)
   }
 }

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Everything a client engine needs to know before it starts.
@@ -11,7 +10,8 @@ public struct ClientConfiguration: Sendable {
   public var minimumVersion: ProtocolVersion
   /// The highest protocol version the client speaks: announced as `protocol_version`.
   public var maximumVersion: ProtocolVersion
-  /// Capabilities to ask for (sent only to a server whose `hello` lists capabilities).
+  /// Capabilities to ask for (sent only to a server whose `hello` lists capabilities). The engine
+  /// asks for `compression_text` or `compression_binary` only when ``envelopes`` opens that form.
   public var capabilities: [String]
   /// Whether the key may travel in the clear (auth v1) to a server whose `hello` offers no v2
   /// challenge. Default ``AuthClient/allowsAuthV1ByDefault`` (`false`, downgrade protection): the
@@ -46,6 +46,10 @@ public struct ClientConfiguration: Sendable {
   public var maxSubscriptions: Int
   /// Delivered message positions remembered per session for deduplication: 2,048.
   public var dedupWindow: Int
+  /// Opens the compression envelopes the server sends (STANDARDS.md#compression): `EnvelopeCodec()`
+  /// of VCProtoEnvelope, or `nil` (the default), with which the engine does not ask for compression
+  /// and a binary message is refused as not negotiated, so the app need not link zlib.
+  public var envelopes: (any EnvelopeOpening)?
 
   /// Creates a configuration.
   public init(
@@ -54,7 +58,7 @@ public struct ClientConfiguration: Sendable {
     allowAuthV1: Bool = AuthClient.allowsAuthV1ByDefault, sessionId: String? = nil, recentSessionsLimit: Int? = nil,
     maxMessageSizeKB: Int? = nil, timing: ClientTiming = ClientTiming(), randomSeed: UInt64 = 0,
     maxPendingRequests: Int = 256, maxSubscriptions: Int = 256, dedupWindow: Int = 2_048,
-    outboxCapacity: Int = 32
+    outboxCapacity: Int = 32, envelopes: (any EnvelopeOpening)? = nil
   ) {
     self.apiKey = apiKey
     self.minimumVersion = minimumVersion
@@ -70,5 +74,6 @@ public struct ClientConfiguration: Sendable {
     self.maxSubscriptions = maxSubscriptions
     self.dedupWindow = dedupWindow
     self.outboxCapacity = outboxCapacity
+    self.envelopes = envelopes
   }
 }

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A request the application made while the client was not ready, waiting in the outbox to be sent

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The validation boundary: every WebSocket message from the server comes in here as bytes and
@@ -56,7 +55,7 @@ extension ClientEngine {
     // the bytes; the validator runs only on a frame that fails, to say why.
     guard var decoded = decodeReady(bytes, now: now, &out) else { return }
     if channel == nil, capabilityFlags.contains(.compressionText), case .text = message,
-      case .unknown(let object) = decoded, EnvelopeCodec.isTextEnvelope(.object(object))
+      case .unknown(let object) = decoded, EnvelopeForm.isTextEnvelope(object)
     {
       guard let inner = openTextEnvelope(object, now: now, &out), let frame = decodeReady(inner, now: now, &out)
       else { return }
@@ -90,7 +89,7 @@ extension ClientEngine {
     switch message {
     case .binary(let payload):
       // A binary message is only ever a compression envelope (STANDARDS.md#compression).
-      guard capabilityFlags.contains(.compressionBinary) else {
+      guard capabilityFlags.contains(.compressionBinary), let envelopes = configuration.envelopes else {
         reject(
           Finding(
             .error, .extensionNotNegotiated, pointer: "",
@@ -99,7 +98,7 @@ extension ClientEngine {
         return nil
       }
       do throws(EnvelopeError) {
-        bytes = try EnvelopeCodec().open(binary: payload)
+        bytes = try envelopes.open(binary: payload)
       } catch {
         reject(Finding(.error, FindingCode(error), pointer: "", message: error.description), type: nil, now: now, &out)
         return nil
@@ -108,7 +107,7 @@ extension ClientEngine {
       bytes = payload
       if channel != nil, capabilityFlags.contains(.compressionText) {
         guard let value = parse(bytes, now: now, &out) else { return nil }
-        if EnvelopeCodec.isTextEnvelope(value), case .object(let envelope) = value {
+        if case .object(let envelope) = value, EnvelopeForm.isTextEnvelope(envelope) {
           guard let inner = openTextEnvelope(envelope, now: now, &out) else { return nil }
           bytes = inner
         } else {
@@ -134,7 +133,9 @@ extension ClientEngine {
   /// The frame inside a text envelope, or `nil` after reporting it.
   mutating func openTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
     do throws(EnvelopeError) {
-      return try EnvelopeCodec().open(textEnvelope: envelope)
+      // Only with compression_text negotiated, which the engine asks for only with envelopes to open it.
+      guard let envelopes = configuration.envelopes else { throw .malformed }
+      return try envelopes.open(textEnvelope: envelope)
     } catch {
       reject(
         Finding(.error, FindingCode(error), pointer: "", message: error.description), type: "compressed", now: now,

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A request waiting for its answer: tracked (the application gave a request id) or not (it did not,

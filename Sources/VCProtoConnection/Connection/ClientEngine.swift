@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The client side of a voice-code conversation as a pure state machine (sans I/O, in the manner of
@@ -105,6 +104,7 @@ public struct ClientEngine: Sendable {
     var configuration = configuration
     configuration.timing = configuration.timing.clamped
     configuration.outboxCapacity = max(0, configuration.outboxCapacity)
+    configuration.capabilities = Capability.negotiable(configuration.capabilities, envelopes: configuration.envelopes)
     self.configuration = configuration
     rng = SplitMix64(state: configuration.randomSeed)
     seenMessageIds = MessageIDMemory(capacity: configuration.dedupWindow)

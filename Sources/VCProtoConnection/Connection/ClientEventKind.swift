@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The kinds of ``ClientEvent``: the columns of `ClientTransitions.table`, named as in errors and

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The client engine's timers and backoff, in milliseconds (STANDARDS.md section "Conversation state

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Why an engine closes (or lost) the connection: a stable machine-readable `code` and an optional

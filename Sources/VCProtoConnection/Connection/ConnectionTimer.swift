@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A timer an engine asks its host to run. The host arms it with ``ClientAction/armTimer(_:at:)`` or

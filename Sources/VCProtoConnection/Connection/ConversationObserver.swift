@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Watches a conversation from the wire (frames of both peers, in the order they travelled, with

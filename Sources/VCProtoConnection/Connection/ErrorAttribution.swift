@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Which pending request a server's `error` frame refuses (STANDARDS.md#requests).

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The 0.5.0 `file_signature`, `"<byte length>:<first line's uuid>"`, read as what it can tell:

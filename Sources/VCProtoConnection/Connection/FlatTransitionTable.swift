@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A state or an event kind of a transition table: an enumeration whose cases are the table's rows

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The frame types the engines branch on for every received frame, recognised from the `type` string

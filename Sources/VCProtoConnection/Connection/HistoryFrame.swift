@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The members of a `session_history` (or 0.2.0/0.3.0 `session_updated`) that the client engine reads,

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// An event the engine cannot take in its current state: a mistake of the host application (for

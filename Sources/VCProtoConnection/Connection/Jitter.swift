@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// SplitMix64: the engines' only source of randomness, seeded by the host, so a run is reproducible

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Strings a conversation has seen (the server's `message_id`s, the sessions a client subscribed to;

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// How the engines compare a string read from a frame (a `type`, a member name) with one of the ASCII

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Follows which protocol version one connection of an observed conversation speaks, read from its handshake

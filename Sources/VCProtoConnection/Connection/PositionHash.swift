@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The dedup position of a 0.2.0/0.3.0 message: a 64-bit hash of its `uuid`'s UTF-8 bytes.

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The positions a subscription has delivered, remembering at most `capacity` of them and forgetting

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A frame the peer sent that broke the protocol, as an engine reports it to its application

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -18,6 +17,7 @@ extension ServerConfiguration: CustomStringConvertible, CustomDebugStringConvert
         "offer": offer, "apiKey": Redaction.mask, "heartbeatIntervalMs": heartbeatIntervalMs,
         "authTimeoutMs": authTimeoutMs, "maxSubscriptions": maxSubscriptions,
         "maxSessionIdBytes": maxSessionIdBytes, "replayBufferBytes": replayBufferBytes,
+        "envelopes": envelopes as Any,
       ], displayStyle: .struct)
   }
 }

@@ -1,10 +1,10 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Everything a server engine needs to know.
 public struct ServerConfiguration: Sendable {
-  /// Versions, auth versions, capabilities and floor.
+  /// Versions, auth versions, capabilities and floor. The engine offers `compression_text` or
+  /// `compression_binary` only when ``envelopes`` opens that form.
   public var offer: ServerOffer
   /// The pre-shared API key (never appears in logs or descriptions).
   public var apiKey: String
@@ -30,6 +30,10 @@ public struct ServerConfiguration: Sendable {
   /// `message_ack` is reported as unknown. With at most ``ServerMemory/replayCapacity`` frames, this
   /// bounds what one client holds on the server whatever the frames' size.
   public var replayBufferBytes: Int
+  /// Opens the compression envelopes the client sends (STANDARDS.md#compression): `EnvelopeCodec()`
+  /// of VCProtoEnvelope, or `nil` (the default), with which the engine does not offer compression
+  /// and a binary message is refused as not negotiated, so the app need not link zlib.
+  public var envelopes: (any EnvelopeOpening)?
 
   /// The default of ``maxSessionIdBytes``: 256.
   public static let defaultMaxSessionIdBytes = 256
@@ -40,7 +44,7 @@ public struct ServerConfiguration: Sendable {
   public init(
     offer: ServerOffer, apiKey: String, heartbeatIntervalMs: Int64 = 45_000, authTimeoutMs: Int64 = 60_000,
     maxSubscriptions: Int = 1_024, maxSessionIdBytes: Int = ServerConfiguration.defaultMaxSessionIdBytes,
-    replayBufferBytes: Int = ServerMemory.defaultReplayBufferBytes
+    replayBufferBytes: Int = ServerMemory.defaultReplayBufferBytes, envelopes: (any EnvelopeOpening)? = nil
   ) {
     self.offer = offer
     self.apiKey = apiKey
@@ -49,5 +53,6 @@ public struct ServerConfiguration: Sendable {
     self.maxSubscriptions = maxSubscriptions
     self.maxSessionIdBytes = maxSessionIdBytes
     self.replayBufferBytes = max(0, replayBufferBytes)
+    self.envelopes = envelopes
   }
 }

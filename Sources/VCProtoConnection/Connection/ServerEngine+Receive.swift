@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 extension ServerEngine {
@@ -22,7 +21,7 @@ extension ServerEngine {
   mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ServerAction]) {
     guard var bytes = openFrame(message, &out), var decoded = decodeFrame(bytes, &out) else { return }
     if channel == nil, envelopes.text, case .text = message, case .unknown(let object) = decoded,
-      EnvelopeCodec.isTextEnvelope(.object(object))
+      EnvelopeForm.isTextEnvelope(object)
     {
       guard let inner = openTextEnvelope(object, &out), let frame = decodeFrame(inner, &out) else { return }
       (bytes, decoded) = (inner, frame)
@@ -70,7 +69,7 @@ extension ServerEngine {
     var sealed: JSONObject?
     switch message {
     case .binary(let payload):
-      guard envelopes.binary else {
+      guard envelopes.binary, let opener = configuration.envelopes else {
         refuseEnvelope(
           Finding(
             .error, .extensionNotNegotiated, pointer: "",
@@ -78,7 +77,7 @@ extension ServerEngine {
         return nil
       }
       do {
-        bytes = try EnvelopeCodec().open(binary: payload)
+        bytes = try opener.open(binary: payload)
       } catch {
         refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
         return nil
@@ -88,7 +87,7 @@ extension ServerEngine {
       if channel != nil, envelopes.text,
         case .object(let object)? = try? JSONReader(knownKeys: .protocolNames).parse(payload)
       {
-        if EnvelopeCodec.isTextEnvelope(.object(object)) {
+        if EnvelopeForm.isTextEnvelope(object) {
           guard let inner = openTextEnvelope(object, &out) else { return nil }
           bytes = inner
         } else {
@@ -108,8 +107,10 @@ extension ServerEngine {
 
   /// The frame inside a text envelope, or `nil` after refusing it.
   mutating func openTextEnvelope(_ envelope: JSONObject, _ out: inout [ServerAction]) -> [UInt8]? {
-    do {
-      return try EnvelopeCodec().open(textEnvelope: envelope)
+    do throws(EnvelopeError) {
+      // Only with compression_text negotiated, which the engine offers only with envelopes to open it.
+      guard let opener = configuration.envelopes else { throw .malformed }
+      return try opener.open(textEnvelope: envelope)
     } catch {
       refuseEnvelope(Finding(.error, FindingCode(rawValue: error.code), pointer: "", message: "\(error)"), &out)
       return nil

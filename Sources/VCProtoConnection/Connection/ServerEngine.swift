@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The server side of one voice-code connection as a pure state machine: the host feeds it

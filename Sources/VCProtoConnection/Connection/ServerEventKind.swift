@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The kinds of ``ServerEvent``: the columns of `ServerTransitions.table`, named as in errors and

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// What a server keeps for one client across its connections: the unacknowledged frames to replay

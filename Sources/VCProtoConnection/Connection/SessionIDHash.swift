@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A seeded 64-bit hash of a session id's UTF-8 bytes (``SessionKey``): eight bytes at a time, each

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The client engine's subscription table key (``SubscriptionTable``): a session id with its hash

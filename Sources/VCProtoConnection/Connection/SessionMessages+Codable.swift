@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The messages of a session's history through `Codable`, one at a time: the element types of

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Values by session id: a hash table over ``SessionKey``, whose hash is computed once per id and

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Exactly what to change in the application's copy of one session, from one `session_history` (or

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A 0.5.0 `file_signature` in fixed size: what ``FileSignature/isReplacement(seen:current:)``

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A cursor through `Codable`, as the members of the `subscribe` that resumes from it:

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Where a subscription resumes, per protocol version: what the client holds of a session.

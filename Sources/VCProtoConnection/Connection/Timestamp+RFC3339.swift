@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// RFC 3339 UTC text for a time in milliseconds since 1970 (`2026-01-11T17:26:17Z`), computed, not

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The ``ClientEngine``'s name for one transport (one WebSocket) it asked its host to open with

@@ -1,6 +1,5 @@
 import Foundation
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A voice-code client connection, ready to use: it runs a ``ClientEngine`` over a

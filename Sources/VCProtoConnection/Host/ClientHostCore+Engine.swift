@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Every call of ``ClientHost`` into the ``ClientEngine`` and every action it performs: the one

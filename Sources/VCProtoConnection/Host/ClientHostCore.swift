@@ -1,6 +1,5 @@
 import Foundation
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The state of a ``ClientHost``, isolated in one actor: the engine, the current transport and its

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Why a ``ClientHost`` call failed. (An answer that fails validation is never handed to the caller:

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// What a ``ServerHost`` remembers of its clients between their connections: each client's

@@ -1,6 +1,5 @@
 import Foundation
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A host's view of a `Clock`: the engines' time in milliseconds, and a sleep until such a time.

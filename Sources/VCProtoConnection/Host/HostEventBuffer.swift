@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The bounded buffer behind a host's `events` (``ClientHost/events``, ``ServerConnection/events``):

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The engine's timers of one host connection (``ClientHost`` or a ``ServerConnection``): each armed

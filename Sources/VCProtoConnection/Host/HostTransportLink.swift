@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// One open transport of a host, with the two tasks that use it: a reader that hands each received

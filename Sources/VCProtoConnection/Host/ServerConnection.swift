@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// One client connection a ``ServerHost`` serves: a ``ServerEngine`` over one accepted transport.

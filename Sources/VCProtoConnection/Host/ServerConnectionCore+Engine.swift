@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Every call of ``ServerConnection`` into the ``ServerEngine`` and every action it performs: the

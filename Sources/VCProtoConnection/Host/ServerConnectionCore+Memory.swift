@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// How a ``ServerConnection`` carries its client's ``ServerMemory`` across the client's connections

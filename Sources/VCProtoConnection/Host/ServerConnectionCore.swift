@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The state of one ``ServerConnection``, isolated in one actor: its engine, its transport and its

@@ -1,6 +1,5 @@
 import Foundation
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A voice-code server, ready to use: it accepts connections from a ``WebSocketTransportListener``

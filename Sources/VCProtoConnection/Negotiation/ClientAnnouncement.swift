@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// What a client announces in `connect`. All optional: a client that announces nothing gets the

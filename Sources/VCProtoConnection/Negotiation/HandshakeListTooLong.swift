@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// A client announcement with a list longer than the handshake-list cap (STANDARDS.md#limits,

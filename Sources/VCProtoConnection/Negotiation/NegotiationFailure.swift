@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The real backend's refusal of a client that announced a version below 0.4.0: the server sends

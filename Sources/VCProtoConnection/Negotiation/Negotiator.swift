@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Version and capability negotiation as a pure function (STANDARDS.md#negotiation), exactly as the

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// What a server offers: the versions it gives (``ServerVersions``) and vcproto's extensions, which

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Which protocol versions a server gives its clients: a 0.2.0 server, which negotiates nothing, or

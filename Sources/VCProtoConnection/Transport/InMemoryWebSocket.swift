@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// One end of an in-memory WebSocket connection, for tests: ``pair()`` makes two connected ends.

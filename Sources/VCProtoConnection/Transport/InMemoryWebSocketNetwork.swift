@@ -1,6 +1,5 @@
 import Foundation
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// An in-memory server for tests: a ``WebSocketConnector`` whose every connect makes an

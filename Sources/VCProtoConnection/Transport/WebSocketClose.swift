@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// How a WebSocket connection ended: the close frame's status code and reason (RFC 6455 section

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// The status code of a close frame (RFC 6455 section 7.4), passed through as a number: codes the

@@ -1,6 +1,5 @@
 import Foundation
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Opens client WebSocket connections: what `ClientHost` calls each time its engine asks for a

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// What ``WebSocketTransport/receive()`` returns: the next data message, or the close that ended the

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// One open WebSocket connection, client or server side: what `ClientHost` and `ServerHost` sit on.

@@ -1,5 +1,4 @@
 import VCProtoCore
-import VCProtoEnvelope
 import VCProtoJSON
 
 /// Hands out the WebSocket connections a server accepted: what `ServerHost` serves, one

@@ -1,6 +1,3 @@
-import VCProtoCore
-import VCProtoJSON
-
 /// Why an envelope could not be sealed or opened.
 ///
 /// Each case has a stable snake_case ``code`` suitable for logs, error frames and test
