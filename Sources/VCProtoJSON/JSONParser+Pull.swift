@@ -42,36 +42,34 @@ extension JSONParser {
   /// `members` counts the members read so far and is checked against the object-size limit; the
   /// member's value is counted against ``JSONLimits/maxValues``. Names with escapes, control
   /// characters or non-ASCII bytes are left to the general path.
-  @inlinable @inline(__always)
+  ///
+  /// Called once per member from every generated reader: transparent, so that it is inlined into
+  /// those large functions (where `@inline(__always)` was not), and the name is scanned with a local
+  /// cursor (``plainASCIIRunEnd(from:)``), `pos` written once.
+  @_transparent @usableFromInline
   package mutating func pullKey(_ members: inout Int) throws(JSONPullError) -> Key? {
     skipWhitespace()
     guard pos < bytes.count else { throw Self.miss(pos) }
-    if members > 0 {
-      if bytes[pos] == UInt8(ascii: "}") {
-        pos += 1
-        depth -= 1
-        return nil
-      }
-      guard bytes[pos] == UInt8(ascii: ",") else { throw Self.miss(pos) }
-      pos += 1
-      skipWhitespace()
-      guard pos < bytes.count else { throw Self.miss(pos) }
-    } else if bytes[pos] == UInt8(ascii: "}") {
+    if bytes[pos] == UInt8(ascii: "}") {
       pos += 1
       depth -= 1
       return nil
     }
+    if members > 0 {
+      guard bytes[pos] == UInt8(ascii: ",") else { throw Self.miss(pos) }
+      pos += 1
+      skipWhitespace()
+      guard pos < bytes.count else { throw Self.miss(pos) }
+    }
     guard bytes[pos] == UInt8(ascii: "\"") else { throw Self.miss(pos) }
     let start = pos + 1
-    pos = start
-    skipPlainASCII()
-    while pos < bytes.count {
-      let b = bytes[pos]
+    var end = plainASCIIRunEnd(from: start)
+    while end < bytes.count {
+      let b = bytes[end]
       if b == UInt8(ascii: "\"") { break }
-      guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { throw Self.miss(pos) }
-      pos += 1
+      guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { throw Self.miss(end) }
+      end += 1
     }
-    let end = pos
     guard end < bytes.count, end - start <= limits.maxStringBytes else { throw Self.miss(end) }
     members += 1
     guard members <= limits.maxObjectMembers else { throw Self.miss(end) }
@@ -333,8 +331,27 @@ extension JSONParser {
   }
 }
 
+/// `true` when the `n` bytes at `a` and at `b` are equal, compared a word at a time, the last word
+/// overlapping the one before (`n` is mostly a member name's length, a constant where the generated
+/// code calls it, so all but one branch folds away). Reads nothing outside either range.
 @inlinable @inline(__always)
 package func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-  for i in 0..<n where a[i] != b[i] { return false }
-  return true
+  let a = UnsafeRawPointer(a)
+  let b = UnsafeRawPointer(b)
+  @inline(__always) func same<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> Bool {
+    a.loadUnaligned(fromByteOffset: offset, as: T.self) == b.loadUnaligned(fromByteOffset: offset, as: T.self)
+  }
+  switch n {
+  case ..<1: return true
+  case 1: return same(UInt8.self, at: 0)
+  case 2...3: return same(UInt16.self, at: 0) && same(UInt16.self, at: n - 2)
+  case 4...7: return same(UInt32.self, at: 0) && same(UInt32.self, at: n - 4)
+  default:
+    var offset = 0
+    while offset + 8 < n {
+      guard same(UInt64.self, at: offset) else { return false }
+      offset += 8
+    }
+    return same(UInt64.self, at: n - 8)
+  }
 }

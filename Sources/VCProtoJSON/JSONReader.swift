@@ -452,11 +452,20 @@ public struct JSONReader: Sendable {
   /// `\`), eight at a time: a word has such a byte only if one of the classic "has zero byte" tests fires.
   @inlinable @inline(__always)
   package mutating func skipPlainASCII() {
-    guard let base = bytes.baseAddress else { return }
+    pos = plainASCIIRunEnd(from: pos)
+  }
+
+  /// Where the run of plain bytes from `start` ends (see ``skipPlainASCII()``): the first byte from
+  /// `start` that needs attention, or the start of the last seven bytes or fewer, which the caller
+  /// reads one at a time.
+  @inlinable @inline(__always)
+  package func plainASCIIRunEnd(from start: Int) -> Int {
+    guard let base = bytes.baseAddress else { return start }
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
-    while pos &+ 8 <= bytes.count {
-      let w = UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self)
+    var i = start
+    while i &+ 8 <= bytes.count {
+      let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
       let quote = w ^ (ones &* 0x22)
       let backslash = w ^ (ones &* 0x5C)
       let special =
@@ -466,12 +475,14 @@ public struct JSONReader: Sendable {
         // The lowest flagged byte is a real one (a false alarm can only sit above a real one), so
         // step straight to it; loads are little-endian on every platform Swift targets here.
         #if _endian(little)
-          pos &+= found.trailingZeroBitCount &>> 3
+          return i &+ (found.trailingZeroBitCount &>> 3)
+        #else
+          return i
         #endif
-        return
       }
-      pos &+= 8
+      i &+= 8
     }
+    return i
   }
 
   func stringTooLong(_ open: Int) -> JSONReadError {

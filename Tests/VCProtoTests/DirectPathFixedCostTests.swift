@@ -79,4 +79,26 @@ import Testing
     #expect(decoder.directBuild(frame) != nil)
     #expect(decoder.directBuild(spaced) != nil)
   }
+
+  @Test func nameComparisonSeesEveryByte() {
+    // Word-wise comparison with an overlapping last word: every length a member name can have, a
+    // difference at each position, and bytes around the ranges that must not be read as part of them.
+    for n in 0...40 {
+      let a = (0..<(n + 16)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+      a.withUnsafeBufferPointer { a in
+        let start = a.baseAddress! + 8
+        var b = Array(a)
+        b[3] ^= 0xFF
+        b[8 + n] ^= 0xFF  // just past the range
+        b.withUnsafeBufferPointer { b in #expect(memcmpBytes(start, b.baseAddress! + 8, n), "length \(n)") }
+        for i in 0..<n {
+          var c = Array(a)
+          c[8 + i] ^= 0x20
+          c.withUnsafeBufferPointer { c in
+            #expect(!memcmpBytes(start, c.baseAddress! + 8, n), "length \(n), byte \(i)")
+          }
+        }
+      }
+    }
+  }
 }
