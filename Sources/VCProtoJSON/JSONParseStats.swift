@@ -17,5 +17,5 @@
   /// Capacity of the parse's stack of open objects' members at its largest (freed after the parse).
   @usableFromInline package var stackMembers = 0
 
-  package init() {}
+  @inlinable package init() {}
 }

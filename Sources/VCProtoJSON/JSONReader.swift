@@ -94,6 +94,7 @@ public struct JSONReader: Sendable {
   /// The stacks and the scratch space, made when first needed (`JSONParser+Buffers.swift`).
   @usableFromInline package var buffers: Buffers? = nil
 
+  @inlinable
   package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, knownKeys: KnownKeys = .none) {
     self.bytes = buffer
     self.limits = limits

@@ -29,7 +29,7 @@
   package func quote(_ name: String) -> String { table.pointee.quote(name) }
 
   /// No names, and names quoted cut to 60 Unicode scalars.
-  package static let none = KnownKeys(names: [], quote: { cut($0, limit: 60) })
+  @usableFromInline package static let none = KnownKeys(names: [], quote: { cut($0, limit: 60) })
 
   /// `text` with at most `limit` Unicode scalars, then `…` when something was left off.
   package static func cut(_ text: String, limit: Int) -> String {

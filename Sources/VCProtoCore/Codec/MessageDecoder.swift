@@ -59,22 +59,20 @@ public struct MessageDecoder: Sendable {
   /// With `clean`, a frame that keeps an undeclared member (which the validator would warn about) is
   /// left to the general path too.
   func directBuild(_ bytes: [UInt8], clean: Bool = false) -> AnyMessage? {
-    var stats = JSONParseStats()
-    return directBuild(bytes, clean: clean, stats: &stats)
+    directRead(bytes, clean: clean, stats: nil, with: BytesReader.self)
   }
 
   /// ``directBuild(_:clean:)`` that also says what the parse cost (for the tests of linear work).
-  /// Inlined into ``directBuild(_:clean:)``, where the cost is not wanted and so not computed.
-  @inline(__always)
   package func directBuild(_ bytes: [UInt8], clean: Bool = false, stats: inout JSONParseStats) -> AnyMessage? {
-    directRead(bytes, clean: clean, stats: &stats, with: BytesReader.self)
+    withUnsafeMutablePointer(to: &stats) { directRead(bytes, clean: clean, stats: $0, with: BytesReader.self) }
   }
 
   /// The direct path over the reader `R`: ``BytesReader`` builds the message; ``CheckingReader``
-  /// yields the same verdict without making the strings no rule looks at (``cleanFrame(_:)``).
+  /// yields the same verdict without making the strings no rule looks at (``cleanFrame(_:)``). What
+  /// the parse cost is written to `stats` when given (a decoder proper does not compute it).
   @inline(__always)
   func directRead<R: FrameBytesReader>(
-    _ bytes: [UInt8], clean: Bool, stats: inout JSONParseStats, with _: R.Type
+    _ bytes: [UInt8], clean: Bool, stats: UnsafeMutablePointer<JSONParseStats>?, with _: R.Type
   ) -> AnyMessage? {
     guard validator.options.negotiatedCapabilities == nil, let version = validator.catalog.knownVersion else {
       return nil
@@ -86,7 +84,7 @@ public struct MessageDecoder: Sendable {
         !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
       else { return nil }
       var reader = R(buffer: buffer, limits: limits)
-      defer { stats = reader.parser.finalStats }
+      defer { if let stats { stats.pointee = reader.parser.finalStats } }
       reader.parser.stats.values = 1  // the frame itself; its members and elements count as they are read
       // Handshake messages check their lists against this bound and the connection's version rules.
       reader.handshakeListLimit = validator.options.maxHandshakeListItems
