@@ -86,7 +86,7 @@ let package = Package(
     // targets (Fuzz/Sources/VCProtoTestSupport is a link to this folder). Not a product.
     .target(
       name: "VCProtoTestSupport",
-      dependencies: ["VCProto", "VCProtoConnection"],
+      dependencies: ["VCProto"],
       path: "Tests/VCProtoTestSupport"
     ),
     .testTarget(

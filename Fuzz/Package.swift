@@ -9,12 +9,10 @@ let package = Package(
     .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
     // The root package's test support (a link to ../Tests/VCProtoTestSupport): the engine exerciser and
     // the findings-cap oracle, compiled here because a package's non-product targets are its own. It
-    // reads the transition tables through their SPI (`@_spi(EngineTesting) import VCProtoConnection`).
+    // uses only the library's public API (the engines check their own transition tables).
     .target(
       name: "VCProtoTestSupport",
-      dependencies: [
-        .product(name: "VCProto", package: "vcproto"), .product(name: "VCProtoConnection", package: "vcproto"),
-      ],
+      dependencies: [.product(name: "VCProto", package: "vcproto")],
       path: "Sources/VCProtoTestSupport"),
     .executableTarget(
       name: "fuzz-frame",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import VCProtoCLI
-@_spi(EngineTesting) @testable import VCProtoConnection
+@testable import VCProtoConnection
 @testable import VCProtoCore
 @testable import VCProtoEnvelope
 @testable import VCProtoJSON

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(EngineTesting) @testable import VCProtoConnection
+@testable import VCProtoConnection
 @testable import VCProtoCore
 @testable import VCProtoEnvelope
 @testable import VCProtoJSON

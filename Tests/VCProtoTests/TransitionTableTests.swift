@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(EngineTesting) @testable import VCProtoConnection
+@testable import VCProtoConnection
 @testable import VCProtoCore
 @testable import VCProtoEnvelope
 @testable import VCProtoJSON

@@ -10,7 +10,7 @@ import VCProtoJSON
 /// The transport events are those of the engine's current transport: one naming another
 /// (``ClientEngine/currentTransport``) is ignored before the table is consulted, in every state, and
 /// only a live state has a current transport.
-@_spi(EngineTesting) public enum ClientTransitions {
+package enum ClientTransitions {
   /// `table[state][kind]` = the states the event may lead to; every (state, kind) pair is present,
   /// an empty set meaning illegal.
   package static let table: [ClientState: [ClientEventKind: Set<ClientState>]] = {
@@ -58,7 +58,7 @@ import VCProtoJSON
 
   /// The only frames a client sends before it is authenticated: the catalog's client-to-server types
   /// that do not ``MessageSpec/requiresAuthentication`` (`connect`, `ping`).
-  @_spi(EngineTesting) public static let framesBeforeAuthentication: Set<String> = EngineFacts
+  package static let framesBeforeAuthentication: Set<String> = EngineFacts
     .clientFramesBeforeAuthentication
 
   /// The states an event of `kind` may lead to from `state`, or `nil` when it is illegal there.
@@ -67,7 +67,7 @@ import VCProtoJSON
   }
 
   /// The same for the event kind named `name` (``ClientEvent/name``); `nil` for a name no kind has.
-  @_spi(EngineTesting) public static func targets(from state: ClientState, on name: String) -> Set<ClientState>? {
+  package static func targets(from state: ClientState, on name: String) -> Set<ClientState>? {
     ClientEventKind(rawValue: name).flatMap { targets(from: state, on: $0) }
   }
 

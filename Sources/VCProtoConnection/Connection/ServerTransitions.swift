@@ -2,7 +2,7 @@ import VCProtoCore
 import VCProtoJSON
 
 /// The server's transition table, as data (see `ClientTransitions`).
-@_spi(EngineTesting) public enum ServerTransitions {
+package enum ServerTransitions {
   /// `table[state][kind]` = the states the event may lead to; every (state, kind) pair is present,
   /// an empty set meaning illegal.
   package static let table: [ServerState: [ServerEventKind: Set<ServerState>]] = {
@@ -31,7 +31,7 @@ import VCProtoJSON
   /// The only frames a server sends to a client that is not authenticated (`connected` as the
   /// handshake's verdict): the catalog's server-to-client types that do not
   /// ``MessageSpec/requiresAuthentication`` (`hello`, `pong`, `auth_error`, `error`, `connected`).
-  @_spi(EngineTesting) public static let framesBeforeAuthentication: Set<String> = EngineFacts
+  package static let framesBeforeAuthentication: Set<String> = EngineFacts
     .serverFramesBeforeAuthentication
 
   /// The states an event of `kind` may lead to from `state`, or `nil` when it is illegal there.
@@ -40,7 +40,7 @@ import VCProtoJSON
   }
 
   /// The same for the event kind named `name` (``ServerEvent/name``); `nil` for a name no kind has.
-  @_spi(EngineTesting) public static func targets(from state: ServerState, on name: String) -> Set<ServerState>? {
+  package static func targets(from state: ServerState, on name: String) -> Set<ServerState>? {
     ServerEventKind(rawValue: name).flatMap { targets(from: state, on: $0) }
   }
 
