@@ -48,7 +48,8 @@ let package = Package(
       dependencies: ["VCProtoCore"],
       path: "Sources/VCProtoConnection"
     ),
-    // The umbrella: `import VCProto` re-exports the four modules above. Its DocC catalog documents them.
+    // The umbrella: `import VCProto` re-exports the four modules above, and adds the URLSession
+    // WebSocket transport (the only code that links FoundationNetworking). Its DocC catalog documents them.
     .target(
       name: "VCProto",
       dependencies: ["VCProtoJSON", "VCProtoCore", "VCProtoEnvelope", "VCProtoConnection"],
@@ -59,15 +60,17 @@ let package = Package(
       dependencies: ["VCProtoCore"],
       path: "Sources/VCProtoCodegen"
     ),
+    // Not the umbrella: the command line links neither the URLSession transport nor, through it,
+    // FoundationNetworking and libcurl (process start: see Benchmarks/RESULTS.md).
     .target(
       name: "VCProtoCapture",
-      dependencies: ["VCProto"],
+      dependencies: ["VCProtoJSON", "VCProtoCore", "VCProtoEnvelope", "VCProtoConnection"],
       path: "Sources/VCProtoCapture"
     ),
     // The command line's logic, for the `vcproto` and `vcproto-dev` executables and the tests: not a product.
     .target(
       name: "VCProtoCLI",
-      dependencies: ["VCProto", "VCProtoCapture"],
+      dependencies: ["VCProtoJSON", "VCProtoCore", "VCProtoEnvelope", "VCProtoConnection", "VCProtoCapture"],
       path: "Sources/VCProtoCLI"
     ),
     .executableTarget(

@@ -12,8 +12,11 @@ vcproto runs twice: on one thread per core (its default) and on one thread (`--j
 VERSION (default 0.2.0) picks Schema/VERSION and is passed to `vcproto validate --protocol`; a 0.5.0
 corpus comes from `vcproto-bench corpus --protocol 0.5.0 ...`. FRAMES 0: the whole capture. BEFORE:
 another vcproto binary (an earlier build), run alternately with the others as `vcproto before` (with
-its default threads; one thread if it predates `--jobs`).
+its default threads; one thread if it predates `--jobs`). Options: `--whole-only` times only the
+whole processes (vcproto and jsonschema-rs; jsonschema and fastjsonschema take minutes), `--rounds N`
+(default 5). `Benchmarks/run.sh validate` builds everything and runs this on the 100 MB 0.5.0 capture.
 """
+import argparse
 import json
 import os
 import resource
@@ -78,11 +81,19 @@ def fastest(body):
 
 
 def main():
-    capture, binary = sys.argv[1], sys.argv[2]
-    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
-    limit = limit or float("inf")
-    version = sys.argv[4] if len(sys.argv) > 4 else "0.2.0"
-    before = sys.argv[5] if len(sys.argv) > 5 else None
+    global ROUNDS
+    parser = argparse.ArgumentParser(description="vcproto validate end to end against Python's validators")
+    parser.add_argument("capture")
+    parser.add_argument("binary")
+    parser.add_argument("frames", nargs="?", type=int, default=20000, help="0: the whole capture")
+    parser.add_argument("version", nargs="?", default="0.2.0")
+    parser.add_argument("before", nargs="?", default=None, help="an earlier vcproto binary")
+    parser.add_argument("--whole-only", action="store_true", help="time only the whole processes")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    args = parser.parse_args()
+    capture, binary, version, before = args.capture, args.binary, args.version, args.before
+    limit = args.frames or float("inf")
+    ROUNDS = args.rounds
     with open(os.path.join(ROOT, "Schema", version, "message.schema.json")) as f:
         schema = json.load(f)
     frames = []
@@ -94,19 +105,20 @@ def main():
     size = sum(len(json.dumps(x)) for x in frames)
     results = {}
 
-    from jsonschema import Draft202012Validator, FormatChecker
-    v = Draft202012Validator(schema, format_checker=FormatChecker())
-    sample = frames[: min(len(frames), 2000)]
-    assert all(v.is_valid(x) for x in sample), "jsonschema rejected corpus frames"
-    # Every contender: the fastest of ROUNDS runs (the least disturbed one on a shared machine).
-    results["jsonschema"] = len(sample) / fastest(lambda: [v.is_valid(x) for x in sample])
+    if not args.whole_only:
+        from jsonschema import Draft202012Validator, FormatChecker
+        v = Draft202012Validator(schema, format_checker=FormatChecker())
+        sample = frames[: min(len(frames), 2000)]
+        assert all(v.is_valid(x) for x in sample), "jsonschema rejected corpus frames"
+        # Every contender: the fastest of ROUNDS runs (the least disturbed one on a shared machine).
+        results["jsonschema"] = len(sample) / fastest(lambda: [v.is_valid(x) for x in sample])
 
-    try:
-        import fastjsonschema
-        fast = fastjsonschema.compile(schema)
-        results["fastjsonschema"] = len(frames) / fastest(lambda: [fast(x) for x in frames])
-    except ImportError:
-        print("fastjsonschema not installed: pip install fastjsonschema")
+        try:
+            import fastjsonschema
+            fast = fastjsonschema.compile(schema)
+            results["fastjsonschema"] = len(frames) / fastest(lambda: [fast(x) for x in frames])
+        except ImportError:
+            print("fastjsonschema not installed: pip install fastjsonschema")
 
     head = "/tmp/vcproto-baseline-head.jsonl"
     with open(capture, encoding="utf-8") as src, open(head, "w", encoding="utf-8") as dst:
@@ -138,7 +150,8 @@ def main():
         if name in memory:
             rss = " (whole process: %.2f s CPU, peak RSS %.1f MB)" % (cpu[name], memory[name])
         print("%-18s %10.0f msg/s %8.1f MB/s%s" % (name, rate, rate * os.path.getsize(head) / len(frames) / 1e6, rss))
-    print("vcproto validate vs jsonschema: %.0fx" % (results["vcproto validate"] / results["jsonschema"]))
+    if "jsonschema" in results:
+        print("vcproto validate vs jsonschema: %.0fx" % (results["vcproto validate"] / results["jsonschema"]))
     if "fastjsonschema" in results:
         print("vcproto validate vs fastjsonschema: %.1fx" % (results["vcproto validate"] / results["fastjsonschema"]))
     if "jsonschema-rs" in results:

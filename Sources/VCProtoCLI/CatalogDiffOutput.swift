@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto catalog --diff` output: text for people, JSON for programs.
 enum CatalogDiffOutput {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import VCProto
 @testable import VCProtoConnection
 @testable import VCProtoCore
 @testable import VCProtoEnvelope

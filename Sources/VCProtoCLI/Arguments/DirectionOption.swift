@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `--direction`, declared once for every subcommand that takes it (`validate`, `decode`, `catalog`):
 /// the same accepted words, parsed the same way, everywhere.

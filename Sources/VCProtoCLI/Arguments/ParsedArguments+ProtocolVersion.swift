@@ -1,5 +1,8 @@
-import VCProto
 import VCProtoCapture
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// The protocol version named on the command line, checked in one place for every command.
 extension ParsedArguments {

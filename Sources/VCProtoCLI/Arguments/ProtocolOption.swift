@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `--protocol`, declared once for every subcommand that takes it (`validate`, `decode`, `catalog`,
 /// `schema`): the same name and value, checked against the catalog's versions the same way

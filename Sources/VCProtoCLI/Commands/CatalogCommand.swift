@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto catalog`: the message types per protocol version and direction, with their status; with
 /// `--diff A B`, what changed from version A to version B.

@@ -1,6 +1,9 @@
 import Foundation
-import VCProto
 import VCProtoCapture
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto decode`: one frame (or envelope) to pretty JSON through the typed model.
 enum DecodeCommand {

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// What the maintainers' commands (`generate-model`, `generate-spec`, `schema`) need from the code
 /// generator, handed in by the `vcproto-dev` executable, which links VCProtoCodegen. The shipped

@@ -1,5 +1,8 @@
 import Foundation
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto-dev generate-spec`: writes the message reference `docs/MESSAGES.md` (message and shape
 /// tables, examples from the golden vectors) and rewrites the generated table of STANDARDS.md, from the

@@ -1,5 +1,8 @@
 import Foundation
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto-dev hmac`: reads lines `<hex key> <hex message>` on standard input and prints the
 /// lowercase hex HMAC-SHA256 of each, so other languages can cross-check the implementation.

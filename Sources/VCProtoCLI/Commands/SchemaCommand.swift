@@ -1,5 +1,8 @@
 import Foundation
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto-dev schema`: writes the JSON Schema files derived from the catalog.
 enum SchemaCommand {

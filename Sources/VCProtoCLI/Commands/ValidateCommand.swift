@@ -1,6 +1,9 @@
 import Foundation
-import VCProto
 import VCProtoCapture
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto validate`: checks captured traffic line by line and reports what breaks the protocol.
 enum ValidateCommand {

@@ -1,6 +1,9 @@
 import Foundation
-import VCProto
 import VCProtoCapture
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto vectors`: runs the golden vectors of every kind against this library, as `vcproto
 /// conformance` runs them against a peer: the same tests (``ConformanceTestCase``), the same requests,

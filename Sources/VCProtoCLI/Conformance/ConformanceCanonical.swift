@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// The canonical form of a valid frame by the rule of STANDARDS.md#encoding, read from the catalog
 /// of the frame's version: `type` first, then the declared members in catalog order, then

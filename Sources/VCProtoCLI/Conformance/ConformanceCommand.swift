@@ -1,6 +1,9 @@
 import Foundation
-import VCProto
 import VCProtoCapture
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 #if canImport(Darwin)
   import Darwin

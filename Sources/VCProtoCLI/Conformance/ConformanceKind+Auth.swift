@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension ConformanceKind {
   /// The members of an auth vector the handshake produces: never sent to the peer, each compared

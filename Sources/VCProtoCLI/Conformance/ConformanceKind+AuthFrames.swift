@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension ConformanceKind {
   /// `auth/hkdf.json`: HKDF-SHA256 (RFC 5869). Input `ikm_hex`, `salt_hex`, `info_hex`, `length`;

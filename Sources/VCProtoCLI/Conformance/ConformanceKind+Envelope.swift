@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension ConformanceKind {
   /// `envelope/`: the peer opens `envelope_base64` as `form`. A valid vector must open to `json` byte

@@ -1,5 +1,8 @@
-import VCProto
 import VCProtoCapture
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension ConformanceKind {
   /// The verdict on a peer's `reply` to a request made from `vector`: `true` passed, `false` failed,

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension ConformanceKind {
   /// `negotiation/`: the peer decides as a server with offer `server` facing `client`; its result

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension ConformanceKind {
   /// `sessions/`: a conversation. The peer builds a client or server engine (`role`) from `config`,

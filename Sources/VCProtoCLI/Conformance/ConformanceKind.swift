@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// One kind of golden vector as `vcproto conformance` runs it: the files under Vectors/ it reads,
 /// what of a vector goes to the peer (`input`), and how the peer's `result` is judged against the

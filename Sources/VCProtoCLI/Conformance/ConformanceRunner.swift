@@ -1,5 +1,8 @@
-import VCProto
 import VCProtoCapture
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Runs the tests of `vcproto conformance` one by one against the peer: the handshake, one request
 /// and one reply per test, and a restart after anything that leaves the pipe in an unknown state

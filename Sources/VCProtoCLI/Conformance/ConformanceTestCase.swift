@@ -1,5 +1,8 @@
 import Foundation
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// One test of `vcproto conformance`: a vector, its kind and its name.
 struct ConformanceTestCase: Sendable {

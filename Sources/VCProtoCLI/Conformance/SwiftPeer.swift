@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// This library as a conformance peer, in process: what `vcproto vectors` runs the golden vectors
 /// against. It answers the requests `vcproto conformance` sends a peer over its pipe

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Indented JSON for people: two spaces per level, one member or element per line, members in their
 /// original order, empty containers as `{}` / `[]`. Strings and numbers are written exactly as

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension AuthVectors {
   /// `auth/hkdf.json`: HKDF-SHA256 of `ikm_hex`, `salt_hex`, `info_hex` and `length`; the result is

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `Vectors/auth/`: auth handshakes (`handshakes.json`), HKDF-SHA256 (`hkdf.json`, `kind: "hkdf"`) and
 /// authenticated frames (`frames.json`, `kind: "frames"`), played through the library's auth API

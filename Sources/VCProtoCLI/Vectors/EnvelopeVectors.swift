@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `Vectors/envelope/` as ``SwiftPeer`` answers them: ``EnvelopeCodec`` opens `envelope_base64` as
 /// `form`; the result is the frame it holds (`opened_base64`) or the ``EnvelopeError`` code (`error`).

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `Vectors/messages/` as ``SwiftPeer`` answers them: the ``Validator`` judges the frame (its errors
 /// are the result's `findings`, its warnings `warnings`), the ``MessageDecoder`` must agree (it

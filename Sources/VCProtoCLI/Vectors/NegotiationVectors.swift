@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `Vectors/negotiation/` as ``SwiftPeer`` answers them: the library's ``ServerOffer`` (from
 /// `server`) says its hello's version, and ``Negotiator`` decides over `client`'s announcement; the

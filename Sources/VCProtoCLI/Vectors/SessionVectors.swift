@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `Vectors/sessions/` as ``SwiftPeer`` answers them: conversation vectors (Vectors/README.md). Each
 /// builds a client or server engine from its `config`, feeds the inputs of its `steps` in order and

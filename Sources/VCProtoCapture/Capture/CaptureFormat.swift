@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// The kinds of capture `validate` reads.
 public enum CaptureFormat: String, CaseIterable, Sendable {

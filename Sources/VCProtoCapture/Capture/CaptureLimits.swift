@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Bounds on what the capture readers hold in memory, whatever the capture file contains.
 ///

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension CaptureRecord {
   /// Most connections a capture can name: ids from 0 to this.

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Reads the members capture formats wrap a frame in: a direction (`client_to_server`,
 /// `server_to_client`, or `send`/`receive` as seen by the client), a time, the frame text in `data`,

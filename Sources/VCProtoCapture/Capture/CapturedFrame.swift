@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Where a frame sits in its capture: a 1-based line (JSON Lines) or a 0-based frame index (HAR and
 /// single-frame inputs).

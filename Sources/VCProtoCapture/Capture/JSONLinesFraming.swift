@@ -1,5 +1,8 @@
 import Foundation
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Makes one JSON Lines line into a frame (``JSONLinesReader``): a value, so the lines of a window
 /// can be made into frames on several threads at once.

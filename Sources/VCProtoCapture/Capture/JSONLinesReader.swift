@@ -1,5 +1,8 @@
 import Foundation
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Streams a JSON Lines capture: one frame per line, either the bare message or a record
 /// `{"direction": ..., "time": ..., "data": "<frame text>"}` (with `"connection": N` when the

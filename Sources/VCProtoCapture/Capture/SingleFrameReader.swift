@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// The whole input is one frame, byte for byte (a binary envelope when it starts with `VC`).
 public final class SingleFrameReader: CaptureReader {

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 extension FindingCode {
   // Capture level: problems with the capture file rather than with a frame.

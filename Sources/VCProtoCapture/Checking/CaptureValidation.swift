@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Validates one capture, streaming: reads a frame, checks it on its own, hands it to a
 /// ``ConversationObserver`` for the conversation's rules, reports the findings, forgets the frame.

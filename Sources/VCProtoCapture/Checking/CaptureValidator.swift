@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto validate` from code: checks whole captures and prints every finding and the summary as
 /// the command does. The command is this type behind its options, so the output, the summary and the

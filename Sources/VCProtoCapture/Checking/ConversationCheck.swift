@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// One connection's checks: each frame on its own (``FrameChecker``) against the version the
 /// conversation has reached, then the conversation's rules (``ConversationObserver``). What

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// One finding with everything the output needs: which input, where in it, which frame.
 package struct FindingRecord: Sendable {

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// What checking a frame on its own (``FrameChecker/check(_:protocolVersion:needsMessage:)``) depends
 /// on besides the frame: the version its connection has reached and whether the conversation needs

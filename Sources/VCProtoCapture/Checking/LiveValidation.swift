@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// `vcproto validate` applied to traffic as it travels (`vcproto-tap`): each message becomes the
 /// JSON Lines record validate reads (``record(connection:direction:time:text:)``), that record is

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// The connections of a capture whose conversations ``CaptureValidation`` is following, each with
 /// its ``ConversationCheck``, at most ``CaptureValidation/maxOpenConnections`` at once (the least

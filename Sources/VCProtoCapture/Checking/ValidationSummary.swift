@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Counts over a whole `validate` run: frames, valid and invalid frames, errors and warnings, per
 /// type and per code.

@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Which protocol version a frame was checked against, and why: what `validate`'s summary reports
 /// (`protocol 0.5.0 (announced by the handshake)`).

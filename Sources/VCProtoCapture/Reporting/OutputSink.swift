@@ -1,5 +1,8 @@
 import Foundation
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Where a command writes text: standard output, standard error, or a buffer in tests.
 ///

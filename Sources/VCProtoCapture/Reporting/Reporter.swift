@@ -1,4 +1,7 @@
-import VCProto
+import VCProtoConnection
+import VCProtoCore
+import VCProtoEnvelope
+import VCProtoJSON
 
 /// Writes findings as they are found and the summary at the end.
 protocol Reporter {

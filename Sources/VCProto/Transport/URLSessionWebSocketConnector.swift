@@ -1,4 +1,5 @@
 import Foundation
+import VCProtoConnection
 import VCProtoCore
 import VCProtoJSON
 
