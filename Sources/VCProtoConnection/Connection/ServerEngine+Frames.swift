@@ -14,47 +14,60 @@ extension ServerEngine {
   /// Acts on a validated client message (STANDARDS.md#state-machine): `ping` and `connect` in any live
   /// state, everything else once authenticated, where the engine's own requests (`subscribe`,
   /// `unsubscribe`, and the negotiated `message_ack`, `disconnect` and repeated idempotency keys)
-  /// are handled here and every other request goes to the application, typed.
+  /// are handled here and every other request goes to the application, typed. The message is moved
+  /// along, never copied: a request reaches the application as it was decoded.
   mutating func dispatch(_ message: consuming ClientMessage, now: Int64, _ out: inout [ServerAction]) {
     // `authenticated` implies a negotiated outcome (set with it in `onConnect`): the state alone is
-    // checked, so no frame copies the outcome.
-    guard state == .authenticated || Self.acceptedBeforeAuthentication.contains(FrameType(message.type)) else {
-      // Before authentication only what the catalog allows (ping and connect).
+    // checked, so no frame copies the outcome. Before authentication only what the catalog allows
+    // and the engine handles then: `ping` and `connect`.
+    guard state == .authenticated || Self.handledBeforeAuthentication(message) else {
       return refuseBeforeAuthentication(type: message.type, &out)
     }
-    switch message {
-    case .ping: return emit(frame: Self.pongFrame, &out)
+    if capabilityFlags.contains(.idempotentPrompt), answeredRepeatedPrompt(message, &out) { return }
+    switch consume message {
+    case .ping: emit(frame: Self.pongFrame, &out)
     case .connect(let connect):
       // The frame keys belong to the first handshake: a second one is refused (STANDARDS.md#authenticated-frames).
       guard channel == nil else { return refuseAuth(&out) }
-      return onConnect(connect, now: now, &out)
-    default: break
-    }
-    guard state == .authenticated else {
-      return refuseBeforeAuthentication(type: message.type, &out)
-    }
-    switch message {
-    case .subscribe(let subscribe): return onSubscribe(subscribe, &out)
+      onConnect(connect, now: now, &out)
+    case .subscribe(let subscribe): onSubscribe(subscribe, &out)
     case .unsubscribe(let unsubscribe):
-      guard let id = unsubscribe.sessionId else { break }
-      subscribedSessions.remove(SessionKey(id))
-      return out.append(.deliver(.unsubscribe(sessionId: id)))
+      guard let id = unsubscribe.sessionId else { return out.append(.deliver(.request(.unsubscribe(unsubscribe)))) }
+      subscribedSessions.remove(id)
+      out.append(.deliver(.unsubscribe(sessionId: id)))
     case .messageAck(let ack) where capabilityFlags.contains(.messageAck):
       if !memory.acknowledge(ack.messageId) { out.append(.deliver(.unknownAcknowledgement(messageId: ack.messageId))) }
-      return
     case .disconnect(let disconnect) where capabilityFlags.contains(.disconnect):
       out.append(.deliver(.clientDisconnecting(reason: disconnect.reason)))
-      return finish(.clientDisconnect, close: true, &out)
-    case .prompt(let prompt) where capabilityFlags.contains(.idempotentPrompt):
-      guard let key = prompt.idempotencyKey, key.utf8.count <= ServerMemory.maxKeyBytes else { break }
-      // By exact scalars: a key canonically equivalent to a remembered one is another prompt.
-      guard memory.keys.insert(ExactString(key)) else {
-        emit(.ack(AckMessage(message: "Processing prompt...")), &out)
-        return out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
-      }
-    default: break
+      finish(.clientDisconnect, close: true, &out)
+    case let request: out.append(.deliver(.request(request)))
     }
-    out.append(.deliver(.request(message)))
+  }
+
+  /// Whether the engine acts on `message` before authentication: a `ping` or a `connect`, when the
+  /// catalog allows it then (``acceptedBeforeAuthentication``).
+  static func handledBeforeAuthentication(_ message: ClientMessage) -> Bool {
+    switch message {
+    case .ping, .connect: return acceptedBeforeAuthentication.contains(FrameType(message.type))
+    default: return false
+    }
+  }
+
+  /// With `idempotent_prompt` negotiated: `true` for a `prompt` whose `idempotency_key` is in the
+  /// window, answered with `ack` and reported as ``ServerApplicationEvent/duplicatePrompt(idempotencyKey:)``
+  /// instead of delivered; `false` for anything else (a new key is remembered).
+  @inline(never)
+  mutating func answeredRepeatedPrompt(_ message: ClientMessage, _ out: inout [ServerAction]) -> Bool {
+    guard case .prompt(let prompt) = message, let key = prompt.idempotencyKey,
+      key.utf8.count <= ServerMemory.maxKeyBytes
+    else { return false }
+    // By exact scalars: a key canonically equivalent to a remembered one is another prompt.
+    guard memory.keys.insert(ExactString(key)) else {
+      emit(.ack(AckMessage(message: "Processing prompt...")), &out)
+      out.append(.deliver(.duplicatePrompt(idempotencyKey: key)))
+      return true
+    }
+    return false
   }
 
   /// A valid `connect`: negotiation, then the credentials, then `connected` and the application's
@@ -191,10 +204,10 @@ extension ServerEngine {
 
   /// A valid `subscribe` of the connection's version: refused when its id is too long or the
   /// connection holds too many subscriptions, else remembered and delivered with its cursor.
-  mutating func onSubscribe(_ subscribe: SubscribeMessage, _ out: inout [ServerAction]) {
+  mutating func onSubscribe(_ subscribe: consuming SubscribeMessage, _ out: inout [ServerAction]) {
     let id: String
     let cursor: SubscriptionCursor?
-    switch subscribe {
+    switch consume subscribe {
     case .v0_2_0(let m): (id, cursor) = (m.sessionId, m.lastMessageId.map(SubscriptionCursor.lastMessageId))
     case .v0_4_0(let m): (id, cursor) = (m.sessionId, .lastSeq(m.lastSeq ?? 0))
     case .v0_5_0(let m): (id, cursor) = (m.sessionId, .offset(m.fromOffset ?? 0, signature: m.fileSignatureSeen))
@@ -203,11 +216,10 @@ extension ServerEngine {
       return emit(.error(Self.sessionIdTooLong(configuration.maxSessionIdBytes)), &out)
     }
     // The count first: under the bound, no lookup is needed before the insert.
-    let key = SessionKey(id)
-    guard subscribedSessions.count < configuration.maxSubscriptions || subscribedSessions.contains(key) else {
+    guard subscribedSessions.count < configuration.maxSubscriptions || subscribedSessions.contains(id) else {
       return emit(.error(ErrorMessage(message: "Too many subscriptions on this connection")), &out)
     }
-    subscribedSessions.append(key, ())
+    subscribedSessions.insert(id)
     out.append(.deliver(.subscribe(sessionId: id, cursor: cursor)))
   }
 

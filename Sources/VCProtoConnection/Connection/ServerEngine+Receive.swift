@@ -18,23 +18,53 @@ extension ServerEngine {
   /// `compressed`, is no message type, so the direct decode reads it as an unknown object (one
   /// parse, as any unknown type), which is then opened and its frame decoded. Every other text
   /// message, one that mentions `"compressed"` in a string too, stays on the direct path.
+  ///
+  /// A text message without a channel, the common case, is decoded as it came, here: the frame is
+  /// not copied, and the decoded message is moved, not copied, to ``dispatch(_:now:_:)``.
   mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ServerAction]) {
-    guard var bytes = openFrame(message, &out), var decoded = decodeFrame(bytes, &out) else { return }
-    if channel == nil, envelopes.text, case .text = message, case .unknown(let object) = decoded,
-      EnvelopeForm.isTextEnvelope(object)
-    {
-      guard let inner = openTextEnvelope(object, &out), let frame = decodeFrame(inner, &out) else { return }
-      (bytes, decoded) = (inner, frame)
+    if channel == nil, case .text(let frame) = message { return receive(frame: frame, text: true, now: now, &out) }
+    guard let frame = openFrame(message, &out) else { return }
+    let text = if case .text = message { true } else { false }
+    receive(frame: frame, text: text, now: now, &out)
+  }
+
+  /// The frame of a message received (`text`: of a text message), decoded and acted on.
+  mutating func receive(frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout [ServerAction]) {
+    let decoded: AnyMessage
+    do {
+      decoded = try decoder.decode(bytes)
+    } catch {
+      guard let again = decodeAgain(bytes, failure: error, &out) else { return }
+      decoded = again
     }
     switch consume decoded {
     case .client(let message): dispatch(message, now: now, &out)
-    case .unknown(let object): dispatch(.unknown(object), now: now, &out)
-    case .server(let message):
-      // Not reached: the decoder's direction is client to server, so a server type is an error.
-      let finding = Finding(
-        .error, .wrongDirection, pointer: "/type", messageType: message.type, message: "a server type")
-      reject(DecodingFailure(findings: [finding], messageType: message.type), bytes, &out)
+    case .unknown(let object):
+      if channel == nil, envelopes.text, text, EnvelopeForm.isTextEnvelope(object) {
+        return receiveTextEnvelope(object, now: now, &out)
+      }
+      dispatch(.unknown(object), now: now, &out)
+    case .server(let message): rejectServerType(message.type, bytes, &out)
     }
+  }
+
+  /// A text envelope (`compression_text`, no channel): its frame opened, decoded and acted on.
+  @inline(never)
+  mutating func receiveTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ServerAction]) {
+    guard let inner = openTextEnvelope(envelope, &out), let decoded = decodeFrame(inner, &out) else { return }
+    switch consume decoded {
+    case .client(let message): dispatch(message, now: now, &out)
+    case .unknown(let object): dispatch(.unknown(object), now: now, &out)
+    case .server(let message): rejectServerType(message.type, inner, &out)
+    }
+  }
+
+  /// A server type in a client frame. Not reached: the decoder's direction is client to server, so
+  /// a server type is an error.
+  @inline(never)
+  mutating func rejectServerType(_ type: String, _ bytes: [UInt8], _ out: inout [ServerAction]) {
+    let finding = Finding(.error, .wrongDirection, pointer: "/type", messageType: type, message: "a server type")
+    reject(DecodingFailure(findings: [finding], messageType: type), bytes, &out)
   }
 
   /// The frame decoded with the connection's version, or `nil` after reporting it.
@@ -42,18 +72,25 @@ extension ServerEngine {
     do {
       return try decoder.decode(bytes)
     } catch {
-      // A `connect` is read as before negotiation whatever the connection's version (a second
-      // handshake negotiates again, and is refused as too old by the engine, not by a version rule).
-      guard error.messageType == "connect", state == .authenticated else {
-        reject(error, bytes, &out)
-        return nil
-      }
-      do {
-        return try Self.decoder(for: Self.handshakeVersion).decode(bytes)
-      } catch {
-        reject(error, bytes, &out)
-        return nil
-      }
+      return decodeAgain(bytes, failure: error, &out)
+    }
+  }
+
+  /// A frame the connection's version refused: a `connect` once authenticated is read again as
+  /// before negotiation, whatever the connection's version (a second handshake negotiates again, and
+  /// is refused as too old by the engine, not by a version rule); anything else, or a `connect` that
+  /// fails that too, is reported (`nil`).
+  @inline(never)
+  mutating func decodeAgain(_ bytes: [UInt8], failure: DecodingFailure, _ out: inout [ServerAction]) -> AnyMessage? {
+    guard failure.messageType == "connect", state == .authenticated else {
+      reject(failure, bytes, &out)
+      return nil
+    }
+    do {
+      return try Self.decoder(for: Self.handshakeVersion).decode(bytes)
+    } catch {
+      reject(error, bytes, &out)
+      return nil
     }
   }
 
@@ -64,6 +101,7 @@ extension ServerEngine {
   /// came (a text envelope is recognised by its decode, ``receive(_:now:_:)``), except that with
   /// both authenticated frames and `compression_text` it is parsed once here to tell an envelope
   /// from a sealed frame. `nil` when something does not open (reported).
+  @inline(never)
   mutating func openFrame(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
     var bytes: [UInt8]
     var sealed: JSONObject?

@@ -49,16 +49,14 @@ public struct ServerEngine: Sendable {
   /// The sessions this connection subscribed to, by their exact scalars (``ExactString``), as the
   /// engine keeps them: two ids that are canonically equivalent but differ in bytes are two sessions
   /// (a set made on each read from the engine's table; its count is ``subscribedCount``).
-  public var subscribed: Set<ExactString> {
-    Set(subscribedSessions.indices.lazy.map { ExactString(subscribedSessions.id(at: $0)) })
-  }
+  public var subscribed: Set<ExactString> { Set(subscribedSessions.ids.lazy.map(ExactString.init)) }
   /// Whether this connection subscribed to the session `sessionId` (by its exact scalars).
-  public func isSubscribed(_ sessionId: String) -> Bool { subscribedSessions.contains(SessionKey(sessionId)) }
+  public func isSubscribed(_ sessionId: String) -> Bool { subscribedSessions.contains(sessionId) }
   /// How many sessions this connection subscribed to (without making ``subscribed``).
   public var subscribedCount: Int { subscribedSessions.count }
-  /// The sessions this connection subscribed to, by ``SessionKey`` (no SipHash of the id's bytes per
-  /// `subscribe` or per frame of session data sent).
-  var subscribedSessions = SessionTable<Void>()
+  /// The sessions this connection subscribed to, by their ids' bytes (no SipHash of the id per
+  /// `subscribe` or per frame of session data sent, and no `String` kept per subscription).
+  var subscribedSessions = SessionIDSet()
 
   var challenge: String?
   var connectionId: String?
@@ -200,7 +198,7 @@ public struct ServerEngine: Sendable {
         state: state.rawValue, event: "send",
         reason: "\(missing.what) needs the \(missing.name) capability, not negotiated")
     }
-    if family != .messageId, let id = message.sessionDataId, !subscribedSessions.contains(SessionKey(id)) {
+    if family != .messageId, let id = message.sessionDataId, !subscribedSessions.contains(id) {
       throw IllegalEvent(
         state: state.rawValue, event: "send", reason: "session data for \(id), which this client has not subscribed to")
     }
