@@ -25,20 +25,26 @@ import Testing
   static func object(_ text: String) throws -> JSONObject { try #require(JSONReader().parse(text).objectValue) }
 
   /// The UTF-8 bytes of every string reachable from `value`'s stored properties, collection elements,
-  /// dictionary keys and enum payloads, found by reflection (`Mirror`), not by asking the engine.
+  /// dictionary keys and enum payloads, found by reflection (`Mirror`), not by asking the engine; and
+  /// every byte array's bytes (the server engine keeps its subscriptions' ids as bytes).
   static func retainedStringBytes(_ value: Any) -> Int {
     if let string = value as? String { return string.utf8.count }
     if let string = value as? Substring { return string.utf8.count }
+    if let bytes = value as? [UInt8] { return bytes.count }
     return Mirror(reflecting: value).children.reduce(0) { $0 + retainedStringBytes($1.value) }
   }
 
-  /// The oracle sees what it must: a string held in a set, a dictionary key and an enum payload.
+  /// The oracle sees what it must: a string held in a set, a dictionary key and an enum payload, and
+  /// the ids a server engine's subscriptions keep as bytes.
   @Test func theOracleCountsNestedStrings() {
     struct Holder {
       var set: Set<String> = ["abc"]
       var table: [String: SubscriptionCursor?] = ["de": .lastMessageId("fghi")]
     }
     #expect(Self.retainedStringBytes(Holder()) == 9)
+    var subscriptions = SessionIDSet()
+    subscriptions.insert("session-1")
+    #expect(Self.retainedStringBytes(subscriptions) == 9)
   }
 
   @Test func clientKeepsServerMessageIDsInBoundedBytes() throws {

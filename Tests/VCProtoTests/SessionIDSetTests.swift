@@ -26,9 +26,11 @@ import Testing
     for step in 0..<20_000 {
       let candidate = id(Int(generator.next() % 300))
       if generator.next() % 2 == 0 {
-        #expect(set.insert(candidate) == reference.insert(Array(candidate.utf8)).inserted, "insert at \(step)")
+        let inserted = set.insert(candidate)
+        #expect(inserted == reference.insert(Array(candidate.utf8)).inserted, "insert at \(step)")
       } else {
-        #expect(set.remove(candidate) == (reference.remove(Array(candidate.utf8)) != nil), "remove at \(step)")
+        let removed = set.remove(candidate)
+        #expect(removed == (reference.remove(Array(candidate.utf8)) != nil), "remove at \(step)")
       }
       #expect(set.count == reference.count)
       if step % 211 == 0 {
@@ -45,13 +47,15 @@ import Testing
   /// each found and removed under its own spelling only.
   @Test func equivalentIdsAreTwoSessions() {
     var set = SessionIDSet()
-    #expect(set.insert("caf\u{e9}-\u{212A}"))
-    #expect(!set.contains("cafe\u{301}-K"))
-    #expect(!set.remove("cafe\u{301}-K"))
-    #expect(set.insert("cafe\u{301}-K"))
-    #expect(!set.insert("caf\u{e9}-\u{212A}"))
-    #expect(set.count == 2)
-    #expect(set.remove("caf\u{e9}-\u{212A}"))
+    let first = set.insert("caf\u{e9}-\u{212A}")
+    #expect(first && !set.contains("cafe\u{301}-K"))
+    let removedOther = set.remove("cafe\u{301}-K")
+    #expect(!removedOther)
+    let second = set.insert("cafe\u{301}-K")
+    let again = set.insert("caf\u{e9}-\u{212A}")
+    #expect(second && !again && set.count == 2)
+    let removed = set.remove("caf\u{e9}-\u{212A}")
+    #expect(removed)
     #expect(set.count == 1 && set.contains("cafe\u{301}-K") && !set.contains("caf\u{e9}-\u{212A}"))
     #expect(set.ids == ["cafe\u{301}-K"])
   }

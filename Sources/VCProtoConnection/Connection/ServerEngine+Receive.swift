@@ -30,13 +30,19 @@ extension ServerEngine {
 
   /// The frame of a message received (`text`: of a text message), decoded and acted on.
   mutating func receive(frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout [ServerAction]) {
-    let decoded: AnyMessage
     do {
-      decoded = try decoder.decode(bytes)
+      act(on: try decoder.decode(bytes), frame: bytes, text: text, now: now, &out)
     } catch {
       guard let again = decodeAgain(bytes, failure: error, &out) else { return }
-      decoded = again
+      act(on: again, frame: bytes, text: text, now: now, &out)
     }
+  }
+
+  /// Acts on the decoded frame `bytes` (taken, not copied): a client message is dispatched, a text
+  /// envelope (`text`, `compression_text`, no channel) opened and its frame decoded and acted on.
+  mutating func act(
+    on decoded: consuming AnyMessage, frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout [ServerAction]
+  ) {
     switch consume decoded {
     case .client(let message): dispatch(message, now: now, &out)
     case .unknown(let object):
@@ -48,15 +54,12 @@ extension ServerEngine {
     }
   }
 
-  /// A text envelope (`compression_text`, no channel): its frame opened, decoded and acted on.
+  /// A text envelope (`compression_text`, no channel): its frame opened, decoded and acted on (an
+  /// envelope inside is an unknown type, not opened again).
   @inline(never)
   mutating func receiveTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ServerAction]) {
     guard let inner = openTextEnvelope(envelope, &out), let decoded = decodeFrame(inner, &out) else { return }
-    switch consume decoded {
-    case .client(let message): dispatch(message, now: now, &out)
-    case .unknown(let object): dispatch(.unknown(object), now: now, &out)
-    case .server(let message): rejectServerType(message.type, inner, &out)
-    }
+    act(on: decoded, frame: inner, text: false, now: now, &out)
   }
 
   /// A server type in a client frame. Not reached: the decoder's direction is client to server, so

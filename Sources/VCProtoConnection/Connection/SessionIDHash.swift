@@ -8,7 +8,7 @@ import VCProtoJSON
 /// It is not a keyed pseudo-random function like SipHash; what it must do is spread real ids over a
 /// table and give a peer no way to aim ids at one slot without the process's seed. The ids are a
 /// peer's choice (the server's session list on a client, the client's `subscribe` frames on a
-/// server), but the table they go into (``SessionTable``) holds at most the engine's
+/// server), but the table they go into (``SessionTable``, ``SessionIDSet``) holds at most the engine's
 /// `maxSubscriptions` entries (``ClientConfiguration/maxSubscriptions``,
 /// ``ServerConfiguration/maxSubscriptions``), so even ids whose hashes all collide cost a probe over
 /// at most that many slots.

@@ -51,18 +51,19 @@ struct SessionIDSet: Sendable {
   }
 
   /// Whether `id` is in the set (the same bytes).
+  @inline(__always)
   func contains(_ id: String) -> Bool {
     Self.withUTF8(id) { id in slot(of: id, hash: SessionIDHash.of(id).hash) != nil }
   }
 
   /// Adds `id`; `false` when it was there already.
-  @discardableResult
+  @inline(__always) @discardableResult
   mutating func insert(_ id: String) -> Bool {
     Self.withUTF8(id) { id in insert(id) }
   }
 
   /// Removes `id`; `false` when it was not there.
-  @discardableResult
+  @inline(__always) @discardableResult
   mutating func remove(_ id: String) -> Bool {
     Self.withUTF8(id) { id in remove(id) }
   }

@@ -2,8 +2,8 @@ import VCProtoCore
 import VCProtoJSON
 
 /// Values by session id: a hash table over ``SessionKey``, whose hash is computed once per id and
-/// used as it is. The client engine keeps its subscriptions in one (``SubscriptionTable``), the server
-/// engine the sessions a connection subscribed to (`SessionTable<Void>`).
+/// used as it is. The client engine keeps its subscriptions in one (``SubscriptionTable``); the server
+/// engine keeps the sessions a connection subscribed to as bytes (``SessionIDSet``).
 ///
 /// A `Dictionary<SessionKey, Subscription>` hashed every key again on every lookup, insertion and
 /// move (a SipHash finalisation of the stored hash, about a hundred and fifty instructions), five
