@@ -111,9 +111,11 @@ extension String {
 /// Byte comparison of two UTF-8 buffers, eight bytes at a time (`elementsEqual` on buffers is not
 /// specialised into anything better than a loop over an iterator: about a hundred instructions for a
 /// four-byte member name, on every member lookup).
-package enum UTF8Bytes {
+/// Inlinable, so that other modules compare in line too (a call across modules cost as much as the
+/// comparison of a 36-byte session id).
+@usableFromInline package enum UTF8Bytes {
   /// `true` when `a` and `b` hold the same bytes.
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     let count = a.count
     guard count == b.count else { return false }

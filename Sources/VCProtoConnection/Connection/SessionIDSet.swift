@@ -13,10 +13,8 @@ import VCProtoJSON
 /// without counting references.
 ///
 /// Layout: the entries (where each id's bytes start, how many, their hash) are dense, in no
-/// particular order (a removal moves the last entry into the hole); an open-addressing index (linear
-/// probing, a power-of-two size at least twice the count, backward-shift deletion) maps an id to its
-/// entry, each slot holding the entry's position and the low 32 bits of its hash, as
-/// ``SessionTable``'s. A removed id's bytes stay in the buffer until they are more than 4 KiB and
+/// particular order (a removal moves the last entry into the hole); a ``ProbeIndex`` maps an id's
+/// hash to its entry, as ``SessionTable``'s does. A removed id's bytes stay in the buffer until they are more than 4 KiB and
 /// more than half of it, when the live ids are copied to a new buffer; so the buffer holds at most
 /// twice the live ids' bytes plus 4 KiB (the live ids are at most `maxSubscriptions` ×
 /// `maxSessionIdBytes`, 256 KiB by default).
@@ -32,9 +30,8 @@ struct SessionIDSet: Sendable {
   private var bytes: [UInt8] = []
   /// Every id, densely.
   private var entries: [Entry] = []
-  /// `0`: free; otherwise the entry's position plus one (low 32 bits) under the low 32 bits of its
-  /// hash.
-  private var slots: [UInt64] = []
+  /// Where each id's entry is.
+  private var probes = ProbeIndex()
   /// Bytes of ``bytes`` no entry refers to any more.
   private var deadBytes = 0
 
@@ -53,19 +50,19 @@ struct SessionIDSet: Sendable {
   /// Whether `id` is in the set (the same bytes).
   @inline(__always)
   func contains(_ id: String) -> Bool {
-    Self.withUTF8(id) { id in slot(of: id, hash: SessionIDHash.of(id).hash) != nil }
+    SessionBytes.with(id) { id in slot(of: id, hash: SessionIDHash.of(id).hash) != nil }
   }
 
   /// Adds `id`; `false` when it was there already.
   @inline(__always) @discardableResult
   mutating func insert(_ id: String) -> Bool {
-    Self.withUTF8(id) { id in insert(id) }
+    SessionBytes.with(id) { id in insert(id) }
   }
 
   /// Removes `id`; `false` when it was not there.
   @inline(__always) @discardableResult
   mutating func remove(_ id: String) -> Bool {
-    Self.withUTF8(id) { id in remove(id) }
+    SessionBytes.with(id) { id in remove(id) }
   }
 
   /// Forgets every id.
@@ -76,30 +73,29 @@ struct SessionIDSet: Sendable {
   // MARK: bytes
 
   private mutating func insert(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
-    precondition(entries.count < Int(Int32.max), "too many ids for the set")
-    if (entries.count + 1) * 2 > slots.count { rebuild(size: max(16, slots.count * 2)) }
+    if probes.needsRoom(for: entries.count) {
+      let entries = self.entries
+      probes.grow(count: entries.count) { entries[$0].hash }
+    }
     let hash = SessionIDHash.of(id).hash
     // One probe finds the id, or the free slot where it goes.
     let slot = slot(for: id, hash: hash)
-    guard slots[slot] == 0 else { return false }
-    let index = entries.count
+    guard probes.isFree(slot) else { return false }
+    probes.fill(slot, with: entries.count, hash: hash)
     entries.append(Entry(start: bytes.count, count: id.count, hash: hash))
     bytes.append(contentsOf: id)
-    slots[slot] = Self.slotValue(index, hash: hash)
     return true
   }
 
   private mutating func remove(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let slot = slot(of: id, hash: SessionIDHash.of(id).hash) else { return false }
-    let index = Self.entry(in: slots[slot])
-    vacate(slot)
+    let index = probes.entry(at: slot)
+    probes.vacate(slot)
     deadBytes += entries[index].count
     let last = entries.removeLast()
     if index != entries.count {
-      // The last entry moves into the hole: its slot is found by its stored hash and old position.
-      let position = entries.count
-      let moved = slots.withUnsafeBufferPointer { Self.probe($0, from: last.hash) { Self.entry(in: $0) == position } }
-      slots[moved] = Self.slotValue(index, hash: last.hash)
+      // The last entry moves into the hole.
+      probes.move(hash: last.hash, from: entries.count, to: index)
       entries[index] = last
     }
     if deadBytes > 4_096, deadBytes * 2 > bytes.count { compact() }
@@ -119,91 +115,31 @@ struct SessionIDSet: Sendable {
     deadBytes = 0
   }
 
-  /// `id`'s UTF-8 bytes, contiguous (a copy only for a string that does not store them so).
-  @inline(__always)
-  private static func withUTF8<R>(_ id: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if let result = id.utf8.withContiguousStorageIfAvailable(body) { return result }
-    return Array(id.utf8).withUnsafeBufferPointer(body)
-  }
-
-  // MARK: index
-
   /// The slot holding `id`, if any.
   private func slot(of id: UnsafeBufferPointer<UInt8>, hash: Int) -> Int? {
-    guard !slots.isEmpty else { return nil }
-    let slot = slot(for: id, hash: hash)
-    return slots[slot] == 0 ? nil : slot
+    bytes.withUnsafeBufferPointer { bytes in
+      entries.withUnsafeBufferPointer { entries in
+        probes.occupiedSlot(for: hash) { Self.holds(entries[$0], id, hash: hash, in: bytes) }
+      }
+    }
   }
 
-  /// The slot holding `id`, or the free slot that ends its probe run (the index is not empty).
+  /// The slot holding `id`, or the free slot that ends its probe run (the index has slots).
   @inline(__always)
   private func slot(for id: UnsafeBufferPointer<UInt8>, hash: Int) -> Int {
-    let tag = Self.tag(hash)
-    return bytes.withUnsafeBufferPointer { bytes in
+    bytes.withUnsafeBufferPointer { bytes in
       entries.withUnsafeBufferPointer { entries in
-        slots.withUnsafeBufferPointer { slots in
-          Self.probe(slots, from: hash) { held in
-            guard held != 0 else { return true }
-            guard held >> 32 == tag else { return false }
-            let entry = entries[Self.entry(in: held)]
-            return entry.hash == hash && entry.count == id.count
-              && UTF8Bytes.equal(UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.start + entry.count]), id)
-          }
-        }
+        probes.slot(for: hash) { Self.holds(entries[$0], id, hash: hash, in: bytes) }
       }
     }
   }
 
-  /// The first slot from `hash`'s home, walking forward and wrapping, whose value satisfies `stop`
-  /// (every probe stops at a free slot at the latest, or at a slot it knows is there).
+  /// Whether `entry` is `id` (whose hash is `hash`).
   @inline(__always)
-  private static func probe(
-    _ slots: UnsafeBufferPointer<UInt64>, from hash: Int, until stop: (UInt64) -> Bool
-  ) -> Int {
-    let mask = slots.count - 1
-    var probe = hash & mask
-    while !stop(slots[probe]) { probe = (probe + 1) & mask }
-    return probe
+  private static func holds(
+    _ entry: Entry, _ id: UnsafeBufferPointer<UInt8>, hash: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    entry.hash == hash && entry.count == id.count
+      && UTF8Bytes.equal(UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.start + entry.count]), id)
   }
-
-  /// Frees `slot`, moving back later members of its probe run whose home does not lie strictly
-  /// between the hole and themselves (so that every id stays reachable from its home).
-  private mutating func vacate(_ slot: Int) {
-    slots.withUnsafeMutableBufferPointer { slots in
-      let mask = slots.count - 1
-      var hole = slot
-      var next = (hole + 1) & mask
-      while slots[next] != 0 {
-        let home = Int(truncatingIfNeeded: slots[next] >> 32) & mask
-        let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-        if !stays {
-          slots[hole] = slots[next]
-          hole = next
-        }
-        next = (next + 1) & mask
-      }
-      slots[hole] = 0
-    }
-  }
-
-  /// A new index of `size` slots (a power of two) for the entries.
-  private mutating func rebuild(size: Int) {
-    var fresh = [UInt64](repeating: 0, count: size)
-    fresh.withUnsafeMutableBufferPointer { fresh in
-      for index in entries.indices {
-        let hash = entries[index].hash
-        let free = Self.probe(UnsafeBufferPointer(fresh), from: hash) { $0 == 0 }
-        fresh[free] = Self.slotValue(index, hash: hash)
-      }
-    }
-    slots = fresh
-  }
-
-  /// What a slot keeps of a hash: its low 32 bits (enough to find the home slot of any index this
-  /// set can have).
-  private static func tag(_ hash: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: hash)) }
-
-  private static func slotValue(_ index: Int, hash: Int) -> UInt64 { tag(hash) << 32 | UInt64(index + 1) }
-
-  private static func entry(in slot: UInt64) -> Int { Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1 }
 }

@@ -11,11 +11,8 @@ import VCProtoJSON
 /// bytes with SipHash on every lookup. Here a lookup masks the stored hash and probes.
 ///
 /// The entries live in one dense array, in no particular order (a removal moves the last one into
-/// the hole; the client's order of subscribing is ``Subscription/serial``). An open-addressing index
-/// (linear probing, a power-of-two size at least twice the count, backward-shift deletion) maps a
-/// key to its entry. Each slot holds the entry's position and the low 32 bits of its hash, so a probe
-/// compares hashes without touching entries, and a deletion finds every key's home slot without
-/// hashing anything. Its size is bounded by the entries it holds (at most the engine's
+/// the hole; the client's order of subscribing is ``Subscription/serial``); a ``ProbeIndex`` maps a
+/// key's hash to its entry. Its size is bounded by the entries it holds (at most the engine's
 /// `maxSubscriptions`), so even ids with colliding hashes cost at most a probe over that many slots.
 struct SessionTable<Value: Sendable>: Sendable {
   /// One session and its value.
@@ -28,9 +25,8 @@ struct SessionTable<Value: Sendable>: Sendable {
 
   /// Every entry, densely.
   private(set) var entries: [Entry] = []
-  /// `0`: free; otherwise the entry's position plus one (low 32 bits) under the low 32 bits of its
-  /// key's hash.
-  private var slots: [UInt64] = []
+  /// Where each key's entry is.
+  private var probes = ProbeIndex()
 
   /// The number of entries.
   var count: Int { entries.count }
@@ -59,125 +55,62 @@ struct SessionTable<Value: Sendable>: Sendable {
   /// Forgets every entry.
   mutating func removeAll() {
     entries = []
-    slots = []
+    probes = ProbeIndex()
   }
 
   /// The position of `key`'s entry, if any.
   func index(of key: SessionKey) -> Int? {
     guard let slot = slot(of: key) else { return nil }
-    return Self.entry(in: slots[slot])
+    return probes.entry(at: slot)
   }
 
   /// Adds `key` with `value`, or, when an equal key is already there, gives that entry `value` (as a
   /// dictionary's assignment would); returns the entry's position.
   @discardableResult
   mutating func append(_ key: consuming SessionKey, _ value: consuming Value) -> Int {
-    precondition(entries.count < Int(Int32.max), "too many entries for the table")
-    if (entries.count + 1) * 2 > slots.count { rebuild(size: max(16, slots.count * 2)) }
+    if probes.needsRoom(for: entries.count) {
+      let entries = self.entries
+      probes.grow(count: entries.count) { entries[$0].key.hash }
+    }
     // One probe finds the key, or the free slot where it goes.
     let slot = slot(for: key)
-    if slots[slot] != 0 {
-      let held = Self.entry(in: slots[slot])
+    if !probes.isFree(slot) {
+      let held = probes.entry(at: slot)
       entries[held].value = value
       return held
     }
-    let (index, hash) = (entries.count, key.hash)
+    let (position, hash) = (entries.count, key.hash)
     entries.append(Entry(key: key, value: value))
-    slots[slot] = Self.slotValue(index, hash: hash)
-    return index
+    probes.fill(slot, with: position, hash: hash)
+    return position
   }
 
   /// Removes `key`'s entry; `false` when there was none.
   @discardableResult
   mutating func remove(_ key: SessionKey) -> Bool {
     guard let slot = slot(of: key) else { return false }
-    let index = Self.entry(in: slots[slot])
-    vacate(slot)
+    let position = probes.entry(at: slot)
+    probes.vacate(slot)
     var last = entries.removeLast()
-    if index != entries.count {
-      // The last entry moves into the hole: its slot is found by its stored hash and old position.
-      let position = entries.count
-      let moved = slots.withUnsafeBufferPointer {
-        Self.probe($0, from: last.key.hash) { Self.entry(in: $0) == position }
-      }
-      slots[moved] = Self.slotValue(index, hash: last.key.hash)
+    if position != entries.count {
+      // The last entry moves into the hole.
+      probes.move(hash: last.key.hash, from: entries.count, to: position)
       // Moved, not copied (a copy would count references to everything both entries hold).
-      swap(&last, &entries[index])
+      swap(&last, &entries[position])
     }
     return true
   }
 
-  // MARK: index
-
   /// The slot holding `key`, if any.
   private func slot(of key: SessionKey) -> Int? {
-    guard !slots.isEmpty else { return nil }
-    let slot = slot(for: key)
-    return slots[slot] == 0 ? nil : slot
+    probes.occupiedSlot(for: key.hash) { entries[$0].key == key }
   }
 
-  /// The slot holding `key`, or the free slot that ends its probe run (the index is not empty).
+  /// The slot holding `key`, or the free slot that ends its probe run (the index has slots).
   @inline(__always)
   private func slot(for key: SessionKey) -> Int {
-    let tag = Self.tag(key.hash)
-    return slots.withUnsafeBufferPointer { slots in
-      Self.probe(slots, from: key.hash) { held in
-        held == 0 || (held >> 32 == tag && entries[Self.entry(in: held)].key == key)
-      }
-    }
+    probes.slot(for: key.hash) { entries[$0].key == key }
   }
-
-  /// The first slot from `hash`'s home, walking forward and wrapping, whose value satisfies `stop`
-  /// (every probe of this table stops at a free slot at the latest, or at a slot it knows is there).
-  @inline(__always)
-  private static func probe(
-    _ slots: UnsafeBufferPointer<UInt64>, from hash: Int, until stop: (UInt64) -> Bool
-  ) -> Int {
-    let mask = slots.count - 1
-    var probe = hash & mask
-    while !stop(slots[probe]) { probe = (probe + 1) & mask }
-    return probe
-  }
-
-  /// Puts entry `index` (whose key hashes to `hash`) in the first free slot from its home.
-  private mutating func place(_ index: Int, hash: Int) {
-    let free = slots.withUnsafeBufferPointer { Self.probe($0, from: hash) { $0 == 0 } }
-    slots[free] = Self.slotValue(index, hash: hash)
-  }
-
-  /// Frees `slot`, moving back later members of its probe run whose home does not lie strictly
-  /// between the hole and themselves (so that every key stays reachable from its home).
-  private mutating func vacate(_ slot: Int) {
-    slots.withUnsafeMutableBufferPointer { slots in
-      let mask = slots.count - 1
-      var hole = slot
-      var next = (hole + 1) & mask
-      while slots[next] != 0 {
-        let home = Int(truncatingIfNeeded: slots[next] >> 32) & mask
-        let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-        if !stays {
-          slots[hole] = slots[next]
-          hole = next
-        }
-        next = (next + 1) & mask
-      }
-      slots[hole] = 0
-    }
-  }
-
-  /// A new index of `size` slots (a power of two) for the entries.
-  private mutating func rebuild(size: Int) {
-    slots = [UInt64](repeating: 0, count: size)
-    for index in entries.indices { place(index, hash: entries[index].key.hash) }
-  }
-
-  /// What a slot keeps of a hash: its low 32 bits (enough to find the home slot of any index this
-  /// table can have).
-  private static func tag(_ hash: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: hash)) }
-
-  private static func slotValue(_ index: Int, hash: Int) -> UInt64 { tag(hash) << 32 | UInt64(index + 1) }
-
-  private static func entry(in slot: UInt64) -> Int { Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1 }
 }
 
 /// The client engine's subscriptions by session id.
