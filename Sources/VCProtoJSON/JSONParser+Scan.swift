@@ -65,14 +65,7 @@ extension JSONParser {
 
   /// Checks the object at `pos` (its `{`) and steps over it.
   package mutating func scanObject() throws(JSONReadError) {
-    try enter()
-    pos += 1
-    skipWhitespace()
-    if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
-      pos += 1
-      depth -= 1
-      return
-    }
+    if try openContainer(closingWith: UInt8(ascii: "}")) { return }
     let result = ScannedNames.with { names -> Result<Void, JSONReadError> in
       do throws(JSONReadError) {
         return .success(try scanMembers(&names))
@@ -87,24 +80,14 @@ extension JSONParser {
   private mutating func scanMembers(_ names: inout ScannedNames) throws(JSONReadError) {
     var members = 0
     while true {
-      guard pos < bytes.count else {
-        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
-      }
-      guard bytes[pos] == UInt8(ascii: "\"") else {
-        throw JSONReadError(.invalidJSON, offset: pos, "expected a member name in double quotes")
-      }
+      try expectMemberName()
       let keyOffset = pos
       let escaped = try scanString()
       let key = Key(start: keyOffset + 1, count: pos - keyOffset - 2)
       guard try noteScannedName(key, escaped: escaped, in: &names) else {
         throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key")
       }
-      skipWhitespace()
-      guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
-        throw JSONReadError(.invalidJSON, offset: pos, "expected ':' after a member name")
-      }
-      pos += 1
-      skipWhitespace()
+      try afterMemberName()
       try countValue()
       try scanValue()
       if try afterMember(members, keyOffset: keyOffset) { return }
@@ -114,14 +97,7 @@ extension JSONParser {
 
   /// Checks the array at `pos` (its `[`) and steps over it.
   package mutating func scanArray() throws(JSONReadError) {
-    try enter()
-    pos += 1
-    skipWhitespace()
-    if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
-      pos += 1
-      depth -= 1
-      return
-    }
+    if try openContainer(closingWith: UInt8(ascii: "]")) { return }
     var elements = 0
     while true {
       skipWhitespace()

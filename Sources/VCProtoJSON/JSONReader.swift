@@ -202,34 +202,17 @@ public struct JSONReader: Sendable {
   }
 
   private mutating func parseObject() throws(JSONReadError) -> JSONObject {
-    try enter()
-    pos += 1  // {
-    skipWhitespace()
-    if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
-      pos += 1
-      depth -= 1
-      return JSONObject()
-    }
+    if try openContainer(closingWith: UInt8(ascii: "}")) { return JSONObject() }
     let base = memberStack.count
     var names = MemberNames()
     while true {
-      guard pos < bytes.count else {
-        throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
-      }
-      guard bytes[pos] == UInt8(ascii: "\"") else {
-        throw JSONReadError(.invalidJSON, offset: pos, "expected a member name in double quotes")
-      }
+      try expectMemberName()
       let keyOffset = pos
       let key = try parseKey()
       guard names.isNew(key, among: memberStack[base...], checks: &stats.keyChecks) else {
         throw JSONReadError(.duplicateKey, offset: keyOffset, "duplicate key \"\(knownKeys.quote(key))\"")
       }
-      skipWhitespace()
-      guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
-        throw JSONReadError(.invalidJSON, offset: pos, "expected ':' after a member name")
-      }
-      pos += 1
-      skipWhitespace()
+      try afterMemberName()
       try countValue()
       let value = try parseValue()
       let closed = try afterMember(memberStack.count - base, keyOffset: keyOffset)
@@ -241,6 +224,42 @@ public struct JSONReader: Sendable {
         return JSONObject(members)
       }
     }
+  }
+
+  /// The step into an object or array, for every reader of containers (``JSONReader``, the
+  /// validating scan): the depth held to ``JSONLimits/maxDepth``, the opening byte stepped over, then
+  /// `true` when `close` follows at once: the container is empty, stepped over and left.
+  @inline(__always)
+  mutating func openContainer(closingWith close: UInt8) throws(JSONReadError) -> Bool {
+    try enter()
+    pos += 1
+    skipWhitespace()
+    guard pos < bytes.count, bytes[pos] == close else { return false }
+    pos += 1
+    depth -= 1
+    return true
+  }
+
+  /// Before a member's name, for every reader of objects: a `"` at `pos`.
+  @inline(__always)
+  func expectMemberName() throws(JSONReadError) {
+    guard pos < bytes.count else {
+      throw JSONReadError(.invalidJSON, offset: pos, "unexpected end of input inside an object")
+    }
+    guard bytes[pos] == UInt8(ascii: "\"") else {
+      throw JSONReadError(.invalidJSON, offset: pos, "expected a member name in double quotes")
+    }
+  }
+
+  /// After a member's name, for every reader of objects: the `:` between whitespace, stepped over.
+  @inline(__always)
+  mutating func afterMemberName() throws(JSONReadError) {
+    skipWhitespace()
+    guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
+      throw JSONReadError(.invalidJSON, offset: pos, "expected ':' after a member name")
+    }
+    pos += 1
+    skipWhitespace()
   }
 
   /// The step after a member's value, for every reader of objects (``JSONReader``, the validating
@@ -275,14 +294,7 @@ public struct JSONReader: Sendable {
   }
 
   private mutating func parseArray() throws(JSONReadError) -> JSONValue {
-    try enter()
-    pos += 1  // [
-    skipWhitespace()
-    if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
-      pos += 1
-      depth -= 1
-      return .array([])
-    }
+    if try openContainer(closingWith: UInt8(ascii: "]")) { return .array([]) }
     let base = valueStack.count
     while true {
       skipWhitespace()
