@@ -159,16 +159,25 @@ extension JSONParser {
 /// The member names of one object being scanned (``JSONParser/noteScannedName(_:escaped:in:)``): the
 /// first ``MemberNames/linearLimit`` as where they lie in the frame, in slots on the stack; from an
 /// escaped name or the slots' end on, a set of exact Strings.
-package struct ScannedNames {
+///
+/// ``with(_:)`` is inlinable, so that a caller in another module (the bytes reader's scan of a shape)
+/// gets it specialised for its result type: unspecialised, every call looked up the metadata of that
+/// type (`Result<JSONValue?, DirectPathError>`) in the runtime's generic metadata cache, about 330
+/// instructions an object.
+@usableFromInline package struct ScannedNames {
   /// Room for the names compared byte for byte.
-  let slots: UnsafeMutableBufferPointer<JSONParser.Key>
+  @usableFromInline let slots: UnsafeMutableBufferPointer<JSONParser.Key>
   /// The slots in use.
   var count = 0
   /// Every name so far, once the object no longer fits the slots or has an escaped name.
   var set: Set<ExactString>? = nil
 
+  @usableFromInline init(slots: UnsafeMutableBufferPointer<JSONParser.Key>) {
+    self.slots = slots
+  }
+
   /// Runs `body` with the empty names of one object, their slots on the stack.
-  @inline(__always)
+  @inlinable @inline(__always)
   package static func with<R>(_ body: (inout ScannedNames) -> R) -> R {
     withUnsafeTemporaryAllocation(of: JSONParser.Key.self, capacity: MemberNames.linearLimit) { slots in
       var names = ScannedNames(slots: slots)

@@ -12,8 +12,9 @@
 /// cannot choose colliding names). The set is filled once and then grown in place, so each name
 /// costs amortised O(its length) whatever the object's size.
 @usableFromInline package struct MemberNames {
-  /// Objects below this many members are checked by direct comparison.
-  package static let linearLimit = 16
+  /// Objects below this many members are checked by direct comparison. (A literal, not a stored
+  /// static, so that inlined code in other modules reads no lazily initialised global.)
+  @inlinable package static var linearLimit: Int { 16 }
 
   private var set: Set<ExactString> = []
 

@@ -42,10 +42,14 @@ extension BytesReader {
     var result: JSONValue? = nil
     while let key = try parser.pullKey(&cursor) {
       if let index = shape.member(key, in: self) {
-        guard seen & (1 << index) == 0 else { throw miss(key) }
-        seen |= 1 << index
-        let value = try scanMember(shape.members[index], shape.kinds[index], at: key, keep: index == captured)
-        if index == captured { result = value }
+        let bit: UInt64 = 1 << index
+        guard seen & bit == 0 else { throw miss(key) }
+        seen |= bit
+        if index == captured {
+          result = try scanMember(index, of: shape, bit: bit, at: key, keep: true)
+        } else {
+          _ = try scanMember(index, of: shape, bit: bit, at: key, keep: false)
+        }
         continue
       }
       // Undeclared: a name unique among the object's undeclared names (a declared name cannot repeat
@@ -56,80 +60,89 @@ extension BytesReader {
       if shape.spec.extraMembers == .warn { sawExtraMember = true }
       do { try parser.scanValue() } catch { throw .read(error) }
     }
-    for i in 0..<shape.members.count where seen & (1 << i) == 0 {
-      guard ValueRules.accepts(nil, member: shape.members[i]) else { throw miss() }
-    }
+    // An absent member the rules refuse (`ValueRules.accepts(nil, member:)`, computed once per shape).
+    guard shape.absentRefused & ~seen == 0 else { throw miss() }
     return result
   }
 
-  /// Checks the value of a declared member (`kind` as prepared for it); returns it when it was parsed
-  /// (`keep`: parse it if it is a scalar).
+  /// Checks the value of the declared member at `index` of `shape` (`bit`: its bit in the shape's
+  /// masks); returns it when it was parsed (`keep`: parse it if it is a scalar).
   @inline(__always)
   private mutating func scanMember(
-    _ member: ValueRules.PreparedMember, _ kind: ScannedShape.Kind, at key: Key, keep: Bool
+    _ index: Int, of shape: ScannedShape, bit: UInt64, at key: Key, keep: Bool
   ) throws(DirectPathError) -> JSONValue? {
-    if case .parsed(let type) = kind, keep || !Self.isPlainText(type) {
+    let kind = shape.kinds[index]
+    let parse: Bool
+    switch kind {
+    case .parsed: parse = true
+    case .plainText: parse = keep  // any string: parsed only to be kept
+    default: parse = false
+    }
+    if parse {
       let value = try readValue()
-      guard ValueRules.accepts(value, member: member) else { throw miss(key) }
+      guard ValueRules.accepts(value, member: shape.members[index]) else { throw miss(key) }
       return value
     }
-    if member.field.allowedValues != nil {
+    if shape.closedSet & bit != 0 {
       // A closed set of composite values: the rules need the value.
       let value = try readValue()
-      guard ValueRules.accepts(value, member: member) else { throw miss(key) }
+      guard ValueRules.accepts(value, member: shape.members[index]) else { throw miss(key) }
       return nil
     }
     if parser.pullNull() {
-      guard member.field.nullable else { throw miss(key) }
+      guard shape.nullable & bit != 0 else { throw miss(key) }
       return nil
     }
-    try scan(kind)
+    try scan(kind, in: shape)
     return nil
   }
 
-  /// Checks a non-null value of `kind` and steps over it.
-  private mutating func scan(_ kind: ScannedShape.Kind) throws(DirectPathError) {
+  /// Checks a non-null value of `kind` (one of `shape`'s) and steps over it.
+  private mutating func scan(_ kind: ScannedShape.Kind, in shape: ScannedShape) throws(DirectPathError) {
     switch kind {
     case .any:
       do { try parser.scanValue() } catch { throw .read(error) }
     case .object:
       guard parser.pos < parser.bytes.count, parser.bytes[parser.pos] == UInt8(ascii: "{") else { throw miss() }
       do { try parser.scanValue() } catch { throw .read(error) }
-    case .shape(let shape):
-      _ = try scanShape(shape)
+    case .shape(let nested):
+      // The nested shape is borrowed from its owner, which `shape` keeps alive: no retain.
+      let result = nested._withUnsafeGuaranteedRef { nested -> Result<Void, DirectPathError> in
+        do throws(DirectPathError) {
+          _ = try scanShape(nested)
+          return .success(())
+        } catch {
+          return .failure(error)
+        }
+      }
+      try result.get()
     case .array(let element):
       guard try parser.pullArrayStart() else { return }
+      let elementKind = shape.kinds[element]
       var count = 0
       repeat {
         try parser.pullArrayElement(count: count)
-        try scan(element)
+        try scan(elementKind, in: shape)
         count += 1
       } while try parser.pullArrayNext()
-    case .oneOf(let alternatives):
+    case .oneOf(let first, let alternatives):
       let saved = (parser.pos, parser.depth, parser.stats, sawExtraMember)
-      for alternative in alternatives {
+      for i in first..<(first + alternatives) {
         do {
-          try scan(alternative)
+          try scan(shape.kinds[i], in: shape)
           return
         } catch {
           (parser.pos, parser.depth, parser.stats, sawExtraMember) = saved
         }
       }
       throw miss()
-    case .parsed(let type) where Self.isPlainText(type):
+    case .plainText:
       // Any string: only that it is one.
       guard parser.pos < parser.bytes.count, parser.bytes[parser.pos] == UInt8(ascii: "\"") else { throw miss() }
       do { _ = try parser.scanString() } catch { throw .read(error) }
     case .parsed(let type):
       let start = parser.pos
-      guard ValueRules.accepts(try readValue(), type, deep: .modelled) else { throw .miss(at: start) }
+      guard ValueRules.accepts(try readValue(), shape.types[type], deep: .modelled) else { throw .miss(at: start) }
     }
-  }
-
-  /// `true` for a string of any content (no format to check).
-  @inline(__always)
-  private static func isPlainText(_ type: FieldType) -> Bool {
-    if case .string(.plain) = type { return true }
-    return false
   }
 }
