@@ -62,6 +62,35 @@ import Testing
     }
   }
 
+  /// The table's deletion (the eviction of the oldest position from a full window) against a
+  /// reference set and FIFO: many random inserts into small windows, whose tables are crowded with
+  /// long probe runs that wrap, and after each one every position of the range asked about. A
+  /// deletion that leaves a member unreachable from its home, or keeps an evicted one, disagrees.
+  @Test(arguments: [2, 5, 8, 13])
+  func evictionKeepsEveryMemberReachable(capacity: Int) {
+    var window = PositionWindow(capacity: capacity)
+    var random = Generator(state: 0xDE1E_7E &+ UInt64(capacity))
+    let range = capacity * 4
+    // One step back first: the window leaves its sorted mode and keeps its table from then on.
+    window.insert(1)
+    window.insert(0)
+    var members: Set = [1, 0]
+    var order = [1, 0]
+    for step in 0..<20_000 {
+      let position = random.next(range) - range / 2
+      let expected = members.insert(position).inserted
+      if expected {
+        order.append(position)
+        if order.count > capacity { members.remove(order.removeFirst()) }
+      }
+      #expect(window.insert(position) == expected, "step \(step): insert \(position)")
+      for probe in -range / 2..<range / 2 where window.contains(probe) != members.contains(probe) {
+        Issue.record("step \(step): contains \(probe) should be \(members.contains(probe))")
+      }
+      #expect(window.ordered == order, "step \(step)")
+    }
+  }
+
   /// Mostly increasing positions (what a live session sends), with an occasional step back, repeat or
   /// purge: the window starts sorted, fills and wraps its ring without a table, and must agree with
   /// the model before and after the first out-of-order insert builds one.

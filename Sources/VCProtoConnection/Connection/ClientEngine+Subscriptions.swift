@@ -221,18 +221,27 @@ extension ClientEngine {
   ) {
     update.insertIndices.reserveCapacity(messages.count)
     sub.delivered.reserve(messages.count)
+    // Every message is read in place through its array's buffer, in every version: a copy of the
+    // message (`records[index].uuidPosition`) retained and released each member it holds, touching
+    // each member's heap header (a record's JSON text, far from anything the engine reads otherwise).
     switch messages {
     case .v0_2_0(let records):
-      for index in records.indices { record(records[index].uuidPosition, at: index, into: &update, sub: &sub) }
+      records.withUnsafeBufferPointer { records in
+        for index in records.indices { record(records[index].uuidPosition, at: index, into: &update, sub: &sub) }
+      }
     case .v0_3_0(let canonical):
-      for index in canonical.indices {
-        record(PositionHash.of(canonical[index].uuid), at: index, into: &update, sub: &sub)
+      canonical.withUnsafeBufferPointer { canonical in
+        for index in canonical.indices {
+          record(PositionHash.of(canonical[index].uuid), at: index, into: &update, sub: &sub)
+        }
       }
     case .v0_3_0Updated(let either):
-      for index in either.indices {
-        switch either[index] {
-        case .historyMessage(let m): record(PositionHash.of(m.uuid), at: index, into: &update, sub: &sub)
-        case .claudeRecord(let r): record(r.uuidPosition, at: index, into: &update, sub: &sub)
+      either.withUnsafeBufferPointer { either in
+        for index in either.indices {
+          switch either[index] {
+          case .historyMessage(let m): record(PositionHash.of(m.uuid), at: index, into: &update, sub: &sub)
+          case .claudeRecord(let r): record(r.uuidPosition, at: index, into: &update, sub: &sub)
+          }
         }
       }
     case .v0_4_0(let positioned):

@@ -45,7 +45,7 @@ struct PositionWindow: Sendable {
     if ascending { return sortedIndex(of: position) != nil }
     if position == Self.empty { return holdsEmptyMarker }
     guard !slots.isEmpty else { return false }
-    return slots[find(position)] == position
+    return slots.withUnsafeBufferPointer { $0[Self.find(position, in: $0, seed: Self.seed)] == position }
   }
 
   /// Makes room for `additional` more positions (up to the capacity) in one step, at least doubling
@@ -90,24 +90,36 @@ struct PositionWindow: Sendable {
     if position == Self.empty {
       if holdsEmptyMarker { return false }
       holdsEmptyMarker = true
+    } else if count < capacity {
+      guard slots.withUnsafeMutableBufferPointer({ Self.add(position, to: $0, seed: Self.seed) }) else { return false }
     } else {
-      let seed = Self.seed
-      let added = slots.withUnsafeMutableBufferPointer { table -> Bool in
-        let mask = table.count - 1
-        var slot = Self.home(position, seed: seed, mask: mask)
-        while true {
-          let held = table[slot]
-          if held == position { return false }
-          if held == Self.empty {
-            table[slot] = position
-            return true
-          }
-          slot = (slot + 1) & mask
-        }
-      }
-      guard added else { return false }
+      return insertEvicting(position)
     }
     if let oldest = append(position) { removeFromTable(oldest) }
+    return true
+  }
+
+  /// ``insert(_:)`` of a position other than the empty marker into a full window with its table: the
+  /// probe, the ring write and the oldest position's removal over unsafe buffers taken once (one
+  /// uniqueness check per array, no bounds checks: every slot index is masked by the table's size, a
+  /// power of two, and `head` is below the ring's size).
+  @inline(__always)
+  private mutating func insertEvicting(_ position: Int) -> Bool {
+    let seed = Self.seed
+    let start = head
+    let evicted = slots.withUnsafeMutableBufferPointer { table -> Int? in
+      guard Self.add(position, to: table, seed: seed) else { return nil }
+      let oldest = ring.withUnsafeMutableBufferPointer { ring in
+        let oldest = ring[start]
+        ring[start] = position
+        return oldest
+      }
+      if oldest != Self.empty { Self.remove(oldest, from: table, seed: seed) }
+      return oldest
+    }
+    guard let evicted else { return false }
+    if evicted == Self.empty { holdsEmptyMarker = false }
+    head = start + 1 == capacity ? 0 : start + 1
     return true
   }
 
@@ -195,7 +207,11 @@ struct PositionWindow: Sendable {
     ascending = false
     slots = [Int](repeating: Self.empty, count: Self.tableSize(for: ring.count))
     for position in ordered {
-      if position == Self.empty { holdsEmptyMarker = true } else { slots[find(position)] = position }
+      if position == Self.empty {
+        holdsEmptyMarker = true
+      } else {
+        slots.withUnsafeMutableBufferPointer { _ = Self.add(position, to: $0, seed: Self.seed) }
+      }
     }
   }
 
@@ -206,20 +222,54 @@ struct PositionWindow: Sendable {
     return size
   }
 
-  private func home(_ position: Int) -> Int { Self.home(position, seed: Self.seed, mask: slots.count - 1) }
-
   @inline(__always)
   private static func home(_ position: Int, seed: UInt64, mask: Int) -> Int {
     let mixed = (UInt64(UInt(bitPattern: position)) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
     return Int(truncatingIfNeeded: mixed.high ^ mixed.low) & mask
   }
 
-  /// The slot holding `position`, or the free slot where it would go.
-  private func find(_ position: Int) -> Int {
-    let mask = slots.count - 1
-    var slot = home(position)
-    while slots[slot] != Self.empty, slots[slot] != position { slot = (slot + 1) & mask }
-    return slot
+  /// The slot of `table` holding `position`, or the free slot where it would go (the table has a
+  /// free slot: it is at most half full).
+  @inline(__always)
+  private static func find(_ position: Int, in table: UnsafeBufferPointer<Int>, seed: UInt64) -> Int {
+    let mask = table.count - 1
+    var slot = home(position, seed: seed, mask: mask)
+    while true {
+      let held = table[slot]
+      if held == position || held == empty { return slot }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Puts `position` (not the empty marker) in `table`; `false` when it was there.
+  @inline(__always)
+  private static func add(_ position: Int, to table: UnsafeMutableBufferPointer<Int>, seed: UInt64) -> Bool {
+    let slot = find(position, in: UnsafeBufferPointer(table), seed: seed)
+    guard table[slot] == empty else { return false }
+    table[slot] = position
+    return true
+  }
+
+  /// Takes `position` (not the empty marker) out of `table`, if there, by backward-shift deletion:
+  /// each later member of the probe run moves into the hole unless its home lies cyclically in
+  /// (hole, itself], so that every member stays reachable from its home with no tombstone.
+  @inline(__always)
+  private static func remove(_ position: Int, from table: UnsafeMutableBufferPointer<Int>, seed: UInt64) {
+    let mask = table.count - 1
+    var hole = find(position, in: UnsafeBufferPointer(table), seed: seed)
+    guard table[hole] == position else { return }
+    var next = (hole + 1) & mask
+    while true {
+      let held = table[next]
+      if held == empty { break }
+      // Distances back from `next`, wrapping: the member stays when its home is nearer than the hole.
+      if (next &- home(held, seed: seed, mask: mask)) & mask >= (next &- hole) & mask {
+        table[hole] = held
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+    table[hole] = empty
   }
 
   private mutating func removeFromTable(_ position: Int) {
@@ -227,22 +277,7 @@ struct PositionWindow: Sendable {
       holdsEmptyMarker = false
       return
     }
-    let mask = slots.count - 1
-    var hole = find(position)
-    guard slots[hole] == position else { return }
-    // Backward-shift deletion: move later members of the probe run into the hole when their home
-    // slot does not lie strictly between the hole and themselves.
-    var next = (hole + 1) & mask
-    while slots[next] != Self.empty {
-      let wanted = home(slots[next])
-      let stays = hole <= next ? (hole < wanted && wanted <= next) : (hole < wanted || wanted <= next)
-      if !stays {
-        slots[hole] = slots[next]
-        hole = next
-      }
-      next = (next + 1) & mask
-    }
-    slots[hole] = Self.empty
+    slots.withUnsafeMutableBufferPointer { Self.remove(position, from: $0, seed: Self.seed) }
   }
 
   /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
@@ -269,7 +304,10 @@ struct PositionWindow: Sendable {
     let tableSize = Self.tableSize(for: newCapacity)
     if tableSize != slots.count {
       slots = [Int](repeating: Self.empty, count: tableSize)
-      for age in 0..<count where ring[age] != Self.empty { slots[find(ring[age])] = ring[age] }
+      let seed = Self.seed
+      slots.withUnsafeMutableBufferPointer { table in
+        for age in 0..<count where ring[age] != Self.empty { _ = Self.add(ring[age], to: table, seed: seed) }
+      }
     }
   }
 }
