@@ -548,61 +548,6 @@ public struct JSONReader: Sendable {
     pos += need + 1
   }
 
-  /// The most ``scratch`` reserves at once for an escaped string (a longer one grows it as it goes).
-  package static let scratchReserve = 4096
-
-  /// The rest of a string with escapes, from `start` (the bytes before `pos` validated, ASCII when
-  /// `isASCII`), unescaped into ``scratch``.
-  private mutating func parseEscapedString(open: Int, start: Int, isASCII: Bool) throws(JSONReadError) -> String {
-    var isASCII = isASCII
-    scratch.removeAll(keepingCapacity: true)
-    // The unescaped string is never longer than the rest of the frame: room for that (up to
-    // `scratchReserve` bytes) at once, instead of growing from nothing on the first escaped string.
-    let bound = Swift.min(bytes.count - start, Self.scratchReserve)
-    if scratch.capacity < bound { scratch.reserveCapacity(bound) }
-    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
-    while pos < bytes.count {
-      // Copy the longest run that needs no unescaping in one go.
-      let runStart = pos
-      while pos < bytes.count {
-        skipPlainASCII()
-        guard pos < bytes.count else { break }
-        let b = bytes[pos]
-        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
-        if b < 0x80 {
-          pos += 1
-        } else {
-          isASCII = false
-          if !skipCommonUTF8() { try skipUTF8Sequence() }
-        }
-      }
-      if runStart < pos { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos])) }
-      if scratch.count > limits.maxStringBytes { throw stringTooLong(open) }
-      guard pos < bytes.count else { break }
-      let b = bytes[pos]
-      if b == UInt8(ascii: "\"") {
-        pos += 1
-        return scratch.withUnsafeBufferPointer { String(validatedUTF8: $0, isASCII: isASCII) }
-      } else if b == UInt8(ascii: "\\") {
-        if try appendEscape() { isASCII = false }
-      } else {
-        throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
-      }
-    }
-    throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
-  }
-
-  /// Appends the character of the escape at `pos` to ``scratch``; `true` when it is beyond ASCII.
-  private mutating func appendEscape() throws(JSONReadError) -> Bool {
-    let scalar = try readEscape()
-    if scalar.value < 0x80 {
-      scratch.append(UInt8(truncatingIfNeeded: scalar.value))
-      return false
-    }
-    if let encoded = UTF8.encode(scalar) { scratch.append(contentsOf: encoded) }
-    return true
-  }
-
   /// The character of the escape at `pos` (its backslash), checked (no lone surrogate) and stepped over.
   @inline(__always)
   mutating func readEscape() throws(JSONReadError) -> Unicode.Scalar {

@@ -31,8 +31,11 @@ import Testing
     }
     #expect(!buffersMade(#"{"type":"ping"}"#, pullTypeAndString))
     #expect(!buffersMade(#"{"type":"ping","text":"no escapes, é"}"#, pullTypeAndString))
-    // An escaped string needs the scratch space, a tree the stacks.
-    #expect(buffersMade(#"{"type":"ping","text":"a\nb"}"#, pullTypeAndString))
+    // An escaped string near the frame's end is unescaped on the stack; one further from the end
+    // needs the scratch space; a tree the stacks.
+    #expect(!buffersMade(#"{"type":"ping","text":"a\nb"}"#, pullTypeAndString))
+    let far = String(repeating: " ", count: JSONParser.stackUnescapeBytes)
+    #expect(buffersMade(#"{"type":"ping","text":"a\nb""# + far + "}", pullTypeAndString))
     #expect(buffersMade(#"{"type":"ping"}"#) { _ = try? $0.parseDocument() })
   }
 

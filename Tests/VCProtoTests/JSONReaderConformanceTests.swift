@@ -57,8 +57,12 @@ import Testing
 
   /// Escapes at every position relative to the eight-byte words the reader steps over, next to
   /// multi-byte characters: each string decodes to the text it was built from (the oracle is the
-  /// table below, one escape and the character RFC 8259 section 7 says it stands for).
-  @Test func unescapesAtEveryOffset() throws {
+  /// table below, one escape and the character RFC 8259 section 7 says it stands for). Each string
+  /// twice: near the frame's end (unescaped on the stack) and followed by enough whitespace to be
+  /// unescaped in the parser's scratch space.
+  @Test(arguments: [0, JSONParser.stackUnescapeBytes])
+  func unescapesAtEveryOffset(trailingSpaces: Int) throws {
+    let tail = String(repeating: " ", count: trailingSpaces)
     let pieces: [(raw: String, text: String)] = [
       (#"\n"#, "\n"), (#"\""#, "\""), (#"\\"#, "\\"), (#"\u00e9"#, "\u{E9}"), (#"\ud83d\ude00"#, "\u{1F600}"),
       (#"\/"#, "/"), (#"\t"#, "\t"), (#"\b\f\r"#, "\u{8}\u{C}\r"), ("é", "é"), ("€", "€"),
@@ -70,19 +74,21 @@ import Testing
         let gap = String(repeating: "y", count: (offset * 3) % 11)
         let raw = "\"" + lead + first.raw + gap + second.raw + "z\""
         let text = lead + first.text + gap + second.text + "z"
-        #expect(try reader.parse(raw) == .string(text), "\(raw)")
+        #expect(try reader.parse(raw + tail) == .string(text), "\(raw)")
       }
     }
   }
 
   /// The string limit applies to the decoded bytes: four escapes of one byte each fit a limit of
-  /// four bytes (eight bytes on the wire), five do not.
-  @Test func escapedStringsCountDecodedBytes() throws {
+  /// four bytes (eight bytes on the wire), five do not; near the frame's end and far from it.
+  @Test(arguments: [0, JSONParser.stackUnescapeBytes])
+  func escapedStringsCountDecodedBytes(trailingSpaces: Int) throws {
+    let tail = String(repeating: " ", count: trailingSpaces)
     let reader = JSONReader(limits: JSONLimits(maxStringBytes: 4))
-    #expect(try reader.parse(#""\n\n\n\n""#) == .string("\n\n\n\n"))
-    #expect(throws: JSONReadError.self) { try reader.parse(#""\n\n\n\n\n""#) }
+    #expect(try reader.parse(#""\n\n\n\n""# + tail) == .string("\n\n\n\n"))
+    #expect(throws: JSONReadError.self) { try reader.parse(#""\n\n\n\n\n""# + tail) }
     do {
-      _ = try reader.parse(#""\n\n\n\n\n""#)
+      _ = try reader.parse(#""\n\n\n\n\n""# + tail)
     } catch {
       #expect(error.kind == .stringTooLong)
     }

@@ -16,10 +16,14 @@ import VCProtoJSON
 public struct MessageDecoder: Sendable {
   /// The validator that gates decoding (its options: version, strictness, limits).
   public var validator: Validator
+  /// The catalog's member names (``KnownKeys/protocolNames``), read once here rather than through
+  /// the lazily initialised global for every frame.
+  let knownKeys: KnownKeys
 
   /// Creates a decoder checking against `options`, logging to `logger`.
   public init(options: ValidationOptions, logger: ProtocolLogger = .silent) {
     validator = Validator(options: options, logger: logger)
+    knownKeys = .protocolNames
   }
 
   /// How this decoder reaches its verdict (``DecodeStrategy``), from its options and its logger.
@@ -79,11 +83,12 @@ public struct MessageDecoder: Sendable {
     }
     let limits = validator.options.limits
     let direction = validator.options.direction
+    let knownKeys = knownKeys
     return bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
       guard buffer.count <= limits.maxFrameBytes,
         !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
       else { return nil }
-      var reader = R(buffer: buffer, limits: limits)
+      var reader = R(buffer: buffer, limits: limits, knownKeys: knownKeys)
       defer { if let stats { stats.pointee = reader.parser.finalStats } }
       reader.parser.stats.values = 1  // the frame itself; its members and elements count as they are read
       // Handshake messages check their lists against this bound and the connection's version rules.

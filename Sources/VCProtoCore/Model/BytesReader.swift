@@ -16,7 +16,14 @@ package struct BytesReader: ModelReader {
 
   /// A reader of the frame in `buffer`, under `limits`, with the catalog's member names known.
   package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
-    parser = JSONParser(buffer: buffer, limits: limits, knownKeys: .protocolNames)
+    self.init(buffer: buffer, limits: limits, knownKeys: .protocolNames)
+  }
+
+  /// A reader of the frame in `buffer`, under `limits`, with the member names of `knownKeys` known
+  /// (``MessageDecoder`` passes the catalog's, which it holds, so that a frame does not reach the
+  /// lazily initialised global).
+  package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, knownKeys: KnownKeys) {
+    parser = JSONParser(buffer: buffer, limits: limits, knownKeys: knownKeys)
   }
 
   @inline(__always)

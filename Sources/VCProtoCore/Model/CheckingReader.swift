@@ -12,9 +12,9 @@ package struct CheckingReader: FrameBytesReader {
   /// The reader every other read goes to.
   var base: BytesReader
 
-  /// A reader of the frame in `buffer`, under `limits`, with the catalog's member names known.
-  package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
-    base = BytesReader(buffer: buffer, limits: limits)
+  /// A reader of the frame in `buffer`, under `limits`, with the member names of `knownKeys` known.
+  package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, knownKeys: KnownKeys) {
+    base = BytesReader(buffer: buffer, limits: limits, knownKeys: knownKeys)
   }
 
   /// The cursor over the frame's bytes.
