@@ -19,10 +19,12 @@
 # callgrind's cache simulation, with a fixed geometry so that figures compare across machines (32 KiB
 # 8-way L1 for instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses
 # (D1, reads and writes) and last-level data misses (LL) per frame.
-#   Benchmarks/instructions.sh --engine-server [--protocol VERSION] [FRAMES [TYPE]]
+#   Benchmarks/instructions.sh --engine-server [--protocol VERSION] [--cache] [FRAMES [TYPE]]
 # `--engine-server`: the server engine's instructions per client-to-server frame against
 # MessageDecoder's (the same frames as `vcproto-bench engine-server`, FRAMES corpus frames, 20000 by
-# default; TYPE: only frames of that type), counted only inside each contender's function.
+# default; TYPE: only frames of that type), counted only inside each contender's function; the
+# engine is a new connection, as in every round of `vcproto-bench engine-server`. `--cache`: also
+# the data cache misses per frame, as for `--engine`.
 set -euo pipefail
 cd "$(dirname "$0")"
 protocol=0.2.0 encode="" engine="" cache="" workload=steady server=""
@@ -40,18 +42,28 @@ done
 if [ -n "$server" ]; then
   frames=${1:-20000} only=${2:-}
   ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
+  # Prints "Ir D1-misses LL-misses" of one contender (the misses are 0 without --cache).
   server_count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*ServerEngineBenchmark*measured*' \
+      ${cache:+--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=4194304,16,64} \
       .build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
-      ${only:+--only "$only"} --contender "$1" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+      ${only:+--only "$only"} --contender "$1" 2>&1 |
+      sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $5 + $6, $8 + $9; else print $1, 0, 0 }'
   }
   n=$(.build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
     ${only:+--only "$only"} --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
-  engine_ir=$(server_count engine) decode_ir=$(server_count decode)
-  python3 -c "
-n, e, d = $n, $engine_ir, $decode_ir
-print(f'protocol $protocol, server engine, ${only:-all} client frames ({n}), instructions per frame: decode {d / n:,.0f}, '
-      f'bytes -> engine -> typed event {e / n:,.0f}: engine over decoding {(e / d - 1) * 100:.2f} %')"
+  engine=$(server_count engine) decode=$(server_count decode)
+  # shellcheck disable=SC2086 # each count is three numbers
+  python3 - "$n" "${only:-all}" "$protocol" "$cache" $engine $decode <<'EOF'
+import sys
+n, what, version, cache = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+engine, decode = (tuple(int(v) for v in sys.argv[5 + 3 * i:8 + 3 * i]) for i in range(2))
+print(f"protocol {version}, server engine, {what} client frames ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
+      f"bytes -> engine -> typed event {engine[0] / n:,.0f}: engine over decoding {(engine[0] / decode[0] - 1) * 100:.2f} %")
+if cache:
+    for level, i in (("D1", 1), ("LL", 2)):
+        print(f"{level} data misses per frame: decode {decode[i] / n:,.1f}, engine {engine[i] / n:,.1f}")
+EOF
   exit 0
 fi
 if [ -n "$engine" ]; then

@@ -205,12 +205,20 @@ extension ServerEngine {
   /// A valid `subscribe` of the connection's version: refused when its id is too long or the
   /// connection holds too many subscriptions, else remembered and delivered with its cursor.
   mutating func onSubscribe(_ subscribe: consuming SubscribeMessage, _ out: inout [ServerAction]) {
-    let id: String
+    // The id and the cursor's string are moved out of the message (`swap`, `take`), which is dropped
+    // here: copying them would retain each and release it again with the message.
+    var id = ""
     let cursor: SubscriptionCursor?
     switch consume subscribe {
-    case .v0_2_0(let m): (id, cursor) = (m.sessionId, m.lastMessageId.map(SubscriptionCursor.lastMessageId))
-    case .v0_4_0(let m): (id, cursor) = (m.sessionId, .lastSeq(m.lastSeq ?? 0))
-    case .v0_5_0(let m): (id, cursor) = (m.sessionId, .offset(m.fromOffset ?? 0, signature: m.fileSignatureSeen))
+    case .v0_2_0(var m):
+      swap(&id, &m.sessionId)
+      cursor = m.lastMessageId.take().map(SubscriptionCursor.lastMessageId)
+    case .v0_4_0(var m):
+      swap(&id, &m.sessionId)
+      cursor = .lastSeq(m.lastSeq ?? 0)
+    case .v0_5_0(var m):
+      swap(&id, &m.sessionId)
+      cursor = .offset(m.fromOffset ?? 0, signature: m.fileSignatureSeen.take())
     }
     guard id.utf8.count <= configuration.maxSessionIdBytes else {
       return emit(.error(Self.sessionIdTooLong(configuration.maxSessionIdBytes)), &out)
@@ -219,8 +227,8 @@ extension ServerEngine {
     guard subscribedSessions.count < configuration.maxSubscriptions || subscribedSessions.contains(id) else {
       return emit(.error(ErrorMessage(message: "Too many subscriptions on this connection")), &out)
     }
-    subscribedSessions.insert(id)
-    out.append(.deliver(.subscribe(sessionId: id, cursor: cursor)))
+    subscribedSessions.insert(lending: &id)
+    out.append(.deliver(.subscribe(sessionId: consume id, cursor: cursor)))
   }
 
   /// The refusal of a `subscribe` whose id is longer than `limit` bytes.

@@ -108,6 +108,17 @@ public struct ServerEngine: Sendable {
   public mutating func handle(
     _ event: ServerEvent, now: Int64, into actions: inout [ServerAction]
   ) throws(IllegalEvent) {
+    // Almost every event: a text message on an authenticated connection without authenticated
+    // frames, which the table accepts (it leads to `authenticated` or `closed`), decoded where it
+    // arrives. Without a channel nothing is sealed, so nothing can exhaust one.
+    if state == .authenticated, channel == nil, case .received(.text(let frame)) = event {
+      receive(frame: frame, text: true, now: now, &actions)
+      assert(!sealingExhausted, "a channel exhausted without a channel")
+      assert(
+        ServerTransitions.mask(.authenticated, .received) & 1 << state.ordinal != 0,
+        "received led to \(state), not in the table")
+      return
+    }
     let targets = ServerTransitions.mask(state, event.kind)
     guard targets != 0 else {
       throw IllegalEvent(state: state.rawValue, event: event.name, reason: illegalReason(event))

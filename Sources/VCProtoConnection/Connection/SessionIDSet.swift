@@ -59,6 +59,13 @@ struct SessionIDSet: Sendable {
     SessionBytes.with(id) { id in insert(id) }
   }
 
+  /// Adds `id`, read in place (`inout`: its bytes are lent without retaining the string, as reading
+  /// them through its `utf8` view does); `false` when it was there already.
+  @inline(__always) @discardableResult
+  mutating func insert(lending id: inout String) -> Bool {
+    id.withUTF8 { id in insert(id) }
+  }
+
   /// Removes `id`; `false` when it was not there.
   @inline(__always) @discardableResult
   mutating func remove(_ id: String) -> Bool {
