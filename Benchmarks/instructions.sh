@@ -18,7 +18,7 @@
 # every session of the corpus subscribed up front; the last two are stress cases). `--cache`: also
 # callgrind's cache simulation, with a fixed geometry so that figures compare across machines (32 KiB
 # 8-way L1 for instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses
-# (D1, reads and writes) and last-level data misses (LL) per frame.
+# (D1, reads and writes), last-level data misses (LL) and first-level instruction misses (I1) per frame.
 #   Benchmarks/instructions.sh --engine-server [--protocol VERSION] [--cache] [FRAMES [TYPE]]
 # `--engine-server`: the server engine's instructions per client-to-server frame against
 # MessageDecoder's (the same frames as `vcproto-bench engine-server`, FRAMES corpus frames, 20000 by
@@ -39,58 +39,55 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+# callgrind's "Collected" line as "Ir I1-misses D1-misses LL-misses" (the misses are 0 without --cache).
+collected() {
+  sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $4, $5 + $6, $8 + $9; else print $1, 0, 0, 0 }'
+}
+# The fixed cache geometry of --cache.
+cachesim=${cache:+--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=4194304,16,64}
+# report HEADING NAME FRAMES ENGINE-COUNTS(4) DECODE-COUNTS(4): the engine(s) NAME over decoding, per frame.
+report() {
+  python3 - "$cache" "$@" <<'EOF'
+import sys
+cache, heading, name, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+engine, decode = (tuple(int(v) for v in sys.argv[5 + 4 * i:9 + 4 * i]) for i in range(2))
+print(f"{heading} ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
+      f"bytes -> engine -> typed event {engine[0] / n:,.0f}: {name} over decoding {(engine[0] / decode[0] - 1) * 100:.2f} %")
+if cache:
+    for level, i in (("I1 instruction", 1), ("D1 data", 2), ("LL data", 3)):
+        print(f"{level} misses per frame: decode {decode[i] / n:,.1f}, {name} {engine[i] / n:,.1f}")
+EOF
+}
 if [ -n "$server" ]; then
   frames=${1:-20000} only=${2:-}
   ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
-  # Prints "Ir D1-misses LL-misses" of one contender (the misses are 0 without --cache).
   server_count() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*ServerEngineBenchmark*measured*' \
-      ${cache:+--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=4194304,16,64} \
+    # shellcheck disable=SC2086 # the cache options are separate words
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*ServerEngineBenchmark*measured*' $cachesim \
       .build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
-      ${only:+--only "$only"} --contender "$1" 2>&1 |
-      sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $5 + $6, $8 + $9; else print $1, 0, 0 }'
+      ${only:+--only "$only"} --contender "$1" 2>&1 | collected
   }
   n=$(.build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
     ${only:+--only "$only"} --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
-  engine=$(server_count engine) decode=$(server_count decode)
-  # shellcheck disable=SC2086 # each count is three numbers
-  python3 - "$n" "${only:-all}" "$protocol" "$cache" $engine $decode <<'EOF'
-import sys
-n, what, version, cache = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-engine, decode = (tuple(int(v) for v in sys.argv[5 + 3 * i:8 + 3 * i]) for i in range(2))
-print(f"protocol {version}, server engine, {what} client frames ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
-      f"bytes -> engine -> typed event {engine[0] / n:,.0f}: engine over decoding {(engine[0] / decode[0] - 1) * 100:.2f} %")
-if cache:
-    for level, i in (("D1", 1), ("LL", 2)):
-        print(f"{level} data misses per frame: decode {decode[i] / n:,.1f}, engine {engine[i] / n:,.1f}")
-EOF
+  # shellcheck disable=SC2046 # each count is four numbers
+  report "protocol $protocol, server engine, ${only:-all} client frames" engine "$n" $(server_count engine) \
+    $(server_count decode)
   exit 0
 fi
 if [ -n "$engine" ]; then
   frames=${1:-3000} only=${2:-}
   ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
-  # Prints "Ir D1-misses LL-misses" of one contender (the misses are 0 without --cache).
   engine_count() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*EngineBenchmark*measured*' \
-      ${cache:+--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=4194304,16,64} \
+    # shellcheck disable=SC2086 # the cache options are separate words
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*EngineBenchmark*measured*' $cachesim \
       .build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
-      --workload "$workload" --contender "$1" 2>&1 |
-      sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $5 + $6, $8 + $9; else print $1, 0, 0 }'
+      --workload "$workload" --contender "$1" 2>&1 | collected
   }
   n=$(.build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
     --workload "$workload" --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
-  engines=$(engine_count engines) decode=$(engine_count decode)
-  # shellcheck disable=SC2086 # each count is three numbers
-  python3 - "$n" "${only:-all}" "$protocol" "$cache" "$workload" $engines $decode <<'EOF'
-import sys
-n, what, version, cache, workload = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-engines, decode = (tuple(int(v) for v in sys.argv[6 + 3 * i:9 + 3 * i]) for i in range(2))
-print(f"protocol {version}, {workload} workload, {what} frames ({n}), instructions per frame: decode {decode[0] / n:,.0f}, "
-      f"bytes -> engine -> typed event {engines[0] / n:,.0f}: engines over decoding {(engines[0] / decode[0] - 1) * 100:.2f} %")
-if cache:
-    for level, i in (("D1", 1), ("LL", 2)):
-        print(f"{level} data misses per frame: decode {decode[i] / n:,.1f}, engines {engines[i] / n:,.1f}")
-EOF
+  # shellcheck disable=SC2046 # each count is four numbers
+  report "protocol $protocol, $workload workload, ${only:-all} frames" engines "$n" $(engine_count engines) \
+    $(engine_count decode)
   exit 0
 fi
 min=${1:-0} max=${2:-1023} frames=${3:-3000}
