@@ -19,6 +19,7 @@ extension ClientEngine {
     }
   }
 
+  @inline(never)
   mutating func refuseVersion(required: String?, _ out: inout [ClientAction]) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
@@ -28,6 +29,7 @@ extension ClientEngine {
     out.append(.deliver(.upgradeRequired(required: required)))
   }
 
+  @inline(never)
   mutating func refuseAuth(_ reason: CloseReason, _ out: inout [ClientAction]) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
@@ -41,6 +43,7 @@ extension ClientEngine {
   /// the handshake-list cap the ``Negotiator`` applies to a `connect` (STANDARDS.md#negotiation).
   static let maxHelloListItems = ValidationOptions.defaultMaxHandshakeListItems
 
+  @inline(never)
   mutating func onHello(_ hello: HelloMessage, now: Int64, _ out: inout [ClientAction]) {
     // A list over the cap is refused before any entry is read: close without `connect`, back off.
     let lists = [
@@ -127,6 +130,7 @@ extension ClientEngine {
     emit(connect, &out)
   }
 
+  @inline(never)
   mutating func onAwaitingConnected(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
     switch typed {
     case .authError:

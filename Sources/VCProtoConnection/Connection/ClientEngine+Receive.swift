@@ -46,7 +46,14 @@ extension ClientEngine {
     default: return  // in flight after the client closed: ignored
     }
     lastFrameAt = now
-    guard let bytes = openFrame(message, now: now, &out) else { return }
+    // The common case (a text frame, no authenticated frames) in line; the rest out of line.
+    let bytes: [UInt8]
+    if case .text(let payload) = message, channel == nil {
+      bytes = payload
+    } else {
+      guard let opened = openFrame(message, now: now, &out) else { return }
+      bytes = opened
+    }
     guard negotiatedDecoder != nil else {
       handshakeFrame(bytes, now: now, &out)
       return
@@ -83,6 +90,7 @@ extension ClientEngine {
   /// its decode, ``receive(_:now:_:)``), except that with both authenticated frames and
   /// `compression_text` it is parsed once here to tell an envelope from a sealed frame. `nil` when
   /// something does not open (reported).
+  @inline(never)
   mutating func openFrame(_ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
     var bytes: [UInt8]
     var sealed: JSONValue?
@@ -131,6 +139,7 @@ extension ClientEngine {
   }
 
   /// The frame inside a text envelope, or `nil` after reporting it.
+  @inline(never)
   mutating func openTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
     do throws(EnvelopeError) {
       // Only with compression_text negotiated, which the engine asks for only with envelopes to open it.
@@ -146,6 +155,7 @@ extension ClientEngine {
 
   /// A frame before `ready`: parsed, so that its `type` (and a `connected`'s version) chooses the
   /// decoder (``handshakeDecoder(for:_:)``), then typed from the tree and acted on.
+  @inline(never)
   mutating func handshakeFrame(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) {
     guard let value = parse(bytes, now: now, &out) else { return }
     let decoder: MessageDecoder
@@ -173,6 +183,7 @@ extension ClientEngine {
   }
 
   /// The frame's tree, or `nil` after reporting it (not JSON: a violation).
+  @inline(never)
   mutating func parse(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) -> JSONValue? {
     let decoder = negotiatedDecoder ?? Self.handshakeDecoder
     do {
@@ -193,21 +204,29 @@ extension ClientEngine {
     case .server(let message): return message
     case .unknown(let object): return .unknown(object)
     case .client(let message):
-      let finding = Finding(
-        .error, .wrongDirection, pointer: "/type", messageType: message.type,
-        message: "a client-to-server message from the server")
-      violation([finding], type: message.type, now: now, &out)
+      wrongDirection(message.type, now: now, &out)
       return nil
     }
   }
 
+  /// Reports a client-to-server message from the server (out of line: never on a correct server).
+  @inline(never)
+  mutating func wrongDirection(_ type: String, now: Int64, _ out: inout [ClientAction]) {
+    let finding = Finding(
+      .error, .wrongDirection, pointer: "/type", messageType: type,
+      message: "a client-to-server message from the server")
+    violation([finding], type: type, now: now, &out)
+  }
+
   /// Reports a frame that is not a frame (no object, no `type`) with `decoder`'s findings.
+  @inline(never)
   mutating func violation(decoder: MessageDecoder, _ value: JSONValue, now: Int64, _ out: inout [ClientAction]) {
     let report = decoder.validator.validate(value)
     violation(report.findings, type: report.messageType, now: now, &out)
   }
 
   /// Reports one finding about the message (an envelope or capability error) as a violation.
+  @inline(never)
   mutating func reject(_ finding: Finding, type: String?, now: Int64, _ out: inout [ClientAction]) {
     violation([finding], type: type, now: now, &out)
   }
@@ -216,6 +235,7 @@ extension ClientEngine {
   /// or for a handshake message (`hello`, `connected`, `auth_error`) at any time, the connection
   /// closes (``CloseReason/protocolViolation(_:)``); otherwise the frame is dropped and the
   /// connection goes on.
+  @inline(never)
   mutating func violation(_ findings: [Finding], type: String?, now: Int64, _ out: inout [ClientAction]) {
     let shown = type.map(Finding.shownType)
     let closes = state != .ready || (type.map { Validator.handshakeTypes.contains($0) } ?? false)

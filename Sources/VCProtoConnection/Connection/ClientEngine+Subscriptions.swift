@@ -2,6 +2,7 @@ import VCProtoCore
 import VCProtoJSON
 
 extension ClientEngine {
+  @inline(never)
   mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout [ClientAction]) {
     let key = SessionKey(id)
     let ready = state == .ready && negotiatedVersion != nil
@@ -58,6 +59,7 @@ extension ClientEngine {
     return order.sorted { $0.serial < $1.serial }.map(\.id)
   }
 
+  @inline(never)
   mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
     guard subscriptions.remove(SessionKey(id)) else { return }
     cancel(.continuation(sessionId: id), &out)
@@ -74,6 +76,7 @@ extension ClientEngine {
   }
 
   /// ``sendSubscribe(_:_:)`` for the subscription at `index` of ``subscriptions`` (changed in place).
+  @inline(never)
   mutating func sendSubscribe(
     _ id: String, at index: Int, _ out: inout [ClientAction]
   ) {
@@ -92,10 +95,7 @@ extension ClientEngine {
     let id = frame.sessionId
     guard let index = subscriptions.index(of: SessionKey(id)) else {
       guard case .sessionHistory = typed else { return false }
-      let finding = Finding(
-        .error, .unsubscribedSessionData, pointer: "/session_id", messageType: "session_history",
-        message: "session_history for a session the client is not subscribed to")
-      violation([finding], type: "session_history", now: now, &out)
+      unsubscribedHistory(now: now, &out)
       return true
     }
     // The subscription is changed in place (one hash lookup, no copy of its tables); the timers and
@@ -114,6 +114,15 @@ extension ClientEngine {
     out.append(.deliver(.sessionUpdate(consume update)))
     if next == .continueNow { sendSubscribe(id, at: index, &out) }
     return true
+  }
+
+  /// Reports a `session_history` of a session not subscribed (out of line: rare).
+  @inline(never)
+  mutating func unsubscribedHistory(now: Int64, _ out: inout [ClientAction]) {
+    let finding = Finding(
+      .error, .unsubscribedSessionData, pointer: "/session_id", messageType: "session_history",
+      message: "session_history for a session the client is not subscribed to")
+    violation([finding], type: "session_history", now: now, &out)
   }
 
   /// What follows a history frame.

@@ -154,22 +154,7 @@ public struct ClientEngine: Sendable {
     case .timerFired(let timer): fire(timer, now: now, &actions)
     case .subscribe(let id, let cursor): subscribe(id, cursor: cursor, now: now, &actions)
     case .unsubscribe(let id): unsubscribe(id, &actions)
-    case .send(let message, let requestId):
-      let type = message.type
-      if type == "connect" || type == "subscribe" || type == "unsubscribe" || type == "message_ack" {
-        throw IllegalEvent(
-          state: state.rawValue, event: "send",
-          reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
-      }
-      if state == .ready {
-        send(message, requestId: requestId, now: now, &actions)
-      } else if let requestId {
-        enqueue(message, requestId: requestId, now: now, &actions)
-      } else {
-        throw IllegalEvent(
-          state: state.rawValue, event: "send",
-          reason: "only a request with a request id waits for the connection (the outbox); this one has none")
-      }
+    case .send(let message, let requestId): try send(event: message, requestId: requestId, now: now, &actions)
     }
     if !outbox.isEmpty, state == .reauthRequired || state == .upgradeRequired || state == .stopped {
       // The client stopped reconnecting by itself: what it queued will never be sent.
@@ -185,6 +170,29 @@ public struct ClientEngine: Sendable {
     assert(
       armedContinuations == armed.keys.count(where: { if case .continuation = $0 { true } else { false } }),
       "armedContinuations out of step with the armed timers")
+  }
+
+  /// The `send` event (out of line, as every event but `received` is: the code of a received frame,
+  /// the hot path, stays short and evicts less of the decoder's from the instruction cache).
+  @inline(never)
+  mutating func send(
+    event message: ClientMessage, requestId: String?, now: Int64, _ actions: inout [ClientAction]
+  ) throws(IllegalEvent) {
+    let type = message.type
+    if type == "connect" || type == "subscribe" || type == "unsubscribe" || type == "message_ack" {
+      throw IllegalEvent(
+        state: state.rawValue, event: "send",
+        reason: "\"\(type)\" is the engine's own frame (use start/subscribe/unsubscribe)")
+    }
+    if state == .ready {
+      send(message, requestId: requestId, now: now, &actions)
+    } else if let requestId {
+      enqueue(message, requestId: requestId, now: now, &actions)
+    } else {
+      throw IllegalEvent(
+        state: state.rawValue, event: "send",
+        reason: "only a request with a request id waits for the connection (the outbox); this one has none")
+    }
   }
 
   // MARK: helpers shared by the extensions
@@ -275,6 +283,7 @@ public struct ClientEngine: Sendable {
     return min(t.backoffCapMs, max(t.backoffFloorMs, Int64(saturatingFloor: raw * factor)))
   }
 
+  @inline(never)
   mutating func start(now: Int64, out: inout [ClientAction]) {
     switch state {
     case .idle, .backingOff, .reauthRequired, .upgradeRequired, .stopped:
@@ -286,6 +295,7 @@ public struct ClientEngine: Sendable {
     }
   }
 
+  @inline(never)
   mutating func resume(now: Int64, out: inout [ClientAction]) {
     guard state == .backingOff || state == .stopped else { return }
     attempts = 0
@@ -293,6 +303,7 @@ public struct ClientEngine: Sendable {
     openTransport(now: now, &out)
   }
 
+  @inline(never)
   mutating func stop(reason: String, now: Int64, out: inout [ClientAction]) {
     let wasOpen = state == .awaitingHello || state == .awaitingConnected || state == .ready || state == .connecting
     guard wasOpen else {
@@ -336,6 +347,7 @@ public struct ClientEngine: Sendable {
   }
 
   /// The connection is gone: fail what waits, stop keepalive, and back off (or stop).
+  @inline(never)
   mutating func connectionLost(_ reason: CloseReason, now: Int64, close: Bool, _ out: inout [ClientAction]) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
@@ -366,6 +378,7 @@ public struct ClientEngine: Sendable {
     out.append(.deliver(.reconnectScheduled(attempt: attempt, at: deadline)))
   }
 
+  @inline(never)
   mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout [ClientAction]) {
     guard let deadline = armed[timer], deadline <= now else { return }  // stale or early: ignore
     armed[timer] = nil
