@@ -144,16 +144,33 @@ extension ClientEngine {
       return true
     }
     var update = SessionUpdate(sessionId: id, messages: messages, insertIndices: [], replaceIndices: [], cursor: nil)
-    Self.classify(messages, session: id, into: &update, sub: &subscriptions[index])
-    let newest = newest ?? update.insertIndices.last.flatMap { messages.uuid(at: $0) }
-    if let newest {
-      subscriptions[index].cursor = newest.utf8.count <= Self.maxCursorIdBytes ? .lastMessageId(newest) : nil
-    }
-    update.isComplete = isComplete ?? true
-    update.cursor = subscriptions[index].cursor
-    if case .offset(let offset, _)? = update.cursor { update.cursor = .offset(offset, signature: nil) }
+    Self.applyMessageId(
+      messages, session: id, newest: newest, isComplete: isComplete, to: &subscriptions[index], update: &update)
+    update.cursor = Self.deliveredCursor(subscriptions[index].cursor, signature: nil)
     out.append(.deliver(.sessionUpdate(consume update)))
     return true
+  }
+
+  /// The message-id family's step (0.2.0/0.3.0), shared by ``apply(_:to:update:family:)`` and
+  /// ``onMessageIdHistory(_:_:newest:isComplete:now:_:)``: the messages classified, the cursor moved to
+  /// the newest id (the frame's, else the last inserted message's), complete unless the frame says not.
+  static func applyMessageId(
+    _ messages: SessionMessages, session: String, newest: String?, isComplete: Bool?,
+    to sub: inout Subscription, update: inout SessionUpdate
+  ) {
+    classify(messages, session: session, into: &update, sub: &sub)
+    let newest = newest ?? update.insertIndices.last.flatMap { messages.uuid(at: $0) }
+    // A server picks the id's length; one over the cap is not kept (a full reload is always right).
+    if let newest { sub.cursor = newest.utf8.count <= maxCursorIdBytes ? .lastMessageId(newest) : nil }
+    update.isComplete = isComplete ?? true
+  }
+
+  /// The cursor an update carries: the subscription's, and an offset cursor with the frame's
+  /// signature (on another family the cursor can still be an offset, the application's, kept from a
+  /// 0.5.0 connection, and takes the frame's signature all the same).
+  static func deliveredCursor(_ held: SubscriptionCursor?, signature: String?) -> SubscriptionCursor? {
+    if case .offset(let offset, _)? = held { return .offset(offset, signature: signature) }
+    return held
   }
 
   /// What follows a history frame.
@@ -175,11 +192,9 @@ extension ClientEngine {
     var next = HistoryFollowUp.done
     switch family {
     case .messageId:
-      classify(frame.messages, session: frame.sessionId, into: &update, sub: &sub)
-      let newest = frame.newestMessageId ?? update.insertIndices.last.flatMap { frame.messages.uuid(at: $0) }
-      // A server picks the id's length; one over the cap is not kept (a full reload is always right).
-      if let newest { sub.cursor = newest.utf8.count <= maxCursorIdBytes ? .lastMessageId(newest) : nil }
-      update.isComplete = frame.isComplete ?? true
+      applyMessageId(
+        frame.messages, session: frame.sessionId, newest: frame.newestMessageId, isComplete: frame.isComplete,
+        to: &sub, update: &update)
     case .seq:
       var last = 0
       if case .lastSeq(let n)? = sub.cursor { last = n }
@@ -242,12 +257,7 @@ extension ClientEngine {
       }
       update.isComplete = endOfFile
     }
-    update.cursor = sub.cursor
-    if case .offset(let offset, _)? = update.cursor {
-      // On another family the cursor can still be an offset (the application's, kept from a 0.5.0
-      // connection) and takes the frame's signature all the same.
-      update.cursor = .offset(offset, signature: frame.fileSignature)
-    }
+    update.cursor = deliveredCursor(sub.cursor, signature: frame.fileSignature)
     return next
   }
 
