@@ -6,8 +6,8 @@
 #   Benchmarks/instructions.sh [--protocol VERSION] [--encode] [MIN_BYTES MAX_BYTES [FRAMES]]
 # `--protocol 0.5.0`: the 0.5.0 corpus, decoded as 0.5.0 (default 0.2.0, like run.sh).
 # `--encode`: MessageEncoder against JSONEncoder instead of the typed decode against JSONDecoder.
-#   Benchmarks/instructions.sh --engine [--protocol VERSION] [--workload steady|first-contact|many-open|all-subscribed] [--cache]
-#     [FRAMES [history|other]]
+#   Benchmarks/instructions.sh --engine [--protocol VERSION] [--workload steady|first-contact|many-open|all-subscribed]
+#     [--cache | --footprint] [FRAMES [history|other]]
 # `--engine`: the connection engines' instructions per frame against MessageDecoder's (RESULTS.md,
 # "Connection engines"): bytes -> engine -> typed event (the application's requests included) against
 # decoding the same bytes. Counted only inside each contender's function (`--toggle-collect`), so
@@ -19,15 +19,18 @@
 # callgrind's cache simulation, with a fixed geometry so that figures compare across machines (32 KiB
 # 8-way L1 for instructions and data, 4 MiB 16-way last level, 64-byte lines): first-level data misses
 # (D1, reads and writes), last-level data misses (LL) and first-level instruction misses (I1) per frame.
-#   Benchmarks/instructions.sh --engine-server [--protocol VERSION] [--cache] [FRAMES [TYPE]]
+# `--footprint`: instead of the ratio, the code footprint (footprint.py): the distinct 64-byte code lines
+# each contender runs in about every frame, and those only the engines run, by function. Unlike the
+# simulated instruction misses of `--cache`, it barely moves with where the linker places the code.
+#   Benchmarks/instructions.sh --engine-server [--protocol VERSION] [--cache | --footprint] [FRAMES [TYPE]]
 # `--engine-server`: the server engine's instructions per client-to-server frame against
 # MessageDecoder's (the same frames as `vcproto-bench engine-server`, FRAMES corpus frames, 20000 by
 # default; TYPE: only frames of that type), counted only inside each contender's function; the
 # engine is a new connection, as in every round of `vcproto-bench engine-server`. `--cache`: also
-# the data cache misses per frame, as for `--engine`.
+# the data cache misses per frame, as for `--engine`; `--footprint` as for `--engine`.
 set -euo pipefail
 cd "$(dirname "$0")"
-protocol=0.2.0 encode="" engine="" cache="" workload=steady server=""
+protocol=0.2.0 encode="" engine="" cache="" workload=steady server="" footprint=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --protocol) protocol=$2; shift 2 ;;
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
     --engine) engine=1; shift ;;
     --engine-server) server=1; shift ;;
     --cache) cache=1; shift ;;
+    --footprint) footprint=$(mktemp -d); shift ;;
     --workload) workload=$2; shift 2 ;;
     *) break ;;
   esac
@@ -43,6 +47,9 @@ done
 collected() {
   sed -n 's/.*Collected : *//p' | awk '{ if (NF >= 9) print $1, $4, $5 + $6, $8 + $9; else print $1, 0, 0, 0 }'
 }
+[ -z "$footprint" ] || trap 'rm -rf "$footprint"' EXIT
+# callgrind's output file for contender $1: kept, with instruction addresses, only for --footprint.
+out_file() { if [ -n "$footprint" ]; then echo "--dump-instr=yes --callgrind-out-file=$footprint/$1.out"; else echo "--callgrind-out-file=/dev/null"; fi; }
 # The fixed cache geometry of --cache.
 cachesim=${cache:+--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=4194304,16,64}
 # report HEADING NAME FRAMES ENGINE-COUNTS(4) DECODE-COUNTS(4): the engine(s) NAME over decoding, per frame.
@@ -63,12 +70,18 @@ if [ -n "$server" ]; then
   ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
   server_count() {
     # shellcheck disable=SC2086 # the cache options are separate words
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*ServerEngineBenchmark*measured*' $cachesim \
+    valgrind --tool=callgrind $(out_file "$1") --toggle-collect='*ServerEngineBenchmark*measured*' $cachesim \
       .build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
       ${only:+--only "$only"} --contender "$1" 2>&1 | collected
   }
   n=$(.build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
     ${only:+--only "$only"} --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
+  if [ -n "$footprint" ]; then
+    server_count engine > /dev/null && server_count decode > /dev/null
+    echo "protocol $protocol, server engine, ${only:-all} client frames:"
+    python3 footprint.py "$footprint/engine.out" "$footprint/decode.out" "$n"
+    exit 0
+  fi
   # shellcheck disable=SC2046 # each count is four numbers
   report "protocol $protocol, server engine, ${only:-all} client frames" engine "$n" $(server_count engine) \
     $(server_count decode)
@@ -79,12 +92,18 @@ if [ -n "$engine" ]; then
   ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
   engine_count() {
     # shellcheck disable=SC2086 # the cache options are separate words
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*EngineBenchmark*measured*' $cachesim \
+    valgrind --tool=callgrind $(out_file "$1") --toggle-collect='*EngineBenchmark*measured*' $cachesim \
       .build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
       --workload "$workload" --contender "$1" 2>&1 | collected
   }
   n=$(.build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
     --workload "$workload" --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
+  if [ -n "$footprint" ]; then
+    engine_count engines > /dev/null && engine_count decode > /dev/null
+    echo "protocol $protocol, $workload workload, ${only:-all} frames:"
+    python3 footprint.py "$footprint/engines.out" "$footprint/decode.out" "$n"
+    exit 0
+  fi
   # shellcheck disable=SC2046 # each count is four numbers
   report "protocol $protocol, $workload workload, ${only:-all} frames" engines "$n" $(engine_count engines) \
     $(engine_count decode)
