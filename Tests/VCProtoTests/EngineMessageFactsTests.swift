@@ -6,7 +6,7 @@ import Testing
 @testable import VCProtoJSON
 
 /// What the client engine reads from a typed message instead of a tree (the generated
-/// `EngineFacts.swift`, ``HistoryFrame``) is what the frame's own members say, over every valid
+/// `EngineFacts.swift`, the history steps) is what the frame's own members say, over every valid
 /// message vector of every version, and over the same frames with the members added where the type
 /// does not declare them.
 @Suite struct EngineMessageFactsTests {
@@ -21,31 +21,46 @@ import Testing
     }
   }
 
+  /// The undeclared `file_signature` the history step of a frame before 0.5.0 reads.
+  static func undeclaredSignature(of typed: ServerMessage) -> String? {
+    switch typed {
+    case .sessionHistory(.v0_2_0(let h)): return ClientEngine.undeclaredSignature(in: h.additionalMembers)
+    case .sessionHistory(.v0_3_0(let h)): return ClientEngine.undeclaredSignature(in: h.additionalMembers)
+    case .sessionHistory(.v0_4_0(let h)): return ClientEngine.undeclaredSignature(in: h.additionalMembers)
+    case .sessionUpdated(.v0_2_0(let u)): return ClientEngine.undeclaredSignature(in: u.additionalMembers)
+    case .sessionUpdated(.v0_3_0(let u)): return ClientEngine.undeclaredSignature(in: u.additionalMembers)
+    default: return nil
+    }
+  }
+
   @Test func membersReadFromTheTypedMessageAreTheFramesMembers() throws {
     var server = 0
     var client = 0
+    var undeclaredSignatures = 0
     for (frame, message, version) in try Self.decodedVectors() {
       switch message {
       case .server(let typed):
         server += 1
         #expect(typed.sessionIdMember == frame["session_id"]?.stringValue, "\(version) \(frame)")
         #expect(typed.messageIdMember == frame["message_id"]?.stringValue, "\(version) \(frame)")
-        if let history = HistoryFrame(typed) {
-          #expect(history.sessionId == frame["session_id"]?.stringValue)
-          #expect(history.messages.count == frame["messages"]?.arrayValue?.count)
-          #expect(history.newestMessageId == frame["newest_message_id"]?.stringValue, "\(version) \(frame)")
-          #expect(history.isComplete == frame["is_complete"]?.boolValue, "\(version) \(frame)")
-          #expect(history.lastSeq == frame["last_seq"]?.intValue, "\(version) \(frame)")
-          #expect(history.nextSeq == frame["next_seq"]?.intValue, "\(version) \(frame)")
-          #expect(history.nextOffset == frame["next_offset"]?.intValue, "\(version) \(frame)")
-          #expect(history.endOfFile == frame["end_of_file"]?.boolValue, "\(version) \(frame)")
-          #expect(history.fileSignature == frame["file_signature"]?.stringValue, "\(version) \(frame)")
-          #expect(history.fileReplaced == frame["file_replaced"]?.boolValue, "\(version) \(frame)")
-          #expect(
-            history.gap?.reason.rawValue == frame["gap"]?["reason"]?.stringValue, "\(version) \(frame)")
-          for index in 0..<history.messages.count where version < "0.4.0" {
+        if let messages = SessionMessages(of: typed) {
+          // The history steps read the typed payload's own members; beyond those, the messages'
+          // positions and an undeclared `file_signature` (``ClientEngine/undeclaredSignature(in:)``).
+          #expect(messages.count == frame["messages"]?.arrayValue?.count)
+          for index in 0..<messages.count where version < "0.4.0" {
             let uuid = frame["messages"]?.arrayValue?[index]["uuid"]?.stringValue
-            #expect(history.messages.uuid(at: index) == uuid, "\(version) \(frame)")
+            #expect(messages.uuid(at: index) == uuid, "\(version) \(frame)")
+          }
+          var undeclared = frame
+          undeclared["file_signature"] = "9:undeclared"
+          if version < "0.5.0",
+            case .server(let retyped)? = try? MessageDecoder(
+              options: ValidationOptions(version: ProtocolVersion(rawValue: version)!)
+            ).decode(JSONValue.object(undeclared).jsonText)
+          {
+            #expect(Self.undeclaredSignature(of: retyped) == "9:undeclared", "\(version) \(frame)")
+            undeclaredSignatures += 1
+            #expect(Self.undeclaredSignature(of: typed) == frame["file_signature"]?.stringValue)
           }
         }
       case .client(let typed):
@@ -57,6 +72,7 @@ import Testing
       }
     }
     #expect(server > 200 && client > 200)
+    #expect(undeclaredSignatures > 10)
   }
 
   /// A `session_id` or `message_id` the type does not declare, added by the peer, is read too (as a

@@ -65,11 +65,18 @@ struct PositionWindow: Sendable {
   @discardableResult
   @inline(__always)
   mutating func insert(_ position: Int) -> Bool {
-    // The common case in line: sorted, room in the ring, and a position past the newest (a live
-    // session's next message). One write, no call.
-    if ascending, count < ring.count, count == 0 || position > newest {
-      appendWithRoom(position)
-      return true
+    // The common cases in line: sorted, and a position past the newest (a live session's next
+    // message), with room in the ring, or in a full window (a session followed for long): one
+    // write, no call.
+    if ascending, count == 0 || position > newest {
+      if count < ring.count {
+        appendWithRoom(position)
+        return true
+      }
+      if count == capacity {
+        overwriteOldest(position)
+        return true
+      }
     }
     return insertOtherwise(position)
   }
@@ -164,12 +171,20 @@ struct PositionWindow: Sendable {
     if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
     if count == capacity {
       let oldest = ring[head]
-      ring[head] = position
-      head = head + 1 == capacity ? 0 : head + 1
+      overwriteOldest(position)
       return oldest
     }
     appendWithRoom(position)
     return nil
+  }
+
+  /// Puts `position` last in a full ring (`count == capacity`), in place of the oldest.
+  @inline(__always)
+  private mutating func overwriteOldest(_ position: Int) {
+    // `head` is below the ring's size (`capacity` when full).
+    let start = head
+    ring.withUnsafeMutableBufferPointer { ring in ring[start] = position }
+    head = start + 1 == capacity ? 0 : start + 1
   }
 
   /// Puts `position` last in a ring with room for it (`count < ring.count`).

@@ -4,11 +4,18 @@ import VCProtoJSON
 /// (0.4.0 and 0.5.0 messages carry one): exact scalars, as ``SessionKey`` compares ids, with the
 /// frame's bytes taken once per frame instead of once per message.
 enum SessionBytes {
-  /// Calls `body` with `id`'s UTF-8 bytes (in place for a native string; a copy otherwise).
+  /// Calls `body` with `id`'s UTF-8 bytes (in place for a native string; a copy otherwise, out of
+  /// line: the bridged strings that need it never come from the decoder).
   @inline(__always)
   static func with<Result>(_ id: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     if let result = id.utf8.withContiguousStorageIfAvailable(body) { return result }
-    return Array(id.utf8).withUnsafeBufferPointer(body)
+    return withCopy(id, body)
+  }
+
+  /// ``with(_:_:)`` over a copy of `id`'s bytes.
+  @inline(never)
+  static func withCopy<Result>(_ id: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    Array(id.utf8).withUnsafeBufferPointer(body)
   }
 
   /// Whether `id` is exactly `session`'s bytes.

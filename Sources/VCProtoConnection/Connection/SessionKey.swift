@@ -34,8 +34,9 @@ struct SessionKey: Equatable, Sendable {
     Array(id.utf8).withUnsafeBufferPointer(SessionIDHash.of).hash
   }
 
-  /// Equal hashes, then the same bytes (``Swift/String/hasSameScalars(as:)``, in line).
+  /// Equal hashes, then the same bytes, compared in line (``SessionBytes``: on every history frame's
+  /// subscription lookup, where a call to `String`'s comparison ran ten more lines of code).
   static func == (a: SessionKey, b: SessionKey) -> Bool {
-    a.hash == b.hash && a.id.hasSameScalars(as: b.id)
+    a.hash == b.hash && SessionBytes.with(a.id) { SessionBytes.same(b.id, $0) }
   }
 }
