@@ -416,6 +416,27 @@ import Testing
     }
   }
 
+  /// The in-line digest of the real server's form (`<digits>:<uuid>`, ``SignatureDigest/init(_:)``) is
+  /// the digest the general split gives (``SignatureDigest/splitting(_:)``), at every edge of that
+  /// form: digit counts around eighteen, leading zeros, a sign, no digit, an empty or long rest, a
+  /// non-ASCII byte after the colon, a second colon.
+  @Test func commonFormDigestIsTheSplitDigest() {
+    let rest40 = String(repeating: "u", count: 40)
+    let samples = [
+      "48213:1f0e2d3c-aaaa-4bbb-8ccc-0123456789ab", "0:u", "007:u", "5:", "5::", "5:u:v", ":u", "+5:u", "-5:u",
+      "5:" + rest40, "5:" + rest40 + "u", "5:\u{e9}", "5:\u{301}", "5:u\u{e9}", "5 :u", "5a:u", "\u{e9}5:u",
+      String(repeating: "9", count: 17) + ":u", String(repeating: "9", count: 18) + ":u",
+      String(repeating: "9", count: 19) + ":u", String(repeating: "1", count: 19) + ":u",
+      String(repeating: "0", count: 25) + "7:u", "99999999999999999999:u", "12345", "", ":",
+    ]
+    for signature in samples {
+      #expect(SignatureDigest(signature) == SignatureDigest.splitting(signature), "\(signature)")
+    }
+    #expect(SignatureDigest("007:u") == SignatureDigest("7:u"))
+    #expect(SignatureDigest("8:u").isReplaced(by: SignatureDigest("7:u")))
+    #expect(!SignatureDigest("7:u").isReplaced(by: SignatureDigest("8:u")))
+  }
+
   /// A `hello` list longer than the handshake-list cap (64, STANDARDS.md#negotiation-and-auth) is refused before
   /// it is read: the client closes without sending `connect` and backs off; 64 entries are fine.
   @Test func overlongHelloListsAreRefused() throws {

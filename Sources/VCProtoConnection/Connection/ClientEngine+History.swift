@@ -24,47 +24,52 @@ extension ClientEngine {
     case continueNow
   }
 
-  /// A `session_history` (or 0.2.0/0.3.0 `session_updated`): `true` when it was handled: a subscribed
-  /// session's became a ``SessionUpdate``; a `session_history` of a session not subscribed is
-  /// dropped and reported (``FindingCode/unsubscribedSessionData``), never delivered; a
-  /// `session_updated` of a session not subscribed is left to be delivered as received.
+  /// A `session_history` (`typed`, moved here whole: binding its payload on the way copied it): a
+  /// subscribed session's becomes a ``SessionUpdate``; one of a session not subscribed is dropped
+  /// and reported (``FindingCode/unsubscribedSessionData``), never delivered.
   ///
   /// The decoder is the negotiated version's, and it types a `session_history` as its own version's
-  /// payload: the payload's case is the connection's family (a `session_updated`, typed as 0.2.0's
-  /// from 0.4.0 on, comes here only on a message-id connection: ``onReady(_:now:_:)``).
-  mutating func onHistory(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) -> Bool {
-    guard negotiatedVersion != nil else { return false }
-    switch typed {
+  /// payload: the payload's case is the connection's family.
+  mutating func onHistory(_ typed: consuming ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+    switch consume typed {
     case .sessionHistory(.v0_5_0(let h)):
-      return history(h.sessionId, .v0_5_0(h.messages), now: now, &out) { Self.applyOffset(h, to: &$0, update: &$1) }
+      historyStep(h.sessionId, .v0_5_0(h.messages), now: now, &out) { Self.applyOffset(h, to: &$0, update: &$1) }
     case .sessionHistory(.v0_4_0(let h)):
-      return history(h.sessionId, .v0_4_0(h.messages), now: now, &out) { Self.applySeq(h, to: &$0, update: &$1) }
+      historyStep(h.sessionId, .v0_4_0(h.messages), now: now, &out) { Self.applySeq(h, to: &$0, update: &$1) }
     case .sessionHistory(.v0_2_0(let h)):
-      return history(h.sessionId, .v0_2_0(h.messages), now: now, &out) {
+      historyStep(h.sessionId, .v0_2_0(h.messages), now: now, &out) {
         Self.applyMessageId(
           .v0_2_0(h.messages), session: h.sessionId, newest: h.newestMessageId, isComplete: h.isComplete,
           signature: Self.undeclaredSignature(in: h.additionalMembers), to: &$0, update: &$1)
       }
     case .sessionHistory(.v0_3_0(let h)):
-      return history(h.sessionId, .v0_3_0(h.messages), now: now, &out) {
+      historyStep(h.sessionId, .v0_3_0(h.messages), now: now, &out) {
         Self.applyMessageId(
           .v0_3_0(h.messages), session: h.sessionId, newest: h.newestMessageId, isComplete: h.isComplete,
           signature: Self.undeclaredSignature(in: h.additionalMembers), to: &$0, update: &$1)
       }
-    case .sessionUpdated(.v0_2_0(let u)):
-      return history(u.sessionId, .v0_2_0(u.messages), isHistory: false, now: now, &out) {
+    default:
+      assertionFailure("not a session_history")
+    }
+  }
+
+  /// A 0.2.0/0.3.0 `session_updated` on a message-id connection (``onReady(_:now:_:)``; from 0.4.0 on
+  /// it is not history): `true` when it was a subscribed session's and became a ``SessionUpdate``;
+  /// one of a session not subscribed is left to be delivered as received.
+  mutating func onUpdated(_ updated: SessionUpdatedMessage, now: Int64, _ out: inout [ClientAction]) -> Bool {
+    switch updated {
+    case .v0_2_0(let u):
+      return historyStep(u.sessionId, .v0_2_0(u.messages), isHistory: false, now: now, &out) {
         Self.applyMessageId(
           .v0_2_0(u.messages), session: u.sessionId, newest: nil, isComplete: nil,
           signature: Self.undeclaredSignature(in: u.additionalMembers), to: &$0, update: &$1)
       }
-    case .sessionUpdated(.v0_3_0(let u)):
-      return history(u.sessionId, .v0_3_0Updated(u.messages), isHistory: false, now: now, &out) {
+    case .v0_3_0(let u):
+      return historyStep(u.sessionId, .v0_3_0Updated(u.messages), isHistory: false, now: now, &out) {
         Self.applyMessageId(
           .v0_3_0Updated(u.messages), session: u.sessionId, newest: nil, isComplete: nil,
           signature: Self.undeclaredSignature(in: u.additionalMembers), to: &$0, update: &$1)
       }
-    default:
-      return false
     }
   }
 
@@ -73,8 +78,8 @@ extension ClientEngine {
   /// subscription in place: no copy of its tables), delivered, then what follows. `isHistory`:
   /// a `session_history` (of a session not subscribed: reported), else a `session_updated` (left to
   /// be delivered as received).
-  @inline(__always)
-  mutating func history(
+  @inline(__always) @discardableResult
+  mutating func historyStep(
     _ id: String, _ messages: SessionMessages, isHistory: Bool = true, now: Int64, _ out: inout [ClientAction],
     step: (inout Subscription, inout SessionUpdate) -> HistoryFollowUp
   ) -> Bool {

@@ -23,9 +23,10 @@ extension ClientEngine {
       connectionLost(.authFailed, now: now, close: true, &out)
       return
     case .sessionHistory:
-      if onHistory(typed, now: now, &out) { return }
-    case .sessionUpdated:
-      if family == .messageId, onHistory(typed, now: now, &out) { return }
+      onHistory(typed, now: now, &out)
+      return
+    case .sessionUpdated(let updated):
+      if family == .messageId, onUpdated(updated, now: now, &out) { return }
     case .sessionReady, .sessionCreated, .turnComplete:
       if let id = typed.sessionIdMember { pendingNewSessions.removeAll { $0.hasSameScalars(as: id) } }
     default: break

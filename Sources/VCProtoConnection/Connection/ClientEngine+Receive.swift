@@ -60,15 +60,39 @@ extension ClientEngine {
     }
     // Ready: the negotiated version's decoder (used in place, not copied), on its direct path from
     // the bytes; the validator runs only on a frame that fails, to say why.
-    guard var decoded = decodeReady(bytes, now: now, &out) else { return }
-    if channel == nil, capabilityFlags.contains(.compressionText), case .text = message,
-      case .unknown(let object) = decoded, EnvelopeForm.isTextEnvelope(object)
-    {
-      guard let inner = openTextEnvelope(object, now: now, &out), let frame = decodeReady(inner, now: now, &out)
-      else { return }
-      decoded = frame
+    guard let decoded = decodeReady(bytes, now: now, &out) else { return }
+    switch consume decoded {
+    case .server(let typed):
+      // Most frames of a session: a history straight to its step (``receive(_:now:_:)`` of the
+      // typed message and ``onReady(_:now:_:)`` do nothing else with it once ready), so that the
+      // code a history frame runs besides the decoder's stays short (ClientEngine+History.swift).
+      // (The message is moved, never copied: binding the history's payload here copied it.)
+      if state == .ready, case .sessionHistory = typed {
+        onHistory(typed, now: now, &out)
+      } else {
+        receive(typed, now: now, &out)
+      }
+    case .unknown(let object): unknownFrame(object, message, now: now, &out)
+    case .client(let message): wrongDirection(message.type, now: now, &out)
     }
-    guard let typed = serverMessage(consume decoded, now: now, &out) else { return }
+  }
+
+  /// A frame of no type the version knows: with `compression_text` negotiated (and no authenticated
+  /// frames), a text envelope is opened and its frame decoded and acted on; anything else is delivered
+  /// as ``ServerMessage/unknown(_:)``. Out of line: no frame of a correct uncompressed session.
+  @inline(never)
+  mutating func unknownFrame(
+    _ object: JSONObject, _ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]
+  ) {
+    guard channel == nil, capabilityFlags.contains(.compressionText), case .text = message,
+      EnvelopeForm.isTextEnvelope(object)
+    else {
+      receive(.unknown(object), now: now, &out)
+      return
+    }
+    guard let inner = openTextEnvelope(object, now: now, &out), let frame = decodeReady(inner, now: now, &out),
+      let typed = serverMessage(frame, now: now, &out)
+    else { return }
     receive(typed, now: now, &out)
   }
 

@@ -126,6 +126,15 @@ public struct ClientEngine: Sendable {
   public mutating func handle(
     _ event: ClientEvent, now: Int64, into actions: inout [ClientAction]
   ) throws(IllegalEvent) {
+    // A message received on a ready connection (every frame of a session, always allowed there)
+    // goes straight to `receive`: the hot path runs no transition-table lookup and no second
+    // switch, so that it adds few lines of code to the decoder's (ClientEngine+History.swift).
+    if state == .ready, case .received(let message) = event {
+      receive(message, now: now, &actions)
+      endEvent(now: now, &actions)
+      assert(ClientTransitions.mask(.ready, .frame) & 1 << state.ordinal != 0, "received led to \(state)")
+      return
+    }
     switch event {
     case .transportOpened(let id, _), .transportClosed(let id, _):
       // Another transport's late news (one the engine closed or gave up on): not this conversation's.
@@ -156,6 +165,14 @@ public struct ClientEngine: Sendable {
     case .unsubscribe(let id): unsubscribe(id, &actions)
     case .send(let message, let requestId): try send(event: message, requestId: requestId, now: now, &actions)
     }
+    endEvent(now: now, &actions)
+    assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
+  }
+
+  /// What every event ends with: a client that stopped reconnecting by itself fails what it queued;
+  /// a channel that used its last sequence number closes the connection.
+  @inline(__always)
+  mutating func endEvent(now: Int64, _ actions: inout [ClientAction]) {
     if !outbox.isEmpty, state == .reauthRequired || state == .upgradeRequired || state == .stopped {
       // The client stopped reconnecting by itself: what it queued will never be sent.
       failOutbox(.notReconnecting, &actions)
@@ -166,7 +183,6 @@ public struct ClientEngine: Sendable {
         connectionLost(.authenticatedFrame(.sequenceExhausted), now: now, close: true, &actions)
       }
     }
-    assert(targets & 1 << state.ordinal != 0, "\(event.name) led to \(state), not in the table")
     assert(
       armedContinuations == armed.keys.count(where: { if case .continuation = $0 { true } else { false } }),
       "armedContinuations out of step with the armed timers")

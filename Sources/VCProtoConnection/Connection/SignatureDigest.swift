@@ -26,7 +26,50 @@ struct SignatureDigest: Sendable, Hashable {
   let w3: UInt64
   let w4: UInt64
 
+  /// The digest of `signature`. The real server's form, `<digits>:<uuid>`, is read in one pass over
+  /// its bytes, in line (``init(commonForm:)``: every 0.5.0 history frame carries a signature, and a
+  /// short path evicts less of the decoder's code from the instruction cache); any other form is
+  /// split as ``FileSignature`` splits it (``splitting(_:)``), which gives the same digest for every
+  /// signature.
   init(_ signature: String) {
+    self = SessionBytes.with(signature) { Self(commonForm: $0) } ?? Self.splitting(signature)
+  }
+
+  /// The digest of `bytes` when they are one to eighteen ASCII digits, a colon, and at most
+  /// ``inlineBytes`` bytes, the first of them (if any) ASCII; `nil` otherwise. Exactly what
+  /// ``splitting(_:)`` gives for such bytes: the digits are an integer no sign, overflow or later colon
+  /// can change, and an ASCII byte cannot join the colon into another character.
+  @inline(__always)
+  private init?(commonForm bytes: UnsafeBufferPointer<UInt8>) {
+    var length = 0
+    var colon = 0
+    while colon < bytes.count, colon < 18 {
+      let digit = bytes[colon] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      length = length &* 10 &+ Int(digit)
+      colon += 1
+    }
+    let count = bytes.count - colon - 1
+    guard colon > 0, colon < bytes.count, bytes[colon] == UInt8(ascii: ":"), count <= Self.inlineBytes,
+      count == 0 || bytes[colon + 1] < 0x80
+    else { return nil }
+    var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &words) { storage in
+      storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(colon + 1)...]))
+    }
+    self.init(length: length, count: count, words: words)
+  }
+
+  private init(length: Int?, count: Int, words: (UInt64, UInt64, UInt64, UInt64, UInt64)) {
+    self.length = length
+    self.count = count
+    (w0, w1, w2, w3, w4) = words
+  }
+
+  /// The digest of any signature: split as ``FileSignature/split(_:)`` splits it (out of line: the
+  /// real server's signatures take ``init(commonForm:)``).
+  @inline(never)
+  static func splitting(_ signature: String) -> SignatureDigest {
     var text = signature
     var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     // The signature's bytes split as `FileSignature.split` splits the string; when reading bytes
@@ -52,9 +95,7 @@ struct SignatureDigest: Sendable, Hashable {
         }
       }
     }
-    self.length = length
-    self.count = count
-    (w0, w1, w2, w3, w4) = words
+    return SignatureDigest(length: length, count: count, words: words)
   }
 
   /// `true` when `current` shows a different file than `self` (seen), as
