@@ -23,6 +23,12 @@ import Testing
       // A long id and the same text with spare capacity (two buffers, one text).
       ("f47ac10b-58cc-4372-a567-0e02b2c3d479", spare("f47ac10b-58cc-4372-a567-0e02b2c3d479"), true),
       ("f47ac10b-58cc-4372-a567-0e02b2c3d479", "f47ac10b-58cc-4372-a567-0e02b2c3d47a", false),
+      // Around the bytes a key keeps itself (48): differing in the last kept byte, in the first byte
+      // past them (only the ids' own bytes can tell), and equal ids longer than that.
+      (String(repeating: "x", count: 47) + "a", String(repeating: "x", count: 47) + "b", false),
+      (String(repeating: "x", count: 48) + "a", String(repeating: "x", count: 48) + "b", false),
+      (String(repeating: "x", count: 48) + "a", spare(String(repeating: "x", count: 48) + "a"), true),
+      (String(repeating: "x", count: 48), String(repeating: "x", count: 48) + "\u{0}", false),
     ]
     for (a, b, equal) in pairs {
       #expect((SessionKey(a) == SessionKey(b)) == equal, "\(a) \(b)")

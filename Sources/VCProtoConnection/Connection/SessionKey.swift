@@ -15,28 +15,49 @@ struct SessionKey: Equatable, Sendable {
   let id: String
   /// The id's hash (``SessionIDHash`` of its UTF-8 bytes).
   let hash: Int
+  /// The id's UTF-8 byte count.
+  let count: Int
+  /// The id's first ``inlineBytes`` UTF-8 bytes, zero-padded, in memory order: all of a UUID's 36.
+  let w0, w1, w2, w3, w4, w5: UInt64
+
+  /// The bytes of an id kept in the key itself (six words).
+  static let inlineBytes = 48
 
   init(_ id: String) {
-    self.id = id
-    hash = id.utf8.withContiguousStorageIfAvailable { SessionIDHash.of($0).hash } ?? Self.hashOfCopy(id)
+    self.init(id, hash: nil)
   }
 
   /// A key with a hash of the caller's choosing, for tests that need colliding hashes (`hash` must be
   /// a function of `id`'s bytes, as ``init(_:)``'s is).
-  init(_ id: String, hash: Int) {
+  init(_ id: String, hash: Int?) {
     self.id = id
-    self.hash = hash
+    var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    let (hashed, count) = SessionBytes.with(id) { bytes in
+      withUnsafeMutableBytes(of: &words) { storage in
+        storage.copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(Self.inlineBytes)))
+      }
+      return (SessionIDHash.of(bytes).hash, bytes.count)
+    }
+    self.hash = hash ?? hashed
+    self.count = count
+    (w0, w1, w2, w3, w4, w5) = words
   }
 
-  /// The hash of an id whose bytes are not contiguous (a bridged string): the same value, over a copy.
-  @inline(never)
-  static func hashOfCopy(_ id: String) -> Int {
-    Array(id.utf8).withUnsafeBufferPointer(SessionIDHash.of).hash
-  }
-
-  /// Equal hashes, then the same bytes, compared in line (``SessionBytes``: on every history frame's
-  /// subscription lookup, where a call to `String`'s comparison ran ten more lines of code).
+  /// Equal hashes and the same bytes. An id of at most ``inlineBytes`` bytes (every real one) is
+  /// compared by the key's own words, in line, without reading the string (a lookup runs this on
+  /// every history frame: comparing through `String`'s storage took a function of seven code lines);
+  /// a longer one by its remaining bytes too, out of line.
   static func == (a: SessionKey, b: SessionKey) -> Bool {
-    a.hash == b.hash && SessionBytes.with(a.id) { SessionBytes.same(b.id, $0) }
+    guard a.hash == b.hash, a.count == b.count, a.w0 == b.w0, a.w1 == b.w1, a.w2 == b.w2, a.w3 == b.w3,
+      a.w4 == b.w4, a.w5 == b.w5
+    else { return false }
+    return a.count <= inlineBytes || sameLongIds(a.id, b.id)
+  }
+
+  /// Whether two ids longer than ``inlineBytes`` are the same bytes.
+  @inline(never)
+  static func sameLongIds(_ a: String, _ b: String) -> Bool {
+    SessionBytes.with(a) { SessionBytes.same(b, $0) }
   }
 }
