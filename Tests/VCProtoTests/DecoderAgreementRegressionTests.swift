@@ -26,7 +26,7 @@ import Testing
     #expect(!Validator(options: options).validate(frame).isValid)
     for decoder in [
       MessageDecoder(options: options),
-      MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in }),
+      MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .info) { _ in }),
     ] {
       #expect(throws: DecodingFailure.self) { try decoder.decode(frame) }
     }

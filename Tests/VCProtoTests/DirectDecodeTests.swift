@@ -10,14 +10,15 @@ import Testing
 /// parse into `JSONValue`, then the model and the validator): the same result on every frame, and the
 /// direct path really taken on the frames it is meant for.
 @Suite struct DirectDecodeTests {
-  /// A decoder forced onto the tree path: with a logger, the decoder always asks the validator.
+  /// A decoder forced onto the tree path: with a logger that records warnings, the decoder always asks
+  /// the validator (``DecodeStrategy``; one that records only errors takes the direct path).
   static let treeDecoder = MessageDecoder(
-    options: ValidationOptions(version: .v0_2_0), logger: ProtocolLogger(minimumLevel: .error) { _ in })
+    options: ValidationOptions(version: .v0_2_0), logger: ProtocolLogger(minimumLevel: .info) { _ in })
 
   /// Both paths on one frame: equal messages, or equal findings.
   static func expectSameResult(_ bytes: [UInt8], _ label: String, options: ValidationOptions? = nil) {
     let treeDecoder =
-      options.map { MessageDecoder(options: $0, logger: ProtocolLogger(minimumLevel: .error) { _ in }) } ?? treeDecoder
+      options.map { MessageDecoder(options: $0, logger: ProtocolLogger(minimumLevel: .info) { _ in }) } ?? treeDecoder
     let direct = Result { () throws(DecodingFailure) in
       try MessageDecoder(options: options ?? .init(version: .v0_2_0)).decode(bytes)
     }
@@ -129,7 +130,7 @@ import Testing
     where v.valid && v.frame.hasPrefix("{\"type\":") && !v.id.hasSuffix("combining_mark") {
       let options = ValidationOptions(version: ProtocolVersion(rawValue: v.protocol_version)!)
       let decoder = MessageDecoder(options: options)
-      let tree = MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in })
+      let tree = MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .info) { _ in })
       let expected = try tree.decode(v.frame)
       if case .unknown = expected { continue }
       if Validator.handshakeTypes.contains(expected.type) { handshake += 1 }

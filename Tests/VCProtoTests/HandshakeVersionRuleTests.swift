@@ -55,7 +55,7 @@ import Testing
     let direct = MessageDecoder(options: options).directBuild(Array(frame.utf8))
     #expect((direct != nil) == valid, "\(version): \(frame)", sourceLocation: sourceLocation)
     if let direct {
-      let tree = MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .error) { _ in })
+      let tree = MessageDecoder(options: options, logger: ProtocolLogger(minimumLevel: .info) { _ in })
       #expect(direct == (try? tree.decode(frame)), "\(version): \(frame)", sourceLocation: sourceLocation)
     }
   }
