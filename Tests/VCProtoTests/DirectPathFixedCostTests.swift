@@ -31,11 +31,13 @@ import Testing
     }
     #expect(!buffersMade(#"{"type":"ping"}"#, pullTypeAndString))
     #expect(!buffersMade(#"{"type":"ping","text":"no escapes, é"}"#, pullTypeAndString))
-    // An escaped string near the frame's end is unescaped on the stack; one further from the end
-    // needs the scratch space; a tree the stacks.
+    // An escaped string is unescaped on the stack wherever it is in the frame; only one longer than
+    // the stack space needs the scratch space; a tree the stacks.
     #expect(!buffersMade(#"{"type":"ping","text":"a\nb"}"#, pullTypeAndString))
     let far = String(repeating: " ", count: JSONParser.stackUnescapeBytes)
-    #expect(buffersMade(#"{"type":"ping","text":"a\nb""# + far + "}", pullTypeAndString))
+    #expect(!buffersMade(#"{"type":"ping","text":"a\nb""# + far + "}", pullTypeAndString))
+    let long = String(repeating: "x", count: JSONParser.stackUnescapeBytes)
+    #expect(buffersMade(#"{"type":"ping","text":"a\nb"# + long + #"""# + far + "}", pullTypeAndString))
     #expect(buffersMade(#"{"type":"ping"}"#) { _ = try? $0.parseDocument() })
   }
 

@@ -58,11 +58,14 @@ import Testing
   /// Escapes at every position relative to the eight-byte words the reader steps over, next to
   /// multi-byte characters: each string decodes to the text it was built from (the oracle is the
   /// table below, one escape and the character RFC 8259 section 7 says it stands for). Each string
-  /// twice: near the frame's end (unescaped on the stack) and followed by enough whitespace to be
-  /// unescaped in the parser's scratch space.
-  @Test(arguments: [0, JSONParser.stackUnescapeBytes])
-  func unescapesAtEveryOffset(trailingSpaces: Int) throws {
+  /// three ways: near the frame's end; followed by enough whitespace that the stack space is all there
+  /// is room for (``JSONParser/stackUnescapeBytes``); and led by plain characters up to a few bytes
+  /// short of that space, so that the string outgrows it at every point of the pieces (in a run, an
+  /// escape, a multi-byte character) and goes on in the scratch space.
+  @Test(arguments: [(0, 0), (JSONParser.stackUnescapeBytes, 0), (0, JSONParser.stackUnescapeBytes - 24)])
+  func unescapesAtEveryOffset(trailingSpaces: Int, padding: Int) throws {
     let tail = String(repeating: " ", count: trailingSpaces)
+    let pad = String(repeating: "p", count: padding)
     let pieces: [(raw: String, text: String)] = [
       (#"\n"#, "\n"), (#"\""#, "\""), (#"\\"#, "\\"), (#"\u00e9"#, "\u{E9}"), (#"\ud83d\ude00"#, "\u{1F600}"),
       (#"\/"#, "/"), (#"\t"#, "\t"), (#"\b\f\r"#, "\u{8}\u{C}\r"), ("é", "é"), ("€", "€"),
@@ -70,25 +73,35 @@ import Testing
     for offset in 0..<17 {
       for (i, first) in pieces.enumerated() {
         let second = pieces[(i + 1) % pieces.count]
-        let lead = String(repeating: "x", count: offset)
+        let lead = pad + String(repeating: "x", count: offset)
         let gap = String(repeating: "y", count: (offset * 3) % 11)
         let raw = "\"" + lead + first.raw + gap + second.raw + "z\""
         let text = lead + first.text + gap + second.text + "z"
         #expect(try reader.parse(raw + tail) == .string(text), "\(raw)")
+        // Escapes from the first byte on: the stack space overflows at an escape.
+        let escaped = "\"" + String(repeating: #"\n"#, count: padding + offset) + first.raw + second.raw + "\""
+        let unescaped = String(repeating: "\n", count: padding + offset) + first.text + second.text
+        #expect(try reader.parse(escaped + tail) == .string(unescaped), "\(escaped.prefix(40))")
+        // Both in one frame: the second string starts afresh where the first left the scratch space.
+        let both = try reader.parse("[" + escaped + "," + raw + "]" + tail)
+        #expect(both == .array([.string(unescaped), .string(text)]), "\(raw)")
       }
     }
   }
 
   /// The string limit applies to the decoded bytes: four escapes of one byte each fit a limit of
-  /// four bytes (eight bytes on the wire), five do not; near the frame's end and far from it.
-  @Test(arguments: [0, JSONParser.stackUnescapeBytes])
-  func escapedStringsCountDecodedBytes(trailingSpaces: Int) throws {
+  /// four bytes (eight bytes on the wire), five do not; near the frame's end and far from it; and a
+  /// string longer than the stack space is counted the same once it goes on in the scratch space.
+  @Test(arguments: [(0, 4), (JSONParser.stackUnescapeBytes, 4), (0, JSONParser.stackUnescapeBytes + 4)])
+  func escapedStringsCountDecodedBytes(trailingSpaces: Int, limit: Int) throws {
     let tail = String(repeating: " ", count: trailingSpaces)
-    let reader = JSONReader(limits: JSONLimits(maxStringBytes: 4))
-    #expect(try reader.parse(#""\n\n\n\n""# + tail) == .string("\n\n\n\n"))
-    #expect(throws: JSONReadError.self) { try reader.parse(#""\n\n\n\n\n""# + tail) }
+    let reader = JSONReader(limits: JSONLimits(maxStringBytes: limit))
+    let fits = "\"" + String(repeating: #"\n"#, count: limit) + "\""
+    let over = "\"" + String(repeating: #"\n"#, count: limit + 1) + "\""
+    #expect(try reader.parse(fits + tail) == .string(String(repeating: "\n", count: limit)))
+    #expect(throws: JSONReadError.self) { try reader.parse(over + tail) }
     do {
-      _ = try reader.parse(#""\n\n\n\n\n""# + tail)
+      _ = try reader.parse(over + tail)
     } catch {
       #expect(error.kind == .stringTooLong)
     }
