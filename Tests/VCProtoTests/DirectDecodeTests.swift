@@ -71,6 +71,55 @@ import Testing
     #expect(frames > 2000)
   }
 
+  /// `null` in place of each member of each valid vector, nested members included: the direct path
+  /// decodes exactly what the tree path decodes (the generated decoders test for `null` only where it
+  /// is allowed or the type's own read would take it; a string, number, boolean or array read refuses
+  /// it by itself), in the vector's version.
+  @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func nullInPlaceOfEachMemberDecodesAlikeOnBothPaths() throws {
+    /// The value with one member (the `index`-th met, depth first) replaced by `null`; `index` counts down.
+    func nulled(_ value: JSONValue, _ index: inout Int) -> JSONValue {
+      switch value {
+      case .object(let object):
+        var members = object.members
+        for i in members.indices {
+          if index == 0, members[i].key != "type" {
+            members[i].value = .null
+            index -= 1
+            return .object(JSONObject(members))
+          }
+          if members[i].key != "type" { index -= 1 }
+          members[i].value = nulled(members[i].value, &index)
+          if index < 0 { return .object(JSONObject(members)) }
+        }
+        return value
+      case .array(let items):
+        var items = items
+        for i in items.indices {
+          items[i] = nulled(items[i], &index)
+          if index < 0 { return .array(items) }
+        }
+        return value
+      default: return value
+      }
+    }
+    var (frames, refused) = (0, 0)
+    for v in try MessageVectorTests.vectors() where v.valid {
+      guard let tree = try? JSONReader().parse(v.frame) else { continue }
+      let options = ValidationOptions(version: ProtocolVersion(rawValue: v.protocol_version)!)
+      for member in 0..<64 {
+        var index = member
+        let variant = nulled(tree, &index)
+        guard index < 0 else { break }  // every member done
+        let bytes = Array(variant.jsonText.utf8)
+        Self.expectSameResult(bytes, "\(v.id), member \(member) null", options: options)
+        if (try? MessageDecoder(options: options).decode(bytes)) == nil { refused += 1 }
+        frames += 1
+      }
+    }
+    #expect(frames > 1000)
+    #expect(refused > 500)
+  }
+
   /// The one generated decoder over its two readers, on every vector in its own version: the tree
   /// reader reads every frame the validator accepts, to the message the decoder returns; it refuses
   /// every other; and where the bytes reader reads a frame, it reads the same message.

@@ -91,7 +91,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "api_key") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           _apiKey = v
           continue
@@ -109,7 +108,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "capabilities") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [String].read(&r)
           guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
             throw r.miss(key)
@@ -120,7 +118,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "auth_version") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _authVersion = v
@@ -129,7 +126,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "client_nonce") {
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _clientNonce = v
@@ -139,7 +135,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "auth_response") {
           guard seen & 256 == 0 else { throw r.miss(key) }
           seen |= 256
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _authResponse = v
@@ -161,7 +156,6 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "protocol_versions") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [String].read(&r)
           guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
@@ -360,7 +354,6 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -466,7 +459,6 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -568,7 +560,6 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -904,7 +895,6 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "text") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -948,7 +938,6 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "idempotency_key") {
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _idempotencyKey = v
           continue
@@ -1136,7 +1125,6 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "text") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -1189,7 +1177,6 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "idempotency_key") {
           guard seen & 256 == 0 else { throw r.miss(key) }
           seen |= 256
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _idempotencyKey = v
           continue
@@ -1376,7 +1363,6 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "path") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _path = v
           continue
@@ -1448,7 +1434,6 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "size_kb") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _sizeKb = v
@@ -1521,7 +1506,6 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "message_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _messageId = v
           continue
@@ -1593,7 +1577,6 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1665,7 +1648,6 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1742,7 +1724,6 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1751,7 +1732,6 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
         if r.keyIs(key, "message_text") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _messageText = v
           continue
@@ -1832,7 +1812,6 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
         if r.keyIs(key, "session_name") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionName = v
           continue
@@ -1841,7 +1820,6 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
         if r.keyIs(key, "parent_directory") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _parentDirectory = v
           continue
@@ -1922,7 +1900,6 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "command_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandId = v
           continue
@@ -1931,7 +1908,6 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "working_directory") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -2099,7 +2075,6 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, ModelReada
         if r.keyIs(key, "command_session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandSessionId = v
           continue
@@ -2181,7 +2156,6 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "content") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _content = v
           continue
@@ -2190,7 +2164,6 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "filename") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _filename = v
           continue
@@ -2199,7 +2172,6 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "storage_location") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _storageLocation = v
           continue
@@ -2279,7 +2251,6 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "storage_location") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _storageLocation = v
           continue
@@ -2356,7 +2327,6 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "filename") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _filename = v
           continue
@@ -2365,7 +2335,6 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "storage_location") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _storageLocation = v
           continue
@@ -2451,7 +2420,6 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "recipe_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _recipeId = v
           continue
@@ -2460,7 +2428,6 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2574,7 +2541,6 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "recipe_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _recipeId = v
           continue
@@ -2583,7 +2549,6 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2726,7 +2691,6 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2924,7 +2888,6 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "text") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -3001,7 +2964,6 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "action") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _action = v
           continue
@@ -3010,7 +2972,6 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "callback_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _callbackId = v
           continue
@@ -3087,7 +3048,6 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "reason") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _reason = v
           continue

@@ -86,7 +86,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "message") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           _message = v
           continue
@@ -94,7 +93,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "version") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           if let version, !HandshakeRules.accepts(v, .ceiling, connection: version) {
@@ -107,7 +105,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "challenge") {
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _challenge = v
@@ -117,7 +114,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "auth_version") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _authVersion = v
@@ -126,7 +122,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "instructions") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           _instructions = v
           continue
@@ -134,7 +129,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "capabilities") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [String].read(&r)
           guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
             throw r.miss(key)
@@ -146,7 +140,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "auth_versions") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [Int].read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
@@ -159,7 +152,6 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "protocol_versions") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [String].read(&r)
           guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
@@ -293,7 +285,6 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "message") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           _message = v
           continue
@@ -316,7 +307,6 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "capabilities") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [String].read(&r)
           guard HandshakeRules.accepts(listCount: v.count, limit: r.handshakeListLimit) else {
             throw r.miss(key)
@@ -327,7 +317,6 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "auth_version") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _authVersion = v
@@ -336,7 +325,6 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "server_proof") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .hex) else { throw r.miss(key) }
           _serverProof = v
@@ -346,7 +334,6 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "negotiated_protocol_version") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _negotiatedProtocolVersion = v
@@ -445,7 +432,6 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
         if r.keyIs(key, "message") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           _message = v
           continue
@@ -567,7 +553,6 @@ public struct AckMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "message") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _message = v
           continue
@@ -675,7 +660,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "code") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           _code = v
           continue
@@ -684,7 +668,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "message") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _message = v
           continue
@@ -693,7 +676,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "required") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _required = v
@@ -702,7 +684,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "received") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _received = v
           continue
@@ -711,7 +692,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "supported") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [String].read(&r)
           guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _supported = v
@@ -720,7 +700,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "requested") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [String].read(&r)
           _requested = v
           continue
@@ -729,7 +708,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "session_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -737,7 +715,6 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "message_id") {
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .uuid) else { throw r.miss(key) }
           _messageId = v
@@ -862,7 +839,6 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "sessions") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [SessionSummary].read(&r)
           _sessions = v
           continue
@@ -871,7 +847,6 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "total_count") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
@@ -953,7 +928,6 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "sessions") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [SessionSummaryV0_3_0].read(&r)
           _sessions = v
           continue
@@ -962,7 +936,6 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "total_count") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
@@ -1092,7 +1065,6 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "limit") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _limit = v
           continue
@@ -1101,7 +1073,6 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "sessions") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [RecentSession].read(&r)
           _sessions = v
           continue
@@ -1182,7 +1153,6 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "limit") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _limit = v
           continue
@@ -1191,7 +1161,6 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "sessions") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [RecentSessionV0_3_0].read(&r)
           _sessions = v
           continue
@@ -1325,7 +1294,6 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "project_commands") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [CommandNode].read(&r)
           _projectCommands = v
           continue
@@ -1333,7 +1301,6 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "general_commands") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [CommandNode].read(&r)
           _generalCommands = v
           continue
@@ -1447,7 +1414,6 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "messages") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [ClaudeRecord].read(&r)
           _messages = v
           continue
@@ -1456,7 +1422,6 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1465,7 +1430,6 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "total_count") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
@@ -1474,7 +1438,6 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "is_complete") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           _isComplete = v
           continue
@@ -1608,7 +1571,6 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "messages") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [HistoryMessage].read(&r)
           _messages = v
           continue
@@ -1617,7 +1579,6 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1626,7 +1587,6 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "total_count") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _totalCount = v
@@ -1635,7 +1595,6 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "is_complete") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           _isComplete = v
           continue
@@ -1783,7 +1742,6 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "messages") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [HistoryMessageV0_4_0].read(&r)
           _messages = v
           continue
@@ -1800,7 +1758,6 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "next_seq") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _nextSeq = v
@@ -1820,7 +1777,6 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1829,7 +1785,6 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "is_complete") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           _isComplete = v
           continue
@@ -1950,7 +1905,6 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "messages") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [HistoryMessageV0_5_0].read(&r)
           _messages = v
           continue
@@ -1959,7 +1913,6 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1968,7 +1921,6 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "next_offset") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _nextOffset = v
@@ -1977,7 +1929,6 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "end_of_file") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           _endOfFile = v
           continue
@@ -1986,7 +1937,6 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "file_replaced") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _fileReplaced = v
@@ -2152,7 +2102,6 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "messages") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [ClaudeRecord].read(&r)
           _messages = v
           continue
@@ -2161,7 +2110,6 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2242,7 +2190,6 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "messages") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [HistoryMessageOrClaudeRecord].read(&r)
           _messages = v
           continue
@@ -2251,7 +2198,6 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2399,7 +2345,6 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "name") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _name = v
           continue
@@ -2417,7 +2362,6 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2426,7 +2370,6 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "last_modified") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _lastModified = v
           continue
@@ -2434,7 +2377,6 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "message_count") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _messageCount = v
@@ -2444,7 +2386,6 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "working_directory") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -2565,7 +2506,6 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "name") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _name = v
           continue
@@ -2583,7 +2523,6 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "provider") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _provider = v
           continue
@@ -2592,7 +2531,6 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2601,7 +2539,6 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "last_modified") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _lastModified = v
           continue
@@ -2609,7 +2546,6 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "message_count") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _messageCount = v
@@ -2619,7 +2555,6 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "working_directory") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -2768,7 +2703,6 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "message") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _message = v
           continue
@@ -2777,7 +2711,6 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2930,7 +2863,6 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRea
         if r.keyIs(key, "aborted") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _aborted = v
@@ -2940,7 +2872,6 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRea
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3070,7 +3001,6 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "message") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _message = v
           continue
@@ -3079,7 +3009,6 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "session_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3160,7 +3089,6 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "message") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _message = v
           continue
@@ -3169,7 +3097,6 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3249,7 +3176,6 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
         if r.keyIs(key, "name") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _name = v
           continue
@@ -3258,7 +3184,6 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3339,7 +3264,6 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "error") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _error = v
           continue
@@ -3348,7 +3272,6 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "session_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3425,7 +3348,6 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, ModelRea
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3502,7 +3424,6 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "error") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _error = v
           continue
@@ -3511,7 +3432,6 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3602,7 +3522,6 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
         if r.keyIs(key, "success") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _success = v
@@ -3612,7 +3531,6 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
         if r.keyIs(key, "session_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -3621,7 +3539,6 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
         if r.keyIs(key, "branch_name") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _branchName = v
           continue
@@ -3630,7 +3547,6 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
         if r.keyIs(key, "worktree_path") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _worktreePath = v
           continue
@@ -3729,7 +3645,6 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "error") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _error = v
           continue
@@ -3738,7 +3653,6 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "success") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           guard ValueRules.accepts(v, allowed: [false]) else { throw r.miss(key) }
           _success = v
@@ -3756,7 +3670,6 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "error_type") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _errorType = v
           continue
@@ -3851,7 +3764,6 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "command_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandId = v
           continue
@@ -3860,7 +3772,6 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "shell_command") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _shellCommand = v
           continue
@@ -3869,7 +3780,6 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "command_session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandSessionId = v
           continue
@@ -3966,7 +3876,6 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "text") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -3975,7 +3884,6 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "stream") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Stream.read(&r)
           _stream = v
           continue
@@ -3984,7 +3892,6 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "command_session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandSessionId = v
           continue
@@ -4074,7 +3981,6 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "exit_code") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _exitCode = v
           continue
@@ -4083,7 +3989,6 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "duration_ms") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _durationMs = v
           continue
@@ -4092,7 +3997,6 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "command_session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandSessionId = v
           continue
@@ -4177,7 +4081,6 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "error") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _error = v
           continue
@@ -4186,7 +4089,6 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "command_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandId = v
           continue
@@ -4267,7 +4169,6 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "limit") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _limit = v
           continue
@@ -4276,7 +4177,6 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "sessions") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [CommandHistoryEntry].read(&r)
           _sessions = v
           continue
@@ -4387,7 +4287,6 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "output") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _output = v
           continue
@@ -4404,7 +4303,6 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "timestamp") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
@@ -4414,7 +4312,6 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "command_id") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandId = v
           continue
@@ -4432,7 +4329,6 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "shell_command") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _shellCommand = v
           continue
@@ -4441,7 +4337,6 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "working_directory") {
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -4450,7 +4345,6 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "command_session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandSessionId = v
           continue
@@ -4564,7 +4458,6 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "path") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _path = v
           continue
@@ -4572,7 +4465,6 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "size") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _size = v
@@ -4582,7 +4474,6 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "filename") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _filename = v
           continue
@@ -4591,7 +4482,6 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "timestamp") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
@@ -4681,7 +4571,6 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "resources") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [Resource].read(&r)
           _resources = v
           continue
@@ -4690,7 +4579,6 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "storage_location") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _storageLocation = v
           continue
@@ -4770,7 +4658,6 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "path") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _path = v
           continue
@@ -4779,7 +4666,6 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
         if r.keyIs(key, "filename") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _filename = v
           continue
@@ -4855,7 +4741,6 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelReada
         if r.keyIs(key, "recipes") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [Recipe].read(&r)
           _recipes = v
           continue
@@ -4947,7 +4832,6 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "recipe_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _recipeId = v
           continue
@@ -4956,7 +4840,6 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "session_id") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -4964,7 +4847,6 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "step_count") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _stepCount = v
@@ -4974,7 +4856,6 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "recipe_label") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _recipeLabel = v
           continue
@@ -4982,7 +4863,6 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "current_step") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _currentStep = v
           continue
@@ -5079,7 +4959,6 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "step") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _step = v
           continue
@@ -5088,7 +4967,6 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -5096,7 +4974,6 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
         if r.keyIs(key, "step_count") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _stepCount = v
@@ -5187,7 +5064,6 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "to_step") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _toStep = v
           continue
@@ -5196,7 +5072,6 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "from_step") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _fromStep = v
           continue
@@ -5205,7 +5080,6 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -5294,7 +5168,6 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
         if r.keyIs(key, "step") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _step = v
           continue
@@ -5312,7 +5185,6 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -5402,7 +5274,6 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "error") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _error = v
           continue
@@ -5411,7 +5282,6 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "reason") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _reason = v
           continue
@@ -5420,7 +5290,6 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -5535,7 +5404,6 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "text") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -5552,7 +5420,6 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "error") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _error = v
           continue
@@ -5569,7 +5436,6 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "success") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           _success = v
           continue
@@ -5578,7 +5444,6 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "message_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _messageId = v
           continue
@@ -5586,7 +5451,6 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "session_id") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -5595,7 +5459,6 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "ios_session_id") {
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _iosSessionId = v
           continue
@@ -5726,7 +5589,6 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "text") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -5735,7 +5597,6 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "error") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _error = v
           continue
@@ -5744,7 +5605,6 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "success") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           _success = v
           continue
@@ -5753,7 +5613,6 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "message_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _messageId = v
           continue
@@ -5761,7 +5620,6 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "session_id") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -5770,7 +5628,6 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "ios_session_id") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _iosSessionId = v
           continue
@@ -5929,7 +5786,6 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "message_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _messageId = v
           continue
@@ -6019,7 +5875,6 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "message_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _messageId = v
           continue
@@ -6143,7 +5998,6 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "components") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [CanvasComponent].read(&r)
           _components = v
           continue
@@ -6224,7 +6078,6 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "text") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -6233,7 +6086,6 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "priority") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _priority = v
           continue
@@ -6242,7 +6094,6 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "streaming") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           guard ValueRules.accepts(v, allowed: [true]) else { throw r.miss(key) }
           _streaming = v
@@ -6325,7 +6176,6 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, ModelRea
         if r.keyIs(key, "active") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Bool.read(&r)
           _active = v
           continue
@@ -6397,7 +6247,6 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "negotiated_protocol_version") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .version) else { throw r.miss(key) }
           _negotiatedProtocolVersion = v
@@ -6472,7 +6321,6 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "timestamp") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
@@ -6551,7 +6399,6 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "message") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _message = v
           continue
@@ -6560,7 +6407,6 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "retry_after_ms") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _retryAfterMs = v

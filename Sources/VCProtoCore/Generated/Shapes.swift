@@ -51,7 +51,6 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "name") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _name = v
           continue
@@ -60,7 +59,6 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -69,7 +67,6 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "last_modified") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _lastModified = v
           continue
@@ -77,7 +74,6 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "message_count") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _messageCount = v
@@ -87,7 +83,6 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "working_directory") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -185,7 +180,6 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "name") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _name = v
           continue
@@ -194,7 +188,6 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "provider") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _provider = v
           continue
@@ -203,7 +196,6 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -212,7 +204,6 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "last_modified") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _lastModified = v
           continue
@@ -220,7 +211,6 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "message_count") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _messageCount = v
@@ -230,7 +220,6 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "working_directory") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -323,7 +312,6 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "name") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _name = v
           continue
@@ -332,7 +320,6 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -341,7 +328,6 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "last_modified") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _lastModified = v
@@ -351,7 +337,6 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "working_directory") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -440,7 +425,6 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "name") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _name = v
           continue
@@ -449,7 +433,6 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "provider") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _provider = v
           continue
@@ -458,7 +441,6 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -467,7 +449,6 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "last_modified") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _lastModified = v
@@ -477,7 +458,6 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "working_directory") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -578,7 +558,6 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _id = v
           continue
@@ -587,7 +566,6 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "type") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Kind.read(&r)
           _type = v
           continue
@@ -596,7 +574,6 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "label") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _label = v
           continue
@@ -605,7 +582,6 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "children") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try [CommandNode].read(&r)
           _children = v
           continue
@@ -614,7 +590,6 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "description") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _description = v
           continue
@@ -717,7 +692,6 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "uuid") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _uuid = v
           continue
@@ -725,7 +699,6 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "role") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Role.read(&r)
           _role = v
           continue
@@ -733,7 +706,6 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "text") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -742,7 +714,6 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "provider") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _provider = v
           continue
@@ -862,7 +833,6 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "seq") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _seq = v
@@ -872,7 +842,6 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "uuid") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _uuid = v
           continue
@@ -880,7 +849,6 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "role") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Role.read(&r)
           _role = v
           continue
@@ -888,7 +856,6 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "text") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -897,7 +864,6 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "provider") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _provider = v
           continue
@@ -915,7 +881,6 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "session_id") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1034,7 +999,6 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "uuid") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _uuid = v
           continue
@@ -1042,7 +1006,6 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "role") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Role.read(&r)
           _role = v
           continue
@@ -1050,7 +1013,6 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "text") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -1059,7 +1021,6 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "offset") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _offset = v
@@ -1069,7 +1030,6 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "provider") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _provider = v
           continue
@@ -1087,7 +1047,6 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "session_id") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -1186,7 +1145,6 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "reason") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Reason.read(&r)
           _reason = v
           continue
@@ -1195,7 +1153,6 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "min_available_seq") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 1) else { throw r.miss(key) }
           _minAvailableSeq = v
@@ -1205,7 +1162,6 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "requested_last_seq") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _requestedLastSeq = v
@@ -1276,7 +1232,6 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "type") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _type = v
           continue
@@ -1362,7 +1317,6 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "step") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _step = v
           continue
@@ -1371,7 +1325,6 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "stderr") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _stderr = v
           continue
@@ -1380,7 +1333,6 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "suggestion") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _suggestion = v
           continue
@@ -1389,7 +1341,6 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
         if r.keyIs(key, "branch_name") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _branchName = v
           continue
@@ -1507,7 +1458,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "end_time") {
           guard seen & 128 == 0 else { throw r.miss(key) }
           seen |= 128
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _endTime = v
@@ -1517,7 +1467,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "timestamp") {
           guard seen & 16 == 0 else { throw r.miss(key) }
           seen |= 16
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
@@ -1526,7 +1475,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "exit_code") {
           guard seen & 32 == 0 else { throw r.miss(key) }
           seen |= 32
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _exitCode = v
           continue
@@ -1535,7 +1483,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "command_id") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandId = v
           continue
@@ -1544,7 +1491,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "duration_ms") {
           guard seen & 64 == 0 else { throw r.miss(key) }
           seen |= 64
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _durationMs = v
           continue
@@ -1553,7 +1499,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "shell_command") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _shellCommand = v
           continue
@@ -1571,7 +1516,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "working_directory") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _workingDirectory = v
           continue
@@ -1580,7 +1524,6 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
         if r.keyIs(key, "command_session_id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _commandSessionId = v
           continue
@@ -1687,7 +1630,6 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "path") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _path = v
           continue
@@ -1695,7 +1637,6 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "size") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           guard ValueRules.accepts(v, minimum: 0) else { throw r.miss(key) }
           _size = v
@@ -1705,7 +1646,6 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "filename") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _filename = v
           continue
@@ -1714,7 +1654,6 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "timestamp") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
@@ -1794,7 +1733,6 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "id") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _id = v
           continue
@@ -1803,7 +1741,6 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "label") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _label = v
           continue
@@ -1812,7 +1749,6 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "description") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _description = v
           continue
@@ -1892,7 +1828,6 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "input_tokens") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _inputTokens = v
           continue
@@ -1901,7 +1836,6 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "output_tokens") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _outputTokens = v
           continue
@@ -1910,7 +1844,6 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "cache_read_input_tokens") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _cacheReadInputTokens = v
           continue
@@ -1919,7 +1852,6 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "cache_creation_input_tokens") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Int.read(&r)
           _cacheCreationInputTokens = v
           continue
@@ -2000,7 +1932,6 @@ public struct Cost: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "input_cost") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Double.read(&r)
           _inputCost = v
           continue
@@ -2008,7 +1939,6 @@ public struct Cost: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "total_cost") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Double.read(&r)
           _totalCost = v
           continue
@@ -2017,7 +1947,6 @@ public struct Cost: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "output_cost") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Double.read(&r)
           _outputCost = v
           continue
@@ -2105,7 +2034,6 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "role") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try Role.read(&r)
           _role = v
           continue
@@ -2113,7 +2041,6 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "text") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -2122,7 +2049,6 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "timestamp") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
@@ -2132,7 +2058,6 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
         if r.keyIs(key, "session_id") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue
@@ -2218,7 +2143,6 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "role") {
           guard seen & 1 == 0 else { throw r.miss(key) }
           seen |= 1
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _role = v
           continue
@@ -2226,7 +2150,6 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "text") {
           guard seen & 2 == 0 else { throw r.miss(key) }
           seen |= 2
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _text = v
           continue
@@ -2235,7 +2158,6 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "timestamp") {
           guard seen & 8 == 0 else { throw r.miss(key) }
           seen |= 8
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try String.read(&r)
           guard ValueRules.accepts(v, format: .dateTime) else { throw r.miss(key) }
           _timestamp = v
@@ -2245,7 +2167,6 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
         if r.keyIs(key, "session_id") {
           guard seen & 4 == 0 else { throw r.miss(key) }
           seen |= 4
-          guard !r.readNull() else { throw r.miss(key) }
           let v = try r.readText()
           _sessionId = v
           continue

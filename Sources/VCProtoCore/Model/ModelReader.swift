@@ -16,7 +16,9 @@ import VCProtoJSON
 ///   `oneOf` member). It reads exactly what the validator accepts.
 ///
 /// Either way a frame is accepted exactly when the validator reports no error in it; the validator
-/// alone explains a refusal. The generated code is generic and internal, so the optimiser specialises
+/// alone explains a refusal. Every `read` but ``readValue()`` refuses a value of another JSON type,
+/// `null` included (a miss), so the generated decoders test ``readNull()`` only where `null` is
+/// allowed or the member is an object, a shape, `any` or `oneOf`. The generated code is generic and internal, so the optimiser specialises
 /// it for each reader: the bytes path costs what a decoder written for the parser would.
 package protocol ModelReader {
   /// A member name just read (its value comes next).
