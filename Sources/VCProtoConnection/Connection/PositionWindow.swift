@@ -97,12 +97,14 @@ struct PositionWindow: Sendable {
     if position == Self.empty {
       if holdsEmptyMarker { return false }
       holdsEmptyMarker = true
+      if let oldest = append(position) { removeFromTable(oldest) }
     } else if count < capacity {
       guard slots.withUnsafeMutableBufferPointer({ Self.add(position, to: $0, seed: Self.seed) }) else { return false }
+      // Not full, and grown above if the ring was: there is room, nothing is forgotten.
+      appendWithRoom(position)
     } else {
       return insertEvicting(position)
     }
-    if let oldest = append(position) { removeFromTable(oldest) }
     return true
   }
 

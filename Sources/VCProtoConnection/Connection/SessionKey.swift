@@ -33,9 +33,9 @@ struct SessionKey: Equatable, Sendable {
     self.id = id
     var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     let (hashed, count) = SessionBytes.with(id) { bytes in
+      let raw = UnsafeRawBufferPointer(bytes)
       withUnsafeMutableBytes(of: &words) { storage in
-        storage.copyMemory(
-          from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(Self.inlineBytes)))
+        storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<min(raw.count, Self.inlineBytes)]))
       }
       return (SessionIDHash.of(bytes).hash, bytes.count)
     }
