@@ -1,14 +1,14 @@
 /// The parser's growable buffers, made on first use.
 ///
-/// Building a tree needs two stacks, an escaped string a scratch space, and the direct path's
+/// Building a tree needs two stacks, a long escaped string heap space, and the direct path's
 /// undeclared members a set of names per nesting level. A frame the direct path reads into typed
 /// fields alone needs none of them: held together as one optional value, they cost that parser
-/// nothing to make and nothing to drop (four empty arrays are four releases when the parser goes).
-/// The properties below read as the arrays themselves; writing to one makes the buffers.
+/// nothing to make and nothing to drop (three empty arrays are three releases when the parser goes).
+/// The properties below read as the buffers themselves; writing to one makes them.
 extension JSONParser {
   @usableFromInline package struct Buffers {
-    /// An escaped string's unescaped bytes (``parseString()``).
-    var scratch: [UInt8] = []
+    /// The unescaped bytes of an escaped string that outgrew its stack space (``parseString()``).
+    var unescapeSpace: UnescapeSpace? = nil
     /// Elements of the arrays being read, innermost last.
     var valueStack: [JSONValue] = []
     /// Members of the objects being read, innermost last.
@@ -19,11 +19,11 @@ extension JSONParser {
     @usableFromInline init() {}
   }
 
-  var scratch: [UInt8] {
-    _read { yield buffers?.scratch ?? [] }
-    _modify {
+  var unescapeSpace: UnescapeSpace? {
+    get { buffers?.unescapeSpace }
+    set {
       if buffers == nil { buffers = Buffers() }
-      yield &buffers!.scratch
+      buffers!.unescapeSpace = newValue
     }
   }
 

@@ -1,22 +1,22 @@
 /// Unescaping a string with escapes: each run without escapes copied whole, each escape's character
-/// appended, on the stack while the string fits there.
+/// appended, through a pointer into stack space, then heap space if the string outgrows it.
 ///
 /// The unescaped bytes go to ``stackUnescapeBytes`` of stack space first (fewer when fewer bytes are
 /// left in the frame: an escape is never shorter than the UTF-8 of the character it stands for, so the
 /// unescaped bytes never outnumber the frame's bytes from the string's first character on). A string
 /// that unescapes to no more (most strings of a conversation) allocates nothing but its own storage.
-/// One that outgrows it moves what it has to the parser's growable ``scratch`` space (made on first
-/// use, reserving at most ``scratchReserve`` bytes at once) and goes on there from where it was,
-/// reading nothing twice but the escape that did not fit. (Before, every escaped string that started
-/// further than that from the frame's end went to the scratch space: a 4 KiB allocation on nearly
-/// every history frame, and the code of both ways run.) The checks are the same either way: the
-/// escapes (``readEscape()``), UTF-8, control characters, ``JSONLimits/maxStringBytes``.
+/// One that outgrows it moves what it has to the parser's ``UnescapeSpace`` (made on first use, at
+/// least ``heapUnescapeBytes``, kept for the frame's later strings, doubled while a string needs more)
+/// and goes on there from where it was, reading nothing twice but the escape that did not fit. Both
+/// spaces are written by the same code (one loop, not one per space). The checks are the same either
+/// way: the escapes (``readEscape()``), UTF-8, control characters, ``JSONLimits/maxStringBytes``.
 extension JSONParser {
-  /// The stack space a string is unescaped into before it needs the scratch space.
+  /// The stack space a string is unescaped into before it needs heap space.
   package static let stackUnescapeBytes = 1024
 
-  /// The most ``scratch`` reserves at once for an escaped string (a longer one grows it as it goes).
-  package static let scratchReserve = 4096
+  /// The heap space made for the first string that outgrows its stack space (never more than the
+  /// frame's bytes from that string on).
+  package static let heapUnescapeBytes = 4096
 
   /// The rest of a string with escapes, from `start` (the bytes before `pos` validated, ASCII when
   /// `isASCII`; `pos` at the first backslash), unescaped.
@@ -24,37 +24,29 @@ extension JSONParser {
     var isASCII = isASCII
     var pending = start  // the bytes from here to `pos` are validated and not yet written
     let capacity = Swift.min(bytes.count - start, Self.stackUnescapeBytes)
-    let onStack = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) {
-      space -> Result<String?, JSONReadError> in
-      var sink = UnescapedOnStack(base: space.baseAddress!, capacity: capacity)
+    let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) {
+      space -> Result<String, JSONReadError> in
+      var sink = UnescapedBytes(base: space.baseAddress!, capacity: capacity)
       do throws(JSONReadError) {
-        if let string = try unescape(into: &sink, open: open, pending: &pending, isASCII: &isASCII) {
-          return .success(string)
+        while true {
+          if let string = try unescape(into: &sink, open: open, pending: &pending, isASCII: &isASCII) {
+            return .success(string)
+          }
+          moveToHeap(&sink, pending: pending)
         }
       } catch {
         return .failure(error)
       }
-      // Outgrown: what the stack holds moves to the scratch space, and the string goes on there.
-      scratch.removeAll(keepingCapacity: true)
-      let bound = Swift.min(sink.count + bytes.count - pending, Self.scratchReserve)
-      if scratch.capacity < bound { scratch.reserveCapacity(bound) }
-      scratch.append(contentsOf: UnsafeBufferPointer(start: sink.base, count: sink.count))
-      return .success(nil)
     }
-    if let string = try onStack.get() { return string }
-    var sink = UnescapedInScratch(bytes: [])
-    swap(&sink.bytes, &scratch)  // the scratch space's capacity and contents, without a copy
-    defer { swap(&sink.bytes, &scratch) }
-    // The scratch space always has room: `unescape` returns a string.
-    return try unescape(into: &sink, open: open, pending: &pending, isASCII: &isASCII) ?? ""
+    return try result.get()
   }
 
   /// The unescaping proper, into `sink`, from `pending` (the bytes from there to `pos` are validated
   /// and not yet written); `nil` when `sink` has no room for what comes next, with `pending` and `pos`
   /// where to go on from.
   @inline(__always)
-  private mutating func unescape<Sink: UnescapedBytes>(
-    into sink: inout Sink, open: Int, pending: inout Int, isASCII: inout Bool
+  private mutating func unescape(
+    into sink: inout UnescapedBytes, open: Int, pending: inout Int, isASCII: inout Bool
   ) throws(JSONReadError) -> String? {
     var runStart = pending
     while true {
@@ -82,22 +74,19 @@ extension JSONParser {
       let b = bytes[pos]
       if b == UInt8(ascii: "\"") {
         pos += 1
-        return sink.string(isASCII: isASCII)
+        return String(validatedUTF8: UnsafeBufferPointer(start: sink.base, count: sink.count), isASCII: isASCII)
       } else if b == UInt8(ascii: "\\") {
         let escape = pos
         let scalar = try readEscape()
-        if scalar.value < 0x80 {
-          guard sink.append(UInt8(truncatingIfNeeded: scalar.value)) else {
+        if scalar.value < 0x80, sink.count < sink.capacity {
+          sink.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+          guard let encoded = UTF8.encode(scalar), sink.count + encoded.count <= sink.capacity else {
             (pending, pos) = (escape, escape)  // the escape is read again
             return nil
           }
-        } else {
-          isASCII = false
-          guard let encoded = UTF8.encode(scalar), sink.hasRoom(encoded.count) else {
-            (pending, pos) = (escape, escape)
-            return nil
-          }
-          for unit in encoded { _ = sink.append(unit) }
+          if scalar.value >= 0x80 { isASCII = false }
+          for unit in encoded { sink.append(unit) }
         }
       } else {
         throw JSONReadError(.invalidJSON, offset: pos, "control character in a string must be escaped")
@@ -106,79 +95,53 @@ extension JSONParser {
     }
     throw JSONReadError(.invalidJSON, offset: open, "unterminated string")
   }
+
+  /// Moves `sink`'s bytes to heap space with room for more: the parser's ``UnescapeSpace`` when it is
+  /// larger than `sink`'s space, else a new one (at least ``heapUnescapeBytes``, at least twice
+  /// `sink`'s, at most what the rest of the frame can unescape to, from `pending`), kept for the
+  /// frame's later strings.
+  @inline(never)
+  private mutating func moveToHeap(_ sink: inout UnescapedBytes, pending: Int) {
+    let bound = sink.count + bytes.count - pending  // the string's unescaped bytes can be no more
+    var target = unescapeSpace
+    if target == nil || target!.capacity <= sink.capacity {
+      let grown = Swift.min(Swift.max(Self.heapUnescapeBytes, 2 * sink.capacity), bound)
+      target = UnescapeSpace(capacity: Swift.max(grown, sink.count + 4))
+    }
+    let space = target!
+    if space.base != sink.base { space.base.update(from: sink.base, count: sink.count) }
+    unescapeSpace = space  // replaces (and frees) a smaller one only after the copy
+    sink = UnescapedBytes(base: space.base, capacity: space.capacity, count: sink.count)
+  }
 }
 
-/// Where ``JSONParser/parseEscapedString(open:start:isASCII:)`` writes the unescaped bytes.
-private protocol UnescapedBytes {
-  /// The bytes written so far.
-  var count: Int { get }
-  /// Whether `count` more bytes fit.
-  func hasRoom(_ count: Int) -> Bool
-  /// Appends `run`; `false` (writing nothing) when it does not fit.
-  mutating func append(_ run: UnsafeBufferPointer<UInt8>) -> Bool
-  /// Appends `byte`; `false` (writing nothing) when it does not fit.
-  mutating func append(_ byte: UInt8) -> Bool
-  /// The bytes written, as a String (they are validated UTF-8; ASCII when `isASCII`).
-  func string(isASCII: Bool) -> String
-}
-
-/// Stack space of a fixed size, written through a pointer.
-private struct UnescapedOnStack: UnescapedBytes {
+/// Where ``JSONParser/parseEscapedString(open:start:isASCII:)`` writes the unescaped bytes: space of a
+/// fixed size, on the stack or the heap, written through a pointer.
+private struct UnescapedBytes {
   let base: UnsafeMutablePointer<UInt8>
   let capacity: Int
   var count = 0
 
-  init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+  init(base: UnsafeMutablePointer<UInt8>, capacity: Int, count: Int = 0) {
     self.base = base
     self.capacity = capacity
+    self.count = count
   }
 
-  @inline(__always)
-  func hasRoom(_ count: Int) -> Bool { self.count + count <= capacity }
-
+  /// Appends `run`; `false` (writing nothing) when it does not fit.
   @inline(__always)
   mutating func append(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard hasRoom(run.count) else { return false }
+    guard count + run.count <= capacity else { return false }
     guard let from = run.baseAddress, run.count > 0 else { return true }
     (base + count).update(from: from, count: run.count)
     count += run.count
     return true
   }
 
+  /// Appends `byte`, for which the caller has checked there is room.
   @inline(__always)
-  mutating func append(_ byte: UInt8) -> Bool {
-    guard count < capacity else { return false }
+  mutating func append(_ byte: UInt8) {
     base[count] = byte
     count += 1
-    return true
-  }
-
-  func string(isASCII: Bool) -> String {
-    String(validatedUTF8: UnsafeBufferPointer(start: base, count: count), isASCII: isASCII)
-  }
-}
-
-/// The parser's growable scratch space: always has room.
-private struct UnescapedInScratch: UnescapedBytes {
-  var bytes: [UInt8]
-  var count: Int { bytes.count }
-
-  @inline(__always)
-  func hasRoom(_ count: Int) -> Bool { true }
-
-  @inline(__always)
-  mutating func append(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
-    bytes.append(contentsOf: run)
-    return true
-  }
-
-  @inline(__always)
-  mutating func append(_ byte: UInt8) -> Bool {
-    bytes.append(byte)
-    return true
-  }
-
-  func string(isASCII: Bool) -> String {
-    bytes.withUnsafeBufferPointer { String(validatedUTF8: $0, isASCII: isASCII) }
   }
 }

@@ -89,10 +89,34 @@ import Testing
     }
   }
 
+  /// Strings that outgrow the stack space and the heap space several times over, by long runs and by
+  /// escapes (ASCII and not), in one frame with shorter ones between them: each decodes to its text.
+  @Test func unescapesStringsThatOutgrowEverySpace() throws {
+    var raws: [String] = []
+    var texts: [String] = []
+    let letters = Array("abcdefg\u{E9}")
+    for (i, run) in [1, 97, 1000, 5000].enumerated() {
+      var raw = ""
+      var text = ""
+      for j in 0..<(40_000 / (run + 6)) {
+        let letter = String(letters[j % letters.count])
+        raw += String(repeating: letter, count: run) + (j % 3 == 0 ? #"\u00e9"# : #"\n"#)
+        text += String(repeating: letter, count: run) + (j % 3 == 0 ? "\u{E9}" : "\n")
+      }
+      raws += ["\"" + raw + "\"", #""a\tb""#]
+      texts += [text, "a\tb"]
+      #expect(try reader.parse("\"" + raw + "\"") == .string(text), "run \(run), string \(i)")
+    }
+    #expect(try reader.parse("[" + raws.joined(separator: ",") + "]") == .array(texts.map { .string($0) }))
+  }
+
   /// The string limit applies to the decoded bytes: four escapes of one byte each fit a limit of
   /// four bytes (eight bytes on the wire), five do not; near the frame's end and far from it; and a
   /// string longer than the stack space is counted the same once it goes on in the scratch space.
-  @Test(arguments: [(0, 4), (JSONParser.stackUnescapeBytes, 4), (0, JSONParser.stackUnescapeBytes + 4)])
+  @Test(arguments: [
+    (0, 4), (JSONParser.stackUnescapeBytes, 4), (0, JSONParser.stackUnescapeBytes + 4),
+    (0, 5 * JSONParser.heapUnescapeBytes + 4),
+  ])
   func escapedStringsCountDecodedBytes(trailingSpaces: Int, limit: Int) throws {
     let tail = String(repeating: " ", count: trailingSpaces)
     let reader = JSONReader(limits: JSONLimits(maxStringBytes: limit))
