@@ -4,9 +4,10 @@ made with --dump-instr=yes (what `instructions.sh --footprint` runs).
 
     python3 Benchmarks/footprint.py CONTENDER.out BASELINE.out FRAMES [TOP]
 
-A line is counted when its instructions ran at least FRAMES/2 times (in about every frame: the working
-set a loop over such frames keeps in the instruction cache) and, as a second figure, at least FRAMES/100
-times (what a block of a hundred mixed frames touches). Printed: both contenders' footprints, the lines
+A line is counted when its instructions ran at least FRAMES/2 times in all, as a second figure at least
+FRAMES/100 times: roughly the code run in every other frame (the working set a loop over such frames keeps
+in the instruction cache), and what a block of a hundred mixed frames touches. The counts are executions,
+not frames: a loop in a rarely taken path (a table growing) can reach the threshold in a few frames. Printed: both contenders' footprints, the lines
 only CONTENDER executes, and those lines by function (a line goes to the first function seen in it).
 Unlike a simulated miss count, these figures barely move with where the linker places the code.
 """
