@@ -71,6 +71,53 @@ import Testing
     #expect(set.contains("s-39") && !set.contains("s-38") && set.count == 1)
   }
 
+  /// `ids` lists the survivors in the order they were inserted, and the buffer stays within its
+  /// bound (twice the live records plus 4 KiB) however many ids come and go: removals past the
+  /// threshold compact it, and the index is rebuilt for the moved records (every survivor is still
+  /// found, no removed id is).
+  @Test func compactionKeepsOrderAndBound() {
+    var set = SessionIDSet()
+    var live: [String] = []
+    for round in 0..<40 {
+      for n in 0..<100 {
+        let id = "round-\(round)-session-\(n)-" + String(repeating: "x", count: n % 50)
+        set.insert(id)
+        live.append(id)
+      }
+      // Remove all but every seventh id, oldest first.
+      var kept: [String] = []
+      for (position, id) in live.enumerated() {
+        if position % 7 == 0 {
+          kept.append(id)
+        } else {
+          let removed = set.remove(id)
+          #expect(removed)
+        }
+      }
+      live = kept
+      let liveBytes = live.reduce(0) { $0 + 8 + ($1.utf8.count + 7) / 8 * 8 }
+      #expect(EngineRetainedBytesTests.retainedStringBytes(set) <= 2 * liveBytes + 4_096, "round \(round)")
+    }
+    #expect(set.ids == live)
+    #expect(live.allSatisfy { set.contains($0) } && !set.contains("round-0-session-1-x"))
+  }
+
+  /// Copies stay values through the set's own changes of buffer: one copy grows (a new buffer for
+  /// its records) and the other compacts (records moved, index rebuilt), each agreeing with its own
+  /// reference afterwards.
+  @Test func copiesStayIndependentThroughGrowthAndCompaction() {
+    var set = SessionIDSet()
+    for n in 0..<300 { set.insert("shared-\(n)-" + String(repeating: "y", count: n % 40)) }
+    var copy = set
+    for n in 0..<2_000 { set.insert("grown-\(n)") }
+    for n in 0..<290 { copy.remove("shared-\(n)-" + String(repeating: "y", count: n % 40)) }
+    #expect(set.count == 2_300 && copy.count == 10)
+    #expect((0..<300).allSatisfy { set.contains("shared-\($0)-" + String(repeating: "y", count: $0 % 40)) })
+    #expect((0..<2_000).allSatisfy { set.contains("grown-\($0)") })
+    #expect(copy.ids == (290..<300).map { "shared-\($0)-" + String(repeating: "y", count: $0 % 40) })
+    #expect(!copy.contains("grown-0") && !copy.contains("shared-0-"))
+  }
+
   /// A copy is a value: changing one does not change the other (the engine is a value type).
   @Test func copiesAreIndependent() {
     var set = SessionIDSet()

@@ -90,6 +90,24 @@ struct ProbeIndex: Sendable {
     slots = fresh
   }
 
+  /// The number of slots.
+  var slotCount: Int { slots.count }
+
+  /// A new index of `slots` slots (a power of two, more than twice the entries) for the entries
+  /// `entries` lists: it calls its argument with each entry's position and hash (only the hash's low
+  /// 32 bits matter). For an owner whose positions are not `0..<count` (``SessionIDSet``'s offsets).
+  mutating func rebuild(slots count: Int, _ entries: (_ add: (_ position: Int, _ hash: Int) -> Void) -> Void) {
+    var fresh = [UInt64](repeating: 0, count: count)
+    fresh.withUnsafeMutableBufferPointer { fresh in
+      entries { position, hash in
+        precondition(position < Int(Int32.max), "an entry position too large for the index")
+        let free = Self.probe(UnsafeBufferPointer(fresh), from: hash) { $0 == 0 }
+        fresh[free] = Self.slotValue(position, hash: hash)
+      }
+    }
+    slots = fresh
+  }
+
   /// The first slot from `hash`'s home, walking forward and wrapping, whose value satisfies `stop`
   /// (every probe stops at a free slot at the latest, or at a slot it knows is there).
   @inline(__always)
