@@ -190,6 +190,18 @@ import Testing
     #expect(handshake >= 5)
   }
 
+  /// No message type is both the client's and the server's, in any version: a decoder without a
+  /// direction may try either side's types first.
+  @Test func clientAndServerTypesAreDisjoint() {
+    for version in ProtocolVersion.allCases {
+      let messages = ProtocolCatalog.catalog(version).messages
+      let client = Set(messages.filter { $0.direction == .clientToServer }.map(\.type))
+      let server = Set(messages.filter { $0.direction == .serverToClient }.map(\.type))
+      #expect(!client.isEmpty && !server.isEmpty)
+      #expect(client.isDisjoint(with: server), "\(version): \(client.intersection(server))")
+    }
+  }
+
   /// The direct path gives up (and the tree path decides) on what it does not handle itself.
   @Test func directPathGivesUpOnWhatItDoesNotHandle() {
     let decoder = MessageDecoder(options: ValidationOptions(version: .v0_2_0))

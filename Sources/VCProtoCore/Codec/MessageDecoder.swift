@@ -96,14 +96,17 @@ public struct MessageDecoder: Sendable {
       guard let type = reader.parser.pullLeadingType() else { return nil }  // where the type's bytes are
       do throws(DirectPathError) {
         let message: AnyMessage
-        if direction != .serverToClient,
-          let m = try ClientMessage.read(type: type, version: version, &reader, typeConsumed: true)
-        {
-          message = .client(m)
-        } else if direction != .clientToServer,
+        // Without a direction, the server's types are tried first: most of the traffic such a decoder
+        // sees (a capture, a client's stream) is the server's. The two sets of types are disjoint
+        // (`DirectDecodeTests.clientAndServerTypesAreDisjoint`), so the order changes no result.
+        if direction != .clientToServer,
           let m = try ServerMessage.read(type: type, version: version, &reader, typeConsumed: true)
         {
           message = .server(m)
+        } else if direction != .serverToClient,
+          let m = try ClientMessage.read(type: type, version: version, &reader, typeConsumed: true)
+        {
+          message = .client(m)
         } else {
           return nil
         }
