@@ -283,36 +283,21 @@ extension ClientEngine {
     }
   }
 
-  /// ``classify(_:session:into:sub:)`` of 0.4.0 messages, by `seq`. Each member read in place through
-  /// the buffer (a copy of the message would retain every member it holds, and even reading its
-  /// `session_id` out retained and released it); the session compared by its exact bytes, as every
-  /// session id is (``SessionKey``).
-  static func classify(
-    _ messages: [HistoryMessageV0_4_0], session: String, into update: inout SessionUpdate, sub: inout Subscription
+  /// ``classify(_:session:into:sub:)`` of 0.4.0 messages (by `seq`) or 0.5.0 ones (by `offset`):
+  /// ``PositionedHistoryMessage``. Each member read in place through the buffer (a copy of the
+  /// message would retain every member it holds, and even reading its `session_id` out retained and
+  /// released it); the session compared by its exact bytes, as every session id is (``SessionKey``).
+  /// Specialised for each of the two types, as if written twice.
+  static func classify<Message: PositionedHistoryMessage>(
+    _ messages: [Message], session: String, into update: inout SessionUpdate, sub: inout Subscription
   ) {
     reserve(messages.count, &update, &sub)
     SessionBytes.with(session) { session in
       messages.withUnsafeBufferPointer { messages in
         for index in messages.indices {
-          let seq = messages[index].seq
-          let ours = seq >= 0 && SessionBytes.same(messages[index].sessionId, session)
-          record(ours ? seq : nil, at: index, into: &update, sub: &sub)
-        }
-      }
-    }
-  }
-
-  /// ``classify(_:session:into:sub:)`` of 0.5.0 messages, by `offset` (read as the 0.4.0 ones are).
-  static func classify(
-    _ messages: [HistoryMessageV0_5_0], session: String, into update: inout SessionUpdate, sub: inout Subscription
-  ) {
-    reserve(messages.count, &update, &sub)
-    SessionBytes.with(session) { session in
-      messages.withUnsafeBufferPointer { messages in
-        for index in messages.indices {
-          let offset = messages[index].offset
-          let ours = offset >= 0 && SessionBytes.same(messages[index].sessionId, session)
-          record(ours ? offset : nil, at: index, into: &update, sub: &sub)
+          let position = messages[index].position
+          let ours = position >= 0 && SessionBytes.same(messages[index].sessionId, session)
+          record(ours ? position : nil, at: index, into: &update, sub: &sub)
         }
       }
     }
