@@ -226,6 +226,28 @@ import Testing
     }
   }
 
+  /// The subscribed ids' records (``SessionIDSet``) keep 32-bit offsets: however large the host's
+  /// limits, the engine holds the id length to 1 MiB and the count to what 512 MiB of records
+  /// hold, and keeps limits within that as given.
+  @Test func subscriptionLimitsKeepTheIdSetUnder2GiB() {
+    let offer = ServerOffer(protocolVersions: ["0.5.0"])
+    for (count, length) in [(Int.max, Int.max), (Int.max, 256), (1 << 40, 1 << 20), (Int.max, 0)] {
+      let c = ServerEngine(
+        ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: count, maxSessionIdBytes: length)
+      ).configuration
+      #expect(c.maxSessionIdBytes <= 1 << 20, "\(count), \(length)")
+      let (bytes, overflow) = c.maxSubscriptions.multipliedReportingOverflow(by: c.maxSessionIdBytes &+ 16)
+      #expect(!overflow && bytes <= 1 << 29, "\(count), \(length)")
+      #expect(c.maxSubscriptions > 0)
+    }
+    for (count, length) in [(1_024, 256), (100_000, 256), (0, 36), (500, 1 << 20)] {
+      let c = ServerEngine(
+        ServerConfiguration(offer: offer, apiKey: Self.key, maxSubscriptions: count, maxSessionIdBytes: length)
+      ).configuration
+      #expect(c.maxSubscriptions == count && c.maxSessionIdBytes == length, "kept: \(count), \(length)")
+    }
+  }
+
   @Test func serverConfigurationExtremesNeitherTrapNorGoBackInTime() throws {
     let offer = ServerOffer(protocolVersions: ["0.5.0"], capabilities: ["heartbeat", "message_ack"])
     let v2 = ServerOffer(protocolVersions: ["0.5.0"], authVersions: [2])

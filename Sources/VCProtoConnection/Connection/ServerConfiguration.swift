@@ -17,11 +17,14 @@ public struct ServerConfiguration: Sendable {
   public var authTimeoutMs: Int64
   /// Most sessions one connection may subscribe to: 1,024 (each costs an entry in the watch set). A
   /// further `subscribe` is refused with an `error` frame, "Too many subscriptions on this connection".
+  /// An engine uses at most as many as 512 MiB holds at ``maxSessionIdBytes`` plus 16 bytes each
+  /// (1,973,790 at the default id length).
   public var maxSubscriptions: Int
   /// The longest `subscribe.session_id` accepted, in UTF-8 bytes: 256 (``defaultMaxSessionIdBytes``;
   /// real session ids are 36-byte UUIDs or short provider ids). A longer one is refused with an
   /// `error` frame, "session_id is longer than 256 bytes", and not remembered, so the subscribed ids
   /// of one connection hold at most ``maxSubscriptions`` times this many bytes (256 KiB by default).
+  /// An engine uses at most 1 MiB.
   public var maxSessionIdBytes: Int
   /// The byte budget of the `message_ack` replay buffer kept per client (``ServerMemory``): 4 MiB
   /// (``ServerMemory/defaultReplayBufferBytes``). A frame costs the UTF-8 bytes of its `message_id`,
@@ -40,7 +43,8 @@ public struct ServerConfiguration: Sendable {
 
   /// Creates a configuration. A ``ServerEngine`` holds each value to its range: the heartbeat period
   /// and authentication timeout at least 1 ms (deadlines stop at `Int64.max` instead of overflowing,
-  /// so a period near `Int64.max` switches the heartbeat off in effect), the other numbers at least 0.
+  /// so a period near `Int64.max` switches the heartbeat off in effect), the other numbers at least 0,
+  /// and the subscription limit and id length within the bounds their documentation gives.
   public init(
     offer: ServerOffer, apiKey: String, heartbeatIntervalMs: Int64 = 45_000, authTimeoutMs: Int64 = 60_000,
     maxSubscriptions: Int = 1_024, maxSessionIdBytes: Int = ServerConfiguration.defaultMaxSessionIdBytes,
