@@ -65,6 +65,18 @@ if cache:
         print(f"{level} misses per frame: decode {decode[i] / n:,.1f}, {name} {engine[i] / n:,.1f}")
 EOF
 }
+# compare HEADING NAME COUNTER: contender NAME against decoding over the same $n frames, each counted by
+# `COUNTER CONTENDER`: the code footprint with --footprint (footprint.py), else the ratio (report).
+compare() {
+  if [ -n "$footprint" ]; then
+    "$3" "$2" > /dev/null && "$3" decode > /dev/null
+    echo "$1:"
+    python3 footprint.py "$footprint/$2.out" "$footprint/decode.out" "$n"
+  else
+    # shellcheck disable=SC2046 # each count is four numbers
+    report "$1" "$2" "$n" $("$3" "$2") $("$3" decode)
+  fi
+}
 if [ -n "$server" ]; then
   frames=${1:-20000} only=${2:-}
   ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -n 1
@@ -76,15 +88,7 @@ if [ -n "$server" ]; then
   }
   n=$(.build/release/vcproto-bench engine-server-profile --protocol "$protocol" --frames "$frames" \
     ${only:+--only "$only"} --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
-  if [ -n "$footprint" ]; then
-    server_count engine > /dev/null && server_count decode > /dev/null
-    echo "protocol $protocol, server engine, ${only:-all} client frames:"
-    python3 footprint.py "$footprint/engine.out" "$footprint/decode.out" "$n"
-    exit 0
-  fi
-  # shellcheck disable=SC2046 # each count is four numbers
-  report "protocol $protocol, server engine, ${only:-all} client frames" engine "$n" $(server_count engine) \
-    $(server_count decode)
+  compare "protocol $protocol, server engine, ${only:-all} client frames" engine server_count
   exit 0
 fi
 if [ -n "$engine" ]; then
@@ -98,15 +102,7 @@ if [ -n "$engine" ]; then
   }
   n=$(.build/release/vcproto-bench engine-profile --protocol "$protocol" --frames "$frames" ${only:+--only "$only"} \
     --workload "$workload" --contender decode | sed -n 's/^frames \([0-9]*\).*/\1/p')
-  if [ -n "$footprint" ]; then
-    engine_count engines > /dev/null && engine_count decode > /dev/null
-    echo "protocol $protocol, $workload workload, ${only:-all} frames:"
-    python3 footprint.py "$footprint/engines.out" "$footprint/decode.out" "$n"
-    exit 0
-  fi
-  # shellcheck disable=SC2046 # each count is four numbers
-  report "protocol $protocol, $workload workload, ${only:-all} frames" engines "$n" $(engine_count engines) \
-    $(engine_count decode)
+  compare "protocol $protocol, $workload workload, ${only:-all} frames" engines engine_count
   exit 0
 fi
 min=${1:-0} max=${2:-1023} frames=${3:-3000}
