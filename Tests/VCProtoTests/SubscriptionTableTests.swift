@@ -66,6 +66,30 @@ import Testing
     #expect(table.count == 1 && table[SessionKey("cafe\u{301}-K")]?.serial == 2)
   }
 
+  /// A lookup by id (the history path's: the id's digest made in one pass, no key) finds exactly what
+  /// a lookup by `SessionKey(id)` finds: ids of every length around the words a key keeps (48 bytes),
+  /// spellings equivalent but not equal, and ids that differ from a held one only in their last byte,
+  /// in the last kept byte or just past it.
+  @Test func lookupByIdIsLookupByKey() {
+    var held: [String] = ["", "caf\u{e9}-\u{212A}", "\u{1E69}", "f47ac10b-58cc-4372-a567-0e02b2c3d479"]
+    for length in 1...60 { held.append(String(repeating: "x", count: length - 1) + "a") }
+    let absent =
+      ["cafe\u{301}-K", "s\u{323}\u{307}", "f47ac10b-58cc-4372-a567-0e02b2c3d47a", "y", "xxa\u{0}"]
+      + (1...60).map { String(repeating: "x", count: $0 - 1) + "b" }
+      + [String(repeating: "x", count: 47) + "ca", String(repeating: "x", count: 48) + "ab"]
+    var table = SubscriptionTable()
+    for (serial, id) in held.enumerated() {
+      table.append(SessionKey(id), Subscription(cursor: nil, window: 4, serial: serial))
+    }
+    for id in held {
+      let byId = table.index(ofId: id)
+      #expect(byId != nil && byId == table.index(of: SessionKey(id)) && table.id(at: byId ?? 0) == id, "\(id)")
+    }
+    for id in absent { #expect(table.index(ofId: id) == nil && table.index(of: SessionKey(id)) == nil, "\(id)") }
+    // The digest a lookup makes is the one the key holds.
+    for id in held + absent { #expect(SessionKey.Digest(id) == SessionKey(id).digest) }
+  }
+
   /// Appending a key already there replaces its subscription (one entry, as a dictionary's
   /// assignment); an equivalent spelling is another key.
   @Test func appendingAHeldKeyReplacesItsSubscription() {

@@ -83,7 +83,7 @@ extension ClientEngine {
     _ id: String, _ messages: SessionMessages, isHistory: Bool = true, now: Int64, _ out: inout [ClientAction],
     step: (inout Subscription, inout SessionUpdate) -> HistoryFollowUp
   ) -> Bool {
-    guard let index = subscriptions.index(of: SessionKey(id)) else {
+    guard let index = subscriptions.index(ofId: id) else {
       guard isHistory else { return false }
       unsubscribedHistory(now: now, &out)
       return true

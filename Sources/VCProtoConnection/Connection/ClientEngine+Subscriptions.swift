@@ -71,7 +71,7 @@ extension ClientEngine {
   /// on every append, so sending it turns every resume into a full reload (the engine detects a
   /// replaced file from the reply's signature instead; see ``FileSignature``).
   mutating func sendSubscribe(_ id: String, _ out: inout [ClientAction]) {
-    guard let index = subscriptions.index(of: SessionKey(id)) else { return }
+    guard let index = subscriptions.index(ofId: id) else { return }
     sendSubscribe(id, at: index, &out)
   }
 

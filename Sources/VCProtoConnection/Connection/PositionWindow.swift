@@ -33,7 +33,10 @@ struct PositionWindow: Sendable {
   private var holdsEmptyMarker = false
 
   private static let empty = Int.min
-  private static let seed: UInt64 = {
+  /// ``processSeed``, kept by each window: reading the lazily made global on every insert cost a
+  /// `swift_once` check and call each time.
+  private let seed = Self.processSeed
+  private static let processSeed: UInt64 = {
     var hasher = Hasher()
     hasher.combine(0x5EED as UInt64)
     return UInt64(UInt(bitPattern: hasher.finalize()))
@@ -45,7 +48,7 @@ struct PositionWindow: Sendable {
     if ascending { return sortedIndex(of: position) != nil }
     if position == Self.empty { return holdsEmptyMarker }
     guard !slots.isEmpty else { return false }
-    return slots.withUnsafeBufferPointer { $0[Self.find(position, in: $0, seed: Self.seed)] == position }
+    return slots.withUnsafeBufferPointer { $0[Self.find(position, in: $0, seed: seed)] == position }
   }
 
   /// Makes room for `additional` more positions (up to the capacity) in one step, at least doubling
@@ -67,22 +70,27 @@ struct PositionWindow: Sendable {
   mutating func insert(_ position: Int) -> Bool {
     // The common cases in line: sorted, and a position past the newest (a live session's next
     // message), with room in the ring, or in a full window (a session followed for long): one
-    // write, no call.
-    if ascending, count == 0 || position > newest {
-      if count < ring.count {
-        appendWithRoom(position)
-        return true
+    // write, no call. With the table, a position other than the empty marker and room in the ring
+    // or a full window: one compact call (``insertHashed(_:)``).
+    if ascending {
+      if count == 0 || position > newest {
+        if count < ring.count {
+          appendWithRoom(position)
+          return true
+        }
+        if count == capacity {
+          overwriteOldest(position)
+          return true
+        }
       }
-      if count == capacity {
-        overwriteOldest(position)
-        return true
-      }
+    } else if position != Self.empty, count < ring.count || count == capacity {
+      return insertHashed(position)
     }
     return insertOtherwise(position)
   }
 
   /// ``insert(_:)`` when the ring is full or grows, the position is not past the newest, or the
-  /// window has its table.
+  /// window has its table and the ring grows or the position is the empty marker.
   @inline(never)
   private mutating func insertOtherwise(_ position: Int) -> Bool {
     if ascending {
@@ -94,41 +102,43 @@ struct PositionWindow: Sendable {
       makeTable()
     }
     if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
-    if position == Self.empty {
-      if holdsEmptyMarker { return false }
-      holdsEmptyMarker = true
-      if let oldest = append(position) { removeFromTable(oldest) }
-    } else if count < capacity {
-      guard slots.withUnsafeMutableBufferPointer({ Self.add(position, to: $0, seed: Self.seed) }) else { return false }
-      // Not full, and grown above if the ring was: there is room, nothing is forgotten.
-      appendWithRoom(position)
-    } else {
-      return insertEvicting(position)
-    }
+    guard position == Self.empty else { return insertHashed(position) }
+    if holdsEmptyMarker { return false }
+    holdsEmptyMarker = true
+    if let oldest = append(position) { removeFromTable(oldest) }
     return true
   }
 
-  /// ``insert(_:)`` of a position other than the empty marker into a full window with its table: the
-  /// probe, the ring write and the oldest position's removal over unsafe buffers taken once (one
+  /// ``insert(_:)`` of a position other than the empty marker into a window with its table and with
+  /// room in the ring (`count < ring.count`) or full (`count == capacity`): one probe, then the ring
+  /// write, and in a full window the oldest position's removal, over unsafe buffers taken once (one
   /// uniqueness check per array, no bounds checks: every slot index is masked by the table's size, a
-  /// power of two, and `head` is below the ring's size).
-  @inline(__always)
-  private mutating func insertEvicting(_ position: Int) -> Bool {
-    let seed = Self.seed
-    let start = head
-    let evicted = slots.withUnsafeMutableBufferPointer { table -> Int? in
+  /// power of two, and the ring index is below the ring's size). One body for both cases, so that
+  /// a window growing and a full one run the same code.
+  @inline(never)
+  private mutating func insertHashed(_ position: Int) -> Bool {
+    let seed = self.seed
+    let full = count == capacity
+    // Full: the oldest's place (`head`); else the one past the newest (both below the ring's size:
+    // one subtraction wraps).
+    let end = full ? head : (head + count < ring.count ? head + count : head + count - ring.count)
+    let replaced = slots.withUnsafeMutableBufferPointer { table -> Int? in
       guard Self.add(position, to: table, seed: seed) else { return nil }
-      let oldest = ring.withUnsafeMutableBufferPointer { ring in
-        let oldest = ring[start]
-        ring[start] = position
-        return oldest
+      let held = ring.withUnsafeMutableBufferPointer { ring in
+        let held = ring[end]
+        ring[end] = position
+        return held
       }
-      if oldest != Self.empty { Self.remove(oldest, from: table, seed: seed) }
-      return oldest
+      if full, held != Self.empty { Self.remove(held, from: table, seed: seed) }
+      return held
     }
-    guard let evicted else { return false }
-    if evicted == Self.empty { holdsEmptyMarker = false }
-    head = start + 1 == capacity ? 0 : start + 1
+    guard let replaced else { return false }
+    if full {
+      if replaced == Self.empty { holdsEmptyMarker = false }
+      head = end + 1 == capacity ? 0 : end + 1
+    } else {
+      count += 1
+    }
     return true
   }
 
@@ -227,7 +237,7 @@ struct PositionWindow: Sendable {
       if position == Self.empty {
         holdsEmptyMarker = true
       } else {
-        slots.withUnsafeMutableBufferPointer { _ = Self.add(position, to: $0, seed: Self.seed) }
+        slots.withUnsafeMutableBufferPointer { _ = Self.add(position, to: $0, seed: seed) }
       }
     }
   }
@@ -294,7 +304,7 @@ struct PositionWindow: Sendable {
       holdsEmptyMarker = false
       return
     }
-    slots.withUnsafeMutableBufferPointer { Self.remove(position, from: $0, seed: Self.seed) }
+    slots.withUnsafeMutableBufferPointer { Self.remove(position, from: $0, seed: seed) }
   }
 
   /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
@@ -321,7 +331,7 @@ struct PositionWindow: Sendable {
     let tableSize = Self.tableSize(for: newCapacity)
     if tableSize != slots.count {
       slots = [Int](repeating: Self.empty, count: tableSize)
-      let seed = Self.seed
+      let seed = self.seed
       slots.withUnsafeMutableBufferPointer { table in
         for age in 0..<count where ring[age] != Self.empty { _ = Self.add(ring[age], to: table, seed: seed) }
       }

@@ -13,15 +13,47 @@ import VCProtoJSON
 struct SessionKey: Equatable, Sendable {
   /// The session id.
   let id: String
+  /// What the key compares first: the id's hash, byte count and first bytes.
+  let digest: Digest
+
   /// The id's hash (``SessionIDHash`` of its UTF-8 bytes).
-  let hash: Int
+  var hash: Int { digest.hash }
   /// The id's UTF-8 byte count.
-  let count: Int
-  /// The id's first ``inlineBytes`` UTF-8 bytes, zero-padded, in memory order: all of a UUID's 36.
-  let w0, w1, w2, w3, w4, w5: UInt64
+  var count: Int { digest.count }
 
   /// The bytes of an id kept in the key itself (six words).
   static let inlineBytes = 48
+
+  /// An id's hash, byte count and first ``SessionKey/inlineBytes`` bytes: all of a UUID's 36, so that
+  /// two keys of real ids compare in line without reading either string. A lookup makes one from the
+  /// id it has (``SessionTable/index(ofId:)``), without a key (no reference to the id taken).
+  struct Digest: Equatable, Sendable {
+    /// The id's hash (``SessionIDHash`` of its UTF-8 bytes).
+    let hash: Int
+    /// The id's UTF-8 byte count.
+    let count: Int
+    /// The id's first ``SessionKey/inlineBytes`` UTF-8 bytes as the hash reads them (little-endian
+    /// words, the last one zero-padded), zero past the id.
+    let w0, w1, w2, w3, w4, w5: UInt64
+
+    /// The digest of `id`: its bytes read once, for the hash and the kept words together. `hash`
+    /// replaces the id's hash when given (``SessionKey/init(_:hash:)``).
+    @inline(__always)
+    init(_ id: String, hash: Int? = nil) {
+      var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+      let (hashed, count) = SessionBytes.with(id) { bytes in
+        let hashed = withUnsafeMutableBytes(of: &words) { storage in
+          SessionIDHash.of(bytes) { number, word in
+            if number < 6 { storage.storeBytes(of: word, toByteOffset: number &* 8, as: UInt64.self) }
+          }
+        }
+        return (hashed.hash, bytes.count)
+      }
+      self.hash = hash ?? hashed
+      self.count = count
+      (w0, w1, w2, w3, w4, w5) = words
+    }
+  }
 
   init(_ id: String) {
     self.init(id, hash: nil)
@@ -31,17 +63,7 @@ struct SessionKey: Equatable, Sendable {
   /// a function of `id`'s bytes, as ``init(_:)``'s is).
   init(_ id: String, hash: Int?) {
     self.id = id
-    var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-    let (hashed, count) = SessionBytes.with(id) { bytes in
-      let raw = UnsafeRawBufferPointer(bytes)
-      withUnsafeMutableBytes(of: &words) { storage in
-        storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<min(raw.count, Self.inlineBytes)]))
-      }
-      return (SessionIDHash.of(bytes).hash, bytes.count)
-    }
-    self.hash = hash ?? hashed
-    self.count = count
-    (w0, w1, w2, w3, w4, w5) = words
+    digest = Digest(id, hash: hash)
   }
 
   /// Equal hashes and the same bytes. An id of at most ``inlineBytes`` bytes (every real one) is
@@ -49,10 +71,14 @@ struct SessionKey: Equatable, Sendable {
   /// every history frame: comparing through `String`'s storage took a function of seven code lines);
   /// a longer one by its remaining bytes too, out of line.
   static func == (a: SessionKey, b: SessionKey) -> Bool {
-    guard a.hash == b.hash, a.count == b.count, a.w0 == b.w0, a.w1 == b.w1, a.w2 == b.w2, a.w3 == b.w3,
-      a.w4 == b.w4, a.w5 == b.w5
-    else { return false }
-    return a.count <= inlineBytes || sameLongIds(a.id, b.id)
+    a.isId(b.id, digest: b.digest)
+  }
+
+  /// Whether this key is `id`'s, whose digest is `digest` (what `==` with `SessionKey(id)` says).
+  @inline(__always)
+  func isId(_ id: String, digest: Digest) -> Bool {
+    guard self.digest == digest else { return false }
+    return digest.count <= Self.inlineBytes || Self.sameLongIds(self.id, id)
   }
 
   /// Whether two ids longer than ``inlineBytes`` are the same bytes.

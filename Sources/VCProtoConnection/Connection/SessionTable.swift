@@ -64,6 +64,17 @@ struct SessionTable<Value: Sendable>: Sendable {
     return probes.entry(at: slot)
   }
 
+  /// The position of `id`'s entry, if any: ``index(of:)`` of `SessionKey(id)`, without making the
+  /// key (the id's bytes read once, in line, and no reference to the id taken and dropped: a
+  /// client's every history frame looks its session up).
+  @inline(__always)
+  func index(ofId id: String) -> Int? {
+    let digest = SessionKey.Digest(id)
+    guard let slot = probes.occupiedSlot(for: digest.hash, matches: { entries[$0].key.isId(id, digest: digest) })
+    else { return nil }
+    return probes.entry(at: slot)
+  }
+
   /// Adds `key` with `value`, or, when an equal key is already there, gives that entry `value` (as a
   /// dictionary's assignment would); returns the entry's position.
   @discardableResult
