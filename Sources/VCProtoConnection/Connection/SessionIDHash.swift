@@ -13,7 +13,7 @@ import VCProtoJSON
 /// ``ServerConfiguration/maxSubscriptions``), so even ids whose hashes all collide cost a probe over
 /// at most that many slots.
 enum SessionIDHash {
-  private static let seeds: (UInt64, UInt64) = {
+  static let seeds: (UInt64, UInt64) = {
     var first = Hasher()
     first.combine(0x5E55_1011 as UInt64)
     var second = Hasher()
@@ -22,7 +22,7 @@ enum SessionIDHash {
   }()
 
   @inline(__always)
-  private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+  static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
     let product = a.multipliedFullWidth(by: b)
     return product.high ^ product.low
   }
@@ -30,30 +30,15 @@ enum SessionIDHash {
   /// The hash of `bytes`, and whether they are all ASCII.
   @inline(__always)
   static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: Int, ascii: Bool) {
-    of(bytes) { _, _ in }
-  }
-
-  /// ``of(_:)``, handing `visit` each word it hashes with its number, in order: every whole eight
-  /// bytes as a little-endian word (``ByteWords``), then the last one to seven bytes zero-padded (no
-  /// such word when the count is a multiple of eight). A caller that keeps the words (``SessionKey``)
-  /// reads the bytes once for both.
-  @inline(__always)
-  static func of(
-    _ bytes: UnsafeBufferPointer<UInt8>, visit: (_ number: Int, _ word: UInt64) -> Void
-  ) -> (hash: Int, ascii: Bool) {
     let (seed, multiplier) = seeds
     var state = seed ^ UInt64(bytes.count)
     var seen: UInt64 = 0
-    var number = 0
     let tail = ByteWords.forEachWord(in: UnsafeRawBufferPointer(bytes)) { word in
-      visit(number, word)
-      number += 1
       seen |= word
       state = fold(state ^ word, multiplier)
     }
     if bytes.count % 8 != 0 {
       // The last one to seven bytes, zero-padded (the length is already in the state).
-      visit(number, tail)
       seen |= tail
       state = fold(state ^ tail, multiplier)
     }

@@ -6,10 +6,10 @@ import VCProtoJSON
 /// SipHash on every lookup, and again whenever the dictionary moved it).
 ///
 /// Equality is the ids' exact scalars (``ExactString``), never `String`'s canonical equivalence: a
-/// peer's `"e\u{301}"` and `"\u{e9}"` are two sessions. The hash is ``SessionIDHash``, a seeded
-/// multiply-fold over the id's UTF-8 bytes, in under a hundred instructions where `String`'s SipHash
-/// took about four hundred, three times per session a client opens (subscribe, its history,
-/// unsubscribe).
+/// peer's `"e\u{301}"` and `"\u{e9}"` are two sessions. The hash is ``SessionIDHash``'s seeded
+/// multiply-fold over the id's first 48 UTF-8 bytes and its length (``Digest/hash(_:count:id:)``), in
+/// about thirty instructions where `String`'s SipHash took about four hundred, on every history frame
+/// and three times more per session a client opens (subscribe, its history, unsubscribe).
 struct SessionKey: Equatable, Sendable {
   /// The session id.
   let id: String
@@ -28,30 +28,54 @@ struct SessionKey: Equatable, Sendable {
   /// two keys of real ids compare in line without reading either string. A lookup makes one from the
   /// id it has (``SessionTable/index(ofId:)``), without a key (no reference to the id taken).
   struct Digest: Equatable, Sendable {
-    /// The id's hash (``SessionIDHash`` of its UTF-8 bytes).
+    /// The id's hash (``hash(_:count:id:)``).
     let hash: Int
     /// The id's UTF-8 byte count.
     let count: Int
-    /// The id's first ``SessionKey/inlineBytes`` UTF-8 bytes as the hash reads them (little-endian
-    /// words, the last one zero-padded), zero past the id.
+    /// The id's first ``SessionKey/inlineBytes`` UTF-8 bytes in memory order, zero past the id.
     let w0, w1, w2, w3, w4, w5: UInt64
 
-    /// The digest of `id`: its bytes read once, for the hash and the kept words together. `hash`
-    /// replaces the id's hash when given (``SessionKey/init(_:hash:)``).
+    /// The digest of `id`: its first bytes copied once, and the hash made from the copy in straight
+    /// code (no loop over the bytes: the history path runs this on every frame). `hash` replaces the
+    /// id's hash when given (``SessionKey/init(_:hash:)``).
     @inline(__always)
     init(_ id: String, hash: Int? = nil) {
       var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-      let (hashed, count) = SessionBytes.with(id) { bytes in
-        let hashed = withUnsafeMutableBytes(of: &words) { storage in
-          SessionIDHash.of(bytes) { number, word in
-            if number < 6 { storage.storeBytes(of: word, toByteOffset: number &* 8, as: UInt64.self) }
-          }
+      let count = SessionBytes.with(id) { bytes in
+        let raw = UnsafeRawBufferPointer(bytes)
+        withUnsafeMutableBytes(of: &words) { storage in
+          storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<min(raw.count, SessionKey.inlineBytes)]))
         }
-        return (hashed.hash, bytes.count)
+        return bytes.count
       }
-      self.hash = hash ?? hashed
-      self.count = count
       (w0, w1, w2, w3, w4, w5) = words
+      self.count = count
+      self.hash = hash ?? Self.hash(words, count: count, id: id)
+    }
+
+    /// The hash of an id from its kept words (`words`) and byte count: ``SessionIDHash``'s seeds and
+    /// fold over the six words (zero-padded: the count tells `"a"` from `"a\u{0}"`), then, for an id
+    /// longer than the words, ``SessionIDHash`` of its other bytes (out of line: no real id is).
+    @inline(__always)
+    static func hash(_ words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), count: Int, id: String) -> Int {
+      let (seed, multiplier) = SessionIDHash.seeds
+      var state = seed ^ UInt64(count)
+      state = SessionIDHash.fold(state ^ words.0, multiplier)
+      state = SessionIDHash.fold(state ^ words.1, multiplier)
+      state = SessionIDHash.fold(state ^ words.2, multiplier)
+      state = SessionIDHash.fold(state ^ words.3, multiplier)
+      state = SessionIDHash.fold(state ^ words.4, multiplier)
+      state = SessionIDHash.fold(state ^ words.5, multiplier)
+      if count > SessionKey.inlineBytes { state = SessionIDHash.fold(state ^ rest(of: id), multiplier) }
+      return Int(truncatingIfNeeded: SessionIDHash.fold(state ^ seed, 0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// ``SessionIDHash`` of the bytes of `id` past the kept words (`id` is longer than they are).
+    @inline(never)
+    static func rest(of id: String) -> UInt64 {
+      SessionBytes.with(id) { bytes in
+        UInt64(UInt(bitPattern: SessionIDHash.of(UnsafeBufferPointer(rebasing: bytes[SessionKey.inlineBytes...])).hash))
+      }
     }
   }
 
