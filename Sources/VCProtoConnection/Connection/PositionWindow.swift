@@ -229,17 +229,35 @@ struct PositionWindow: Sendable {
 
   // MARK: table
 
-  /// Leaves the sorted mode: the table, built from the live positions.
+  /// Leaves the sorted mode: the table, built from the live positions, read in place in the ring (a
+  /// 0.2.0/0.3.0 window leaves it on its second position, once per new subscription: no copy of the
+  /// positions, no generic allocation).
   private mutating func makeTable() {
     ascending = false
-    slots = [Int](repeating: Self.empty, count: Self.tableSize(for: ring.count))
-    for position in ordered {
-      if position == Self.empty {
-        holdsEmptyMarker = true
-      } else {
-        slots.withUnsafeMutableBufferPointer { _ = Self.add(position, to: $0, seed: seed) }
+    var table = Self.emptyTable(Self.tableSize(for: ring.count))
+    let (start, live, seed) = (head, count, self.seed)
+    var marker = false
+    ring.withUnsafeBufferPointer { ring in
+      table.withUnsafeMutableBufferPointer { table in
+        // `start` and `live` are within the ring (both below its size): one subtraction wraps.
+        for age in 0..<live {
+          let index = start + age
+          let position = ring[index < ring.count ? index : index - ring.count]
+          if position == Self.empty { marker = true } else { _ = Self.add(position, to: table, seed: seed) }
+        }
       }
     }
+    slots = table
+    if marker { holdsEmptyMarker = true }
+  }
+
+  /// A table of `size` free slots, allocated as ``grow(to:)`` allocates the ring (through code
+  /// specialised for `Int`, no metadata lookup).
+  private static func emptyTable(_ size: Int) -> [Int] {
+    var table: [Int] = []
+    table.reserveCapacity(size)
+    table.append(contentsOf: repeatElement(empty, count: size))
+    return table
   }
 
   /// The table size for a ring of `ringSize` entries: the next power of two at least twice that (16 at least).
@@ -330,7 +348,7 @@ struct PositionWindow: Sendable {
     guard !ascending else { return }
     let tableSize = Self.tableSize(for: newCapacity)
     if tableSize != slots.count {
-      slots = [Int](repeating: Self.empty, count: tableSize)
+      slots = Self.emptyTable(tableSize)
       let seed = self.seed
       slots.withUnsafeMutableBufferPointer { table in
         for age in 0..<count where ring[age] != Self.empty { _ = Self.add(ring[age], to: table, seed: seed) }
