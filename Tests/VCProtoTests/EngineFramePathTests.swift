@@ -181,5 +181,20 @@ import Testing
     #expect(
       PositionHash.of("3f2a9c1e-0000-4000-8000-000000000001") != PositionHash.of("3f2a9c1e-0000-4000-8000-000000000002")
     )
+    // 36 bytes, the length hashed in straight code: every byte position changed in turn, and texts
+    // with multibyte scalars.
+    var uuids = ["3f2a9c1e-0000-4000-8000-000000000001", String(repeating: "\u{e9}", count: 18)]
+    uuids.append(String(repeating: "\u{65e5}", count: 12))
+    for position in 0..<36 {
+      var bytes = Array(uuids[0].utf8)
+      bytes[position] = UInt8(ascii: "Z")
+      uuids.append(String(decoding: bytes, as: UTF8.self))
+    }
+    for text in uuids {
+      #expect(text.utf8.count == 36)
+      #expect(PositionHash.of(text) == Int(truncatingIfNeeded: bytewise(text)), "\(text)")
+      #expect(Array(text.utf8).withUnsafeBytes { PositionHash.hash36($0) } == bytewise(text), "\(text)")
+      #expect(Array(text.utf8).withUnsafeBytes { PositionHash.hash($0) } == bytewise(text), "\(text)")
+    }
   }
 }

@@ -15,11 +15,18 @@ enum PositionHash {
   /// atomic write to memory the engine otherwise only reads, on every message of a `session_history`).
   @inline(__always)
   static func of(_ text: String) -> Int {
-    // Native and small strings expose their bytes without a copy; the rest are read byte by byte.
-    if let h = text.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) {
-      return Int(truncatingIfNeeded: h)
-    }
-    return Int(truncatingIfNeeded: hash(streaming: text.utf8))
+    // A uuid's 36 bytes (every real one), read in place, in straight code; nothing out of line is
+    // called while the bytes are borrowed (a call there made the string retained and released).
+    let uuid = text.utf8.withContiguousStorageIfAvailable { $0.count == 36 ? hash36(UnsafeRawBufferPointer($0)) : nil }
+    if case .some(.some(let h)) = uuid { return Int(truncatingIfNeeded: h) }
+    return Int(truncatingIfNeeded: hash(other: text))
+  }
+
+  /// ``of(_:)`` of a text of another length, or whose bytes are not contiguous (out of line: rare).
+  /// Native and small strings expose their bytes without a copy; the rest are read byte by byte.
+  @inline(never)
+  static func hash(other text: String) -> UInt64 {
+    text.utf8.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) } ?? hash(streaming: text.utf8)
   }
 
   /// ``hash(_:)`` of a string whose bytes are not contiguous (a bridged string), read one at a time;
@@ -40,6 +47,23 @@ enum PositionHash {
       }
     }
     h = (h ^ word) &* multiplier
+    h ^= h >> 32
+    return h
+  }
+
+  /// ``hash(_:)`` of exactly 36 bytes (a uuid's text), unrolled: four words and a four-byte tail, no
+  /// loop and no length test (about half the instructions of the loop, on every message of a 0.2.0
+  /// or 0.3.0 history).
+  @inline(__always)
+  static func hash36(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ 36
+    for offset in stride(from: 0, to: 32, by: 8) {
+      h = (h ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* multiplier
+      h ^= h >> 29
+    }
+    let tail = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 32, as: UInt32.self)))
+    h = (h ^ tail) &* multiplier
     h ^= h >> 32
     return h
   }
