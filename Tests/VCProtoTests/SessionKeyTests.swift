@@ -38,6 +38,25 @@ import Testing
     }
   }
 
+  /// A history's messages are matched to its session by ``SessionBytes/same(_:_:)``: exact bytes, a
+  /// uuid's 36 in straight code. Equal ids, ids differing in each byte in turn (the last four read as
+  /// one word), and ids of other lengths.
+  @Test func sessionBytesCompareExactly() {
+    let uuid = "f47ac10b-58cc-4372-a567-0e02b2c3d479"
+    var cases: [(String, String, Bool)] = [
+      (uuid, spare(uuid), true), (uuid, String(uuid.dropLast()), false), ("", "", true), ("s-1", "s-1", true),
+      ("s-1", "s-2", false), (String(repeating: "\u{e9}", count: 18), String(repeating: "\u{e9}", count: 18), true),
+    ]
+    for position in 0..<36 {
+      var bytes = Array(uuid.utf8)
+      bytes[position] ^= 0x01
+      cases.append((uuid, String(decoding: bytes, as: UTF8.self), false))
+    }
+    for (a, b, equal) in cases {
+      #expect(SessionBytes.with(b) { SessionBytes.same(a, $0) } == equal, "\(a) \(b)")
+    }
+  }
+
   /// Every scalar canonically equivalent to an ASCII one (Unicode's singletons) keys another session
   /// than its ASCII spelling.
   @Test(.tags(.slow), .enabled(if: slowSuitesRun)) func noScalarIsTakenForItsASCIISpelling() {
