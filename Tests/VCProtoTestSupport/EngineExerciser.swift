@@ -443,6 +443,12 @@ extension ClientEngine: ExercisedEngine {
 
 extension ServerEngine: ExercisedEngine {
   static var sentinel: ServerAction { .cancelTimer(.continuation(sessionId: "sentinel")) }
+  /// The engine's ``ServerActions`` form, its actions then appended to `actions` in order.
+  mutating func handle(_ event: ServerEvent, now: Int64, into actions: inout [ServerAction]) throws(IllegalEvent) {
+    var buffer = ServerActions()
+    try handle(event, now: now, into: &buffer)
+    buffer.drain { actions.append($0) }
+  }
   func ignores(_ event: ServerEvent) -> Bool { false }
 }
 extension ClientEvent: NamedEvent {}

@@ -279,19 +279,21 @@ enum EngineBenchmark {
   }
 
   /// Both engines, ready, with their reused action buffers.
-  struct Engines {
+  struct Engines: ~Copyable {
     var client: ClientEngine
     var server: ServerEngine
     var clientActions: [ClientAction] = []
-    var serverActions: [ServerAction] = []
+    var serverActions: ServerActions
     /// Actions the engines produced (checked, so that no work can be optimised away).
     var actions = 0
 
     init(_ w: Workload) throws {
-      client = try readyClient(sessions: w.sessions, version: w.version)
-      server = try readyServer(version: w.version)
+      let client = try readyClient(sessions: w.sessions, version: w.version)
+      let server = try readyServer(version: w.version)
+      self.client = client
+      self.server = server
+      serverActions = ServerActions(capacity: 64)
       clientActions.reserveCapacity(64)
-      serverActions.reserveCapacity(64)
     }
 
     /// What the application does before a frame (``Kind/firstContact``, ``Kind/manyOpen``):
@@ -317,8 +319,7 @@ enum EngineBenchmark {
     mutating func feed(_ frame: [UInt8], towardServer: Bool) throws {
       if towardServer {
         try server.handle(.received(.text(frame)), now: 1, into: &serverActions)
-        actions += serverActions.count
-        serverActions.removeAll(keepingCapacity: true)
+        serverActions.drain { _ in actions += 1 }
       } else {
         try client.handle(.received(.text(frame)), now: 1, into: &clientActions)
         releaseClientActions()

@@ -5,7 +5,8 @@ import VCProto
 /// server engine as a validation boundary against `MessageDecoder` alone, on the same bytes: the
 /// client-to-server frames of the benchmark corpus of that version (pings, prompts, subscribes,
 /// commands, ...), each handed to an authenticated ``ServerEngine`` as the WebSocket text message it
-/// arrived as (`.received(.text(bytes))`, into one reused action buffer) and, in the other contender,
+/// arrived as (`.received(.text(bytes))`, into one reused ``ServerActions`` buffer, each action then
+/// taken from it) and, in the other contender,
 /// decoded by a `MessageDecoder` of the same version and direction. The engine decodes each frame once
 /// itself, on the decoder's direct path, and acts on the typed message (subscriptions, the request
 /// handed on); its cost is the difference.
@@ -64,8 +65,7 @@ enum ServerEngineBenchmark {
     throws -> Round
   {
     var round = Round()
-    var actions: [ServerAction] = []
-    actions.reserveCapacity(16)
+    var actions = ServerActions()
     var decoded = 0
     var handled = 0
     var start = 0
@@ -80,8 +80,7 @@ enum ServerEngineBenchmark {
         } else {
           for i in start..<end {
             try engine.handle(.received(.text(frames[i])), now: 1, into: &actions)
-            handled += actions.count
-            actions.removeAll(keepingCapacity: true)
+            actions.drain { _ in handled += 1 }
           }
           round.engine += EngineBenchmark.cpu() - t0
         }
@@ -105,13 +104,11 @@ enum ServerEngineBenchmark {
 
   @inline(never)
   static func measuredEngine(_ frames: [[UInt8]], _ engine: inout ServerEngine) throws -> Int {
-    var actions: [ServerAction] = []
-    actions.reserveCapacity(16)
+    var actions = ServerActions()
     var handled = 0
     for frame in frames {
       try engine.handle(.received(.text(frame)), now: 1, into: &actions)
-      handled += actions.count
-      actions.removeAll(keepingCapacity: true)
+      actions.drain { _ in handled += 1 }  // each action taken and released, as a host does once it performed it
     }
     return handled
   }

@@ -16,7 +16,7 @@ extension ServerEngine {
   /// `unsubscribe`, and the negotiated `message_ack`, `disconnect` and repeated idempotency keys)
   /// are handled here and every other request goes to the application, typed. The message is moved
   /// along, never copied: a request reaches the application as it was decoded.
-  mutating func dispatch(_ message: consuming ClientMessage, now: Int64, _ out: inout [ServerAction]) {
+  mutating func dispatch(_ message: consuming ClientMessage, now: Int64, _ out: inout ServerActions) {
     // `authenticated` implies a negotiated outcome (set with it in `onConnect`): the state alone is
     // checked, so no frame copies the outcome. Before authentication only what the catalog allows
     // and the engine handles then: `ping` and `connect`.
@@ -57,7 +57,7 @@ extension ServerEngine {
   /// window, answered with `ack` and reported as ``ServerApplicationEvent/duplicatePrompt(idempotencyKey:)``
   /// instead of delivered; `false` for anything else (a new key is remembered).
   @inline(never)
-  mutating func answeredRepeatedPrompt(_ message: ClientMessage, _ out: inout [ServerAction]) -> Bool {
+  mutating func answeredRepeatedPrompt(_ message: ClientMessage, _ out: inout ServerActions) -> Bool {
     guard case .prompt(let prompt) = message, let key = prompt.idempotencyKey,
       key.utf8.count <= ServerMemory.maxKeyBytes
     else { return false }
@@ -72,7 +72,7 @@ extension ServerEngine {
 
   /// A valid `connect`: negotiation, then the credentials, then `connected` and the application's
   /// `.authenticated` (STANDARDS.md#negotiation-and-auth and STANDARDS.md#state-machine).
-  mutating func onConnect(_ connect: ConnectMessage, now: Int64, _ out: inout [ServerAction]) {
+  mutating func onConnect(_ connect: ConnectMessage, now: Int64, _ out: inout ServerActions) {
     let authResponse = connect.authResponse
     let announcement = ClientAnnouncement(
       protocolVersion: connect.protocolVersion, protocolVersions: connect.protocolVersions,
@@ -197,14 +197,14 @@ extension ServerEngine {
 
   /// The generic refusal of a handshake (`auth_error`, then close): a wrong credential, or a
   /// `connect` the engine cannot act on.
-  mutating func refuseAuth(_ out: inout [ServerAction]) {
+  mutating func refuseAuth(_ out: inout ServerActions) {
     emit(.authError(AuthErrorMessage(message: "Authentication failed")), &out)
     finish(.authFailed, close: true, &out)
   }
 
   /// A valid `subscribe` of the connection's version: refused when its id is too long or the
   /// connection holds too many subscriptions, else remembered and delivered with its cursor.
-  mutating func onSubscribe(_ subscribe: consuming SubscribeMessage, _ out: inout [ServerAction]) {
+  mutating func onSubscribe(_ subscribe: consuming SubscribeMessage, _ out: inout ServerActions) {
     // The id and the cursor's string are moved out of the message (`swap`, `take`), which is dropped
     // here: copying them would retain each and release it again with the message.
     var id = ""

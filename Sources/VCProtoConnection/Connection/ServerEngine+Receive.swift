@@ -21,7 +21,7 @@ extension ServerEngine {
   ///
   /// A text message without a channel, the common case, is decoded as it came, here: the frame is
   /// not copied, and the decoded message is moved, not copied, to ``dispatch(_:now:_:)``.
-  mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ServerAction]) {
+  mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout ServerActions) {
     if channel == nil, case .text(let frame) = message { return receive(frame: frame, text: true, now: now, &out) }
     guard let frame = openFrame(message, &out) else { return }
     let text = if case .text = message { true } else { false }
@@ -29,7 +29,7 @@ extension ServerEngine {
   }
 
   /// The frame of a message received (`text`: of a text message), decoded and acted on.
-  mutating func receive(frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout [ServerAction]) {
+  mutating func receive(frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout ServerActions) {
     do {
       act(on: try decoder.decode(bytes), frame: bytes, text: text, now: now, &out)
     } catch {
@@ -41,7 +41,7 @@ extension ServerEngine {
   /// Acts on the decoded frame `bytes` (taken, not copied): a client message is dispatched, a text
   /// envelope (`text`, `compression_text`, no channel) opened and its frame decoded and acted on.
   mutating func act(
-    on decoded: consuming AnyMessage, frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout [ServerAction]
+    on decoded: consuming AnyMessage, frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout ServerActions
   ) {
     switch consume decoded {
     case .client(let message): dispatch(message, now: now, &out)
@@ -57,7 +57,7 @@ extension ServerEngine {
   /// A text envelope (`compression_text`, no channel): its frame opened, decoded and acted on (an
   /// envelope inside is an unknown type, not opened again).
   @inline(never)
-  mutating func receiveTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ServerAction]) {
+  mutating func receiveTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout ServerActions) {
     guard let inner = openTextEnvelope(envelope, &out), let decoded = decodeFrame(inner, &out) else { return }
     act(on: decoded, frame: inner, text: false, now: now, &out)
   }
@@ -65,13 +65,13 @@ extension ServerEngine {
   /// A server type in a client frame. Not reached: the decoder's direction is client to server, so
   /// a server type is an error.
   @inline(never)
-  mutating func rejectServerType(_ type: String, _ bytes: [UInt8], _ out: inout [ServerAction]) {
+  mutating func rejectServerType(_ type: String, _ bytes: [UInt8], _ out: inout ServerActions) {
     let finding = Finding(.error, .wrongDirection, pointer: "/type", messageType: type, message: "a server type")
     reject(DecodingFailure(findings: [finding], messageType: type), bytes, &out)
   }
 
   /// The frame decoded with the connection's version, or `nil` after reporting it.
-  mutating func decodeFrame(_ bytes: [UInt8], _ out: inout [ServerAction]) -> AnyMessage? {
+  mutating func decodeFrame(_ bytes: [UInt8], _ out: inout ServerActions) -> AnyMessage? {
     do {
       return try decoder.decode(bytes)
     } catch {
@@ -84,7 +84,7 @@ extension ServerEngine {
   /// is refused as too old by the engine, not by a version rule); anything else, or a `connect` that
   /// fails that too, is reported (`nil`).
   @inline(never)
-  mutating func decodeAgain(_ bytes: [UInt8], failure: DecodingFailure, _ out: inout [ServerAction]) -> AnyMessage? {
+  mutating func decodeAgain(_ bytes: [UInt8], failure: DecodingFailure, _ out: inout ServerActions) -> AnyMessage? {
     guard failure.messageType == "connect", state == .authenticated else {
       reject(failure, bytes, &out)
       return nil
@@ -105,7 +105,7 @@ extension ServerEngine {
   /// both authenticated frames and `compression_text` it is parsed once here to tell an envelope
   /// from a sealed frame. `nil` when something does not open (reported).
   @inline(never)
-  mutating func openFrame(_ message: WebSocketMessage, _ out: inout [ServerAction]) -> [UInt8]? {
+  mutating func openFrame(_ message: WebSocketMessage, _ out: inout ServerActions) -> [UInt8]? {
     var bytes: [UInt8]
     var sealed: JSONObject?
     switch message {
@@ -147,7 +147,7 @@ extension ServerEngine {
   }
 
   /// The frame inside a text envelope, or `nil` after refusing it.
-  mutating func openTextEnvelope(_ envelope: JSONObject, _ out: inout [ServerAction]) -> [UInt8]? {
+  mutating func openTextEnvelope(_ envelope: JSONObject, _ out: inout ServerActions) -> [UInt8]? {
     do throws(EnvelopeError) {
       // Only with compression_text negotiated, which the engine offers only with envelopes to open it.
       guard let opener = configuration.envelopes else { throw .malformed }
@@ -160,7 +160,7 @@ extension ServerEngine {
 
   /// An envelope that does not open (or is not negotiated): dropped with an `error` answer, or, with
   /// authenticated frames in force, where only genuine frames are accepted, the connection closed.
-  mutating func refuseEnvelope(_ finding: Finding, _ out: inout [ServerAction]) {
+  mutating func refuseEnvelope(_ finding: Finding, _ out: inout ServerActions) {
     if channel != nil {
       return violate(
         type: nil, [finding], answer: nil,
@@ -170,7 +170,7 @@ extension ServerEngine {
   }
 
   /// A sealed frame the channel refused: the connection closes (STANDARDS.md#authenticated-frames).
-  mutating func refuseSealed(_ error: AuthenticatedFrameError, _ out: inout [ServerAction]) {
+  mutating func refuseSealed(_ error: AuthenticatedFrameError, _ out: inout ServerActions) {
     let code: FindingCode
     switch error {
     case .replayed, .sequenceGap: code = .frameSequence
@@ -186,7 +186,7 @@ extension ServerEngine {
   /// refused (`auth_error`, close), and so is a `connect` or `ping` that fails (a handshake
   /// violation); after it, `subscribe` gets the real server's refusal and any other frame the
   /// generic `error`, and the connection goes on.
-  mutating func reject(_ failure: DecodingFailure, _ bytes: [UInt8], _ out: inout [ServerAction]) {
+  mutating func reject(_ failure: DecodingFailure, _ bytes: [UInt8], _ out: inout ServerActions) {
     let errors = failure.findings.filter { $0.severity == .error }
     let shown = errors.isEmpty ? failure.findings : errors
     if let first = shown.first, shown.allSatisfy({ Self.unreadableCodes.contains($0.code) }) {
@@ -214,7 +214,7 @@ extension ServerEngine {
 
   /// Before authentication only `ping` and `connect` (STANDARDS.md#before-authentication): anything
   /// else, a frame without a type too, gets `auth_error` and the connection closes.
-  mutating func refuseBeforeAuthentication(type: String?, _ out: inout [ServerAction]) {
+  mutating func refuseBeforeAuthentication(type: String?, _ out: inout ServerActions) {
     let finding = Finding(
       .error, .beforeAuthentication, pointer: "", messageType: type,
       message: "only ping and connect are accepted before authentication")
@@ -246,7 +246,7 @@ extension ServerEngine {
   /// then, when the policy closes, the end of the connection (timers cancelled, close, `closed`).
   mutating func violate(
     type: String?, _ findings: [Finding], answer: ServerMessage?, close reason: CloseReason?,
-    _ out: inout [ServerAction]
+    _ out: inout ServerActions
   ) {
     if let answer { emit(answer, &out) }
     let violation = ProtocolViolation(

@@ -97,16 +97,20 @@ public struct ServerEngine: Sendable {
   /// do, in order. An event the state does not accept throws ``IllegalEvent`` and changes nothing. A
   /// closed engine returns no action. (``handle(_:now:into:)`` does the same into a reused buffer.)
   public mutating func handle(_ event: ServerEvent, now: Int64) throws(IllegalEvent) -> [ServerAction] {
+    var buffer = ServerActions(capacity: 4)
+    try handle(event, now: now, into: &buffer)
     var out: [ServerAction] = []
-    try handle(event, now: now, into: &out)
+    out.reserveCapacity(buffer.count)
+    buffer.drain { out.append($0) }
     return out
   }
 
-  /// Takes one event at time `now` and appends what to do, in order, to `actions` (which the caller
-  /// owns and may reuse with `removeAll(keepingCapacity: true)`, so no event allocates an array). An
-  /// event the state does not accept throws ``IllegalEvent``, changes nothing and appends nothing.
+  /// Takes one event at time `now` and appends what to do, in order, to `actions`, a buffer the
+  /// caller owns and reuses (``ServerActions/drain(_:)`` hands the actions over and empties it, so
+  /// no event allocates). An event the state does not accept throws ``IllegalEvent``, changes
+  /// nothing and appends nothing.
   public mutating func handle(
-    _ event: ServerEvent, now: Int64, into actions: inout [ServerAction]
+    _ event: ServerEvent, now: Int64, into actions: inout ServerActions
   ) throws(IllegalEvent) {
     // Almost every event: a text message on an authenticated connection without authenticated
     // frames, which the table accepts (it leads to `authenticated` or `closed`), decoded where it
@@ -176,12 +180,12 @@ public struct ServerEngine: Sendable {
     return hello
   }
 
-  mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ServerAction]) {
+  mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout ServerActions) {
     armed[timer] = deadline
     out.append(.armTimer(timer, at: deadline))
   }
 
-  mutating func finish(_ reason: CloseReason, close: Bool, _ out: inout [ServerAction]) {
+  mutating func finish(_ reason: CloseReason, close: Bool, _ out: inout ServerActions) {
     for timer in armed.keys.sorted(by: { $0.description < $1.description }) { out.append(.cancelTimer(timer)) }
     armed = [:]
     if close { out.append(.closeTransport(reason)) }
@@ -189,7 +193,7 @@ public struct ServerEngine: Sendable {
     out.append(.deliver(.closed(reason)))
   }
 
-  mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout [ServerAction]) {
+  mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout ServerActions) {
     guard let deadline = armed[timer], deadline <= now else { return }
     armed[timer] = nil
     switch timer {
@@ -203,7 +207,7 @@ public struct ServerEngine: Sendable {
     }
   }
 
-  mutating func send(_ message: ServerMessage, now: Int64, _ out: inout [ServerAction]) throws(IllegalEvent) {
+  mutating func send(_ message: ServerMessage, now: Int64, _ out: inout ServerActions) throws(IllegalEvent) {
     if let missing = missingCapability(message) {
       throw IllegalEvent(
         state: state.rawValue, event: "send",
@@ -233,12 +237,12 @@ public struct ServerEngine: Sendable {
   /// Sends `message`, encoded once: sealed when authenticated frames are in force (STANDARDS.md#authenticated-frames),
   /// else as it is. A channel that used its last sequence number sends nothing more and
   /// closes the connection at the end of the event.
-  mutating func emit(_ message: ServerMessage, _ out: inout [ServerAction]) {
+  mutating func emit(_ message: ServerMessage, _ out: inout ServerActions) {
     emit(frame: MessageEncoder().encode(message), &out)
   }
 
   /// Sends the encoded frame `frame` (sealed when authenticated frames are in force).
-  mutating func emit(frame: [UInt8], _ out: inout [ServerAction]) {
+  mutating func emit(frame: [UInt8], _ out: inout ServerActions) {
     guard channel != nil else { return out.append(.send(.text(frame))) }
     guard !sealingExhausted else { return }
     do {
@@ -249,7 +253,7 @@ public struct ServerEngine: Sendable {
   }
 
   /// Sends `message` unsealed: the handshake's frames, which go before any channel exists.
-  mutating func emitPlain(_ message: ServerMessage, _ out: inout [ServerAction]) {
+  mutating func emitPlain(_ message: ServerMessage, _ out: inout ServerActions) {
     out.append(.send(.text(MessageEncoder().encode(message))))
   }
 }

@@ -9,8 +9,9 @@ extension ServerConnectionCore {
   }
 
   private func apply(_ event: ServerEvent) throws(IllegalEvent) {
-    let actions = try engine.handle(event, now: clock.now())
-    for action in actions { perform(action) }
+    var actions = ServerActions(capacity: 4)
+    try engine.handle(event, now: clock.now(), into: &actions)
+    actions.drain { perform($0) }
   }
 
   private func perform(_ action: ServerAction) {
