@@ -39,7 +39,7 @@ public struct JSONWriter: @unchecked Sendable {
 
   /// Writes a value kept as JSON text: its bytes, copied as they are.
   public mutating func write(_ raw: RawJSON) {
-    raw.bytes.withUnsafeBytes { appendRaw($0) }
+    raw.text.withUnsafeBytes { appendRaw($0) }
   }
 
   /// Writes an object with its members in order.

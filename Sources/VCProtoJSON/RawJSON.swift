@@ -12,32 +12,44 @@
 /// number literals as written), so a record decoded from a frame equals the same record built from a
 /// ``JSONValue``, whatever whitespace or escapes the frame used; equal bytes are equal at once.
 public struct RawJSON: Sendable, Hashable {
-  /// The JSON text of the value (UTF-8), as received or as ``JSONWriter`` wrote it.
-  public let bytes: [UInt8]
+  /// The JSON text of the value (UTF-8). A value the decoder kept is a slice of the frame it was read
+  /// from, sharing the frame's storage: no copy and no allocation of its own, but while any such
+  /// value lives, the whole frame's bytes (at most ``JSONLimits/maxFrameBytes``) stay in memory.
+  let text: ArraySlice<UInt8>
+
+  /// The JSON text of the value (UTF-8), as received or as ``JSONWriter`` wrote it. A copy when the
+  /// value is part of a larger frame (the decoder's), so it also detaches the value from that frame:
+  /// `RawJSON(validating: raw.bytes)` keeps only its own bytes.
+  public var bytes: [UInt8] { Array(text) }
 
   /// Bytes already checked as one JSON value (by the decoder's scan or a writer).
   package init(validatedBytes bytes: [UInt8]) {
-    self.bytes = bytes
+    text = bytes[...]
+  }
+
+  /// Part of a frame already checked as one JSON value (the decoder's scan), kept where it lies.
+  package init(validatedSlice text: ArraySlice<UInt8>) {
+    self.text = text
   }
 
   /// The JSON text of `value`, as ``JSONWriter`` writes it.
   public init(_ value: JSONValue) {
     var writer = JSONWriter()
     writer.write(value)
-    bytes = writer.bytes
+    text = writer.bytes[...]
   }
 
   /// Keeps `bytes` after checking them as one complete JSON text within `limits` (``JSONReader``'s
   /// rules; the error says what is wrong).
   public init(validating bytes: [UInt8], limits: JSONLimits = .default) throws(JSONReadError) {
     _ = try JSONReader(limits: limits).parse(bytes)
-    self.bytes = bytes
+    text = bytes[...]
   }
 
   /// The value, parsed from ``bytes`` on each call (keep the result to read it more than once).
   public var value: JSONValue {
     // The bytes were checked when this value was made, with limits no looser than these.
-    let parsed = try? JSONReader(limits: Self.parsingLimits).parse(bytes)
+    let parsed = text.withUnsafeBufferPointer { try? JSONReader(limits: Self.parsingLimits).parse($0) }
     assert(parsed != nil, "RawJSON holds bytes that are not JSON")
     return parsed ?? .null
   }
@@ -50,7 +62,7 @@ public struct RawJSON: Sendable, Hashable {
 
   /// The same JSON value (see the type's discussion).
   public static func == (a: RawJSON, b: RawJSON) -> Bool {
-    a.bytes == b.bytes || a.value == b.value
+    a.text == b.text || a.value == b.value
   }
 
   /// Hashes the JSON value.

@@ -47,6 +47,33 @@ import Testing
     #expect(rebuilt.json.bytes != decoded.json.bytes)
   }
 
+  /// The decoder keeps each record as a slice of the frame it read, sharing its storage (no copy,
+  /// no allocation of its own); `bytes` gives the record's own bytes, and the records outlive the
+  /// decoder's caller's array unchanged.
+  @Test func decodedRecordsShareTheFramesStorage() throws {
+    let records = [#"{"type":"user","uuid":"a"}"#, #"{"type":"assistant","uuid":"b","cwd":"/"}"#]
+    let text =
+      #"{"type":"session_history","session_id":"s","messages":["# + records.joined(separator: ",")
+      + #"],"total_count":2,"oldest_message_id":"a","newest_message_id":"b","is_complete":true}"#
+    var frame = Array(text.utf8)
+    let message = try MessageDecoder(options: Self.options).decode(frame)
+    guard case .server(.sessionHistory(.v0_2_0(let history))) = message else {
+      Issue.record("not a 0.2.0 session_history")
+      return
+    }
+    let base = frame.withUnsafeBufferPointer { $0.baseAddress! }
+    for (record, expected) in zip(history.messages, records) {
+      let start = try #require(text.utf8.firstRange(of: expected.utf8)).lowerBound
+      let offset = text.utf8.distance(from: text.utf8.startIndex, to: start)
+      #expect(record.json.text.withUnsafeBufferPointer { $0.baseAddress } == base + offset)
+      #expect(record.json.bytes == Array(expected.utf8))
+    }
+    // The caller's array changed after decoding: the records keep the bytes they were read from.
+    frame.replaceSubrange(0..<frame.count, with: repeatElement(UInt8(ascii: " "), count: frame.count))
+    #expect(history.messages.map(\.json.bytes) == records.map { Array($0.utf8) })
+    #expect(history.messages[1].uuid == "b" && history.messages[1].cwd == "/")
+  }
+
   static func history(_ frame: String) throws -> SessionHistoryMessageV0_2_0? {
     guard case .server(.sessionHistory(.v0_2_0(let h))) = try MessageDecoder(options: options).decode(frame) else {
       return nil

@@ -84,41 +84,46 @@ public struct MessageDecoder: Sendable {
     let limits = validator.options.limits
     let direction = validator.options.direction
     let knownKeys = knownKeys
-    return bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
-      guard buffer.count <= limits.maxFrameBytes,
-        !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
-      else { return nil }
-      var reader = R(buffer: buffer, limits: limits, knownKeys: knownKeys)
-      defer { if let stats { stats.pointee = reader.parser.finalStats } }
-      reader.parser.stats.values = 1  // the frame itself; its members and elements count as they are read
-      // Handshake messages check their lists against this bound and the connection's version rules.
-      reader.handshakeListLimit = validator.options.maxHandshakeListItems
-      guard let type = reader.parser.pullLeadingType() else { return nil }  // where the type's bytes are
-      do throws(DirectPathError) {
-        let message: AnyMessage
-        // Without a direction, the server's types are tried first: most of the traffic such a decoder
-        // sees (a capture, a client's stream) is the server's. The two sets of types are disjoint
-        // (`DirectDecodeTests.clientAndServerTypesAreDisjoint`), so the order changes no result.
-        if direction != .clientToServer,
-          let m = try ServerMessage.read(type: type, version: version, &reader, typeConsumed: true)
-        {
-          message = .server(m)
-        } else if direction != .serverToClient,
-          let m = try ClientMessage.read(type: type, version: version, &reader, typeConsumed: true)
-        {
-          message = .client(m)
-        } else {
+    // The frame, borrowed for the read: what the model keeps as raw JSON is a slice of it. (Its
+    // buffer comes from `bytes` itself: through `frame.pointee` the array was retained.)
+    return withUnsafePointer(to: bytes) { frame in
+      bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
+        guard buffer.count <= limits.maxFrameBytes,
+          !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
+        else { return nil }
+        var reader = R(buffer: buffer, limits: limits, knownKeys: knownKeys)
+        reader.frame = frame
+        defer { if let stats { stats.pointee = reader.parser.finalStats } }
+        reader.parser.stats.values = 1  // the frame itself; its members and elements count as they are read
+        // Handshake messages check their lists against this bound and the connection's version rules.
+        reader.handshakeListLimit = validator.options.maxHandshakeListItems
+        guard let type = reader.parser.pullLeadingType() else { return nil }  // where the type's bytes are
+        do throws(DirectPathError) {
+          let message: AnyMessage
+          // Without a direction, the server's types are tried first: most of the traffic such a decoder
+          // sees (a capture, a client's stream) is the server's. The two sets of types are disjoint
+          // (`DirectDecodeTests.clientAndServerTypesAreDisjoint`), so the order changes no result.
+          if direction != .clientToServer,
+            let m = try ServerMessage.read(type: type, version: version, &reader, typeConsumed: true)
+          {
+            message = .server(m)
+          } else if direction != .serverToClient,
+            let m = try ClientMessage.read(type: type, version: version, &reader, typeConsumed: true)
+          {
+            message = .client(m)
+          } else {
+            return nil
+          }
+          reader.parser.skipWhitespace()
+          // A type the model has but this version lacks is the validator's (not_in_version): `pull`
+          // returns nil for it.
+          guard reader.parser.pos == buffer.count, !(clean && reader.sawExtraMember) else { return nil }
+          return message
+        } catch {
+          // A miss or a JSON error (`DirectPathError`): never reported from here. The tree path reads
+          // the frame again and reports exactly what is wrong with it, if anything.
           return nil
         }
-        reader.parser.skipWhitespace()
-        // A type the model has but this version lacks is the validator's (not_in_version): `pull`
-        // returns nil for it.
-        guard reader.parser.pos == buffer.count, !(clean && reader.sawExtraMember) else { return nil }
-        return message
-      } catch {
-        // A miss or a JSON error (`DirectPathError`): never reported from here. The tree path reads
-        // the frame again and reports exactly what is wrong with it, if anything.
-        return nil
       }
     }
   }

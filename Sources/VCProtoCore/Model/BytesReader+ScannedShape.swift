@@ -14,6 +14,7 @@ extension BytesReader {
   )? {
     let start = parser.pos
     let value = try scanShape(shape, capturing: captured)
+    if let slice = frameSlice(start..<parser.pos) { return (RawJSON(validatedSlice: slice), value) }
     return (RawJSON(validatedBytes: Array(UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.pos]))), value)
   }
 

@@ -13,6 +13,12 @@ package struct BytesReader: ModelReader {
   package var sawExtraMember = false
   /// The bound on each list of a handshake message (``ValidationOptions/maxHandshakeListItems``).
   package var handshakeListLimit = ValidationOptions.defaultMaxHandshakeListItems
+  /// The array whose storage the parser's buffer is, while ``MessageDecoder``'s direct path reads
+  /// it: a scanned object's ``RawJSON`` is then a slice of the frame (a retain) instead of a copy of
+  /// its bytes (an allocation and a copy each). Borrowed, not retained, so that a frame with nothing
+  /// kept as raw JSON pays nothing for it; used only while its storage is the parser's buffer
+  /// (``frameSlice(_:)``).
+  package var frame: UnsafePointer<[UInt8]>? = nil
 
   /// A reader of the frame in `buffer`, under `limits`, with the catalog's member names known.
   package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
@@ -24,6 +30,15 @@ package struct BytesReader: ModelReader {
   /// lazily initialised global).
   package init(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, knownKeys: KnownKeys) {
     parser = JSONParser(buffer: buffer, limits: limits, knownKeys: knownKeys)
+  }
+
+  /// The bytes at `range` of the parser's buffer as part of ``frame``, when the buffer is its storage.
+  @inline(__always)
+  func frameSlice(_ range: Range<Int>) -> ArraySlice<UInt8>? {
+    guard let frame, frame.pointee.count == parser.bytes.count,
+      frame.pointee.withUnsafeBufferPointer({ $0.baseAddress }) == parser.bytes.baseAddress
+    else { return nil }
+    return frame.pointee[range]
   }
 
   @inline(__always)

@@ -33,6 +33,11 @@ package struct CheckingReader: FrameBytesReader {
     @inline(__always) set { base.handshakeListLimit = newValue }
   }
 
+  package var frame: UnsafePointer<[UInt8]>? {
+    @inline(__always) get { base.frame }
+    @inline(__always) set { base.frame = newValue }
+  }
+
   package var keyChecks: Int {
     @inline(__always) get { base.keyChecks }
     @inline(__always) set { base.keyChecks = newValue }

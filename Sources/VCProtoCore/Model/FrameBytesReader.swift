@@ -10,6 +10,8 @@ package protocol FrameBytesReader: ModelReader where Key == JSONParser.Key {
   var parser: JSONParser { get set }
   /// The bound on each list of a handshake message.
   var handshakeListLimit: Int { get set }
+  /// The array whose storage the buffer is, while the reader runs (``BytesReader/frame``).
+  var frame: UnsafePointer<[UInt8]>? { get set }
 }
 
 extension BytesReader: FrameBytesReader {}
