@@ -15,7 +15,7 @@ public struct RawJSON: Sendable, Hashable {
   /// The JSON text of the value (UTF-8). A value the decoder kept is a slice of the frame it was read
   /// from, sharing the frame's storage: no copy and no allocation of its own, but while any such
   /// value lives, the whole frame's bytes (at most ``JSONLimits/maxFrameBytes``) stay in memory.
-  let text: ArraySlice<UInt8>
+  @usableFromInline package let text: ArraySlice<UInt8>
 
   /// The JSON text of the value (UTF-8), as received or as ``JSONWriter`` wrote it. A copy when the
   /// value is part of a larger frame (the decoder's), so it also detaches the value from that frame:

@@ -82,6 +82,36 @@ import Testing
     #expect(ClaudeRecord(raw: nested).uuidPosition == nil)
   }
 
+  /// A decoded record keeps its `uuid` where the scan found it in the record's text (no String made
+  /// while decoding) when it has no escapes; with escapes, as the parsed String. Either way `uuid` and
+  /// `uuidPosition` are those of the string the record's JSON holds.
+  @Test func decodedRecordsKeepTheirUUIDInPlace() throws {
+    let records = [
+      #"{"type":"user","uuid":"3f2a9c1e-0000-4000-8000-000000000001"}"#,
+      #"{"uuid":"r\u00e9sum\u00e9-\"q\"","type":"user"}"#, #"{"type":"user","uuid":"é€𝄞"}"#,
+      #"{"type":"user","uuid":""}"#, #"{"type":"user"}"#, #"{"type":"user","message":{"role":"user"},"uuid":"z"}"#,
+    ]
+    let frame =
+      #"{"type":"session_history","session_id":"s","messages":["# + records.joined(separator: ",")
+      + #"],"total_count":6,"oldest_message_id":null,"newest_message_id":null,"is_complete":true}"#
+    let message = try MessageDecoder(options: ValidationOptions(version: .v0_2_0)).decode(frame)
+    guard case .server(.sessionHistory(.v0_2_0(let history))) = message else {
+      Issue.record("not a 0.2.0 session_history")
+      return
+    }
+    #expect(history.messages.count == records.count)
+    for (record, text) in zip(history.messages, records) {
+      let expected = try JSONReader().parse(text).objectValue?["uuid"]?.stringValue
+      #expect(record.uuid == expected, "\(text)")
+      #expect(record.uuidPosition == expected.map(PositionHash.of), "\(text)")
+      switch record.uuidText {
+      case .text: #expect(expected != nil && !text.contains("\\"), "\(text)")
+      case .string: #expect(text.contains("\\"), "kept as a String only with escapes: \(text)")
+      case .absent: #expect(expected == nil, "\(text)")
+      }
+    }
+  }
+
   /// The in-place integer reader reads a literal as `JSONNumber.int64Value` (`Int64(_:)`) does.
   @Test func integerLiteralAgreesWithInt64() {
     let literals = [

@@ -7,24 +7,27 @@ import VCProtoJSON
 /// everywhere on the bytes reader, what it does not read outright (an escaped member name, a repeated
 /// one, a broken rule) is a miss, and the tree path decides.
 extension BytesReader {
-  /// Reads the object of `shape` at the position; returns its bytes and the value of its member at
-  /// index `captured` (when a scalar and present).
+  /// Reads the object of `shape` at the position; returns its bytes and its member at index
+  /// `captured` (when present: a string without escapes as where it lies in those bytes, a scalar
+  /// parsed).
   package mutating func readScanned(_ shape: ScannedShape, capturing captured: Int) throws(DirectPathError) -> (
-    RawJSON, JSONValue?
+    RawJSON, ScannedCapture?
   )? {
     let start = parser.pos
-    let value = try scanShape(shape, capturing: captured)
-    if let slice = frameSlice(start..<parser.pos) { return (RawJSON(validatedSlice: slice), value) }
-    return (RawJSON(validatedBytes: Array(UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.pos]))), value)
+    var capture = try scanShape(shape, capturing: captured)
+    if case .text(let offset, let count) = capture { capture = .text(offset: offset - start, count: count) }
+    if let slice = frameSlice(start..<parser.pos) { return (RawJSON(validatedSlice: slice), capture) }
+    return (RawJSON(validatedBytes: Array(UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.pos]))), capture)
   }
 
-  /// Scans an object of `shape`; returns the value of the member at index `captured`, if parsed.
+  /// Scans an object of `shape`; returns the member at index `captured`, if present (a string
+  /// without escapes as where it lies in the frame).
   mutating func scanShape(_ shape: ScannedShape, capturing captured: Int = -1) throws(DirectPathError)
-    -> JSONValue?
+    -> ScannedCapture?
   {
     guard shape.members.count < 64 else { throw miss() }
     try parser.pullObjectStart()
-    let result = ScannedNames.with { names -> Result<JSONValue?, DirectPathError> in
+    let result = ScannedNames.with { names -> Result<ScannedCapture?, DirectPathError> in
       do throws(DirectPathError) {
         return .success(try scanMembers(shape, names: &names, capturing: captured))
       } catch {
@@ -36,18 +39,22 @@ extension BytesReader {
 
   /// The members of an object of `shape`, from its `{` (consumed) to its `}`.
   private mutating func scanMembers(_ shape: ScannedShape, names: inout ScannedNames, capturing captured: Int)
-    throws(DirectPathError) -> JSONValue?
+    throws(DirectPathError) -> ScannedCapture?
   {
     var cursor = 0
     var seen: UInt64 = 0
-    var result: JSONValue? = nil
+    var result: ScannedCapture? = nil
     while let key = try parser.pullKey(&cursor) {
       if let index = shape.member(key, in: self) {
         let bit: UInt64 = 1 << index
         guard seen & bit == 0 else { throw miss(key) }
         seen |= bit
         if index == captured {
-          result = try scanMember(index, of: shape, bit: bit, at: key, keep: true)
+          if case .plainText = shape.kinds[index], let text = try scanPlainText() {
+            result = .text(offset: text.start, count: text.count)
+          } else if let value = try scanMember(index, of: shape, bit: bit, at: key, keep: true) {
+            result = .value(value)
+          }
         } else {
           _ = try scanMember(index, of: shape, bit: bit, at: key, keep: false)
         }
@@ -64,6 +71,20 @@ extension BytesReader {
     // An absent member the rules refuse (`ValueRules.accepts(nil, member:)`, computed once per shape).
     guard shape.absentRefused & ~seen == 0 else { throw miss() }
     return result
+  }
+
+  /// A string without escapes at the position, checked and stepped over: where its characters lie.
+  /// `nil`, with nothing consumed, for any other value (a string with escapes is then parsed).
+  private mutating func scanPlainText() throws(DirectPathError) -> (start: Int, count: Int)? {
+    let open = parser.pos
+    guard open < parser.bytes.count, parser.bytes[open] == UInt8(ascii: "\"") else { return nil }
+    let escaped: Bool
+    do { escaped = try parser.scanString() } catch { throw .read(error) }
+    guard !escaped else {
+      parser.pos = open
+      return nil
+    }
+    return (open + 1, parser.pos - open - 2)
   }
 
   /// Checks the value of the declared member at `index` of `shape` (`bit`: its bit in the shape's

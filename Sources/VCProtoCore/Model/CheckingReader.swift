@@ -129,7 +129,7 @@ package struct CheckingReader: FrameBytesReader {
 
   @inline(__always)
   package mutating func readScanned(_ shape: ScannedShape, capturing captured: Int) throws(DirectPathError) -> (
-    RawJSON, JSONValue?
+    RawJSON, ScannedCapture?
   )? {
     try base.readScanned(shape, capturing: captured)
   }

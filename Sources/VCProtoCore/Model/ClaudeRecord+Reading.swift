@@ -12,7 +12,7 @@ extension ClaudeRecord: ModelReadable {
   /// bytes kept as ``json`` without building a tree. On the tree reader, the object is checked whole.
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> ClaudeRecord {
     if let scanned, let (json, uuid) = try r.readScanned(scanned.shape, capturing: scanned.uuid) {
-      return ClaudeRecord(json: json, uuid: uuid?.stringValue)
+      return ClaudeRecord(json: json, uuid: uuid)
     }
     let refusal = r.miss()
     guard case .object(let object) = try r.readValue(), conforms(object) else { throw refusal }

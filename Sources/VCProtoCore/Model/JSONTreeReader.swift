@@ -110,7 +110,7 @@ package struct JSONTreeReader: ModelReader {
 
   /// `nil`: the caller reads the tree.
   package mutating func readScanned(_ shape: ScannedShape, capturing captured: Int) throws(DirectPathError) -> (
-    RawJSON, JSONValue?
+    RawJSON, ScannedCapture?
   )? { nil }
 
   package mutating func readExtra(_ key: String, into extra: inout [JSONObject.Member], warns: Bool)

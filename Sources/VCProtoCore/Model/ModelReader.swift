@@ -72,12 +72,12 @@ package protocol ModelReader {
   /// kept there. `warns`: the validator warns about such a member (``sawExtraMember`` is set).
   mutating func readExtra(_ key: Key, into extra: inout [JSONObject.Member], warns: Bool) throws(DirectPathError)
 
-  /// Reads an object of `shape` kept as raw JSON, checked as the validator checks the shape, and the
-  /// value of its member at index `captured` (when a scalar and present): the bytes reader scans the
+  /// Reads an object of `shape` kept as raw JSON, checked as the validator checks the shape, and its
+  /// member at index `captured` (when a scalar and present): the bytes reader scans the
   /// object (``BytesReader/readScanned(_:capturing:)``); the tree reader returns `nil`, and its caller
   /// reads the tree.
   mutating func readScanned(_ shape: ScannedShape, capturing captured: Int) throws(DirectPathError) -> (
-    RawJSON, JSONValue?
+    RawJSON, ScannedCapture?
   )?
 
   /// Set when a member the validator would warn about was kept (an undeclared member).
