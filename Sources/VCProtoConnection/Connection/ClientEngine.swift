@@ -129,11 +129,27 @@ public struct ClientEngine: Sendable {
     // A message received on a ready connection (every frame of a session, always allowed there)
     // goes straight to `receive`: the hot path runs no transition-table lookup and no second
     // switch, so that it adds few lines of code to the decoder's (ClientEngine+History.swift).
-    if state == .ready, case .received(let message) = event {
-      receive(message, now: now, &actions)
-      endEvent(now: now, &actions)
-      assert(ClientTransitions.mask(.ready, .frame) & 1 << state.ordinal != 0, "received led to \(state)")
-      return
+    if state == .ready {
+      switch event {
+      case .received(let message):
+        receive(message, now: now, &actions)
+        endEvent(now: now, &actions)
+        assert(ClientTransitions.mask(.ready, .frame) & 1 << state.ordinal != 0, "received led to \(state)")
+        return
+      // The application's subscribe and unsubscribe (every session it opens and closes), always
+      // allowed when ready: no transition-table lookup either.
+      case .subscribe(let id, let cursor):
+        subscribe(id, cursor: cursor, now: now, &actions)
+        endEvent(now: now, &actions)
+        assert(ClientTransitions.mask(.ready, .subscribe) & 1 << state.ordinal != 0, "subscribe led to \(state)")
+        return
+      case .unsubscribe(let id):
+        unsubscribe(id, &actions)
+        endEvent(now: now, &actions)
+        assert(ClientTransitions.mask(.ready, .unsubscribe) & 1 << state.ordinal != 0, "unsubscribe led to \(state)")
+        return
+      default: break
+      }
     }
     switch event {
     case .transportOpened(let id, _), .transportClosed(let id, _):
