@@ -18,9 +18,11 @@ public struct RawJSON: Sendable, Hashable {
   @usableFromInline package let text: ArraySlice<UInt8>
 
   /// The JSON text of the value (UTF-8), as received or as ``JSONWriter`` wrote it. A copy when the
-  /// value is part of a larger frame (the decoder's), so it also detaches the value from that frame:
-  /// `RawJSON(validating: raw.bytes)` keeps only its own bytes.
+  /// value is part of a larger frame (the decoder's); ``detached`` keeps the value without the frame.
   public var bytes: [UInt8] { Array(text) }
+
+  /// The same value on a copy of its bytes: keeping it does not keep the frame it was decoded from.
+  public var detached: RawJSON { RawJSON(validatedBytes: Array(text)) }
 
   /// Bytes already checked as one JSON value (by the decoder's scan or a writer).
   package init(validatedBytes bytes: [UInt8]) {

@@ -112,6 +112,36 @@ import Testing
     }
   }
 
+  /// A captured plain string with a closed set of allowed values is still checked against the set: the
+  /// scan accepts exactly what it accepts when the member is not captured.
+  @Test func capturedMemberKeepsItsClosedSet() throws {
+    let spec = ShapeSpec(
+      "Probe", doc: "", extraMembers: .allow,
+      fields: [FieldSpec("uuid", .text), FieldSpec("role", .text, allowedValues: ["user", "assistant"])])
+    let shape = ScannedShape(spec)
+    func scanned(_ json: String, capturing captured: Int) -> ScannedCapture?? {
+      Array(json.utf8).withUnsafeBufferPointer { buffer in
+        var reader = BytesReader(buffer: buffer, limits: .default)
+        return try? reader.readScanned(shape, capturing: captured)?.1
+      }
+    }
+    for role in [#""bogus""#, #""bogu\u0073""#, #""""#, "7"] {
+      let json = #"{"uuid":"u","role":"# + role + "}"
+      for captured in [-1, 0, 1] {
+        #expect(scanned(json, capturing: captured) == nil, "\(json), capturing \(captured)")
+      }
+    }
+    for role in [#""user""#, #""assistan\u0074""#] {
+      let json = #"{"uuid":"u","role":"# + role + "}"
+      for captured in [-1, 0] { #expect(scanned(json, capturing: captured) != nil, "\(json), capturing \(captured)") }
+      guard case .value(.string(let value))?? = scanned(json, capturing: 1) else {
+        Issue.record("\(json): the captured role is not read as its value")
+        continue
+      }
+      #expect(["user", "assistant"].contains(value), "\(json)")
+    }
+  }
+
   /// The in-place integer reader reads a literal as `JSONNumber.int64Value` (`Int64(_:)`) does.
   @Test func integerLiteralAgreesWithInt64() {
     let literals = [

@@ -72,6 +72,13 @@ import Testing
     frame.replaceSubrange(0..<frame.count, with: repeatElement(UInt8(ascii: " "), count: frame.count))
     #expect(history.messages.map(\.json.bytes) == records.map { Array($0.utf8) })
     #expect(history.messages[1].uuid == "b" && history.messages[1].cwd == "/")
+    // A detached record is the same record on bytes of its own, outside the frame's storage.
+    for (record, expected) in zip(history.messages, records) {
+      let detached = record.detached
+      #expect(detached == record && detached.uuid == record.uuid && detached.json.bytes == Array(expected.utf8))
+      let own = detached.json.text.withUnsafeBufferPointer { $0.baseAddress! }
+      #expect(own < base || own >= base + text.utf8.count, "still inside the frame")
+    }
   }
 
   static func history(_ frame: String) throws -> SessionHistoryMessageV0_2_0? {

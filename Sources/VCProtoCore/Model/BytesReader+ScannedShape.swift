@@ -50,7 +50,8 @@ extension BytesReader {
         guard seen & bit == 0 else { throw miss(key) }
         seen |= bit
         if index == captured {
-          if case .plainText = shape.kinds[index], let text = try scanPlainText() {
+          // Kept where it lies only when being a string is its one rule (no closed set to check).
+          if case .plainText = shape.kinds[index], shape.closedSet & bit == 0, let text = try scanPlainText() {
             result = .text(offset: text.start, count: text.count)
           } else if let value = try scanMember(index, of: shape, bit: bit, at: key, keep: true) {
             result = .value(value)

@@ -49,6 +49,14 @@ public struct ClaudeRecord: Sendable, Hashable, JSONFieldValue {
     }
   }
 
+  /// The same record with a text of its own (``RawJSON/detached``): a record the decoder kept is part
+  /// of its frame, and keeping it keeps the whole frame in memory; keep this one instead.
+  public var detached: ClaudeRecord {
+    var record = self
+    record.json = json.detached
+    return record
+  }
+
   /// Wraps a record object.
   public init(raw: JSONObject) {
     json = RawJSON(.object(raw))
