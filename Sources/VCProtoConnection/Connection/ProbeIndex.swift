@@ -78,16 +78,9 @@ struct ProbeIndex: Sendable {
 
   /// A new index of twice the slots (16 at first) for `count` entries whose hashes `hash` gives.
   mutating func grow(count: Int, hash: (Int) -> Int) {
-    precondition(count < Int(Int32.max), "too many entries for the index")
-    var fresh = [UInt64](repeating: 0, count: max(16, slots.count * 2))
-    fresh.withUnsafeMutableBufferPointer { fresh in
-      for index in 0..<count {
-        let entryHash = hash(index)
-        let free = Self.probe(UnsafeBufferPointer(fresh), from: entryHash) { $0 == 0 }
-        fresh[free] = Self.slotValue(index, hash: entryHash)
-      }
+    rebuild(slots: max(16, slots.count * 2)) { add in
+      for index in 0..<count { add(index, hash(index)) }
     }
-    slots = fresh
   }
 
   /// The number of slots.
