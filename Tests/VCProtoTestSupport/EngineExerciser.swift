@@ -433,6 +433,12 @@ protocol NamedEvent {
 
 extension ClientEngine: ExercisedEngine {
   static var sentinel: ClientAction { .cancelTimer(.continuation(sessionId: "sentinel")) }
+  /// The engine's ``ClientActions`` form, its actions then appended to `actions` in order.
+  mutating func handle(_ event: ClientEvent, now: Int64, into actions: inout [ClientAction]) throws(IllegalEvent) {
+    var buffer = ClientActions()
+    try handle(event, now: now, into: &buffer)
+    buffer.drain { actions.append($0) }
+  }
   func ignores(_ event: ClientEvent) -> Bool {
     switch event {
     case .transportOpened(let id, _), .transportClosed(let id, _): return id != currentTransport

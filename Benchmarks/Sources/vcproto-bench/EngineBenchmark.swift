@@ -282,7 +282,7 @@ enum EngineBenchmark {
   struct Engines: ~Copyable {
     var client: ClientEngine
     var server: ServerEngine
-    var clientActions: [ClientAction] = []
+    var clientActions: ClientActions
     var serverActions: ServerActions
     /// Actions the engines produced (checked, so that no work can be optimised away).
     var actions = 0
@@ -293,7 +293,7 @@ enum EngineBenchmark {
       self.client = client
       self.server = server
       serverActions = ServerActions(capacity: 64)
-      clientActions.reserveCapacity(64)
+      clientActions = ClientActions(capacity: 64)
     }
 
     /// What the application does before a frame (``Kind/firstContact``, ``Kind/manyOpen``):
@@ -304,14 +304,13 @@ enum EngineBenchmark {
       if let id = requests.open {
         try client.handle(.subscribe(sessionId: id, cursor: nil), now: 1, into: &clientActions)
       }
-      releaseClientActions()
+      drainClientActions()
     }
 
-    /// Counts the client engine's actions and releases them, as a host does once it has performed them.
+    /// Takes each of the client engine's actions, as a host does to perform it, and counts it.
     @inline(__always)
-    mutating func releaseClientActions() {
-      actions += clientActions.count
-      clientActions.removeAll(keepingCapacity: true)
+    mutating func drainClientActions() {
+      clientActions.drain { _ in actions += 1 }
     }
 
     /// Hands one received frame to its engine, as a host does: the bytes of the WebSocket text message.
@@ -322,7 +321,7 @@ enum EngineBenchmark {
         serverActions.drain { _ in actions += 1 }
       } else {
         try client.handle(.received(.text(frame)), now: 1, into: &clientActions)
-        releaseClientActions()
+        drainClientActions()
       }
     }
   }

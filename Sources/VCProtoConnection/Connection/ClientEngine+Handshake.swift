@@ -4,7 +4,7 @@ import VCProtoJSON
 extension ClientEngine {
   /// Every validated frame goes through here as its typed message; the state decides what it means.
   /// The message is consumed: once ready, it moves into the action that delivers it (no copy).
-  mutating func receive(_ typed: consuming ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+  mutating func receive(_ typed: consuming ServerMessage, now: Int64, _ out: inout ClientActions) {
     if case .error(let error) = typed, error.code == NegotiationFailure.code {
       refuseVersion(required: error.required.map(Finding.shownType), &out)
       return
@@ -20,7 +20,7 @@ extension ClientEngine {
   }
 
   @inline(never)
-  mutating func refuseVersion(required: String?, _ out: inout [ClientAction]) {
+  mutating func refuseVersion(required: String?, _ out: inout ClientActions) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
     closeTransport(.unsupportedVersion, &out)
@@ -30,7 +30,7 @@ extension ClientEngine {
   }
 
   @inline(never)
-  mutating func refuseAuth(_ reason: CloseReason, _ out: inout [ClientAction]) {
+  mutating func refuseAuth(_ reason: CloseReason, _ out: inout ClientActions) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
     closeTransport(reason, &out)
@@ -44,7 +44,7 @@ extension ClientEngine {
   static let maxHelloListItems = ValidationOptions.defaultMaxHandshakeListItems
 
   @inline(never)
-  mutating func onHello(_ hello: HelloMessage, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onHello(_ hello: HelloMessage, now: Int64, _ out: inout ClientActions) {
     // A list over the cap is refused before any entry is read: close without `connect`, back off.
     let lists = [
       ("protocol_versions", hello.protocolVersions?.count), ("auth_versions", hello.authVersions?.count),
@@ -131,7 +131,7 @@ extension ClientEngine {
   }
 
   @inline(never)
-  mutating func onAwaitingConnected(_ typed: ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onAwaitingConnected(_ typed: ServerMessage, now: Int64, _ out: inout ClientActions) {
     switch typed {
     case .authError:
       authFailures += 1
@@ -153,7 +153,7 @@ extension ClientEngine {
     }
   }
 
-  mutating func onConnected(_ connected: ConnectedMessage, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onConnected(_ connected: ConnectedMessage, now: Int64, _ out: inout ClientActions) {
     let versionText = connected.negotiatedProtocolVersion
     let accepted = connected.capabilities
     guard usedAuthVersion == 2 || configuration.allowAuthV1 else {
@@ -212,7 +212,7 @@ extension ClientEngine {
   }
 
   mutating func becomeReady(
-    version: ProtocolVersion, capabilities caps: [String], now: Int64, _ out: inout [ClientAction]
+    version: ProtocolVersion, capabilities caps: [String], now: Int64, _ out: inout ClientActions
   ) {
     let t = configuration.timing
     state = .ready

@@ -30,7 +30,7 @@ extension ClientEngine {
   ///
   /// The decoder is the negotiated version's, and it types a `session_history` as its own version's
   /// payload: the payload's case is the connection's family.
-  mutating func onHistory(_ typed: consuming ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onHistory(_ typed: consuming ServerMessage, now: Int64, _ out: inout ClientActions) {
     switch consume typed {
     case .sessionHistory(.v0_5_0(let h)):
       historyStep(h.sessionId, .v0_5_0(h.messages), now: now, &out) { Self.applyOffset(h, to: &$0, update: &$1) }
@@ -56,7 +56,7 @@ extension ClientEngine {
   /// A 0.2.0/0.3.0 `session_updated` on a message-id connection (``onReady(_:now:_:)``; from 0.4.0 on
   /// it is not history): `true` when it was a subscribed session's and became a ``SessionUpdate``;
   /// one of a session not subscribed is left to be delivered as received.
-  mutating func onUpdated(_ updated: SessionUpdatedMessage, now: Int64, _ out: inout [ClientAction]) -> Bool {
+  mutating func onUpdated(_ updated: SessionUpdatedMessage, now: Int64, _ out: inout ClientActions) -> Bool {
     switch updated {
     case .v0_2_0(let u):
       return historyStep(u.sessionId, .v0_2_0(u.messages), isHistory: false, now: now, &out) {
@@ -80,7 +80,7 @@ extension ClientEngine {
   /// be delivered as received).
   @inline(__always) @discardableResult
   mutating func historyStep(
-    _ id: String, _ messages: SessionMessages, isHistory: Bool = true, now: Int64, _ out: inout [ClientAction],
+    _ id: String, _ messages: SessionMessages, isHistory: Bool = true, now: Int64, _ out: inout ClientActions,
     step: (inout Subscription, inout SessionUpdate) -> HistoryFollowUp
   ) -> Bool {
     guard let index = subscriptions.index(ofId: id) else {
@@ -101,13 +101,13 @@ extension ClientEngine {
   /// A continuation that did not advance (a half-written last line): nothing advanced; ask again
   /// shortly instead of looping or giving up (out of line: rare).
   @inline(never)
-  mutating func armContinuationRetry(_ id: String, now: Int64, _ out: inout [ClientAction]) {
+  mutating func armContinuationRetry(_ id: String, now: Int64, _ out: inout ClientActions) {
     arm(.continuation(sessionId: id), at: now.addingSaturating(configuration.timing.continuationRetryMs), &out)
   }
 
   /// Reports a `session_history` of a session not subscribed (out of line: rare).
   @inline(never)
-  mutating func unsubscribedHistory(now: Int64, _ out: inout [ClientAction]) {
+  mutating func unsubscribedHistory(now: Int64, _ out: inout ClientActions) {
     let finding = Finding(
       .error, .unsubscribedSessionData, pointer: "/session_id", messageType: "session_history",
       message: "session_history for a session the client is not subscribed to")

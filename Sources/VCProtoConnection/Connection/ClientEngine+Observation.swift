@@ -14,7 +14,7 @@ extension ClientEngine {
       ClientConfiguration(
         apiKey: "", minimumVersion: version, maximumVersion: version, maxPendingRequests: tracked,
         maxSubscriptions: tracked, dedupWindow: 1))
-    var ignored: [ClientAction] = []
+    var ignored = ClientActions(capacity: 4)
     becomeReady(version: version, capabilities: [], now: now, &ignored)
   }
 

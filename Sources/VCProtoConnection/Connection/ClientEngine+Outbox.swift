@@ -39,7 +39,7 @@ extension ClientEngine {
   /// Queues `message` (the client is not ready): it fails at once with ``RequestFailure/outboxFull``
   /// when the outbox is full; else it waits, and `outbox_deadline` moves to its deadline when that is
   /// the earliest.
-  mutating func enqueue(_ message: ClientMessage, requestId: String, now: Int64, _ out: inout [ClientAction]) {
+  mutating func enqueue(_ message: ClientMessage, requestId: String, now: Int64, _ out: inout ClientActions) {
     guard outbox.count < configuration.outboxCapacity else {
       out.append(.deliver(.requestFailed(requestId: requestId, reason: .outboxFull)))
       return
@@ -53,7 +53,7 @@ extension ClientEngine {
 
   /// The connection is ready: every queued request is sent, oldest first, with the deadline it was
   /// given when queued; then `outbox_deadline` is cancelled.
-  mutating func flushOutbox(now: Int64, _ out: inout [ClientAction]) {
+  mutating func flushOutbox(now: Int64, _ out: inout ClientActions) {
     guard !outbox.isEmpty else { return }
     let queued = outbox
     outbox = []
@@ -65,7 +65,7 @@ extension ClientEngine {
 
   /// `outbox_deadline` fired: every queued request due by `now` fails with
   /// ``RequestFailure/timeout``, oldest first, and the timer moves to the earliest deadline left.
-  mutating func expireOutbox(now: Int64, _ out: inout [ClientAction]) {
+  mutating func expireOutbox(now: Int64, _ out: inout ClientActions) {
     var next: Int64?
     outbox.removeAll { request in
       guard request.deadline <= now else {
@@ -79,7 +79,7 @@ extension ClientEngine {
   }
 
   /// Every queued request fails with `reason`, oldest first, and `outbox_deadline` is cancelled.
-  mutating func failOutbox(_ reason: RequestFailure, _ out: inout [ClientAction]) {
+  mutating func failOutbox(_ reason: RequestFailure, _ out: inout ClientActions) {
     guard !outbox.isEmpty else { return }
     for request in outbox { out.append(.deliver(.requestFailed(requestId: request.requestId, reason: reason))) }
     outbox = []

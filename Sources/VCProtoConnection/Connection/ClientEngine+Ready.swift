@@ -4,7 +4,7 @@ import VCProtoJSON
 extension ClientEngine {
   /// A frame on an authenticated connection, as its typed message (consumed: it moves into the
   /// action that delivers it).
-  mutating func onReady(_ typed: consuming ServerMessage, now: Int64, _ out: inout [ClientAction]) {
+  mutating func onReady(_ typed: consuming ServerMessage, now: Int64, _ out: inout ClientActions) {
     switch typed {
     case .pong:
       pingSentAt = nil

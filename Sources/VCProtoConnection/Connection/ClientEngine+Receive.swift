@@ -40,7 +40,7 @@ extension ClientEngine {
   /// `compressed`, is no message type, so the direct decode reads it as an unknown object (one
   /// parse, as any unknown type), which is then opened and its frame decoded. Every other text
   /// message, one that mentions `"compressed"` in a string too, stays on the direct path.
-  mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]) {
+  mutating func receive(_ message: WebSocketMessage, now: Int64, _ out: inout ClientActions) {
     switch state {
     case .awaitingHello, .awaitingConnected, .ready: break
     default: return  // in flight after the client closed: ignored
@@ -82,7 +82,7 @@ extension ClientEngine {
   /// as ``ServerMessage/unknown(_:)``. Out of line: no frame of a correct uncompressed session.
   @inline(never)
   mutating func unknownFrame(
-    _ object: JSONObject, _ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]
+    _ object: JSONObject, _ message: WebSocketMessage, now: Int64, _ out: inout ClientActions
   ) {
     guard channel == nil, capabilityFlags.contains(.compressionText), case .text = message,
       EnvelopeForm.isTextEnvelope(object)
@@ -97,7 +97,7 @@ extension ClientEngine {
   }
 
   /// The frame decoded with the negotiated version's decoder, or `nil` after reporting it.
-  mutating func decodeReady(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) -> AnyMessage? {
+  mutating func decodeReady(_ bytes: [UInt8], now: Int64, _ out: inout ClientActions) -> AnyMessage? {
     do throws(DecodingFailure) {
       return try negotiatedDecoder!.decode(bytes)
     } catch {
@@ -115,7 +115,7 @@ extension ClientEngine {
   /// `compression_text` it is parsed once here to tell an envelope from a sealed frame. `nil` when
   /// something does not open (reported).
   @inline(never)
-  mutating func openFrame(_ message: WebSocketMessage, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
+  mutating func openFrame(_ message: WebSocketMessage, now: Int64, _ out: inout ClientActions) -> [UInt8]? {
     var bytes: [UInt8]
     var sealed: JSONValue?
     switch message {
@@ -164,7 +164,7 @@ extension ClientEngine {
 
   /// The frame inside a text envelope, or `nil` after reporting it.
   @inline(never)
-  mutating func openTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout [ClientAction]) -> [UInt8]? {
+  mutating func openTextEnvelope(_ envelope: JSONObject, now: Int64, _ out: inout ClientActions) -> [UInt8]? {
     do throws(EnvelopeError) {
       // Only with compression_text negotiated, which the engine asks for only with envelopes to open it.
       guard let envelopes = configuration.envelopes else { throw .malformed }
@@ -180,7 +180,7 @@ extension ClientEngine {
   /// A frame before `ready`: parsed, so that its `type` (and a `connected`'s version) chooses the
   /// decoder (``handshakeDecoder(for:_:)``), then typed from the tree and acted on.
   @inline(never)
-  mutating func handshakeFrame(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) {
+  mutating func handshakeFrame(_ bytes: [UInt8], now: Int64, _ out: inout ClientActions) {
     guard let value = parse(bytes, now: now, &out) else { return }
     let decoder: MessageDecoder
     let type = value.objectValue?["type"]?.stringValue
@@ -208,7 +208,7 @@ extension ClientEngine {
 
   /// The frame's tree, or `nil` after reporting it (not JSON: a violation).
   @inline(never)
-  mutating func parse(_ bytes: [UInt8], now: Int64, _ out: inout [ClientAction]) -> JSONValue? {
+  mutating func parse(_ bytes: [UInt8], now: Int64, _ out: inout ClientActions) -> JSONValue? {
     let decoder = negotiatedDecoder ?? Self.handshakeDecoder
     do {
       return try JSONReader(limits: decoder.validator.options.limits, knownKeys: .protocolNames).parse(bytes)
@@ -222,7 +222,7 @@ extension ClientEngine {
   /// The server message a decode gave, or `nil` after reporting the frame (a client-to-server
   /// message): a frame with an error is never acted on.
   mutating func serverMessage(
-    _ decoded: consuming AnyMessage, now: Int64, _ out: inout [ClientAction]
+    _ decoded: consuming AnyMessage, now: Int64, _ out: inout ClientActions
   ) -> ServerMessage? {
     switch consume decoded {
     case .server(let message): return message
@@ -235,7 +235,7 @@ extension ClientEngine {
 
   /// Reports a client-to-server message from the server (out of line: never on a correct server).
   @inline(never)
-  mutating func wrongDirection(_ type: String, now: Int64, _ out: inout [ClientAction]) {
+  mutating func wrongDirection(_ type: String, now: Int64, _ out: inout ClientActions) {
     let finding = Finding(
       .error, .wrongDirection, pointer: "/type", messageType: type,
       message: "a client-to-server message from the server")
@@ -244,14 +244,14 @@ extension ClientEngine {
 
   /// Reports a frame that is not a frame (no object, no `type`) with `decoder`'s findings.
   @inline(never)
-  mutating func violation(decoder: MessageDecoder, _ value: JSONValue, now: Int64, _ out: inout [ClientAction]) {
+  mutating func violation(decoder: MessageDecoder, _ value: JSONValue, now: Int64, _ out: inout ClientActions) {
     let report = decoder.validator.validate(value)
     violation(report.findings, type: report.messageType, now: now, &out)
   }
 
   /// Reports one finding about the message (an envelope or capability error) as a violation.
   @inline(never)
-  mutating func reject(_ finding: Finding, type: String?, now: Int64, _ out: inout [ClientAction]) {
+  mutating func reject(_ finding: Finding, type: String?, now: Int64, _ out: inout ClientActions) {
     violation([finding], type: type, now: now, &out)
   }
 
@@ -260,7 +260,7 @@ extension ClientEngine {
   /// closes (``CloseReason/protocolViolation(_:)``); otherwise the frame is dropped and the
   /// connection goes on.
   @inline(never)
-  mutating func violation(_ findings: [Finding], type: String?, now: Int64, _ out: inout [ClientAction]) {
+  mutating func violation(_ findings: [Finding], type: String?, now: Int64, _ out: inout ClientActions) {
     let shown = type.map(Finding.shownType)
     let closes = state != .ready || (type.map { Validator.handshakeTypes.contains($0) } ?? false)
     guard closes else {

@@ -50,7 +50,7 @@ extension ClientEngine {
   /// Sends `message` on a ready connection; a request that waits for an answer fails with
   /// ``RequestFailure/timeout`` at `deadline` (default: its request timeout from `now`).
   mutating func send(
-    _ message: ClientMessage, requestId: String?, now: Int64, deadline: Int64? = nil, _ out: inout [ClientAction]
+    _ message: ClientMessage, requestId: String?, now: Int64, deadline: Int64? = nil, _ out: inout ClientActions
   ) {
     // The members a request is matched by, read from the typed message (encoded once, never read back).
     let sessions = RequestSessions(
@@ -63,7 +63,7 @@ extension ClientEngine {
   }
 
   /// ``send(_:requestId:now:deadline:_:)`` of a frame the engine built (`set_max_message_size`).
-  mutating func send(_ frame: JSONObject, requestId: String?, now: Int64, _ out: inout [ClientAction]) {
+  mutating func send(_ frame: JSONObject, requestId: String?, now: Int64, _ out: inout ClientActions) {
     var writer = JSONWriter()
     writer.write(frame)
     let type = frame["type"]?.stringValue ?? ""
@@ -86,7 +86,7 @@ extension ClientEngine {
   mutating func send(
     _ bytes: [UInt8], type: String, sessions: RequestSessions, answers: [String]?, requestId: String?,
     deadline due: Int64,
-    _ out: inout [ClientAction]
+    _ out: inout ClientActions
   ) {
     var deadline: Int64?
     if let answers {
@@ -170,7 +170,7 @@ extension ClientEngine {
   /// The request deadline passed: every request due by `now` ends, oldest first (the tracked ones
   /// fail with ``RequestFailure/timeout``, the others are forgotten), and the timer moves to the
   /// earliest deadline still ahead, if any request still waits.
-  mutating func expirePending(now: Int64, _ out: inout [ClientAction]) {
+  mutating func expirePending(now: Int64, _ out: inout ClientActions) {
     var next: Int64?
     pending.removeAll { request in
       guard request.deadline <= now else {
@@ -184,7 +184,7 @@ extension ClientEngine {
   }
 
   /// Every pending request is over: the tracked ones fail with `reason`, the others are forgotten.
-  mutating func failPending(_ reason: RequestFailure, _ out: inout [ClientAction]) {
+  mutating func failPending(_ reason: RequestFailure, _ out: inout ClientActions) {
     for request in pending {
       if let id = request.id { out.append(.deliver(.requestFailed(requestId: id, reason: reason))) }
     }

@@ -3,7 +3,7 @@ import VCProtoJSON
 
 extension ClientEngine {
   @inline(never)
-  mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout [ClientAction]) {
+  mutating func subscribe(_ id: String, cursor: SubscriptionCursor?, now: Int64, _ out: inout ClientActions) {
     let key = SessionKey(id)
     let ready = state == .ready && negotiatedVersion != nil
     let index: Int
@@ -60,7 +60,7 @@ extension ClientEngine {
   }
 
   @inline(never)
-  mutating func unsubscribe(_ id: String, _ out: inout [ClientAction]) {
+  mutating func unsubscribe(_ id: String, _ out: inout ClientActions) {
     guard subscriptions.remove(SessionKey(id)) else { return }
     cancel(.continuation(sessionId: id), &out)
     if state == .ready { emit(.unsubscribe(UnsubscribeMessage(sessionId: id)), &out) }
@@ -70,7 +70,7 @@ extension ClientEngine {
   /// `file_signature_seen`: the real server compares it byte for byte with a signature that changes
   /// on every append, so sending it turns every resume into a full reload (the engine detects a
   /// replaced file from the reply's signature instead; see ``FileSignature``).
-  mutating func sendSubscribe(_ id: String, _ out: inout [ClientAction]) {
+  mutating func sendSubscribe(_ id: String, _ out: inout ClientActions) {
     guard let index = subscriptions.index(ofId: id) else { return }
     sendSubscribe(id, at: index, &out)
   }
@@ -78,7 +78,7 @@ extension ClientEngine {
   /// ``sendSubscribe(_:_:)`` for the subscription at `index` of ``subscriptions`` (changed in place).
   @inline(never)
   mutating func sendSubscribe(
-    _ id: String, at index: Int, _ out: inout [ClientAction]
+    _ id: String, at index: Int, _ out: inout ClientActions
   ) {
     guard negotiatedVersion != nil else { return }
     // Changed in place: reading the subscription out would copy all of it.

@@ -114,17 +114,20 @@ public struct ClientEngine: Sendable {
   /// order. An event the current state does not accept throws ``IllegalEvent`` and changes nothing.
   /// (``handle(_:now:into:)`` does the same into a buffer the caller reuses, without allocating.)
   public mutating func handle(_ event: ClientEvent, now: Int64) throws(IllegalEvent) -> [ClientAction] {
+    var buffer = ClientActions(capacity: 4)
+    try handle(event, now: now, into: &buffer)
     var out: [ClientAction] = []
-    try handle(event, now: now, into: &out)
+    out.reserveCapacity(buffer.count)
+    buffer.drain { out.append($0) }
     return out
   }
 
-  /// Takes one event at time `now` and appends what to do, in order, to `actions` (which the caller
-  /// owns and may reuse: `actions.removeAll(keepingCapacity: true)` between events avoids an
-  /// allocation per event). An event the current state does not accept throws ``IllegalEvent``,
+  /// Takes one event at time `now` and appends what to do, in order, to `actions`, a buffer the
+  /// caller owns and reuses (``ActionBuffer/drain(_:)`` hands the actions over and empties it, so
+  /// no event allocates). An event the current state does not accept throws ``IllegalEvent``,
   /// changes nothing and appends nothing.
   public mutating func handle(
-    _ event: ClientEvent, now: Int64, into actions: inout [ClientAction]
+    _ event: ClientEvent, now: Int64, into actions: inout ClientActions
   ) throws(IllegalEvent) {
     // A message received on a ready connection (every frame of a session, always allowed there)
     // goes straight to `receive`: the hot path runs no transition-table lookup and no second
@@ -188,7 +191,7 @@ public struct ClientEngine: Sendable {
   /// What every event ends with: a client that stopped reconnecting by itself fails what it queued;
   /// a channel that used its last sequence number closes the connection.
   @inline(__always)
-  mutating func endEvent(now: Int64, _ actions: inout [ClientAction]) {
+  mutating func endEvent(now: Int64, _ actions: inout ClientActions) {
     if !outbox.isEmpty, state == .reauthRequired || state == .upgradeRequired || state == .stopped {
       // The client stopped reconnecting by itself: what it queued will never be sent.
       failOutbox(.notReconnecting, &actions)
@@ -208,7 +211,7 @@ public struct ClientEngine: Sendable {
   /// the hot path, stays short and evicts less of the decoder's from the instruction cache).
   @inline(never)
   mutating func send(
-    event message: ClientMessage, requestId: String?, now: Int64, _ actions: inout [ClientAction]
+    event message: ClientMessage, requestId: String?, now: Int64, _ actions: inout ClientActions
   ) throws(IllegalEvent) {
     let type = message.type
     if type == "connect" || type == "subscribe" || type == "unsubscribe" || type == "message_ack" {
@@ -232,7 +235,7 @@ public struct ClientEngine: Sendable {
   /// Sends `frame`: sealed when authenticated frames are in force (STANDARDS.md#authenticated-frames), else as
   /// it is. A channel that used its last sequence number sends nothing more and closes the connection
   /// at the end of the event.
-  mutating func emit(_ frame: JSONObject, _ out: inout [ClientAction]) {
+  mutating func emit(_ frame: JSONObject, _ out: inout ClientActions) {
     var writer = JSONWriter()
     writer.write(frame)
     emit(bytes: writer.bytes, &out)
@@ -241,7 +244,7 @@ public struct ClientEngine: Sendable {
   /// Sends the engine's own typed `message` (`subscribe`, `unsubscribe`, `message_ack`), encoded once
   /// by the generated encoder (member names written as fragments, only the values escaped), and sent
   /// as a frame built as a tree is.
-  mutating func emit(_ message: ClientMessage, _ out: inout [ClientAction]) {
+  mutating func emit(_ message: ClientMessage, _ out: inout ClientActions) {
     var writer = JSONWriter(reservingCapacity: Self.ownFrameCapacity)
     MessageEncoder().encode(message, into: &writer)
     emit(bytes: writer.bytes, &out)
@@ -252,7 +255,7 @@ public struct ClientEngine: Sendable {
   static let ownFrameCapacity = 128
 
   /// Sends the frame `bytes` (compact JSON text), sealed when authenticated frames are in force.
-  mutating func emit(bytes: [UInt8], _ out: inout [ClientAction]) {
+  mutating func emit(bytes: [UInt8], _ out: inout ClientActions) {
     guard channel != nil else {
       out.append(.send(.text(bytes)))
       return
@@ -266,7 +269,7 @@ public struct ClientEngine: Sendable {
   }
 
   /// Asks the host for a new transport, which becomes the current one, and arms the connect deadline.
-  mutating func openTransport(now: Int64, _ out: inout [ClientAction]) {
+  mutating func openTransport(now: Int64, _ out: inout ClientActions) {
     assert(currentTransport == nil, "a new transport while \(currentTransport!) is current")
     transportsOpened &+= 1
     let id = TransportID(transportsOpened)
@@ -278,16 +281,16 @@ public struct ClientEngine: Sendable {
 
   /// Asks the host to close the current transport; the engine is then done with it
   /// (``resetConnection()`` forgets it).
-  mutating func closeTransport(_ reason: CloseReason, _ out: inout [ClientAction]) {
+  mutating func closeTransport(_ reason: CloseReason, _ out: inout ClientActions) {
     if let id = currentTransport { out.append(.closeTransport(id, reason)) }
   }
 
-  mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout [ClientAction]) {
+  mutating func arm(_ timer: ConnectionTimer, at deadline: Int64, _ out: inout ClientActions) {
     if armed.updateValue(deadline, forKey: timer) == nil, case .continuation = timer { armedContinuations += 1 }
     out.append(.armTimer(timer, at: deadline))
   }
 
-  mutating func cancel(_ timer: ConnectionTimer, _ out: inout [ClientAction]) {
+  mutating func cancel(_ timer: ConnectionTimer, _ out: inout ClientActions) {
     if case .continuation = timer {
       guard armedContinuations > 0, armed.removeValue(forKey: timer) != nil else { return }
       armedContinuations -= 1
@@ -297,7 +300,7 @@ public struct ClientEngine: Sendable {
     out.append(.cancelTimer(timer))
   }
 
-  mutating func cancelConnectionTimers(_ out: inout [ClientAction]) {
+  mutating func cancelConnectionTimers(_ out: inout ClientActions) {
     for timer in armed.keys.sorted(by: { $0.description < $1.description })
     where timer != .reconnect && timer != .outboxDeadline {
       cancel(timer, &out)
@@ -316,7 +319,7 @@ public struct ClientEngine: Sendable {
   }
 
   @inline(never)
-  mutating func start(now: Int64, out: inout [ClientAction]) {
+  mutating func start(now: Int64, out: inout ClientActions) {
     switch state {
     case .idle, .backingOff, .reauthRequired, .upgradeRequired, .stopped:
       cancel(.reconnect, &out)
@@ -328,7 +331,7 @@ public struct ClientEngine: Sendable {
   }
 
   @inline(never)
-  mutating func resume(now: Int64, out: inout [ClientAction]) {
+  mutating func resume(now: Int64, out: inout ClientActions) {
     guard state == .backingOff || state == .stopped else { return }
     attempts = 0
     cancel(.reconnect, &out)
@@ -336,7 +339,7 @@ public struct ClientEngine: Sendable {
   }
 
   @inline(never)
-  mutating func stop(reason: String, now: Int64, out: inout [ClientAction]) {
+  mutating func stop(reason: String, now: Int64, out: inout ClientActions) {
     let wasOpen = state == .awaitingHello || state == .awaitingConnected || state == .ready || state == .connecting
     guard wasOpen else {
       // Already down: the disconnection was reported when it happened; only a pending reconnect goes.
@@ -380,7 +383,7 @@ public struct ClientEngine: Sendable {
 
   /// The connection is gone: fail what waits, stop keepalive, and back off (or stop).
   @inline(never)
-  mutating func connectionLost(_ reason: CloseReason, now: Int64, close: Bool, _ out: inout [ClientAction]) {
+  mutating func connectionLost(_ reason: CloseReason, now: Int64, close: Bool, _ out: inout ClientActions) {
     failPending(.connectionLost, &out)
     cancelConnectionTimers(&out)
     if close { closeTransport(reason, &out) }
@@ -404,14 +407,14 @@ public struct ClientEngine: Sendable {
     scheduleReconnect(at: now.addingSaturating(delay), attempt: attempts, &out)
   }
 
-  mutating func scheduleReconnect(at deadline: Int64, attempt: Int, _ out: inout [ClientAction]) {
+  mutating func scheduleReconnect(at deadline: Int64, attempt: Int, _ out: inout ClientActions) {
     state = .backingOff
     arm(.reconnect, at: deadline, &out)
     out.append(.deliver(.reconnectScheduled(attempt: attempt, at: deadline)))
   }
 
   @inline(never)
-  mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout [ClientAction]) {
+  mutating func fire(_ timer: ConnectionTimer, now: Int64, _ out: inout ClientActions) {
     guard let deadline = armed[timer], deadline <= now else { return }  // stale or early: ignore
     armed[timer] = nil
     if case .continuation = timer { armedContinuations -= 1 }

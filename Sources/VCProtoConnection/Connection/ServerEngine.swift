@@ -106,7 +106,7 @@ public struct ServerEngine: Sendable {
   }
 
   /// Takes one event at time `now` and appends what to do, in order, to `actions`, a buffer the
-  /// caller owns and reuses (``ServerActions/drain(_:)`` hands the actions over and empties it, so
+  /// caller owns and reuses (``ActionBuffer/drain(_:)`` hands the actions over and empties it, so
   /// no event allocates). An event the state does not accept throws ``IllegalEvent``, changes
   /// nothing and appends nothing.
   public mutating func handle(

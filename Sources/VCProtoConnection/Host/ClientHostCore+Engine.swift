@@ -14,8 +14,9 @@ extension ClientHostCore {
 
   /// Feeds `event` at the clock's now and performs the actions.
   private func apply(_ event: ClientEvent) throws(IllegalEvent) {
-    let actions = try engine.handle(event, now: clock.now())
-    for action in actions { perform(action) }
+    var actions = ClientActions(capacity: 4)
+    try engine.handle(event, now: clock.now(), into: &actions)
+    actions.drain { perform($0) }
   }
 
   private func perform(_ action: ClientAction) {

@@ -4,10 +4,11 @@ import Testing
 @testable import VCProtoCore
 @testable import VCProtoJSON
 
-/// `ServerActions`, the reusable buffer of a server engine's actions: the engine appends each
-/// event's actions in order, `drain` hands them over in that order and leaves the buffer empty and
-/// reusable, and the array form of `handle` returns the same actions.
-@Suite struct ServerActionsTests {
+/// `ActionBuffer`, the reusable buffer of an engine's actions (`ServerActions`, `ClientActions`): the
+/// engine appends each event's actions in order, `drain` hands them over in that order and leaves
+/// the buffer empty and reusable, and the array form of `handle` returns the same actions. (The
+/// client's form: SessionUpdateStorageTests.bufferTakingHandleAppendsTheSameActions.)
+@Suite struct ActionBufferTests {
   /// Events through one reused buffer give, event by event, the actions the array form gives an
   /// identical engine; each drain empties the buffer, and an event the state refuses appends nothing.
   @Test func aReusedBufferGivesTheArrayFormsActions() throws {
