@@ -51,4 +51,42 @@ import Testing
     }
     #expect(sink.all.map(\.code) == [.unknownType])
   }
+
+  /// An engine asks the decoder's direct path, held apart (`MessageDecoder.DirectPath`), then the
+  /// decoder off that path: together they give ``MessageDecoder/decode(_:)``'s result on every vector,
+  /// valid or not, in both directions and none; and there is no direct path where `decode` takes none.
+  @Test func theDirectPathHeldApartThenTheRestIsDecode() throws {
+    let sink = Sink()
+    #expect(MessageDecoder(options: ValidationOptions(version: .v0_2_0, strict: true)).directPath == nil)
+    #expect(MessageDecoder(options: ValidationOptions(version: .v0_2_0), logger: logger(.info, sink)).directPath == nil)
+    #expect(
+      MessageDecoder(options: ValidationOptions(version: .v0_5_0, negotiatedCapabilities: ["heartbeat"])).directPath
+        == nil)
+    #expect(MessageDecoder(options: ValidationOptions(version: .v0_5_0)).directPath != nil)
+    var direct = 0
+    var rest = 0
+    for v in try MessageVectorTests.vectors() {
+      let version = ProtocolVersion(rawValue: v.protocol_version)!
+      for direction in [nil, MessageDirection.clientToServer, .serverToClient] {
+        let decoder = MessageDecoder(options: ValidationOptions(direction: direction, version: version))
+        let bytes = Array(v.frame.utf8)
+        let expected = Result { () throws(DecodingFailure) in try decoder.decode(bytes) }
+        let got: Result<AnyMessage, DecodingFailure>
+        if let message = decoder.directPath?.decode(bytes) {
+          got = .success(message)
+          direct += 1
+        } else {
+          got = Result { () throws(DecodingFailure) in try decoder.decodeOffTheDirectPath(bytes) }
+          rest += 1
+        }
+        switch (expected, got) {
+        case (.success(let a), .success(let b)): #expect(a == b, "\(v.id)")
+        case (.failure(let a), .failure(let b)): #expect(a.findings == b.findings, "\(v.id)")
+        default: Issue.record("\(v.id): \(expected) but \(got)")
+        }
+      }
+    }
+    #expect(direct >= 200)
+    #expect(rest >= 200)
+  }
 }

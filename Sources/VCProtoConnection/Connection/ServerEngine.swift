@@ -71,14 +71,20 @@ public struct ServerEngine: Sendable {
   /// the event.
   var sealingExhausted = false
   /// Decodes what the client sends: before negotiation with ``handshakeVersion``, then with the
-  /// negotiated version (direct path: bytes straight to the typed message).
-  var decoder: MessageDecoder
+  /// negotiated version. Asked only for a frame its ``directPath`` does not read.
+  var decoder: MessageDecoder {
+    didSet { directPath = decoder.directPath }
+  }
+  /// The decoder's direct path (bytes straight to the typed message), held apart: asking it copies
+  /// no decoder (`MessageDecoder.DirectPath`, ServerEngine+Receive.swift).
+  var directPath: MessageDecoder.DirectPath?
 
   /// Creates an engine for a new socket, with what is remembered of the client (if anything).
   public init(_ configuration: ServerConfiguration, memory: ServerMemory = ServerMemory()) {
     self.configuration = configuration.clamped
     self.memory = memory
     decoder = Self.decoder(for: Self.handshakeVersion)
+    directPath = decoder.directPath
   }
 
   /// The version frames are decoded with before negotiation. `ping` and `connect`, the only types

@@ -43,7 +43,7 @@ public struct MessageDecoder: Sendable {
   /// `.validated`), or the tree path and, when that fails too, the validator's findings. Out of line,
   /// so that the direct path's caller stays small (it does not copy the decoder for these paths).
   @inline(never)
-  private func decodeOffTheDirectPath(_ bytes: [UInt8]) throws(DecodingFailure) -> AnyMessage {
+  package func decodeOffTheDirectPath(_ bytes: [UInt8]) throws(DecodingFailure) -> AnyMessage {
     if strategy == .validated { return try build(validator.validate(bytes)) }
     let value: JSONValue
     do {
@@ -71,61 +71,13 @@ public struct MessageDecoder: Sendable {
     withUnsafeMutablePointer(to: &stats) { directRead(bytes, clean: clean, stats: $0, with: BytesReader.self) }
   }
 
-  /// The direct path over the reader `R`: ``BytesReader`` builds the message; ``CheckingReader``
-  /// yields the same verdict without making the strings no rule looks at (``cleanFrame(_:)``). What
-  /// the parse cost is written to `stats` when given (a decoder proper does not compute it).
+  /// The direct path over the reader `R` (``DirectPath/read(_:clean:stats:with:)``), `nil` when this
+  /// decoder has none.
   @inline(__always)
   func directRead<R: FrameBytesReader>(
     _ bytes: [UInt8], clean: Bool, stats: UnsafeMutablePointer<JSONParseStats>?, with _: R.Type
   ) -> AnyMessage? {
-    guard validator.options.negotiatedCapabilities == nil, let version = validator.catalog.knownVersion else {
-      return nil
-    }
-    let limits = validator.options.limits
-    let direction = validator.options.direction
-    let knownKeys = knownKeys
-    // The frame, borrowed for the read: what the model keeps as raw JSON is a slice of it. (Its
-    // buffer comes from `bytes` itself: through `frame.pointee` the array was retained.)
-    return withUnsafePointer(to: bytes) { frame in
-      bytes.withUnsafeBufferPointer { buffer -> AnyMessage? in
-        guard buffer.count <= limits.maxFrameBytes,
-          !(buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF)
-        else { return nil }
-        var reader = R(buffer: buffer, limits: limits, knownKeys: knownKeys)
-        reader.frame = frame
-        defer { if let stats { stats.pointee = reader.parser.finalStats } }
-        reader.parser.stats.values = 1  // the frame itself; its members and elements count as they are read
-        // Handshake messages check their lists against this bound and the connection's version rules.
-        reader.handshakeListLimit = validator.options.maxHandshakeListItems
-        guard let type = reader.parser.pullLeadingType() else { return nil }  // where the type's bytes are
-        do throws(DirectPathError) {
-          let message: AnyMessage
-          // Without a direction, the server's types are tried first: most of the traffic such a decoder
-          // sees (a capture, a client's stream) is the server's. The two sets of types are disjoint
-          // (`DirectDecodeTests.clientAndServerTypesAreDisjoint`), so the order changes no result.
-          if direction != .clientToServer,
-            let m = try ServerMessage.read(type: type, version: version, &reader, typeConsumed: true)
-          {
-            message = .server(m)
-          } else if direction != .serverToClient,
-            let m = try ClientMessage.read(type: type, version: version, &reader, typeConsumed: true)
-          {
-            message = .client(m)
-          } else {
-            return nil
-          }
-          reader.parser.skipWhitespace()
-          // A type the model has but this version lacks is the validator's (not_in_version): `pull`
-          // returns nil for it.
-          guard reader.parser.pos == buffer.count, !(clean && reader.sawExtraMember) else { return nil }
-          return message
-        } catch {
-          // A miss or a JSON error (`DirectPathError`): never reported from here. The tree path reads
-          // the frame again and reports exactly what is wrong with it, if anything.
-          return nil
-        }
-      }
-    }
+    DirectPath(self)?.read(bytes, clean: clean, stats: stats, with: R.self)
   }
 
   /// Decodes a frame already parsed into `value` (an engine that needs the tree too): the generated
