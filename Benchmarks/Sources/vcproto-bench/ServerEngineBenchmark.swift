@@ -1,29 +1,38 @@
 import Foundation
 import VCProto
 
-/// `vcproto-bench engine-server [--protocol 0.2.0|0.5.0] [--frames N] [--repetitions R] [--smoke]`: the
-/// server engine as a validation boundary against `MessageDecoder` alone, on the same bytes: the
-/// client-to-server frames of the benchmark corpus of that version (pings, prompts, subscribes,
-/// commands, ...), each handed to an authenticated ``ServerEngine`` as the WebSocket text message it
-/// arrived as (`.received(.text(bytes))`, into one reused ``ServerActions`` buffer, each action then
-/// taken from it) and, in the other contender,
-/// decoded by a `MessageDecoder` of the same version and direction. The engine decodes each frame once
-/// itself, on the decoder's direct path, and acts on the typed message (subscriptions, the request
-/// handed on); its cost is the difference.
+/// `vcproto-bench engine-server [--protocol 0.2.0|0.5.0] [--frames N] [--repetitions R] [--passes P]
+/// [--block B] [--processes K] [--only TYPE] [--smoke]`: the server engine as a validation boundary
+/// against `MessageDecoder` alone, on the same bytes: the client-to-server frames of the first N
+/// (20,000) frames of the benchmark corpus of that version (pings, prompts, subscribes, commands,
+/// ...), each handed to an authenticated ``ServerEngine`` as the WebSocket text message it arrived as
+/// (`.received(.text(bytes))`, into one reused ``ServerActions`` buffer, each action then taken from
+/// it) and, in the other contender, decoded by a `MessageDecoder` of the same version and direction.
+/// The engine decodes each frame once itself, on the decoder's direct path, and acts on the typed
+/// message (subscriptions, the request handed on); its cost is the difference.
 ///
-/// Every round, and the callgrind profile (`engine-server-profile`), hands the frames to a new
-/// authenticated engine, made ready outside the timing: one connection receiving these frames, as a
-/// server does. Every `subscribe` of the corpus names another session, so each one adds a
-/// subscription (about 1,200 by the end of a round of 20,000 corpus frames). An engine reused from
-/// round to round would find every session of the later rounds subscribed already, and measure
-/// lookups instead.
+/// Every pass over the frames, and the callgrind profile (`engine-server-profile`), hands them to a
+/// new authenticated engine, made ready outside the timing: one connection receiving these frames, as
+/// a server does. Every `subscribe` of the corpus names another session, so each one adds a
+/// subscription (about 1,200 by the end of a pass over 20,000 corpus frames). An engine reused from
+/// pass to pass would find every session of the later passes subscribed already, and measure lookups
+/// instead.
 ///
-/// The frames are cut into blocks of ``EngineBenchmark/blockFrames``; in every block the two
-/// contenders run one after the other, their order alternating from block to block, each block timed
-/// on its own (thread CPU time), so that a change of load hits both alike. A round sums the blocks;
-/// the report gives the median per-round ratio, the lowest and highest, and the ratio of the fastest
-/// rounds. `--smoke`: a small corpus, one round, and the checks only (every frame valid, the engine
-/// handing on exactly the decoder's messages).
+/// The frames are cut into blocks of B (``blockFrames``, 128) frames; in every block the two
+/// contenders run one after the other, their order alternating from block to block, from pass to pass
+/// and from round to round, each block timed on its own (thread CPU time), so that a change of load
+/// hits both alike. A round is P passes (by default ``passes(frames:)``: at least ``roundFrames``
+/// frames a contender, some 20 ms of work each, where one pass is under 2 ms and rounds of one pass
+/// spread from 1 % to 19 % on a busy machine) and sums their blocks; a process makes R rounds (21)
+/// after a pass to warm up. Its figure is the median per-round ratio; it also reports the lowest and
+/// highest, the ratio of the fastest rounds, and that of the block minima (each block's least time
+/// over every pass of every round, per contender, summed).
+///
+/// The report is the median over K (5) processes, each measuring as above
+/// (``run(count:version:repetitions:passes:block:processes:child:smoke:only:)`` says why: one
+/// process measures one memory layout). `--processes 1` measures in this process. `--smoke`: a
+/// small corpus and the checks only (every frame valid, the engine handing on exactly the decoder's
+/// messages).
 enum ServerEngineBenchmark {
   /// The client-to-server frames among the first `count` corpus frames of `version`.
   static func frames(count: Int, version: String) throws -> [[UInt8]] {
@@ -55,40 +64,60 @@ enum ServerEngineBenchmark {
     precondition(engine.state == .authenticated, "the server engine closed")
   }
 
+  /// Frames per interleaved block: about 60 us of work per contender (the same as
+  /// ``EngineBenchmark/blockFrames``, so the two benchmarks switch between the contenders alike).
+  static let blockFrames = EngineBenchmark.blockFrames
+
+  /// The least number of frames each contender handles in a round.
+  static let roundFrames = 40_000
+
+  /// Passes over `frames` a round makes: enough for ``roundFrames``.
+  static func passes(frames: Int) -> Int { max(1, (roundFrames + frames - 1) / max(1, frames)) }
+
   struct Round {
     var decode = 0.0
     var engine = 0.0
   }
 
-  /// One round: every block through both contenders.
-  static func round(_ frames: [[UInt8]], version: String, engine: inout ServerEngine, decoder: MessageDecoder)
-    throws -> Round
-  {
+  /// One round: `passes` passes over every block through both contenders, each pass with a new
+  /// connection (made ready outside the timing); `minima` keeps each block's least time per contender.
+  static func round(
+    _ frames: [[UInt8]], version: String, passes: Int, block size: Int, number: Int, decoder: MessageDecoder,
+    minima: inout [Round]
+  ) throws -> Round {
     var round = Round()
     var actions = ServerActions()
     var decoded = 0
     var handled = 0
-    var start = 0
-    var block = 0
-    while start < frames.count {
-      let end = min(start + EngineBenchmark.blockFrames, frames.count)
-      for contender in block % 2 == 0 ? [0, 1] : [1, 0] {
-        let t0 = EngineBenchmark.cpu()
-        if contender == 0 {
-          for i in start..<end { if case .client = try decoder.decode(frames[i]) { decoded += 1 } }
-          round.decode += EngineBenchmark.cpu() - t0
-        } else {
-          for i in start..<end {
-            try engine.handle(.received(.text(frames[i])), now: 1, into: &actions)
-            actions.drain { _ in handled += 1 }
+    for pass in 0..<passes {
+      var engine = try EngineBenchmark.readyServer(version: version)
+      var start = 0
+      var block = 0
+      while start < frames.count {
+        let end = min(start + size, frames.count)
+        for step in 0..<2 {
+          let t0 = EngineBenchmark.cpu()
+          if (step + block + pass + number) % 2 == 0 {
+            for i in start..<end { if case .client = try decoder.decode(frames[i]) { decoded += 1 } }
+            let t = EngineBenchmark.cpu() - t0
+            round.decode += t
+            minima[block].decode = min(minima[block].decode, t)
+          } else {
+            for i in start..<end {
+              try engine.handle(.received(.text(frames[i])), now: 1, into: &actions)
+              actions.drain { _ in handled += 1 }
+            }
+            let t = EngineBenchmark.cpu() - t0
+            round.engine += t
+            minima[block].engine = min(minima[block].engine, t)
           }
-          round.engine += EngineBenchmark.cpu() - t0
         }
+        start = end
+        block += 1
       }
-      start = end
-      block += 1
+      precondition(engine.state == .authenticated, "the server engine closed")
     }
-    precondition(decoded == frames.count && handled >= 0, "a frame did not decode")
+    precondition(decoded == frames.count * passes && handled >= frames.count * passes, "a frame did no work")
     return round
   }
 
@@ -136,37 +165,148 @@ enum ServerEngineBenchmark {
     print("frames \(frames.count) work \(work)")
   }
 
-  static func run(count: Int, version: String, repetitions: Int, smoke: Bool, only: String? = nil) throws {
+  /// What one process measured: ns a frame per contender (medians of the rounds) and the ratios.
+  struct Measurement {
+    var decodeNs = 0.0
+    var engineNs = 0.0
+    /// The median per-round ratio of engine to decode, minus one, and the lowest and highest.
+    var median = 0.0
+    var lowest = 0.0
+    var highest = 0.0
+    /// The ratio of the fastest rounds, and of the block minima.
+    var fastest = 0.0
+    var minima = 0.0
+
+    /// One line, for the parent process of ``run(count:version:repetitions:passes:block:processes:child:smoke:only:)``.
+    var line: String {
+      "measurement \(decodeNs) \(engineNs) \(median) \(lowest) \(highest) \(fastest) \(minima)"
+    }
+
+    init() {}
+
+    init?(line: String) {
+      let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+      guard line.hasPrefix("measurement "), v.count == 7 else { return nil }
+      (decodeNs, engineNs, median, lowest, highest, fastest, minima) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+    }
+  }
+
+  /// `repetitions` rounds of `passes` passes in blocks of `size` frames, after one pass to warm up.
+  static func measure(_ frames: [[UInt8]], version: String, repetitions: Int, passes: Int, size: Int) throws
+    -> Measurement
+  {
+    let decoder = decoder(version)
+    let blocks = (frames.count + size - 1) / size
+    var minima = [Round](repeating: Round(decode: .infinity, engine: .infinity), count: blocks)
+    var ignored = minima
+    _ = try round(frames, version: version, passes: 1, block: size, number: 0, decoder: decoder, minima: &ignored)
+    var rounds: [Round] = []
+    for number in 0..<repetitions {
+      rounds.append(
+        try round(
+          frames, version: version, passes: passes, block: size, number: number, decoder: decoder, minima: &minima))
+    }
+    let n = Double(frames.count * passes)
+    let ratios = rounds.map { $0.engine / $0.decode - 1 }
+    var m = Measurement()
+    m.decodeNs = EngineBenchmark.median(rounds.map(\.decode)) / n * 1e9
+    m.engineNs = EngineBenchmark.median(rounds.map(\.engine)) / n * 1e9
+    m.median = EngineBenchmark.median(ratios)
+    m.lowest = ratios.min() ?? 0
+    m.highest = ratios.max() ?? 0
+    m.fastest = (rounds.map(\.engine).min() ?? 0) / (rounds.map(\.decode).min() ?? 1) - 1
+    m.minima = minima.reduce(0) { $0 + $1.engine } / minima.reduce(0) { $0 + $1.decode } - 1
+    return m
+  }
+
+  /// `processes` > 1: each measurement runs in a process of its own (this executable again, with
+  /// `--processes 1 --child`), and the report is the median over the processes. Why: the figure
+  /// depends on where the process's code, stack and heap land (address space layout
+  /// randomisation). On the build machine, under the same load, runs of one process each gave
+  /// 7.8-11.2 % while the rounds within each run agreed to a few points, and four runs without
+  /// randomisation (`setarch -R`) gave 5.7-6.8 %: one process measures one layout, so a figure of one
+  /// process can be off by more than the margin to the target.
+  static func run(
+    count: Int, version: String, repetitions: Int, passes: Int? = nil, block: Int? = nil, processes: Int = 1,
+    child: Bool = false, smoke: Bool, only: String? = nil
+  ) throws {
     let frames = try frames(count: count, version: version, only: only)
+    let passes = passes ?? Self.passes(frames: frames.count)
+    let size = block ?? blockFrames
+    if child {
+      print(try measure(frames, version: version, repetitions: repetitions, passes: passes, size: size).line)
+      return
+    }
     try check(frames, version: version)
     let bytes = frames.reduce(0) { $0 + $1.count }
     print(
       "engine-server \(version): \(frames.count) client-to-server frames of \(count) corpus frames, \(bytes) bytes;"
-        + " a new connection every round")
+        + " a new connection every pass")
     if smoke {
       print("smoke: every frame handed on as the decoder decodes it, no violation")
       return
     }
-    let decoder = decoder(version)
-    // A new connection every round (see above).
-    var engine = try EngineBenchmark.readyServer(version: version)
-    _ = try round(frames, version: version, engine: &engine, decoder: decoder)  // warm up
-    var rounds: [Round] = []
-    for _ in 0..<repetitions {
-      engine = try EngineBenchmark.readyServer(version: version)
-      rounds.append(try round(frames, version: version, engine: &engine, decoder: decoder))
+    print(
+      "thread CPU time; the contenders interleaved in blocks of \(size) frames; rounds of \(passes) passes"
+        + " (\(passes * frames.count) frames a contender), \(repetitions) rounds a process, \(processes) processes")
+    guard processes > 1 else {
+      report(try measure(frames, version: version, repetitions: repetitions, passes: passes, size: size))
+      return
     }
-    let n = Double(frames.count)
-    let ratios = rounds.map { $0.engine / $0.decode - 1 }
-    let fastest = (rounds.map(\.engine).min() ?? 0) / (rounds.map(\.decode).min() ?? 1) - 1
+    var measurements: [Measurement] = []
+    for _ in 0..<processes {
+      var arguments = [
+        "engine-server", "--protocol", version, "--frames", "\(count)", "--repetitions", "\(repetitions)",
+        "--passes", "\(passes)", "--block", "\(size)", "--processes", "1", "--child",
+      ]
+      if let only { arguments += ["--only", only] }
+      let m = try childMeasurement(arguments)
+      print(
+        String(
+          format: "  process %d: engine over decoding %.1f %% (rounds %.1f-%.1f %%; block minima %.1f %%)",
+          measurements.count + 1, m.median * 100, m.lowest * 100, m.highest * 100, m.minima * 100))
+      measurements.append(m)
+    }
+    let medians = measurements.map(\.median)
+    let minima = measurements.map(\.minima)
     print(
       String(
-        format: "decode %.0f ns/frame, bytes -> engine -> typed event %.0f ns/frame (medians of %d rounds)",
-        EngineBenchmark.median(rounds.map(\.decode)) / n * 1e9, EngineBenchmark.median(rounds.map(\.engine)) / n * 1e9,
-        rounds.count))
+        format: "decode %.0f ns/frame, bytes -> engine -> typed event %.0f ns/frame (medians of %d processes)",
+        EngineBenchmark.median(measurements.map(\.decodeNs)), EngineBenchmark.median(measurements.map(\.engineNs)),
+        processes))
     print(
       String(
-        format: "engine over decoding: %.1f %% (rounds %.1f-%.1f %%; fastest rounds %.1f %%)",
-        EngineBenchmark.median(ratios) * 100, (ratios.min() ?? 0) * 100, (ratios.max() ?? 0) * 100, fastest * 100))
+        format: "engine over decoding: %.1f %% (median of %d processes, each the median of its rounds; processes "
+          + "%.1f-%.1f %%; block minima %.1f %%, processes %.1f-%.1f %%)",
+        EngineBenchmark.median(medians) * 100, processes, (medians.min() ?? 0) * 100, (medians.max() ?? 0) * 100,
+        EngineBenchmark.median(minima) * 100, (minima.min() ?? 0) * 100, (minima.max() ?? 0) * 100))
+  }
+
+  static func report(_ m: Measurement) {
+    print(
+      String(
+        format: "decode %.0f ns/frame, bytes -> engine -> typed event %.0f ns/frame (medians of the rounds)",
+        m.decodeNs, m.engineNs))
+    print(
+      String(
+        format: "engine over decoding: %.1f %% (rounds %.1f-%.1f %%; fastest rounds %.1f %%; block minima %.1f %%)",
+        m.median * 100, m.lowest * 100, m.highest * 100, m.fastest * 100, m.minima * 100))
+  }
+
+  /// Runs this executable with `arguments` and reads its ``Measurement``.
+  static func childMeasurement(_ arguments: [String]) throws -> Measurement {
+    let process = Process()
+    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    process.executableURL = URL(fileURLWithPath: me)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+      let m = output.split(separator: "\n").lazy.compactMap({ Measurement(line: String($0)) }).first
+    else { fatalError("a measuring process failed: \(output)") }
+    return m
   }
 }

@@ -123,13 +123,19 @@ if arguments.first == "engine-server-profile" {
   exit(0)
 }
 
-// `vcproto-bench engine-server [--protocol V] [--frames N] [--repetitions R] [--smoke]`: the server
-// engine (bytes -> engine -> typed event) against MessageDecoder alone on the same client frames.
+// `vcproto-bench engine-server [--protocol V] [--frames N] [--repetitions R] [--passes P] [--block B]
+// [--processes K] [--only TYPE] [--smoke]`: the server engine (bytes -> engine -> typed event) against
+// MessageDecoder alone on the same client frames, in rounds of P passes over them (enough for 40,000
+// frames a contender by default), the median over K processes (5; `--child`: one measuring process).
 if arguments.first == "engine-server" {
   let smoke = arguments.contains("--smoke")
   try ServerEngineBenchmark.run(
-    count: Int(option("--frames") ?? (smoke ? "2000" : "200000")) ?? 200_000, version: protocolVersion,
-    repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "15")) ?? 15, smoke: smoke, only: option("--only"))
+    count: Int(option("--frames") ?? (smoke ? "2000" : "20000")) ?? 20_000, version: protocolVersion,
+    repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "21")) ?? 21,
+    passes: option("--passes").flatMap { Int($0) },
+    block: option("--block").flatMap { Int($0) },
+    processes: Int(option("--processes") ?? (smoke ? "1" : "5")) ?? 5, child: arguments.contains("--child"),
+    smoke: smoke, only: option("--only"))
   exit(0)
 }
 
