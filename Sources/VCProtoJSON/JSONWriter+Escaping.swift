@@ -4,7 +4,8 @@ extension JSONWriter {
   ///
   /// Bytes are copied sixteen at a time while they are checked (a SIMD load, a store, and a test of
   /// the sixteen for a byte to escape; the store runs ahead of what is kept, so room for sixteen more
-  /// bytes is always made), then eight at a time, then one by one. Room for the string unescaped is
+  /// bytes is always made), the last few of a longer string as the string's last sixteen, then eight
+  /// at a time, then one by one. Room for the string unescaped is
   /// made once; an escape makes room for what is left only when it would not fit.
   ///
   /// `asName`: the string is a member's name, written with a `:` after it and a `,` before it
@@ -42,6 +43,19 @@ extension JSONWriter {
         }
         i &+= 16
         out += 16
+      }
+      // Fewer than sixteen left of a string of sixteen or more: the last sixteen bytes, loaded again
+      // over some already copied, are copied at once when none is to escape (they were copied as
+      // they are, so storing them again changes nothing): a UUID's last four bytes cost some seventy
+      // instructions one by one.
+      if i < total, i &+ 16 > total, total >= 16 {
+        let v = UnsafeRawPointer(source + (total &- 16)).loadUnaligned(as: SIMD16<UInt8>.self)
+        let marks = Self.escapeMarks(v)
+        if marks.0 | marks.1 == 0 {
+          UnsafeMutableRawPointer(out - (i &- (total &- 16))).storeBytes(of: v, as: SIMD16<UInt8>.self)
+          out += total &- i
+          i = total
+        }
       }
       // A byte to escape at `i`, or fewer than sixteen left: one by one, eight at a time when clean.
       while i < total {

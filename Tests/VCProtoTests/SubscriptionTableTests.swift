@@ -25,7 +25,17 @@ import Testing
     for step in 0..<20_000 {
       let id = "s-\(Int(generator.next() % 200))"
       if generator.next() % 2 == 0 {
-        if reference[id] == nil {
+        if step % 3 == 0 {
+          // Found, or placed and added, in one probe (a client's `subscribe`).
+          switch table.place(of: key(id)) {
+          case .held(let index): #expect(table[index].serial == reference[id])
+          case .free(let slot):
+            #expect(reference[id] == nil)
+            let index = table.add(key(id), Subscription(cursor: nil, window: 4, serial: step), at: slot)
+            #expect(table.id(at: index) == id)
+            reference[id] = step
+          }
+        } else if reference[id] == nil {
           table.append(key(id), Subscription(cursor: nil, window: 4, serial: step))
           reference[id] = step
         }
@@ -100,6 +110,33 @@ import Testing
     #expect(table[SessionKey("K-1")]?.serial == 2 && table.id(at: first) == "K-1")
     let other = table.append(SessionKey("\u{212A}-1"), Subscription(cursor: nil, window: 4, serial: 3))
     #expect(other != first && table.count == 2)
+  }
+
+  /// `place(of:)` finds a held key's entry, or the free slot where `add(_:_:at:)` puts an absent one,
+  /// last, growing the index as entries come; an equivalent spelling is another key.
+  @Test func placeFindsOrAddAddsWhereItSaid() {
+    var table = SubscriptionTable()
+    for n in 0..<40 {
+      guard case .free(let slot) = table.place(of: SessionKey("s-\(n)")) else {
+        Issue.record("s-\(n) held before it was added")
+        continue
+      }
+      let index = table.add(SessionKey("s-\(n)"), Subscription(cursor: nil, window: 4, serial: n), at: slot)
+      #expect(index == n && table.id(at: n) == "s-\(n)" && table.index(of: SessionKey("s-\(n)")) == n)
+    }
+    for n in 0..<40 {
+      guard case .held(let index) = table.place(of: SessionKey("s-\(n)")) else {
+        Issue.record("s-\(n) not held")
+        continue
+      }
+      #expect(index == n && table[index].serial == n)
+    }
+    #expect(table.count == 40)
+    table.append(SessionKey("caf\u{e9}"), Subscription(cursor: nil, window: 4, serial: 41))
+    guard case .free = table.place(of: SessionKey("cafe\u{301}")) else {
+      Issue.record("an equivalent spelling found as held")
+      return
+    }
   }
 
   /// `removeAll` forgets every entry (a server's second `connect`), and the table works again after.

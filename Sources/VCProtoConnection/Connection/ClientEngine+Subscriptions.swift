@@ -7,15 +7,18 @@ extension ClientEngine {
     let key = SessionKey(id)
     let ready = state == .ready && negotiatedVersion != nil
     let index: Int
-    if let held = subscriptions.index(of: key) {
+    // One probe finds the subscription or where a new one goes.
+    switch subscriptions.place(of: key) {
+    case .held(let held):
       index = held
       if ready { cancel(.continuation(sessionId: id), &out) }
-    } else {
+    case .free(let slot):
       // Full: only a subscription already held is resumed.
       guard subscriptions.count < configuration.maxSubscriptions else { return }
       // A new subscription has no continuation timer to cancel (`unsubscribe` cancelled any).
       assert(armed[.continuation(sessionId: id)] == nil, "a continuation timer without a subscription")
-      index = addSubscription(key, cursor: nil)
+      let fresh = newSubscription(cursor: nil)
+      index = subscriptions.add(key, fresh, at: slot)
     }
     // Changed in place: the cursor taken and, when ready, the request begun.
     if let cursor { subscriptions[index].resume(from: cursor) }
@@ -28,9 +31,15 @@ extension ClientEngine {
   /// position in ``subscriptions``.
   @discardableResult
   mutating func addSubscription(_ key: consuming SessionKey, cursor: SubscriptionCursor?) -> Int {
+    subscriptions.append(key, newSubscription(cursor: cursor))
+  }
+
+  /// A subscription to a session not yet subscribed, next in the order (it takes the next
+  /// ``Subscription/serial``).
+  mutating func newSubscription(cursor: SubscriptionCursor?) -> Subscription {
     let serial = nextSubscriptionSerial
     nextSubscriptionSerial += 1
-    return subscriptions.append(key, Subscription(cursor: cursor, window: configuration.dedupWindow, serial: serial))
+    return Subscription(cursor: cursor, window: configuration.dedupWindow, serial: serial)
   }
 
   /// The `subscribe` for `id` asking for `request` (``Subscription/beginRequest(_:)``), typed as

@@ -75,6 +75,12 @@ public struct ClientEngine: Sendable {
   /// the event.
   var sealingExhausted = false
   var sentConnect: JSONObject?
+  /// The writer of the engine's own typed frames (`emit(_:_:)` of a `ClientMessage`: `subscribe`,
+  /// `unsubscribe`, `message_ack`), emptied and reused for each: a writer made per frame cost an
+  /// allocation and a release of its storage on top of the frame's bytes, two of each for every
+  /// session an application opens and closes (its `subscribe` and `unsubscribe`). It holds no
+  /// secret: only those frames, whose members are session and message ids.
+  var ownFrameWriter = JSONWriter(reservingCapacity: ownFrameCapacity)
   /// The decoder of the negotiated version (`nil` until `ready`).
   var negotiatedDecoder: MessageDecoder?
   /// The version the handshake is heading for once `hello` came (the lower of the server's ceiling
@@ -245,9 +251,9 @@ public struct ClientEngine: Sendable {
   /// by the generated encoder (member names written as fragments, only the values escaped), and sent
   /// as a frame built as a tree is.
   mutating func emit(_ message: ClientMessage, _ out: inout ClientActions) {
-    var writer = JSONWriter(reservingCapacity: Self.ownFrameCapacity)
-    MessageEncoder().encode(message, into: &writer)
-    emit(bytes: writer.bytes, &out)
+    ownFrameWriter.removeAll()
+    MessageEncoder().encode(message, into: &ownFrameWriter)
+    emit(bytes: ownFrameWriter.bytes, &out)
   }
 
   /// The first capacity of the writer of the engine's own frames: a `subscribe` with a UUID session

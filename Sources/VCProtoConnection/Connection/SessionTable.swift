@@ -79,17 +79,37 @@ struct SessionTable<Value: Sendable>: Sendable {
   /// dictionary's assignment would); returns the entry's position.
   @discardableResult
   mutating func append(_ key: consuming SessionKey, _ value: consuming Value) -> Int {
+    switch place(of: key) {
+    case .held(let held):
+      entries[held].value = value
+      return held
+    case .free(let slot): return add(key, value, at: slot)
+    }
+  }
+
+  /// Where a key is, or goes: ``place(of:)``.
+  enum Place {
+    /// The position of its entry.
+    case held(Int)
+    /// The free slot of the index where ``add(_:_:at:)`` puts it.
+    case free(Int)
+  }
+
+  /// Where `key` is, or else where it goes, the index grown first when one more entry needs room: one
+  /// probe finds either (a client's `subscribe` to a new session, once per session it opens, probed
+  /// twice: a lookup, then an ``append(_:_:)``).
+  mutating func place(of key: SessionKey) -> Place {
     if probes.needsRoom(for: entries.count) {
       let entries = self.entries
       probes.grow(count: entries.count) { entries[$0].key.hash }
     }
-    // One probe finds the key, or the free slot where it goes.
     let slot = slot(for: key)
-    if !probes.isFree(slot) {
-      let held = probes.entry(at: slot)
-      entries[held].value = value
-      return held
-    }
+    return probes.isFree(slot) ? .free(slot) : .held(probes.entry(at: slot))
+  }
+
+  /// Adds `key` with `value` at `slot`, where ``place(of:)`` said it goes (the table unchanged since);
+  /// returns its entry's position.
+  mutating func add(_ key: consuming SessionKey, _ value: consuming Value, at slot: Int) -> Int {
     let (position, hash) = (entries.count, key.hash)
     entries.append(Entry(key: key, value: value))
     probes.fill(slot, with: position, hash: hash)
