@@ -91,6 +91,52 @@ import Testing
     }
   }
 
+  /// A frame's positions inserted at once (``PositionWindow/insertEach(_:position:outcome:)``, what
+  /// the client engine does with a `session_history`) against the model inserting them one by one:
+  /// batches of random sizes, some without a position, with duplicates inside a batch, the empty
+  /// marker and extreme values, into windows that start sorted, make their table inside a batch,
+  /// grow, fill and wrap. Every outcome, in order, and the window after each batch must agree.
+  @Test(arguments: [1, 2, 5, 16, 100])
+  func batchInsertAgreesWithModel(capacity: Int) {
+    var random = Generator(state: 0xBA7C &+ UInt64(capacity))
+    let specials = [Int.min, Int.max, -1, 0]
+    for run in 0..<30 {
+      var window = PositionWindow(capacity: capacity)
+      var model = Model(capacity: capacity)
+      var next = random.next(20)
+      for batch in 0..<40 {
+        let count = random.next(capacity * 2 + 3)
+        let positions: [Int?] = (0..<count).map { _ in
+          let roll = random.next(100)
+          if roll < 5 { return nil }
+          if roll < 10 { return specials[random.next(4)] }
+          if roll < 20, !model.items.isEmpty { return model.items[random.next(model.items.count)] }
+          // Increasing for the first runs' first batches (a sorted window), else anywhere in a range.
+          if run % 2 == 0, batch < 3 {
+            next += 1 + random.next(3)
+            return next
+          }
+          return random.next(capacity * 3 + 2)
+        }
+        var outcomes: [Bool?] = []
+        window.insertEach(count, position: { positions[$0] }) { index, inserted in
+          #expect(index == outcomes.count, "run \(run) batch \(batch): outcome out of order")
+          outcomes.append(inserted)
+        }
+        let expected = positions.map { $0.map { model.insert($0) } }
+        #expect(outcomes == expected, "run \(run) batch \(batch): \(positions)")
+        #expect(window.ordered == model.items, "run \(run) batch \(batch)")
+        #expect(window.contains(Int.min) == model.items.contains(Int.min), "run \(run) batch \(batch)")
+        for position in model.items { #expect(window.contains(position), "run \(run) batch \(batch)") }
+        if random.next(10) == 0 {
+          let cut = random.next(capacity * 3 + 2)
+          window.removeAll { $0 >= cut }
+          model.items.removeAll { $0 >= cut }
+        }
+      }
+    }
+  }
+
   /// Mostly increasing positions (what a live session sends), with an occasional step back, repeat or
   /// purge: the window starts sorted, fills and wraps its ring without a table, and must agree with
   /// the model before and after the first out-of-order insert builds one.

@@ -257,24 +257,19 @@ extension ClientEngine {
   ) {
     switch messages {
     case .v0_2_0(let records):
-      reserve(records.count, &update, &sub)
       records.withUnsafeBufferPointer { records in
-        for index in records.indices { record(records[index].uuidPosition, at: index, into: &update, sub: &sub) }
+        record(records.count, into: &update, sub: &sub) { records[$0].uuidPosition }
       }
     case .v0_3_0(let canonical):
-      reserve(canonical.count, &update, &sub)
       canonical.withUnsafeBufferPointer { canonical in
-        for index in canonical.indices {
-          record(PositionHash.of(canonical[index].uuid), at: index, into: &update, sub: &sub)
-        }
+        record(canonical.count, into: &update, sub: &sub) { PositionHash.of(canonical[$0].uuid) }
       }
     case .v0_3_0Updated(let either):
-      reserve(either.count, &update, &sub)
       either.withUnsafeBufferPointer { either in
-        for index in either.indices {
-          switch either[index] {
-          case .historyMessage(let m): record(PositionHash.of(m.uuid), at: index, into: &update, sub: &sub)
-          case .claudeRecord(let r): record(r.uuidPosition, at: index, into: &update, sub: &sub)
+        record(either.count, into: &update, sub: &sub) {
+          switch either[$0] {
+          case .historyMessage(let m): PositionHash.of(m.uuid)
+          case .claudeRecord(let r): r.uuidPosition
           }
         }
       }
@@ -291,36 +286,31 @@ extension ClientEngine {
   static func classify<Message: PositionedHistoryMessage>(
     _ messages: [Message], session: String, into update: inout SessionUpdate, sub: inout Subscription
   ) {
-    reserve(messages.count, &update, &sub)
     SessionBytes.with(session) { session in
       messages.withUnsafeBufferPointer { messages in
-        for index in messages.indices {
+        record(messages.count, into: &update, sub: &sub) { index in
           let position = messages[index].position
-          let ours = position >= 0 && SessionBytes.same(messages[index].sessionId, session)
-          record(ours ? position : nil, at: index, into: &update, sub: &sub)
+          return position >= 0 && SessionBytes.same(messages[index].sessionId, session) ? position : nil
         }
       }
     }
   }
 
-  /// Room for `count` messages in the update's inserts and the subscription's window, made once.
+  /// A frame's `count` messages, message `index` at `position(index)`, recorded in order: each is an
+  /// insert (never delivered) or a replace; one without a position is dropped. Room for the inserts
+  /// is made once, and the window takes the positions in one pass
+  /// (``PositionWindow/insertEach(_:position:outcome:)``).
   @inline(__always)
-  static func reserve(_ count: Int, _ update: inout SessionUpdate, _ sub: inout Subscription) {
+  static func record(
+    _ count: Int, into update: inout SessionUpdate, sub: inout Subscription, position: (Int) -> Int?
+  ) {
     update.insertIndices.reserveCapacity(count)
-    sub.delivered.reserve(count)
-  }
-
-  /// Message `index` at `position` is an insert (never delivered) or a replace; without one it is dropped.
-  @inline(__always)
-  static func record(_ position: Int?, at index: Int, into update: inout SessionUpdate, sub: inout Subscription) {
-    guard let position else {
-      update.dropped += 1
-      return
-    }
-    if sub.delivered.insert(position) {
-      update.insertIndices.append(index)
-    } else {
-      update.replaceIndices.append(index)
+    sub.delivered.insertEach(count, position: position) { index, inserted in
+      switch inserted {
+      case true?: update.insertIndices.append(index)
+      case false?: update.replaceIndices.append(index)
+      case nil: update.dropped += 1
+      }
     }
   }
 }

@@ -39,7 +39,7 @@ public struct ClaudeRecord: Sendable, Hashable, JSONFieldValue {
 
   /// Lends the UTF-8 of ``uuid`` to `body` (for a decoded record, where it lies in the record's text:
   /// no String made); `nil` when there is none.
-  @inlinable
+  @inlinable @inline(__always)
   package func withUUIDBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
     switch uuidText {
     case .absent: return nil
