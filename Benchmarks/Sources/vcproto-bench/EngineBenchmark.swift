@@ -2,7 +2,7 @@ import Foundation
 import VCProto
 
 /// `vcproto-bench engine [--protocol 0.2.0|0.5.0] [--frames N] [--repetitions R]
-/// [--workload steady|first-contact|many-open|all-subscribed|all] [--smoke]`: the connection engines' cost per
+/// [--workload steady|first-contact|many-open|all-subscribed|all] [--processes K] [--smoke]`: the connection engines' cost per
 /// frame against decoding alone, on the benchmark corpus of that version (0.2.0 by default; engines
 /// and decoder negotiated at the same version). Server-to-client frames go to a client engine (ready,
 /// subscribed to the history's session, so `session_history` frames take the dedup path),
@@ -43,8 +43,12 @@ import VCProto
 /// milliseconds of one another: the load of the machine moves both together and cancels out of the
 /// ratio.
 ///
-/// Every ratio is computed per round; the report gives the median over the rounds with the lowest and
-/// highest, and the ratio of the fastest rounds. Times are thread CPU time.
+/// Every ratio is computed per round. Each workload is measured in K (5) processes of their own
+/// (``MeasuringProcess``): the figure depends on the memory layout a process gets, so one process
+/// measures one layout. The report gives, for each part of the workload, the median over the
+/// processes of each process's median round, with the range of the process medians and of all
+/// rounds; `--processes 1` measures in this process and reports the median over the rounds, the
+/// lowest and highest, and the ratio of the fastest rounds. Times are thread CPU time.
 enum EngineBenchmark {
   /// Frames per interleaved block: about 1-2 ms of work per contender, long enough for the clock and
   /// short enough that a change of load hits the three contenders alike.
@@ -438,35 +442,130 @@ enum EngineBenchmark {
     print("  engines over decoding: " + spread(over, fastest: fastest) + "   (target < 10 %)")
   }
 
-  static func run(count: Int, version: String, kinds: [Kind], repetitions: Int, smoke: Bool) throws {
+  /// Every workload of `kinds`, checked, then measured: in this process (`processes` 1), or in
+  /// `processes` processes of their own (``MeasuringProcess``: one process measures one memory
+  /// layout), reported as the median over them. `child`: a measuring process, which prints its
+  /// figures as ``ProcessFigures`` lines.
+  static func run(
+    count: Int, version: String, kinds: [Kind], repetitions: Int, processes: Int = 1, child: Bool = false,
+    smoke: Bool
+  ) throws {
     for kind in kinds {
+      if child {
+        for (i, (_, w, r)) in try measure(count: count, version: version, kind: kind, repetitions: repetitions)
+          .enumerated()
+        {
+          print(ProcessFigures(subset: i, w, r).line)
+        }
+        continue
+      }
       let (all, _) = try workload(count: count, version: version, kind: kind)
       try check(all)
-      if !smoke { try run(count: count, version: version, kind: kind, repetitions: repetitions) }
+      if smoke { continue }
+      if processes > 1 {
+        try run(all, count: count, kind: kind, repetitions: repetitions, processes: processes)
+      } else {
+        heading(all, kind: kind, repetitions: repetitions, processes: 1)
+        for (name, w, r) in try measure(count: count, version: version, kind: kind, repetitions: repetitions) {
+          report(name, w, r)
+        }
+      }
     }
     if smoke {
       print("smoke: every frame handed on as the decoder decodes it, no violation (\(kinds.count) workloads)")
     }
   }
 
-  static func run(count: Int, version: String, kind: Kind, repetitions: Int) throws {
+  /// The three parts of a workload the report gives, by name.
+  static let subsetNames = ["whole corpus", "session_history frames", "all other frames"]
+
+  /// `repetitions` rounds of workload `kind`, each round measuring the whole corpus, its
+  /// `session_history` frames and its other frames (``subsetNames``).
+  static func measure(count: Int, version: String, kind: Kind, repetitions: Int) throws
+    -> [(String, Workload, Rounds)]
+  {
     let (all, isHistory) = try workload(count: count, version: version, kind: kind)
-    let workloads = [
-      ("whole corpus", all), ("session_history frames", all.subset { isHistory[$0] }),
-      ("all other frames", all.subset { !isHistory[$0] }),
-    ]
+    let workloads = [all, all.subset { isHistory[$0] }, all.subset { !isHistory[$0] }]
     var rounds = [Rounds](repeating: Rounds(), count: workloads.count)
     for number in 0..<repetitions {
-      for (i, (_, w)) in workloads.enumerated() { try oneRound(w, number: number, into: &rounds[i]) }
+      for (i, w) in workloads.enumerated() { try oneRound(w, number: number, into: &rounds[i]) }
     }
+    return workloads.indices.map { (subsetNames[$0], workloads[$0], rounds[$0]) }
+  }
+
+  static func heading(_ all: Workload, kind: Kind, repetitions: Int, processes: Int) {
     print(
-      "\n## connection engines, protocol \(version), \(kind.rawValue) workload (\(all.sessions.count) sessions "
+      "\n## connection engines, protocol \(all.version), \(kind.rawValue) workload (\(all.sessions.count) sessions "
         + "subscribed), \(all.frames.count) frames (\(all.towardServer.filter { !$0 }.count) to a client "
         + "engine, \(all.towardServer.filter { $0 }.count) to a server engine), \(all.bytes) bytes")
     print(
       "thread CPU time; bytes -> engine -> typed event and decode interleaved in blocks of \(blockFrames) "
-        + "frames; \(repetitions) rounds")
-    for (i, (name, w)) in workloads.enumerated() { report(name, w, rounds[i]) }
+        + "frames; \(repetitions) rounds"
+        + (processes > 1 ? " in each of \(processes) processes (the median over the processes)" : ""))
+  }
+
+  /// One process's figures for one part of a workload (``subsetNames``), as a child prints them.
+  struct ProcessFigures {
+    var subset = 0
+    /// Median ns per frame over the rounds.
+    var decodeNs = 0.0
+    var engineNs = 0.0
+    /// The median per-round ratio of engines to decode, minus one, and the lowest and highest.
+    var median = 0.0
+    var lowest = 0.0
+    var highest = 0.0
+
+    init(subset: Int, _ w: Workload, _ r: Rounds) {
+      let n = Double(max(1, w.frames.count))
+      let over = zip(r.engines, r.decode).map { $0 / $1 - 1 }
+      self.subset = subset
+      decodeNs = EngineBenchmark.median(r.decode) / n * 1e9
+      engineNs = EngineBenchmark.median(r.engines) / n * 1e9
+      median = EngineBenchmark.median(over)
+      lowest = over.min() ?? 0
+      highest = over.max() ?? 0
+    }
+
+    var line: String { "figures \(subset) \(decodeNs) \(engineNs) \(median) \(lowest) \(highest)" }
+
+    init?(line: String) {
+      let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+      guard line.hasPrefix("figures "), v.count == 6, let subset = Int(exactly: v[0]),
+        subsetNames.indices.contains(subset)
+      else { return nil }
+      self.subset = subset
+      (decodeNs, engineNs, median, lowest, highest) = (v[1], v[2], v[3], v[4], v[5])
+    }
+  }
+
+  /// Workload `kind` measured in `processes` processes of their own; each part reported as the
+  /// median over the processes of each process's median round.
+  static func run(_ all: Workload, count: Int, kind: Kind, repetitions: Int, processes: Int) throws {
+    heading(all, kind: kind, repetitions: repetitions, processes: processes)
+    var figures = [[ProcessFigures]](repeating: [], count: subsetNames.count)
+    for _ in 0..<processes {
+      let output = try MeasuringProcess.output([
+        "engine", "--protocol", all.version, "--frames", "\(count)", "--repetitions", "\(repetitions)",
+        "--workload", kind.rawValue, "--processes", "1", "--child",
+      ])
+      let lines = output.compactMap { ProcessFigures(line: $0) }
+      guard lines.count == subsetNames.count else { fatalError("a measuring process printed \(output)") }
+      for f in lines { figures[f.subset].append(f) }
+    }
+    for (i, name) in subsetNames.enumerated() {
+      let f = figures[i]
+      let medians = f.map(\.median)
+      print("\n\(name): median of \(processes) processes, ns/frame")
+      print(
+        String(
+          format: "  decode %.0f, bytes -> engine -> typed event %.0f", median(f.map(\.decodeNs)),
+          median(f.map(\.engineNs))))
+      print(
+        String(
+          format: "  engines over decoding: %5.1f %% (processes %.1f-%.1f %%; rounds %.1f-%.1f %%)   (target < 10 %%)",
+          median(medians) * 100, (medians.min() ?? 0) * 100, (medians.max() ?? 0) * 100,
+          (f.map(\.lowest).min() ?? 0) * 100, (f.map(\.highest).max() ?? 0) * 100))
+    }
   }
 
   /// `vcproto-bench engine-profile --contender engines|decode [--protocol V] [--frames N]

@@ -293,20 +293,12 @@ enum ServerEngineBenchmark {
         m.median * 100, m.lowest * 100, m.highest * 100, m.fastest * 100, m.minima * 100))
   }
 
-  /// Runs this executable with `arguments` and reads its ``Measurement``.
+  /// Runs this executable with `arguments` (``MeasuringProcess``) and reads its ``Measurement``.
   static func childMeasurement(_ arguments: [String]) throws -> Measurement {
-    let process = Process()
-    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    process.executableURL = URL(fileURLWithPath: me)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
-      let m = output.split(separator: "\n").lazy.compactMap({ Measurement(line: String($0)) }).first
-    else { fatalError("a measuring process failed: \(output)") }
+    let output = try MeasuringProcess.output(arguments)
+    guard let m = output.lazy.compactMap({ Measurement(line: $0) }).first else {
+      fatalError("a measuring process printed no measurement: \(output)")
+    }
     return m
   }
 }

@@ -139,14 +139,15 @@ if arguments.first == "engine-server" {
   exit(0)
 }
 
-// `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--workload W] [--smoke]`: the
-// connection engines' cost per frame, on the steady, first-contact, many-open and all-subscribed workloads (all by
-// default).
+// `vcproto-bench engine [--protocol V] [--frames N] [--repetitions R] [--workload W] [--processes K] [--smoke]`:
+// the connection engines' cost per frame, on the steady, first-contact, many-open and all-subscribed workloads (all
+// by default); the median over K (5) measuring processes (`--processes 1`: in this process).
 if arguments.first == "engine" {
   let smoke = arguments.contains("--smoke")
   try EngineBenchmark.run(
     count: Int(option("--frames") ?? (smoke ? "400" : "20000")) ?? 20000, version: protocolVersion,
     kinds: engineWorkloads(default: "all"), repetitions: Int(option("--repetitions") ?? (smoke ? "1" : "7")) ?? 7,
+    processes: Int(option("--processes") ?? (smoke ? "1" : "5")) ?? 5, child: arguments.contains("--child"),
     smoke: smoke)
   exit(0)
 }
