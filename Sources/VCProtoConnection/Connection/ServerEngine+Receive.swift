@@ -35,7 +35,7 @@ extension ServerEngine {
   /// a class holding it, a method on that class and a pointer to it, each at a higher cost (about 300
   /// instructions a frame more). The direct path's few plain values cost nothing to pass.
   mutating func receive(frame bytes: [UInt8], text: Bool, now: Int64, _ out: inout ServerActions) {
-    if let message = directPath?.decode(bytes) { return act(on: message, frame: bytes, text: text, now: now, &out) }
+    if let message = directPath?.decodeClient(bytes) { return dispatch(message, now: now, &out) }
     guard let decoded = decodeOffTheDirectPath(bytes, &out) else { return }
     act(on: decoded, frame: bytes, text: text, now: now, &out)
   }

@@ -40,6 +40,16 @@ extension MessageDecoder {
       read(bytes, clean: false, stats: nil, with: BytesReader.self)
     }
 
+    /// ``decode(_:)`` for a decoder of client frames (direction client to server): the client
+    /// message itself, `nil` when the direct path does not read the frame as one. Returned as it is,
+    /// not inside an ``AnyMessage``: the caller passes it on without moving it out of one first.
+    package func decodeClient(_ bytes: [UInt8]) -> ClientMessage? {
+      guard case .client(let message)? = read(bytes, clean: false, stats: nil, with: BytesReader.self) else {
+        return nil
+      }
+      return message
+    }
+
     /// The direct path over the reader `R`: ``BytesReader`` builds the message; ``CheckingReader``
     /// yields the same verdict without making the strings no rule looks at
     /// (``MessageDecoder/cleanFrame(_:)``). What the parse cost is written to `stats` when given (a
