@@ -455,7 +455,7 @@ enum EngineBenchmark {
         for (i, (_, w, r)) in try measure(count: count, version: version, kind: kind, repetitions: repetitions)
           .enumerated()
         {
-          print(ProcessFigures(subset: i, w, r).line)
+          print(ProcessFigures(part: i, decode: r.decode, engines: r.engines, frames: w.frames.count).line)
         }
         continue
       }
@@ -504,53 +504,18 @@ enum EngineBenchmark {
         + (processes > 1 ? " in each of \(processes) processes (the median over the processes)" : ""))
   }
 
-  /// One process's figures for one part of a workload (``subsetNames``), as a child prints them.
-  struct ProcessFigures {
-    var subset = 0
-    /// Median ns per frame over the rounds.
-    var decodeNs = 0.0
-    var engineNs = 0.0
-    /// The median per-round ratio of engines to decode, minus one, and the lowest and highest.
-    var median = 0.0
-    var lowest = 0.0
-    var highest = 0.0
-
-    init(subset: Int, _ w: Workload, _ r: Rounds) {
-      let n = Double(max(1, w.frames.count))
-      let over = zip(r.engines, r.decode).map { $0 / $1 - 1 }
-      self.subset = subset
-      decodeNs = EngineBenchmark.median(r.decode) / n * 1e9
-      engineNs = EngineBenchmark.median(r.engines) / n * 1e9
-      median = EngineBenchmark.median(over)
-      lowest = over.min() ?? 0
-      highest = over.max() ?? 0
-    }
-
-    var line: String { "figures \(subset) \(decodeNs) \(engineNs) \(median) \(lowest) \(highest)" }
-
-    init?(line: String) {
-      let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-      guard line.hasPrefix("figures "), v.count == 6, let subset = Int(exactly: v[0]),
-        subsetNames.indices.contains(subset)
-      else { return nil }
-      self.subset = subset
-      (decodeNs, engineNs, median, lowest, highest) = (v[1], v[2], v[3], v[4], v[5])
-    }
-  }
-
   /// Workload `kind` measured in `processes` processes of their own; each part reported as the
   /// median over the processes of each process's median round.
   static func run(_ all: Workload, count: Int, kind: Kind, repetitions: Int, processes: Int) throws {
     heading(all, kind: kind, repetitions: repetitions, processes: processes)
     var figures = [[ProcessFigures]](repeating: [], count: subsetNames.count)
     for _ in 0..<processes {
-      let output = try MeasuringProcess.output([
-        "engine", "--protocol", all.version, "--frames", "\(count)", "--repetitions", "\(repetitions)",
-        "--workload", kind.rawValue, "--processes", "1", "--child",
-      ])
-      let lines = output.compactMap { ProcessFigures(line: $0) }
-      guard lines.count == subsetNames.count else { fatalError("a measuring process printed \(output)") }
-      for f in lines { figures[f.subset].append(f) }
+      let lines = try MeasuringProcess.figures(
+        [
+          "engine", "--protocol", all.version, "--frames", "\(count)", "--repetitions", "\(repetitions)",
+          "--workload", kind.rawValue, "--processes", "1", "--child",
+        ], parts: subsetNames.count)
+      for f in lines { figures[f.part].append(f) }
     }
     for (i, name) in subsetNames.enumerated() {
       let f = figures[i]

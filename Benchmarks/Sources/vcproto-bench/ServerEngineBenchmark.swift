@@ -165,35 +165,9 @@ enum ServerEngineBenchmark {
     print("frames \(frames.count) work \(work)")
   }
 
-  /// What one process measured: ns a frame per contender (medians of the rounds) and the ratios.
-  struct Measurement {
-    var decodeNs = 0.0
-    var engineNs = 0.0
-    /// The median per-round ratio of engine to decode, minus one, and the lowest and highest.
-    var median = 0.0
-    var lowest = 0.0
-    var highest = 0.0
-    /// The ratio of the fastest rounds, and of the block minima.
-    var fastest = 0.0
-    var minima = 0.0
-
-    /// One line, for the parent process of ``run(count:version:repetitions:passes:block:processes:child:smoke:only:)``.
-    var line: String {
-      "measurement \(decodeNs) \(engineNs) \(median) \(lowest) \(highest) \(fastest) \(minima)"
-    }
-
-    init() {}
-
-    init?(line: String) {
-      let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-      guard line.hasPrefix("measurement "), v.count == 7 else { return nil }
-      (decodeNs, engineNs, median, lowest, highest, fastest, minima) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6])
-    }
-  }
-
   /// `repetitions` rounds of `passes` passes in blocks of `size` frames, after one pass to warm up.
   static func measure(_ frames: [[UInt8]], version: String, repetitions: Int, passes: Int, size: Int) throws
-    -> Measurement
+    -> ProcessFigures
   {
     let decoder = decoder(version)
     let blocks = (frames.count + size - 1) / size
@@ -206,15 +180,8 @@ enum ServerEngineBenchmark {
         try round(
           frames, version: version, passes: passes, block: size, number: number, decoder: decoder, minima: &minima))
     }
-    let n = Double(frames.count * passes)
-    let ratios = rounds.map { $0.engine / $0.decode - 1 }
-    var m = Measurement()
-    m.decodeNs = EngineBenchmark.median(rounds.map(\.decode)) / n * 1e9
-    m.engineNs = EngineBenchmark.median(rounds.map(\.engine)) / n * 1e9
-    m.median = EngineBenchmark.median(ratios)
-    m.lowest = ratios.min() ?? 0
-    m.highest = ratios.max() ?? 0
-    m.fastest = (rounds.map(\.engine).min() ?? 0) / (rounds.map(\.decode).min() ?? 1) - 1
+    var m = ProcessFigures(
+      decode: rounds.map(\.decode), engines: rounds.map(\.engine), frames: frames.count * passes)
     m.minima = minima.reduce(0) { $0 + $1.engine } / minima.reduce(0) { $0 + $1.decode } - 1
     return m
   }
@@ -253,14 +220,14 @@ enum ServerEngineBenchmark {
       report(try measure(frames, version: version, repetitions: repetitions, passes: passes, size: size))
       return
     }
-    var measurements: [Measurement] = []
+    var measurements: [ProcessFigures] = []
     for _ in 0..<processes {
       var arguments = [
         "engine-server", "--protocol", version, "--frames", "\(count)", "--repetitions", "\(repetitions)",
         "--passes", "\(passes)", "--block", "\(size)", "--processes", "1", "--child",
       ]
       if let only { arguments += ["--only", only] }
-      let m = try childMeasurement(arguments)
+      let m = try MeasuringProcess.figures(arguments, parts: 1)[0]
       print(
         String(
           format: "  process %d: engine over decoding %.1f %% (rounds %.1f-%.1f %%; block minima %.1f %%)",
@@ -282,7 +249,7 @@ enum ServerEngineBenchmark {
         EngineBenchmark.median(minima) * 100, (minima.min() ?? 0) * 100, (minima.max() ?? 0) * 100))
   }
 
-  static func report(_ m: Measurement) {
+  static func report(_ m: ProcessFigures) {
     print(
       String(
         format: "decode %.0f ns/frame, bytes -> engine -> typed event %.0f ns/frame (medians of the rounds)",
@@ -293,12 +260,4 @@ enum ServerEngineBenchmark {
         m.median * 100, m.lowest * 100, m.highest * 100, m.fastest * 100, m.minima * 100))
   }
 
-  /// Runs this executable with `arguments` (``MeasuringProcess``) and reads its ``Measurement``.
-  static func childMeasurement(_ arguments: [String]) throws -> Measurement {
-    let output = try MeasuringProcess.output(arguments)
-    guard let m = output.lazy.compactMap({ Measurement(line: $0) }).first else {
-      fatalError("a measuring process printed no measurement: \(output)")
-    }
-    return m
-  }
 }
