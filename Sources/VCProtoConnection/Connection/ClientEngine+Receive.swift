@@ -54,7 +54,7 @@ extension ClientEngine {
       guard let opened = openFrame(message, now: now, &out) else { return }
       bytes = opened
     }
-    guard negotiatedDecoder != nil else {
+    guard hasReadyDecoder else {
       handshakeFrame(bytes, now: now, &out)
       return
     }
@@ -99,7 +99,7 @@ extension ClientEngine {
   /// The frame decoded with the negotiated version's decoder, or `nil` after reporting it.
   mutating func decodeReady(_ bytes: [UInt8], now: Int64, _ out: inout ClientActions) -> AnyMessage? {
     do throws(DecodingFailure) {
-      return try negotiatedDecoder!.decode(bytes)
+      return try readyDecoder.decode(bytes)
     } catch {
       violation(error.findings, type: error.messageType, now: now, &out)
       return nil
