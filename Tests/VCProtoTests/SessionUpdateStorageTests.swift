@@ -47,6 +47,22 @@ import Testing
     #expect(update.insert.encodedMessages.count == 1)
   }
 
+  /// An action delivering an update fits 128 bytes, which the optimizer copies in line: at 129 (the
+  /// 0.4.0 `gap` in line), every history frame's update was copied into its action by two calls to
+  /// `memcpy` (SessionUpdate.swift, `GapBox`). A boxed gap still reads back what was set, a copy of
+  /// the update shares it, and setting the copy's leaves the original's.
+  @Test func deliveringActionFitsInLineCopies() {
+    #expect(MemoryLayout<ClientAction>.size <= 128)
+    #expect(MemoryLayout<SessionUpdate>.size <= 120)
+    let gap = HistoryGap(requestedLastSeq: 9, minAvailableSeq: 1, reason: .clientAhead)
+    var update = SessionUpdate(sessionId: "s", cursor: nil, gap: gap)
+    var copy = update
+    copy.gap = HistoryGap(requestedLastSeq: 2, minAvailableSeq: 1, reason: .clientAhead)
+    #expect(update.gap == gap && copy.gap?.requestedLastSeq == 2)
+    update.gap = nil
+    #expect(update.gap == nil && copy.gap?.requestedLastSeq == 2)
+  }
+
   /// `purge`, `cursor`, `isComplete`, `gap` and `dropped` live in one internal value: each reads
   /// back what the initializer or a setter gave it, changes that one member only, and counts in `==`.
   @Test func membersKeptTogetherReadBackAndCountInEquality() {

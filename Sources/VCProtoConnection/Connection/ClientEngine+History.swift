@@ -117,8 +117,17 @@ extension ClientEngine {
   /// An undeclared `file_signature` string among a frame's other members (a frame of a version before
   /// 0.5.0 that carries one), else `nil`: an offset cursor the application kept from a 0.5.0
   /// connection takes it all the same (``deliveredCursor(_:signature:)``).
+  /// (The emptiness check reads the members in line: the common frame has none. The lookup is out
+  /// of line.)
+  @inline(__always)
   static func undeclaredSignature(in additional: JSONObject) -> String? {
-    additional.isEmpty ? nil : additional["file_signature"]?.stringValue
+    additional.members.isEmpty ? nil : signatureMember(of: additional)
+  }
+
+  /// The `file_signature` string member of `additional`, if any (out of line: rare).
+  @inline(never)
+  static func signatureMember(of additional: JSONObject) -> String? {
+    additional["file_signature"]?.stringValue
   }
 
   /// The cursor an update carries: the subscription's, and an offset cursor with the frame's
@@ -139,11 +148,21 @@ extension ClientEngine {
     to sub: inout Subscription, update: inout SessionUpdate
   ) -> HistoryFollowUp {
     classify(messages, session: session, into: &update, sub: &sub)
-    let newest = newest ?? update.insertIndices.last.flatMap { messages.uuid(at: $0) }
-    // A server picks the id's length; one over the cap is not kept (a full reload is always right).
-    if let newest { sub.cursor = newest.utf8.count <= maxCursorIdBytes ? .lastMessageId(newest) : nil }
     update.isComplete = isComplete ?? true
-    update.cursor = deliveredCursor(sub.cursor, signature: signature)
+    guard let newest = newest ?? update.insertIndices.last.flatMap({ messages.uuid(at: $0) }) else {
+      update.cursor = deliveredCursor(sub.cursor, signature: signature)
+      return .done
+    }
+    // A server picks the id's length; one over the cap is not kept (a full reload is always right).
+    // The update carries the new cursor (a message id: ``deliveredCursor(_:signature:)`` is the
+    // cursor itself), made twice rather than copied: a copy of a cursor went through its
+    // out-of-line copy of every case.
+    if newest.utf8.count <= maxCursorIdBytes {
+      sub.cursor = .lastMessageId(newest)
+      update.cursor = .lastMessageId(newest)
+    } else {
+      sub.cursor = nil
+    }
     return .done
   }
 

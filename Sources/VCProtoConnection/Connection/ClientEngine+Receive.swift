@@ -46,15 +46,28 @@ extension ClientEngine {
     default: return  // in flight after the client closed: ignored
     }
     lastFrameAt = now
-    // The common case (a text frame, no authenticated frames) in line; the rest out of line.
-    let bytes: [UInt8]
+    // The common case (a text frame, no authenticated frames) in line, its bytes read where they
+    // are (bound to a local that the opened frame could also be, they were retained and released
+    // on every frame); the rest out of line.
     if case .text(let payload) = message, channel == nil {
-      bytes = payload
+      receive(frame: payload, of: message, now: now, &out)
     } else {
-      guard let opened = openFrame(message, now: now, &out) else { return }
-      bytes = opened
+      receiveOpened(message, now: now, &out)
     }
-    guard negotiatedDecoder != nil else {
+  }
+
+  /// A message that is not a plain text frame (a binary envelope, or a frame while authenticated
+  /// frames are in force): opened, then decoded and acted on (out of line: rare or slow anyway).
+  @inline(never)
+  mutating func receiveOpened(_ message: WebSocketMessage, now: Int64, _ out: inout ClientActions) {
+    guard let opened = openFrame(message, now: now, &out) else { return }
+    receive(frame: opened, of: message, now: now, &out)
+  }
+
+  /// The frame `bytes` that came in `message` (as it came, or opened): decoded once and acted on.
+  @inline(__always)
+  mutating func receive(frame bytes: [UInt8], of message: WebSocketMessage, now: Int64, _ out: inout ClientActions) {
+    guard hasReadyDecoder else {
       handshakeFrame(bytes, now: now, &out)
       return
     }
@@ -99,7 +112,7 @@ extension ClientEngine {
   /// The frame decoded with the negotiated version's decoder, or `nil` after reporting it.
   mutating func decodeReady(_ bytes: [UInt8], now: Int64, _ out: inout ClientActions) -> AnyMessage? {
     do throws(DecodingFailure) {
-      return try negotiatedDecoder!.decode(bytes)
+      return try readyDecoder.decode(bytes)
     } catch {
       violation(error.findings, type: error.messageType, now: now, &out)
       return nil

@@ -81,8 +81,21 @@ public struct ClientEngine: Sendable {
   /// session an application opens and closes (its `subscribe` and `unsubscribe`). It holds no
   /// secret: only those frames, whose members are session and message ids.
   var ownFrameWriter = JSONWriter(reservingCapacity: ownFrameCapacity)
-  /// The decoder of the negotiated version (`nil` until `ready`).
-  var negotiatedDecoder: MessageDecoder?
+  /// The decoder of the negotiated version (`nil` until `ready`): ``readyDecoder`` once
+  /// ``hasReadyDecoder``.
+  var negotiatedDecoder: MessageDecoder? {
+    get { hasReadyDecoder ? readyDecoder : nil }
+    set {
+      hasReadyDecoder = newValue != nil
+      readyDecoder = newValue ?? Self.handshakeDecoder
+    }
+  }
+  /// The negotiated version's decoder when ``hasReadyDecoder`` (else the handshake's, unused), kept
+  /// out of an optional so that every frame is decoded with it in place: unwrapping the optional
+  /// copied the decoder's 160 bytes twice a frame, through two out-of-line tag reads.
+  private(set) var readyDecoder = handshakeDecoder
+  /// Whether a version was negotiated (``negotiatedDecoder``).
+  private(set) var hasReadyDecoder = false
   /// The version the handshake is heading for once `hello` came (the lower of the server's ceiling
   /// and the client's maximum): what the frames before `connected` are checked against.
   var handshakeVersion: ProtocolVersion?

@@ -21,6 +21,27 @@ enum SessionIDHash {
     return (UInt64(UInt(bitPattern: first.finalize())), UInt64(UInt(bitPattern: second.finalize())) | 1)
   }()
 
+  /// The hash of an id from its first ``SessionKey/inlineBytes`` UTF-8 bytes as six words (`words`,
+  /// zero past the id) and its byte count, with `seeds`: what ``SessionKey/Digest`` makes with
+  /// ``seeds`` (``SessionTable/index(ofId:)`` passes its copy of them). `rest`: the hash of the id's
+  /// bytes past the words (``of(_:)``), asked only of an id longer than they are.
+  @inline(__always)
+  static func hash(
+    words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), count: Int, seeds: (UInt64, UInt64),
+    rest: () -> UInt64
+  ) -> Int {
+    let (seed, multiplier) = seeds
+    var state = seed ^ UInt64(count)
+    state = fold(state ^ words.0, multiplier)
+    state = fold(state ^ words.1, multiplier)
+    state = fold(state ^ words.2, multiplier)
+    state = fold(state ^ words.3, multiplier)
+    state = fold(state ^ words.4, multiplier)
+    state = fold(state ^ words.5, multiplier)
+    if count > SessionKey.inlineBytes { state = fold(state ^ rest(), multiplier) }
+    return Int(truncatingIfNeeded: fold(state ^ seed, 0x9E37_79B9_7F4A_7C15))
+  }
+
   @inline(__always)
   static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
     let product = a.multipliedFullWidth(by: b)

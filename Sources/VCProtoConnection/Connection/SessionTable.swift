@@ -27,6 +27,10 @@ struct SessionTable<Value: Sendable>: Sendable {
   private(set) var entries: [Entry] = []
   /// Where each key's entry is.
   private var probes = ProbeIndex()
+  /// ``SessionIDHash/seeds``, which every key's hash was made with, kept here for ``index(ofId:)``:
+  /// read with the table, not through the lazy global's one-time initialisation check (a call into
+  /// the runtime on every history frame).
+  private let seeds = SessionIDHash.seeds
 
   /// The number of entries.
   var count: Int { entries.count }
@@ -66,12 +70,25 @@ struct SessionTable<Value: Sendable>: Sendable {
 
   /// The position of `id`'s entry, if any: ``index(of:)`` of `SessionKey(id)`, without making the
   /// key (the id's bytes read once, in line, and no reference to the id taken and dropped: a
-  /// client's every history frame looks its session up).
+  /// client's every history frame looks its session up). The id's hash is made with the table's
+  /// copy of the seeds, and each candidate key is compared where it lies in the table (its digest's
+  /// words, not a copy of its entry).
   @inline(__always)
   func index(ofId id: String) -> Int? {
-    let digest = SessionKey.Digest(id)
-    guard let slot = probes.occupiedSlot(for: digest.hash, matches: { entries[$0].key.isId(id, digest: digest) })
-    else { return nil }
+    // The id's count and first bytes; its hash is made below, with `seeds`.
+    let probe = SessionKey.Digest(id, hash: 0)
+    let hash = SessionIDHash.hash(
+      words: (probe.w0, probe.w1, probe.w2, probe.w3, probe.w4, probe.w5), count: probe.count, seeds: seeds
+    ) { SessionKey.Digest.rest(of: id) }
+    let slot = entries.withUnsafeBufferPointer { entries in
+      probes.occupiedSlot(for: hash) { index in
+        let held = entries[index].key.digest
+        return held.hash == hash && held.count == probe.count && held.w0 == probe.w0 && held.w1 == probe.w1
+          && held.w2 == probe.w2 && held.w3 == probe.w3 && held.w4 == probe.w4 && held.w5 == probe.w5
+          && (probe.count <= SessionKey.inlineBytes || SessionKey.sameLongIds(entries[index].key.id, id))
+      }
+    }
+    guard let slot else { return nil }
     return probes.entry(at: slot)
   }
 

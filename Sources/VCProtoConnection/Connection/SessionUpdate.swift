@@ -58,8 +58,8 @@ public struct SessionUpdate: Sendable, Hashable {
   }
   /// 0.4.0 `gap`, or `nil`.
   public var gap: HistoryGap? {
-    get { state.gap }
-    _modify { yield &state.gap }
+    get { state.gap?.gap }
+    set { state.gap = newValue.map(GapBox.init) }
   }
   /// Messages dropped: no position, a negative `seq` or `offset`, or another session's `session_id`.
   public var dropped: Int {
@@ -72,14 +72,25 @@ public struct SessionUpdate: Sendable, Hashable {
   /// engine built was copied once and the copy destroyed (a retain and a release of each of its
   /// references, about three hundred instructions and ten atomic operations per `session_history`).
   /// Built with its memberwise initializer, the five are one value and the copy goes away. Their
-  /// accessors change them in place (`_modify`), as stored properties are; unlike stored properties,
-  /// two of them cannot be passed `inout` to one call at once.
+  /// accessors change them in place (`_modify`), as stored properties are (but ``gap``, boxed);
+  /// unlike stored properties, two of them cannot be passed `inout` to one call at once.
   struct State: Sendable {
     var purge: Purge?
     var cursor: SubscriptionCursor?
     var isComplete: Bool
-    var gap: HistoryGap?
+    /// ``gap``, boxed (``GapBox``).
+    var gap: GapBox?
     var dropped: Int
+  }
+
+  /// A 0.4.0 `gap` (``gap``), kept out of line. In line, its 32 bytes made an update 128 bytes, and
+  /// with the case's tag a ``ClientAction`` delivering one took 129: every action was then copied on
+  /// its way to the host (into its event, its action, the buffer, and out) by a call to `memcpy`,
+  /// where copies of at most 128 bytes are a few moves in line, on every history frame. A `gap`
+  /// is rare (a reply that could not start where the client asked).
+  final class GapBox: Sendable {
+    let gap: HistoryGap
+    init(_ gap: HistoryGap) { self.gap = gap }
   }
 
   var state: State
@@ -112,7 +123,7 @@ public struct SessionUpdate: Sendable, Hashable {
     self.messages = messages
     self.insertIndices = insertIndices
     self.replaceIndices = replaceIndices
-    state = State(purge: purge, cursor: cursor, isComplete: isComplete, gap: gap, dropped: dropped)
+    state = State(purge: purge, cursor: cursor, isComplete: isComplete, gap: gap.map(GapBox.init), dropped: dropped)
   }
 
   /// Equal when they say the same thing (see the type's description).
