@@ -70,7 +70,7 @@ extension ClientEngine {
 
   @inline(never)
   mutating func unsubscribe(_ id: String, _ out: inout ClientActions) {
-    guard subscriptions.remove(SessionKey(id)) else { return }
+    guard subscriptions.remove(id: id) else { return }
     cancel(.continuation(sessionId: id), &out)
     if state == .ready { emit(.unsubscribe(UnsubscribeMessage(sessionId: id)), &out) }
   }
