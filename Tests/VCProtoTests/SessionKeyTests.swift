@@ -38,43 +38,6 @@ import Testing
     }
   }
 
-  /// A 36-byte id's digest words, loaded in straight code (``SessionKey/Digest/words(of:)``), are the
-  /// words the copy of any other length makes (``SessionKey/Digest/copiedWords(of:)``), so a key's
-  /// hash and equality do not depend on the path: random UUIDs, non-ASCII ids of 36 bytes, and ids
-  /// differing from a UUID in each byte in turn.
-  @Test func uuidWordsAreTheCopiedWords() {
-    var generator = SplitMix64(state: 36)
-    var ids = (0..<200).map { _ in
-      String(
-        (0..<36).map { i in [8, 13, 18, 23].contains(i) ? "-" : Character(String(generator.next() % 16, radix: 16)) })
-    }
-    ids += [String(repeating: "\u{e9}", count: 18), "\u{1F600}" + String(repeating: "a", count: 32), "\"\\\u{0}\u{1F}"]
-    let uuid = "f47ac10b-58cc-4372-a567-0e02b2c3d479"
-    for position in 0..<36 {
-      var bytes = Array(uuid.utf8)
-      bytes[position] ^= 0x01
-      ids.append(String(decoding: bytes, as: UTF8.self))
-    }
-    func same(_ a: SessionKey.Digest.Words, _ b: SessionKey.Digest.Words) -> Bool {
-      a.0 == b.0 && a.1 == b.1 && a.2 == b.2 && a.3 == b.3 && a.4 == b.4 && a.5 == b.5
-    }
-    var uuids = 0
-    for id in ids {
-      let count = id.utf8.count
-      let (fast, copied) = SessionBytes.with(id) { bytes in
-        let raw = UnsafeRawBufferPointer(bytes)
-        return (SessionKey.Digest.words(of: raw), SessionKey.Digest.copiedWords(of: raw))
-      }
-      #expect(same(fast, copied), "\(id)")
-      if count == 36 { uuids += 1 }
-      let digest = SessionKey.Digest(id)
-      #expect(digest.hash == SessionKey.Digest.hash(copied, count: count, id: id), "\(id)")
-      #expect(SessionKey(id) == SessionKey(spare(id)) && SessionKey(id).hash == SessionKey(spare(id)).hash)
-      if id != uuid { #expect(SessionKey(id) != SessionKey(uuid), "\(id)") }
-    }
-    #expect(uuids == ids.count - 1)
-  }
-
   /// A history's messages are matched to its session by ``SessionBytes/same(_:_:)``: exact bytes, a
   /// uuid's 36 in straight code. Equal ids, ids differing in each byte in turn (the last four read as
   /// one word), and ids of other lengths.

@@ -40,51 +40,24 @@ struct SessionKey: Equatable, Sendable {
     /// id's hash when given (``SessionKey/init(_:hash:)``).
     @inline(__always)
     init(_ id: String, hash: Int? = nil) {
-      let (words, count) = SessionBytes.with(id) { bytes in (Self.words(of: UnsafeRawBufferPointer(bytes)), bytes.count)
+      var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+      let count = SessionBytes.with(id) { bytes in
+        let raw = UnsafeRawBufferPointer(bytes)
+        withUnsafeMutableBytes(of: &words) { storage in
+          storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<min(raw.count, SessionKey.inlineBytes)]))
+        }
+        return bytes.count
       }
       (w0, w1, w2, w3, w4, w5) = words
       self.count = count
       self.hash = hash ?? Self.hash(words, count: count, id: id)
     }
 
-    /// The six words a digest keeps of an id's bytes `raw`.
-    typealias Words = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-
-    /// The first ``SessionKey/inlineBytes`` bytes of `raw` as six words in memory order, zero past its
-    /// end. A UUID's 36 bytes (every real id) are four word loads and one of four bytes, in straight
-    /// code: copying them into the words through `copyMemory` called `memcpy` and cost about sixty
-    /// instructions more, on every `subscribe` and `unsubscribe` and every history frame's lookup.
-    @inline(__always)
-    static func words(of raw: UnsafeRawBufferPointer) -> Words {
-      guard raw.count == 36 else { return copiedWords(of: raw) }
-      var last = UInt64(raw.loadUnaligned(fromByteOffset: 32, as: UInt32.self))
-      #if _endian(big)
-        // In memory order: the four bytes first, then the zeros.
-        last <<= 32
-      #endif
-      return (
-        raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-        raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
-        last, 0
-      )
-    }
-
-    /// ``words(of:)`` of an id of any length: its first bytes copied into the words (out of line: no
-    /// real id takes this path).
-    @inline(never)
-    static func copiedWords(of raw: UnsafeRawBufferPointer) -> Words {
-      var words: Words = (0, 0, 0, 0, 0, 0)
-      withUnsafeMutableBytes(of: &words) { storage in
-        storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<min(raw.count, SessionKey.inlineBytes)]))
-      }
-      return words
-    }
-
     /// The hash of an id from its kept words (`words`) and byte count: ``SessionIDHash``'s seeds and
     /// fold over the six words (zero-padded: the count tells `"a"` from `"a\u{0}"`), then, for an id
     /// longer than the words, ``SessionIDHash`` of its other bytes (out of line: no real id is).
     @inline(__always)
-    static func hash(_ words: Words, count: Int, id: String) -> Int {
+    static func hash(_ words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), count: Int, id: String) -> Int {
       let (seed, multiplier) = SessionIDHash.seeds
       var state = seed ^ UInt64(count)
       state = SessionIDHash.fold(state ^ words.0, multiplier)
