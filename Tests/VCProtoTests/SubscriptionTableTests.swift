@@ -42,7 +42,8 @@ import Testing
       } else {
         let held = table[key(id)]?.serial
         #expect(held == reference[id])
-        let removed = table.remove(key(id))
+        // By key, or (real hashes only: the id's own digest) by id, as `unsubscribe` removes.
+        let removed = crowded || step % 4 == 1 ? table.remove(key(id)) : table.remove(id: id)
         #expect(removed == (reference.removeValue(forKey: id) != nil))
       }
       #expect(table.count == reference.count)
@@ -98,6 +99,43 @@ import Testing
     for id in absent { #expect(table.index(ofId: id) == nil && table.index(of: SessionKey(id)) == nil, "\(id)") }
     // The digest a lookup makes is the one the key holds.
     for id in held + absent { #expect(SessionKey.Digest(id) == SessionKey(id).digest) }
+  }
+
+  /// Removing by id (a client's `unsubscribe`, without a key) removes what removing by key does: the
+  /// entry of exactly that id, none for an absent id or an equivalent spelling, the others kept and
+  /// found where the index says.
+  @Test func removeByIdIsRemoveByKey() {
+    var held: [String] = ["", "caf\u{e9}-\u{212A}", "\u{1E69}", "f47ac10b-58cc-4372-a567-0e02b2c3d479"]
+    for length in 1...60 { held.append(String(repeating: "x", count: length - 1) + "a") }
+    let absent = ["cafe\u{301}-K", "s\u{323}\u{307}", "f47ac10b-58cc-4372-a567-0e02b2c3d47a", "xxa\u{0}"]
+    var byId = SubscriptionTable()
+    var byKey = SubscriptionTable()
+    for (serial, id) in held.enumerated() {
+      byId.append(SessionKey(id), Subscription(cursor: nil, window: 4, serial: serial))
+      byKey.append(SessionKey(id), Subscription(cursor: nil, window: 4, serial: serial))
+    }
+    for id in absent {
+      let removed = byId.remove(id: id)
+      #expect(!removed, "\(id)")
+    }
+    var left = Set(held)
+    // Every other id, then the rest: removals that move the last entry into holes and shift probe runs.
+    for id in held.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element)
+      + held.enumerated().filter({
+        $0.offset % 2 == 1
+      }).map(\.element)
+    {
+      let (removed, removedByKey) = (byId.remove(id: id), byKey.remove(SessionKey(id)))
+      let again = byId.remove(id: id)
+      #expect(removed && removedByKey && !again, "\(id)")
+      left.remove(id)
+      #expect(byId.count == left.count && byKey.count == left.count)
+      for other in left {
+        let index = byId.index(ofId: other)
+        #expect(index != nil && byId.id(at: index ?? 0) == other, "\(other) after removing \(id)")
+        #expect(byId[SessionKey(other)]?.serial == byKey[SessionKey(other)]?.serial)
+      }
+    }
   }
 
   /// Appending a key already there replaces its subscription (one entry, as a dictionary's

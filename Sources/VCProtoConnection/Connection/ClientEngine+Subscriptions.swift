@@ -24,7 +24,7 @@ extension ClientEngine {
     if let cursor { subscriptions[index].resume(from: cursor) }
     guard ready else { return }
     let request = subscriptions[index].beginRequest(family)
-    emit(Self.subscribeMessage(id, request, family: family), &out)
+    emitSubscribe(id, request, &out)
   }
 
   /// Adds a subscription to `key`'s session (not yet subscribed), last in the order; returns its
@@ -43,8 +43,8 @@ extension ClientEngine {
   }
 
   /// The `subscribe` for `id` asking for `request` (``Subscription/beginRequest(_:)``), typed as
-  /// `family`'s versions type it: `type`, `session_id`, then the resume member, if any (encoded once,
-  /// by `emit(_:_:)` of a `ClientMessage`).
+  /// `family`'s versions type it: `type`, `session_id`, then the resume member, if any (what
+  /// ``emitSubscribe(_:_:_:)`` writes without building it).
   static func subscribeMessage(_ id: String, _ request: Subscription.Request, family: VersionFamily) -> ClientMessage {
     switch request {
     case .lastMessageId(let last):
@@ -70,9 +70,9 @@ extension ClientEngine {
 
   @inline(never)
   mutating func unsubscribe(_ id: String, _ out: inout ClientActions) {
-    guard subscriptions.remove(SessionKey(id)) else { return }
+    guard subscriptions.remove(id: id) else { return }
     cancel(.continuation(sessionId: id), &out)
-    if state == .ready { emit(.unsubscribe(UnsubscribeMessage(sessionId: id)), &out) }
+    if state == .ready { emitUnsubscribe(id, &out) }
   }
 
   /// `subscribe` for `id` in the negotiated version's terms. 0.5.0 never sends
@@ -93,6 +93,6 @@ extension ClientEngine {
     // Changed in place: reading the subscription out would copy all of it.
     let request = subscriptions[index].beginRequest(family)
     cancel(.continuation(sessionId: id), &out)
-    emit(Self.subscribeMessage(id, request, family: family), &out)
+    emitSubscribe(id, request, &out)
   }
 }

@@ -137,6 +137,23 @@ struct SessionTable<Value: Sendable>: Sendable {
   @discardableResult
   mutating func remove(_ key: SessionKey) -> Bool {
     guard let slot = slot(of: key) else { return false }
+    removeEntry(in: slot)
+    return true
+  }
+
+  /// ``remove(_:)`` of `SessionKey(id)`, without making the key (no reference to the id taken and
+  /// dropped: a client's `unsubscribe`, once per session it closes).
+  @discardableResult
+  mutating func remove(id: String) -> Bool {
+    let digest = SessionKey.Digest(id)
+    guard let slot = probes.occupiedSlot(for: digest.hash, matches: { entries[$0].key.isId(id, digest: digest) })
+    else { return false }
+    removeEntry(in: slot)
+    return true
+  }
+
+  /// Removes the entry that `slot` holds.
+  private mutating func removeEntry(in slot: Int) {
     let position = probes.entry(at: slot)
     probes.vacate(slot)
     var last = entries.removeLast()
@@ -146,7 +163,6 @@ struct SessionTable<Value: Sendable>: Sendable {
       // Moved, not copied (a copy would count references to everything both entries hold).
       swap(&last, &entries[position])
     }
-    return true
   }
 
   /// The slot holding `key`, if any.
