@@ -58,16 +58,7 @@ struct SessionKey: Equatable, Sendable {
     /// longer than the words, ``SessionIDHash`` of its other bytes (out of line: no real id is).
     @inline(__always)
     static func hash(_ words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), count: Int, id: String) -> Int {
-      let (seed, multiplier) = SessionIDHash.seeds
-      var state = seed ^ UInt64(count)
-      state = SessionIDHash.fold(state ^ words.0, multiplier)
-      state = SessionIDHash.fold(state ^ words.1, multiplier)
-      state = SessionIDHash.fold(state ^ words.2, multiplier)
-      state = SessionIDHash.fold(state ^ words.3, multiplier)
-      state = SessionIDHash.fold(state ^ words.4, multiplier)
-      state = SessionIDHash.fold(state ^ words.5, multiplier)
-      if count > SessionKey.inlineBytes { state = SessionIDHash.fold(state ^ rest(of: id), multiplier) }
-      return Int(truncatingIfNeeded: SessionIDHash.fold(state ^ seed, 0x9E37_79B9_7F4A_7C15))
+      SessionIDHash.hash(words: words, count: count, seeds: SessionIDHash.seeds) { rest(of: id) }
     }
 
     /// ``SessionIDHash`` of the bytes of `id` past the kept words (`id` is longer than they are).
