@@ -7,7 +7,7 @@ import VCProtoJSON
 ///
 /// Equality is the ids' exact scalars (``ExactString``), never `String`'s canonical equivalence: a
 /// peer's `"e\u{301}"` and `"\u{e9}"` are two sessions. The hash is ``SessionIDHash``'s seeded
-/// multiply-fold over the id's first 48 UTF-8 bytes and its length (``Digest/hash(_:count:id:)``), in
+/// multiply-fold over the id's first 48 UTF-8 bytes and its length (``SessionIDHash/hash(words:count:seeds:rest:)``), in
 /// about thirty instructions where `String`'s SipHash took about four hundred, on every history frame
 /// and three times more per session a client opens (subscribe, its history, unsubscribe).
 struct SessionKey: Equatable, Sendable {
@@ -28,7 +28,7 @@ struct SessionKey: Equatable, Sendable {
   /// two keys of real ids compare in line without reading either string. A lookup makes one from the
   /// id it has (``SessionTable/index(ofId:)``), without a key (no reference to the id taken).
   struct Digest: Equatable, Sendable {
-    /// The id's hash (``hash(_:count:id:)``).
+    /// The id's hash (``SessionIDHash/hash(words:count:seeds:rest:)``).
     let hash: Int
     /// The id's UTF-8 byte count.
     let count: Int
@@ -37,9 +37,11 @@ struct SessionKey: Equatable, Sendable {
 
     /// The digest of `id`: its first bytes copied once, and the hash made from the copy in straight
     /// code (no loop over the bytes: the history path runs this on every frame). `hash` replaces the
-    /// id's hash when given (``SessionKey/init(_:hash:)``).
+    /// id's hash when given (``SessionKey/init(_:hash:)``). `seeds`: ``SessionIDHash/seeds``, or a
+    /// copy of them (``SessionTable/index(ofId:)`` passes its own, read without the global's one-time
+    /// initialisation check).
     @inline(__always)
-    init(_ id: String, hash: Int? = nil) {
+    init(_ id: String, hash: Int? = nil, seeds: (UInt64, UInt64) = SessionIDHash.seeds) {
       var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
       let count = SessionBytes.with(id) { bytes in
         let raw = UnsafeRawBufferPointer(bytes)
@@ -50,15 +52,7 @@ struct SessionKey: Equatable, Sendable {
       }
       (w0, w1, w2, w3, w4, w5) = words
       self.count = count
-      self.hash = hash ?? Self.hash(words, count: count, id: id)
-    }
-
-    /// The hash of an id from its kept words (`words`) and byte count: ``SessionIDHash``'s seeds and
-    /// fold over the six words (zero-padded: the count tells `"a"` from `"a\u{0}"`), then, for an id
-    /// longer than the words, ``SessionIDHash`` of its other bytes (out of line: no real id is).
-    @inline(__always)
-    static func hash(_ words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), count: Int, id: String) -> Int {
-      SessionIDHash.hash(words: words, count: count, seeds: SessionIDHash.seeds) { rest(of: id) }
+      self.hash = hash ?? SessionIDHash.hash(words: words, count: count, seeds: seeds) { Self.rest(of: id) }
     }
 
     /// ``SessionIDHash`` of the bytes of `id` past the kept words (`id` is longer than they are).

@@ -75,20 +75,7 @@ struct SessionTable<Value: Sendable>: Sendable {
   /// words, not a copy of its entry).
   @inline(__always)
   func index(ofId id: String) -> Int? {
-    // The id's count and first bytes; its hash is made below, with `seeds`.
-    let probe = SessionKey.Digest(id, hash: 0)
-    let hash = SessionIDHash.hash(
-      words: (probe.w0, probe.w1, probe.w2, probe.w3, probe.w4, probe.w5), count: probe.count, seeds: seeds
-    ) { SessionKey.Digest.rest(of: id) }
-    let slot = entries.withUnsafeBufferPointer { entries in
-      probes.occupiedSlot(for: hash) { index in
-        let held = entries[index].key.digest
-        return held.hash == hash && held.count == probe.count && held.w0 == probe.w0 && held.w1 == probe.w1
-          && held.w2 == probe.w2 && held.w3 == probe.w3 && held.w4 == probe.w4 && held.w5 == probe.w5
-          && (probe.count <= SessionKey.inlineBytes || SessionKey.sameLongIds(entries[index].key.id, id))
-      }
-    }
-    guard let slot else { return nil }
+    guard let slot = slot(ofId: id) else { return nil }
     return probes.entry(at: slot)
   }
 
@@ -145,9 +132,7 @@ struct SessionTable<Value: Sendable>: Sendable {
   /// dropped: a client's `unsubscribe`, once per session it closes).
   @discardableResult
   mutating func remove(id: String) -> Bool {
-    let digest = SessionKey.Digest(id)
-    guard let slot = probes.occupiedSlot(for: digest.hash, matches: { entries[$0].key.isId(id, digest: digest) })
-    else { return false }
+    guard let slot = slot(ofId: id) else { return false }
     removeEntry(in: slot)
     return true
   }
@@ -162,6 +147,16 @@ struct SessionTable<Value: Sendable>: Sendable {
       probes.move(hash: last.key.hash, from: entries.count, to: position)
       // Moved, not copied (a copy would count references to everything both entries hold).
       swap(&last, &entries[position])
+    }
+  }
+
+  /// The slot holding `id`'s key, if any: its digest made with the table's copy of the seeds, each
+  /// candidate key compared where it lies in the table (through the buffer: no copy of its entry).
+  @inline(__always)
+  private func slot(ofId id: String) -> Int? {
+    let digest = SessionKey.Digest(id, seeds: seeds)
+    return entries.withUnsafeBufferPointer { entries in
+      probes.occupiedSlot(for: digest.hash) { entries[$0].key.isId(id, digest: digest) }
     }
   }
 
