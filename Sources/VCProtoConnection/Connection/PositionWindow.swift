@@ -10,45 +10,56 @@ import VCProtoJSON
 /// session only ever appends), the ring is sorted and is all there is: an insert compares with the
 /// newest position and appends, and a lookup is a binary search. The first insert that breaks the
 /// order (a re-subscribe from an earlier position, a server that reorders, a 0.2.0/0.3.0 uuid hash)
-/// adds a flat open-addressing table (linear probing, at most half full, backward-shift deletion),
-/// built once from the ring; from then on an insert is one hash and a probe, until ``removeAll()``.
-/// Both grow by doubling up to their bound (`capacity` positions; a table of the next power of two
-/// at least twice that), so a window that sees few messages stays small.
+/// adds a hash table (``PositionBuckets``: buckets of eight, at most half full), built once from
+/// the ring; from then on an insert is one hash and a look at one bucket, and the table notes where
+/// each place of the ring put its position, so that the oldest is freed without a search, until
+/// ``removeAll()``. Both grow by doubling up to their bound (`capacity` positions; a table of the
+/// next power of two at least twice that), so a window that sees few messages stays small.
 ///
 /// Hashing mixes the position with a per-process random seed (taken from `Hasher`), so a peer that
-/// chooses `seq`/`offset` values cannot aim them at one probe run without the seed. The mix is a
-/// multiply-fold, not a keyed hash like SipHash; at worst a probe walks the table, whose size the
-/// window bounds. The sorted ring hashes nothing: a peer's positions cost it at most a binary search.
+/// chooses `seq`/`offset` values cannot aim them at one bucket without the seed. The mix is a
+/// multiply-fold, not a keyed hash like SipHash; at worst a lookup walks the table, whose size the
+/// window bounds (`PositionBucketsTests` aims positions at one bucket, knowing the seed). The sorted ring hashes nothing: a peer's positions cost it at most a binary search.
 struct PositionWindow: Sendable {
   let capacity: Int
   /// Insertion order, oldest at `head`; `count` entries are live, all of them members.
   private var ring: [Int] = []
-  /// Hash slots, empty while ``ascending``; `PositionWindow.empty` marks a free slot (the position
-  /// `Int.min` itself is kept in ``holdsEmptyMarker``).
+  /// The table's storage (``PositionBuckets``), empty while ``ascending``; `PositionWindow.empty`
+  /// marks a free slot (the position `Int.min` itself is kept in ``holdsEmptyMarker``).
   private var slots: [Int] = []
   private var head = 0
   private(set) var count = 0
   /// The live positions, oldest first, are strictly increasing: `slots` is not used.
   private var ascending = true
   private var holdsEmptyMarker = false
+  /// The table's bucket count less one (``PositionBuckets``), while it has one.
+  private var bucketMask = 0
 
-  private static let empty = Int.min
+  /// The free slot's mark in the table, and the one position the table does not hold.
+  static let empty = Int.min
   /// ``processSeed``, kept by each window: reading the lazily made global on every insert cost a
   /// `swift_once` check and call each time.
-  private let seed = Self.processSeed
-  private static let processSeed: UInt64 = {
+  private let seed: UInt64
+  static let processSeed: UInt64 = {
     var hasher = Hasher()
     hasher.combine(0x5EED as UInt64)
     return UInt64(UInt(bitPattern: hasher.finalize()))
   }()
 
-  init(capacity: Int) { self.capacity = max(1, capacity) }
+  /// A window remembering `capacity` positions (at least one); `seed` mixes their hashes (the
+  /// process's own unless a test needs to aim positions at one bucket).
+  init(capacity: Int, seed: UInt64 = processSeed) {
+    self.capacity = max(1, capacity)
+    self.seed = seed
+  }
 
   func contains(_ position: Int) -> Bool {
     if ascending { return sortedIndex(of: position) != nil }
     if position == Self.empty { return holdsEmptyMarker }
     guard !slots.isEmpty else { return false }
-    return slots.withUnsafeBufferPointer { $0[Self.find(position, in: $0, seed: seed)] == position }
+    return slots.withUnsafeBufferPointer {
+      PositionBuckets(UnsafeMutableBufferPointer(mutating: $0), mask: bucketMask, seed: seed).contains(position)
+    }
   }
 
   /// Makes room for `additional` more positions (up to the capacity) in one step, at least doubling
@@ -63,7 +74,7 @@ struct PositionWindow: Sendable {
   ///
   /// The ring write and the probe go through unsafe buffers, each taken once per insert (one
   /// uniqueness check per array instead of one per write, no bounds checks): every ring index is
-  /// below the ring's size and every slot index is masked by the table's size (a power of two), so
+  /// below the ring's size and every bucket index is masked by the bucket count (a power of two), so
   /// neither can leave its buffer.
   @discardableResult
   @inline(__always)
@@ -112,12 +123,14 @@ struct PositionWindow: Sendable {
   /// ``insert(_:)`` of a position other than the empty marker into a window with its table and with
   /// room in the ring (`count < ring.count`) or full (`count == capacity`): ``insertHashed(_:into:_:_:)``
   /// over unsafe buffers taken once (one uniqueness check per array, no bounds checks: every slot index
-  /// is masked by the table's size, a power of two, and the ring index is below the ring's size).
+  /// is masked by the bucket count, a power of two, and the ring index is below the ring's size).
   @inline(never)
   private mutating func insertHashed(_ position: Int) -> Bool {
     var state = HashedState(self)
     let inserted = slots.withUnsafeMutableBufferPointer { table in
-      ring.withUnsafeMutableBufferPointer { ring in Self.insertHashed(position, into: table, ring, &state) }
+      ring.withUnsafeMutableBufferPointer { ring in
+        Self.insertHashed(position, into: PositionBuckets(table, mask: state.mask, seed: state.seed), ring, &state)
+      }
     }
     state.store(in: &self)
     return inserted
@@ -149,6 +162,7 @@ struct PositionWindow: Sendable {
     guard next < count else { return }
     var state = HashedState(self)
     slots.withUnsafeMutableBufferPointer { table in
+      let table = PositionBuckets(table, mask: state.mask, seed: state.seed)
       ring.withUnsafeMutableBufferPointer { ring in
         for index in next..<count {
           outcome(index, position(index).map { Self.insertHashed($0, into: table, ring, &state) })
@@ -165,11 +179,12 @@ struct PositionWindow: Sendable {
     var count: Int
     var holdsEmptyMarker: Bool
     let capacity: Int
+    let mask: Int
     let seed: UInt64
 
     init(_ window: PositionWindow) {
       (head, count, holdsEmptyMarker) = (window.head, window.count, window.holdsEmptyMarker)
-      (capacity, seed) = (window.capacity, window.seed)
+      (capacity, mask, seed) = (window.capacity, window.bucketMask, window.seed)
     }
 
     func store(in window: inout PositionWindow) {
@@ -179,31 +194,41 @@ struct PositionWindow: Sendable {
 
   /// Inserts `position` into a window with its table whose ring has room (`count < ring.count`) or
   /// is full (`count == capacity`): one probe (none for the empty marker, which is a flag), then the
-  /// ring write, and in a full window the oldest position's removal. `true` when it was not there.
-  @inline(__always)
+  /// ring write, noting the slot the position went into, and in a full window the oldest position's
+  /// slot freed (where it was noted: no search). `true` when it was not there.
+  ///
+  /// Out of line: inlined, it made the loop of ``insertEach(_:position:outcome:)`` too big to be
+  /// inlined into the engine's `classify`, whose position and outcome closures were then called
+  /// indirectly for every message.
+  @inline(never)
   private static func insertHashed(
-    _ position: Int, into table: UnsafeMutableBufferPointer<Int>, _ ring: UnsafeMutableBufferPointer<Int>,
+    _ position: Int, into table: PositionBuckets, _ ring: UnsafeMutableBufferPointer<Int>,
     _ state: inout HashedState
   ) -> Bool {
+    var slot = -1  // the empty marker's: the table does not hold it
     if position == empty {
       if state.holdsEmptyMarker { return false }
       state.holdsEmptyMarker = true
-    } else if !add(position, to: table, seed: state.seed) {
-      return false
+    } else {
+      guard let placed = table.insert(position) else { return false }
+      slot = placed
     }
     let (head, count) = (state.head, state.count)
     guard count == state.capacity else {
       // The place past the newest: `head` and `count` are below the ring's size, one subtraction wraps.
       let end = head + count
-      ring[end < ring.count ? end : end - ring.count] = position
+      let index = end < ring.count ? end : end - ring.count
+      ring[index] = position
+      table.ringSlots[index] = slot
       state.count = count + 1
       return true
     }
     // Full: the oldest's place, `head`.
-    let oldest = ring[head]
+    let (oldest, oldestSlot) = (ring[head], table.ringSlots[head])
     ring[head] = position
+    table.ringSlots[head] = slot
     state.head = head + 1 == count ? 0 : head + 1
-    if oldest == empty { state.holdsEmptyMarker = false } else { remove(oldest, from: table, seed: state.seed) }
+    if oldest == empty { state.holdsEmptyMarker = false } else { table.free(oldestSlot, holding: oldest) }
     return true
   }
 
@@ -218,6 +243,7 @@ struct PositionWindow: Sendable {
 
   mutating func removeAll() {
     slots = []
+    bucketMask = 0
     ring = []
     head = 0
     count = 0
@@ -299,30 +325,37 @@ struct PositionWindow: Sendable {
   /// positions, no generic allocation).
   private mutating func makeTable() {
     ascending = false
-    var table = Self.emptyTable(Self.tableSize(for: ring.count))
-    let (start, live, seed) = (head, count, self.seed)
+    rebuildTable()
+  }
+
+  /// Makes the table for the ring as it is (its size, its live positions), noting where each
+  /// position goes: on leaving the sorted mode, and whenever the ring grows (the table notes a slot
+  /// for each place of the ring). Read in place in the ring: no copy of the positions, no generic
+  /// allocation.
+  private mutating func rebuildTable() {
+    let entries = Self.tableSize(for: ring.count)
+    var table = PositionBuckets.makeStorage(entries: entries, ringSize: ring.count)
+    let (start, live, seed, mask) = (head, count, self.seed, entries / PositionBuckets.width - 1)
     var marker = false
     ring.withUnsafeBufferPointer { ring in
       table.withUnsafeMutableBufferPointer { table in
+        let table = PositionBuckets(table, mask: mask, seed: seed)
         // `start` and `live` are within the ring (both below its size): one subtraction wraps.
         for age in 0..<live {
           let index = start + age
-          let position = ring[index < ring.count ? index : index - ring.count]
-          if position == Self.empty { marker = true } else { _ = Self.add(position, to: table, seed: seed) }
+          let wrapped = index < ring.count ? index : index - ring.count
+          let position = ring[wrapped]
+          if position == Self.empty {
+            marker = true
+          } else if let slot = table.insert(position) {
+            table.ringSlots[wrapped] = slot
+          }
         }
       }
     }
     slots = table
-    if marker { holdsEmptyMarker = true }
-  }
-
-  /// A table of `size` free slots, allocated as ``grow(to:)`` allocates the ring (through code
-  /// specialised for `Int`, no metadata lookup).
-  private static func emptyTable(_ size: Int) -> [Int] {
-    var table: [Int] = []
-    table.reserveCapacity(size)
-    table.append(contentsOf: repeatElement(empty, count: size))
-    return table
+    bucketMask = mask
+    holdsEmptyMarker = marker
   }
 
   /// The table size for a ring of `ringSize` entries: the next power of two at least twice that (16 at least).
@@ -332,62 +365,13 @@ struct PositionWindow: Sendable {
     return size
   }
 
-  @inline(__always)
-  private static func home(_ position: Int, seed: UInt64, mask: Int) -> Int {
-    let mixed = (UInt64(UInt(bitPattern: position)) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-    return Int(truncatingIfNeeded: mixed.high ^ mixed.low) & mask
-  }
-
-  /// The slot of `table` holding `position`, or the free slot where it would go (the table has a
-  /// free slot: it is at most half full).
-  @inline(__always)
-  private static func find(_ position: Int, in table: UnsafeBufferPointer<Int>, seed: UInt64) -> Int {
-    let mask = table.count - 1
-    var slot = home(position, seed: seed, mask: mask)
-    while true {
-      let held = table[slot]
-      if held == position || held == empty { return slot }
-      slot = (slot + 1) & mask
-    }
-  }
-
-  /// Puts `position` (not the empty marker) in `table`; `false` when it was there.
-  @inline(__always)
-  private static func add(_ position: Int, to table: UnsafeMutableBufferPointer<Int>, seed: UInt64) -> Bool {
-    let slot = find(position, in: UnsafeBufferPointer(table), seed: seed)
-    guard table[slot] == empty else { return false }
-    table[slot] = position
-    return true
-  }
-
-  /// Takes `position` (not the empty marker) out of `table`, if there, by backward-shift deletion:
-  /// each later member of the probe run moves into the hole unless its home lies cyclically in
-  /// (hole, itself], so that every member stays reachable from its home with no tombstone.
-  @inline(__always)
-  private static func remove(_ position: Int, from table: UnsafeMutableBufferPointer<Int>, seed: UInt64) {
-    let mask = table.count - 1
-    var hole = find(position, in: UnsafeBufferPointer(table), seed: seed)
-    guard table[hole] == position else { return }
-    var next = (hole + 1) & mask
-    while true {
-      let held = table[next]
-      if held == empty { break }
-      // Distances back from `next`, wrapping: the member stays when its home is nearer than the hole.
-      if (next &- home(held, seed: seed, mask: mask)) & mask >= (next &- hole) & mask {
-        table[hole] = held
-        hole = next
-      }
-      next = (next + 1) & mask
-    }
-    table[hole] = empty
-  }
-
   private mutating func removeFromTable(_ position: Int) {
     if position == Self.empty {
       holdsEmptyMarker = false
       return
     }
-    slots.withUnsafeMutableBufferPointer { Self.remove(position, from: $0, seed: seed) }
+    let (seed, mask) = (self.seed, bucketMask)
+    slots.withUnsafeMutableBufferPointer { PositionBuckets($0, mask: mask, seed: seed).remove(position) }
   }
 
   /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
@@ -411,15 +395,7 @@ struct PositionWindow: Sendable {
     fresh.append(contentsOf: repeatElement(0, count: newCapacity - live))
     ring = fresh
     head = 0
-    guard !ascending else { return }
-    let tableSize = Self.tableSize(for: newCapacity)
-    if tableSize != slots.count {
-      slots = Self.emptyTable(tableSize)
-      let seed = self.seed
-      slots.withUnsafeMutableBufferPointer { table in
-        for age in 0..<count where ring[age] != Self.empty { _ = Self.add(ring[age], to: table, seed: seed) }
-      }
-    }
+    if !ascending { rebuildTable() }
   }
 }
 

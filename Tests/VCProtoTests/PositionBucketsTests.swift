@@ -1,0 +1,89 @@
+import Testing
+
+@testable import VCProtoConnection
+
+/// ``PositionBuckets`` where the random seed cannot help it: positions chosen, with the seed known,
+/// to share one bucket, so that buckets fill, members overflow past them and are freed again in any
+/// order. Every lookup must agree with a plain set, and a table emptied again must be as new.
+@Suite struct PositionBucketsTests {
+  static let seed: UInt64 = 0x5EED_0F_7E57
+
+  /// `count` positions (from `start` up) that hash to bucket `bucket` of a table with `mask + 1`
+  /// buckets, under ``seed``.
+  static func aimed(at bucket: Int, mask: Int, count: Int, from start: Int = 0) -> [Int] {
+    var storage = PositionBuckets.makeStorage(entries: (mask + 1) * PositionBuckets.width, ringSize: 0)
+    return storage.withUnsafeMutableBufferPointer { storage in
+      let table = PositionBuckets(storage, mask: mask, seed: seed)
+      return Array((start...).lazy.filter { table.home($0) == bucket }.prefix(count))
+    }
+  }
+
+  /// Positions crowded into one bucket of an eight-bucket table, inserted and removed at random (at
+  /// most half full, as a window keeps it) against a set: what `insert` returns, every lookup, and
+  /// the slot each member is found in. Emptied at the end, every slot is free and no bucket counts
+  /// an overflow.
+  @Test func crowdedBucketsAgreeWithASet() {
+    let mask = 7
+    let crowded = Self.aimed(at: 6, mask: mask, count: 40)  // bucket 6: overflows wrap past 7 to 0
+    let others = Array(1_000..<1_040)
+    let candidates = crowded + others
+    var storage = PositionBuckets.makeStorage(entries: 64, ringSize: 0)
+    var members = Set<Int>()
+    var random = PositionWindowTests.Generator(state: 0xB0C7)
+    storage.withUnsafeMutableBufferPointer { storage in
+      let table = PositionBuckets(storage, mask: mask, seed: Self.seed)
+      for step in 0..<20_000 {
+        let position = random.next(4) == 0 ? others[random.next(others.count)] : crowded[random.next(crowded.count)]
+        if members.contains(position) || members.count == 32 {
+          // The position itself, else a member picked by the generator (in a fixed order: replayable).
+          let victim = members.contains(position) ? position : members.sorted()[random.next(members.count)]
+          table.remove(victim)
+          members.remove(victim)
+        } else {
+          let slot = table.insert(position)
+          #expect(slot != nil, "step \(step): insert \(position)")
+          if let slot { #expect(table.entries[slot] == position) }
+          members.insert(position)
+        }
+        for candidate in candidates {
+          let slot = table.slot(of: candidate)
+          if members.contains(candidate) {
+            #expect(slot.map { table.entries[$0] } == candidate, "step \(step): \(candidate) lost")
+          } else if slot != nil {
+            Issue.record("step \(step): \(candidate) found but not a member")
+          }
+        }
+      }
+      for member in members { table.remove(member) }
+      for bucket in 0...mask { #expect(table.states[bucket] == PositionBuckets.freeBits, "bucket \(bucket)") }
+      for slot in 0..<64 { #expect(table.entries[slot] == PositionWindow.empty) }
+    }
+  }
+
+  /// A window whose every position hashes to one bucket of its table (eight buckets for a ring of
+  /// 32): the window fills, overflows and evicts its oldest, freeing each where it went, in single
+  /// inserts and in frames of several (``PositionWindow/insertEach(_:position:outcome:)``); every
+  /// outcome, the order and every lookup agree with the model.
+  @Test func windowOfAimedPositionsAgreesWithModel() {
+    let capacity = 32
+    let aimed = Self.aimed(at: 0, mask: 7, count: 64)
+    var window = PositionWindow(capacity: capacity, seed: Self.seed)
+    var model = PositionWindowTests.Model(capacity: capacity)
+    var random = PositionWindowTests.Generator(state: 0xA1ED)
+    for step in 0..<3_000 {
+      let count = 1 + random.next(5)
+      let positions = (0..<count).map { _ in aimed[random.next(aimed.count)] }
+      var outcomes: [Bool?] = []
+      if random.next(2) == 0 {
+        window.insertEach(count, position: { positions[$0] }) { _, inserted in outcomes.append(inserted) }
+      } else {
+        outcomes = positions.map { window.insert($0) }
+      }
+      #expect(outcomes == positions.map { model.insert($0) }, "step \(step): \(positions)")
+      #expect(window.ordered == model.items, "step \(step)")
+      for position in aimed where window.contains(position) != model.items.contains(position) {
+        Issue.record("step \(step): contains \(position) should be \(model.items.contains(position))")
+      }
+    }
+  }
+}
