@@ -57,6 +57,7 @@ struct PositionWindow: Sendable {
     if ascending { return sortedIndex(of: position) != nil }
     if position == Self.empty { return holdsEmptyMarker }
     guard !slots.isEmpty else { return false }
+    if isFilling { return slots.withUnsafeBufferPointer { FillingTable.contains(position, in: $0, seed: seed) } }
     return slots.withUnsafeBufferPointer {
       PositionBuckets(UnsafeMutableBufferPointer(mutating: $0), mask: bucketMask, seed: seed).contains(position)
     }
@@ -129,7 +130,8 @@ struct PositionWindow: Sendable {
     var state = HashedState(self)
     let inserted = slots.withUnsafeMutableBufferPointer { table in
       ring.withUnsafeMutableBufferPointer { ring in
-        Self.insertHashed(position, into: PositionBuckets(table, mask: state.mask, seed: state.seed), ring, &state)
+        Self.insertHashed(
+          position, into: table, PositionBuckets(table, mask: state.mask, seed: state.seed), ring, &state)
       }
     }
     state.store(in: &self)
@@ -162,10 +164,11 @@ struct PositionWindow: Sendable {
     guard next < count else { return }
     var state = HashedState(self)
     slots.withUnsafeMutableBufferPointer { table in
-      let table = PositionBuckets(table, mask: state.mask, seed: state.seed)
+      // (Made once for the frame; a filling table's storage has no buckets, and they are not read.)
+      let buckets = PositionBuckets(table, mask: state.mask, seed: state.seed)
       ring.withUnsafeMutableBufferPointer { ring in
         for index in next..<count {
-          outcome(index, position(index).map { Self.insertHashed($0, into: table, ring, &state) })
+          outcome(index, position(index).map { Self.insertHashed($0, into: table, buckets, ring, &state) })
         }
       }
     }
@@ -181,10 +184,12 @@ struct PositionWindow: Sendable {
     let capacity: Int
     let mask: Int
     let seed: UInt64
+    /// The table is a ``FillingTable`` (the ring has not reached the capacity).
+    let filling: Bool
 
     init(_ window: PositionWindow) {
       (head, count, holdsEmptyMarker) = (window.head, window.count, window.holdsEmptyMarker)
-      (capacity, mask, seed) = (window.capacity, window.bucketMask, window.seed)
+      (capacity, mask, seed, filling) = (window.capacity, window.bucketMask, window.seed, window.isFilling)
     }
 
     func store(in window: inout PositionWindow) {
@@ -202,13 +207,16 @@ struct PositionWindow: Sendable {
   /// indirectly for every message.
   @inline(never)
   private static func insertHashed(
-    _ position: Int, into table: PositionBuckets, _ ring: UnsafeMutableBufferPointer<Int>,
-    _ state: inout HashedState
+    _ position: Int, into storage: UnsafeMutableBufferPointer<Int>, _ table: PositionBuckets,
+    _ ring: UnsafeMutableBufferPointer<Int>, _ state: inout HashedState
   ) -> Bool {
     var slot = -1  // the empty marker's: the table does not hold it
     if position == empty {
       if state.holdsEmptyMarker { return false }
       state.holdsEmptyMarker = true
+    } else if state.filling {
+      // Never full while filling (`count < ring.count < capacity`): no slot to note, nothing to free.
+      guard FillingTable.insert(position, into: storage, seed: state.seed) else { return false }
     } else {
       guard let placed = table.insert(position) else { return false }
       slot = placed
@@ -219,7 +227,7 @@ struct PositionWindow: Sendable {
       let end = head + count
       let index = end < ring.count ? end : end - ring.count
       ring[index] = position
-      table.ringSlots[index] = slot
+      if !state.filling { table.ringSlots[index] = slot }
       state.count = count + 1
       return true
     }
@@ -334,22 +342,31 @@ struct PositionWindow: Sendable {
   /// allocation.
   private mutating func rebuildTable() {
     let entries = Self.tableSize(for: ring.count)
-    var table = PositionBuckets.makeStorage(entries: entries, ringSize: ring.count)
     let (start, live, seed, mask) = (head, count, self.seed, entries / PositionBuckets.width - 1)
     var marker = false
-    ring.withUnsafeBufferPointer { ring in
-      table.withUnsafeMutableBufferPointer { table in
-        let table = PositionBuckets(table, mask: mask, seed: seed)
+    // Visits the live positions, oldest first, with their places in the ring, read in place.
+    func eachLive(_ body: (Int, Int) -> Void) {
+      ring.withUnsafeBufferPointer { ring in
         // `start` and `live` are within the ring (both below its size): one subtraction wraps.
         for age in 0..<live {
           let index = start + age
           let wrapped = index < ring.count ? index : index - ring.count
-          let position = ring[wrapped]
-          if position == Self.empty {
-            marker = true
-          } else if let slot = table.insert(position) {
-            table.ringSlots[wrapped] = slot
-          }
+          if ring[wrapped] == Self.empty { marker = true } else { body(ring[wrapped], wrapped) }
+        }
+      }
+    }
+    var table: [Int]
+    if isFilling {
+      table = FillingTable.makeStorage(entries: entries)
+      table.withUnsafeMutableBufferPointer { table in
+        eachLive { position, _ in _ = FillingTable.insert(position, into: table, seed: seed) }
+      }
+    } else {
+      table = PositionBuckets.makeStorage(entries: entries, ringSize: ring.count)
+      table.withUnsafeMutableBufferPointer { table in
+        let table = PositionBuckets(table, mask: mask, seed: seed)
+        eachLive { position, index in
+          if let slot = table.insert(position) { table.ringSlots[index] = slot }
         }
       }
     }
@@ -357,6 +374,10 @@ struct PositionWindow: Sendable {
     bucketMask = mask
     holdsEmptyMarker = marker
   }
+
+  /// The window has a ``FillingTable`` (its ring has not reached the capacity: nothing has been
+  /// evicted), else ``PositionBuckets``.
+  private var isFilling: Bool { ring.count < capacity }
 
   /// The table size for a ring of `ringSize` entries: the next power of two at least twice that (16 at least).
   private static func tableSize(for ringSize: Int) -> Int {
@@ -370,6 +391,8 @@ struct PositionWindow: Sendable {
       holdsEmptyMarker = false
       return
     }
+    // Only a full window forgets a position: its ring is at the capacity, its table has buckets.
+    assert(!isFilling)
     let (seed, mask) = (self.seed, bucketMask)
     slots.withUnsafeMutableBufferPointer { PositionBuckets($0, mask: mask, seed: seed).remove(position) }
   }
