@@ -168,7 +168,13 @@ struct PositionWindow: Sendable {
       let buckets = PositionBuckets(table, mask: state.mask, seed: state.seed)
       ring.withUnsafeMutableBufferPointer { ring in
         for index in next..<count {
-          outcome(index, position(index).map { Self.insertHashed($0, into: table, buckets, ring, &state) })
+          outcome(
+            index,
+            position(index).map {
+              state.filling && $0 != Self.empty
+                ? Self.insertFilling($0, into: table, ring, &state)
+                : Self.insertHashed($0, into: table, buckets, ring, &state)
+            })
         }
       }
     }
@@ -195,6 +201,22 @@ struct PositionWindow: Sendable {
     func store(in window: inout PositionWindow) {
       (window.head, window.count, window.holdsEmptyMarker) = (head, count, holdsEmptyMarker)
     }
+  }
+
+  /// ``insertHashed(_:into:_:_:_:)`` of a position other than the empty marker into a window whose
+  /// ring is still filling (never full: `count < ring.count`): a probe of the ``FillingTable`` and
+  /// the ring write, in line in a frame's loop (a call for each was a third of a fresh window's cost).
+  @inline(__always)
+  private static func insertFilling(
+    _ position: Int, into storage: UnsafeMutableBufferPointer<Int>, _ ring: UnsafeMutableBufferPointer<Int>,
+    _ state: inout HashedState
+  ) -> Bool {
+    guard FillingTable.insert(position, into: storage, seed: state.seed) else { return false }
+    // The place past the newest: `head` and `count` are below the ring's size, one subtraction wraps.
+    let end = state.head + state.count
+    ring[end < ring.count ? end : end - ring.count] = position
+    state.count += 1
+    return true
   }
 
   /// Inserts `position` into a window with its table whose ring has room (`count < ring.count`) or
