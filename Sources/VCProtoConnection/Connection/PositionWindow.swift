@@ -10,16 +10,19 @@ import VCProtoJSON
 /// session only ever appends), the ring is sorted and is all there is: an insert compares with the
 /// newest position and appends, and a lookup is a binary search. The first insert that breaks the
 /// order (a re-subscribe from an earlier position, a server that reorders, a 0.2.0/0.3.0 uuid hash)
-/// adds a hash table (``PositionBuckets``: buckets of eight, at most half full), built once from
-/// the ring; from then on an insert is one hash and a look at one bucket, and the table notes where
-/// each place of the ring put its position, so that the oldest is freed without a search, until
-/// ``removeAll()``. Both grow by doubling up to their bound (`capacity` positions; a table of the
-/// next power of two at least twice that), so a window that sees few messages stays small.
+/// adds a hash table, built from the ring, until ``removeAll()``: while the ring has not reached the
+/// capacity nothing is ever forgotten, and the table is insert-only linear probing (``FillingTable``);
+/// from then on (rebuilt when the ring grows to the capacity) it is ``PositionBuckets``, buckets of
+/// eight whose members never move, where the table notes the slot of each place of the ring, so the
+/// oldest is freed on every insert without a search. Either is at most half full. Ring and table
+/// grow by doubling up to their bound (`capacity` positions; a table of the next power of two at
+/// least twice that), so a window that sees few messages stays small.
 ///
 /// Hashing mixes the position with a per-process random seed (taken from `Hasher`), so a peer that
 /// chooses `seq`/`offset` values cannot aim them at one bucket without the seed. The mix is a
 /// multiply-fold, not a keyed hash like SipHash; at worst a lookup walks the table, whose size the
-/// window bounds (`PositionBucketsTests` aims positions at one bucket, knowing the seed). The sorted ring hashes nothing: a peer's positions cost it at most a binary search.
+/// window bounds (`PositionBucketsTests` aims positions at one bucket, knowing the seed). The sorted
+/// ring hashes nothing: a peer's positions cost it at most a binary search.
 struct PositionWindow: Sendable {
   let capacity: Int
   /// Insertion order, oldest at `head`; `count` entries are live, all of them members.
