@@ -13,7 +13,7 @@ import Testing
   static func aimed(at bucket: Int, mask: Int, count: Int, from start: Int = 0) -> [Int] {
     var storage = PositionBuckets.makeStorage(entries: (mask + 1) * PositionBuckets.width, ringSize: 0)
     return storage.withUnsafeMutableBufferPointer { storage in
-      let table = PositionBuckets(storage, mask: mask, seed: seed)
+      let table = PositionBuckets(storage, mask: mask, skew: PositionBuckets.skew(of: storage), seed: seed)
       return Array((start...).lazy.filter { table.home($0) == bucket }.prefix(count))
     }
   }
@@ -31,7 +31,7 @@ import Testing
     var members = Set<Int>()
     var random = PositionWindowTests.Generator(state: 0xB0C7)
     storage.withUnsafeMutableBufferPointer { storage in
-      let table = PositionBuckets(storage, mask: mask, seed: Self.seed)
+      let table = PositionBuckets(storage, mask: mask, skew: PositionBuckets.skew(of: storage), seed: Self.seed)
       for step in 0..<20_000 {
         let position = random.next(4) == 0 ? others[random.next(others.count)] : crowded[random.next(crowded.count)]
         if members.contains(position) || members.count == 32 {
@@ -66,7 +66,7 @@ import Testing
   /// outcome, the order and every lookup agree with the model.
   @Test func windowOfAimedPositionsAgreesWithModel() {
     let capacity = 32
-    let aimed = Self.aimed(at: 0, mask: 7, count: 64)
+    let aimed = Self.aimed(at: 7, mask: 7, count: 64)  // the last bucket: overflow wraps to bucket 0
     var window = PositionWindow(capacity: capacity, seed: Self.seed)
     var model = PositionWindowTests.Model(capacity: capacity)
     var random = PositionWindowTests.Generator(state: 0xA1ED)
@@ -84,6 +84,37 @@ import Testing
       for position in aimed where window.contains(position) != model.items.contains(position) {
         Issue.record("step \(step): contains \(position) should be \(model.items.contains(position))")
       }
+    }
+  }
+
+  /// Copies of a full window (a `ClientEngine` an application keeps, then changes) each keep a right
+  /// table: the copy's storage lies at another address, perhaps at another alignment, and its table
+  /// must be read with the layout it was made with. Each copy, then the original, takes positions of
+  /// its own, and every lookup must agree with its model.
+  @Test func copiesOfAFullWindowKeepTheirTables() {
+    let capacity = 64
+    var random = PositionWindowTests.Generator(state: 0xC0B1)
+    var window = PositionWindow(capacity: capacity)
+    var model = PositionWindowTests.Model(capacity: capacity)
+    for _ in 0..<200 {
+      let position = random.next(100_000)
+      #expect(window.insert(position) == model.insert(position))
+    }
+    for copyIndex in 0..<12 {
+      var copy = window
+      var copyModel = model
+      for _ in 0..<40 {
+        let position = random.next(2) == 0 ? copyModel.items[random.next(copyModel.items.count)] : random.next(100_000)
+        #expect(copy.insert(position) == copyModel.insert(position), "copy \(copyIndex)")
+      }
+      for position in copyModel.items where !copy.contains(position) {
+        Issue.record("copy \(copyIndex): \(position) lost")
+      }
+      #expect(copy.ordered == copyModel.items)
+      // The original, unchanged by its copy's inserts.
+      for position in model.items where !window.contains(position) { Issue.record("original: \(position) lost") }
+      let position = random.next(100_000)
+      #expect(window.insert(position) == model.insert(position))
     }
   }
 }

@@ -20,10 +20,13 @@
 /// no rebuild, no member moved (which is what lets the window keep each member's slot).
 ///
 /// Storage (one `[Int]`, ``makeStorage(entries:ringSize:)``): the `entries` slots, holding positions
-/// (``PositionWindow/empty`` in a free one, so that it matches no member), starting at the first
-/// 64-byte boundary within the first eight (each bucket one cache line, whatever the allocator's
-/// alignment); then one state word per bucket (bits 0-7: the free slots; above: the overflow count);
-/// then, for each entry of the window's ring, the slot its position is in.
+/// (``PositionWindow/empty`` in a free one, so that it matches no member), starting `skew` slots in
+/// (0 to 7: ``skew(of:)``, the first 64-byte boundary when the table is made, so that each bucket is one
+/// cache line whatever the allocator's alignment); then one state word per bucket (bits 0-7: the free
+/// slots; above: the overflow count); then, for each entry of the window's ring, the slot its position
+/// is in. The skew is kept with the table, not found again from the storage's address: a copy of the
+/// storage (an array copied on write when a window is copied) has the same layout at another address,
+/// perhaps no longer aligned; it stays right, only its buckets may straddle two lines.
 struct PositionBuckets {
   /// Positions in a bucket: one 64-byte cache line of `Int`s.
   static let width = 8
@@ -44,17 +47,21 @@ struct PositionBuckets {
   let seed: UInt64
 
   /// The table stored in `storage` (made by ``makeStorage(entries:ringSize:)``) with `mask + 1`
-  /// buckets, hashed with `seed`.
+  /// buckets, its slots `skew` slots in (``skew(of:)`` when it was made), hashed with `seed`.
   @inline(__always)
-  init(_ storage: UnsafeMutableBufferPointer<Int>, mask: Int, seed: UInt64) {
+  init(_ storage: UnsafeMutableBufferPointer<Int>, mask: Int, skew: Int, seed: UInt64) {
     let base = storage.baseAddress!
-    // Slots to skip to a 64-byte boundary: `Int`s are 8-byte aligned, so 0 to 7.
-    let skew = (0 &- (Int(bitPattern: base) >> 3)) & (Self.width - 1)
     entries = base + skew
     states = base + (mask + 1) * Self.width + Self.width
     ringSlots = states + mask + 1
     self.mask = mask
     self.seed = seed
+  }
+
+  /// The slots to skip in `storage` to a 64-byte boundary (`Int`s are 8-byte aligned: 0 to 7), for
+  /// the table made in it.
+  static func skew(of storage: UnsafeMutableBufferPointer<Int>) -> Int {
+    (0 &- (Int(bitPattern: storage.baseAddress!) >> 3)) & (width - 1)
   }
 
   /// The storage of an empty table of `entries` slots (a power of two, at least ``width``) for a

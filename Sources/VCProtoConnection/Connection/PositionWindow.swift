@@ -35,14 +35,22 @@ struct PositionWindow: Sendable {
   /// The live positions, oldest first, are strictly increasing: `slots` is not used.
   private var ascending = true
   private var holdsEmptyMarker = false
-  /// The table's bucket count less one (``PositionBuckets``), while it has one.
+  /// The bucket count less one of a ``PositionBuckets`` table (with a ``FillingTable``, what its
+  /// buckets would be: unused).
   private var bucketMask = 0
+  /// Where a ``PositionBuckets`` table's slots start in ``slots`` (``PositionBuckets/skew(of:)`` when
+  /// it was made; kept, since a copy of the storage may lie at another alignment).
+  private var bucketSkew = 0
 
   /// The free slot's mark in the table, and the one position the table does not hold.
   static let empty = Int.min
   /// ``processSeed``, kept by each window: reading the lazily made global on every insert cost a
   /// `swift_once` check and call each time.
   private let seed: UInt64
+  /// The process's seed for the windows' hashing: from `Hasher`, random for each process (a constant
+  /// when the environment sets `SWIFT_DETERMINISTIC_HASHING`, as it does for every `Set` and
+  /// `Dictionary`: then a peer that knows it can aim positions at one bucket, at worst a walk of the
+  /// table per insert).
   static let processSeed: UInt64 = {
     var hasher = Hasher()
     hasher.combine(0x5EED as UInt64)
@@ -62,7 +70,8 @@ struct PositionWindow: Sendable {
     guard !slots.isEmpty else { return false }
     if isFilling { return slots.withUnsafeBufferPointer { FillingTable.contains(position, in: $0, seed: seed) } }
     return slots.withUnsafeBufferPointer {
-      PositionBuckets(UnsafeMutableBufferPointer(mutating: $0), mask: bucketMask, seed: seed).contains(position)
+      PositionBuckets(UnsafeMutableBufferPointer(mutating: $0), mask: bucketMask, skew: bucketSkew, seed: seed)
+        .contains(position)
     }
   }
 
@@ -125,7 +134,7 @@ struct PositionWindow: Sendable {
   }
 
   /// ``insert(_:)`` of a position other than the empty marker into a window with its table and with
-  /// room in the ring (`count < ring.count`) or full (`count == capacity`): ``insertHashed(_:into:_:_:)``
+  /// room in the ring (`count < ring.count`) or full (`count == capacity`): ``insertHashed(_:into:_:_:_:)``
   /// over unsafe buffers taken once (one uniqueness check per array, no bounds checks: every slot index
   /// is masked by the bucket count, a power of two, and the ring index is below the ring's size).
   @inline(never)
@@ -134,7 +143,8 @@ struct PositionWindow: Sendable {
     let inserted = slots.withUnsafeMutableBufferPointer { table in
       ring.withUnsafeMutableBufferPointer { ring in
         Self.insertHashed(
-          position, into: table, PositionBuckets(table, mask: state.mask, seed: state.seed), ring, &state)
+          position, into: table, PositionBuckets(table, mask: state.mask, skew: state.skew, seed: state.seed), ring,
+          &state)
       }
     }
     state.store(in: &self)
@@ -168,7 +178,7 @@ struct PositionWindow: Sendable {
     var state = HashedState(self)
     slots.withUnsafeMutableBufferPointer { table in
       // (Made once for the frame; a filling table's storage has no buckets, and they are not read.)
-      let buckets = PositionBuckets(table, mask: state.mask, seed: state.seed)
+      let buckets = PositionBuckets(table, mask: state.mask, skew: state.skew, seed: state.seed)
       ring.withUnsafeMutableBufferPointer { ring in
         for index in next..<count {
           outcome(
@@ -192,13 +202,15 @@ struct PositionWindow: Sendable {
     var holdsEmptyMarker: Bool
     let capacity: Int
     let mask: Int
+    let skew: Int
     let seed: UInt64
     /// The table is a ``FillingTable`` (the ring has not reached the capacity).
     let filling: Bool
 
     init(_ window: PositionWindow) {
       (head, count, holdsEmptyMarker) = (window.head, window.count, window.holdsEmptyMarker)
-      (capacity, mask, seed, filling) = (window.capacity, window.bucketMask, window.seed, window.isFilling)
+      (capacity, mask, skew) = (window.capacity, window.bucketMask, window.bucketSkew)
+      (seed, filling) = (window.seed, window.isFilling)
     }
 
     func store(in window: inout PositionWindow) {
@@ -277,6 +289,7 @@ struct PositionWindow: Sendable {
   mutating func removeAll() {
     slots = []
     bucketMask = 0
+    bucketSkew = 0
     ring = []
     head = 0
     count = 0
@@ -381,6 +394,7 @@ struct PositionWindow: Sendable {
       }
     }
     var table: [Int]
+    var skew = 0
     if isFilling {
       table = FillingTable.makeStorage(entries: entries)
       table.withUnsafeMutableBufferPointer { table in
@@ -389,7 +403,8 @@ struct PositionWindow: Sendable {
     } else {
       table = PositionBuckets.makeStorage(entries: entries, ringSize: ring.count)
       table.withUnsafeMutableBufferPointer { table in
-        let table = PositionBuckets(table, mask: mask, seed: seed)
+        skew = PositionBuckets.skew(of: table)
+        let table = PositionBuckets(table, mask: mask, skew: skew, seed: seed)
         eachLive { position, index in
           if let slot = table.insert(position) { table.ringSlots[index] = slot }
         }
@@ -397,6 +412,7 @@ struct PositionWindow: Sendable {
     }
     slots = table
     bucketMask = mask
+    bucketSkew = skew
     holdsEmptyMarker = marker
   }
 
@@ -418,8 +434,8 @@ struct PositionWindow: Sendable {
     }
     // Only a full window forgets a position: its ring is at the capacity, its table has buckets.
     assert(!isFilling)
-    let (seed, mask) = (self.seed, bucketMask)
-    slots.withUnsafeMutableBufferPointer { PositionBuckets($0, mask: mask, seed: seed).remove(position) }
+    let (seed, mask, skew) = (self.seed, bucketMask, bucketSkew)
+    slots.withUnsafeMutableBufferPointer { PositionBuckets($0, mask: mask, skew: skew, seed: seed).remove(position) }
   }
 
   /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
