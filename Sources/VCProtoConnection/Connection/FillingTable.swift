@@ -25,8 +25,7 @@ enum FillingTable {
   @inline(__always)
   static func find(_ position: Int, in table: UnsafeBufferPointer<Int>, seed: UInt64) -> Int {
     let mask = table.count - 1
-    let mixed = (UInt64(UInt(bitPattern: position)) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-    var slot = Int(truncatingIfNeeded: mixed.high ^ mixed.low) & mask
+    var slot = PositionWindow.mix(position, seed: seed) & mask
     while true {
       let held = table[slot]
       if held == position || held == PositionWindow.empty { return slot }

@@ -7,7 +7,7 @@
 /// (backward-shift deletion walking the run after it), ended on a branch no predictor can learn,
 /// waiting on a multiply and a load. On 0.2.0 history, where every message is hashed into its
 /// session's table, that was most of the window's cost: about 35 ns an insert into a full window,
-/// against 15 ns here (Benchmarks/RESULTS.md, "Session 45"). Here a position is compared with the
+/// against 9.5 ns here (Benchmarks/RESULTS.md, "Session 45"). Here a position is compared with the
 /// eight slots of its bucket (found in its own bucket, or absent: the branches almost always go the
 /// same way), it goes into the bucket's first free slot (from the bucket's free mask: no search), and
 /// the window's oldest position is freed where the window noted it went (``ringSlots``: no search at
@@ -35,7 +35,7 @@ struct PositionBuckets {
   /// One overflow in a bucket state.
   static let overflowUnit = 0x100
 
-  /// The first slot of bucket 0 (64-byte aligned).
+  /// The first slot of bucket 0 (64-byte aligned in the storage the table was made in).
   let entries: UnsafeMutablePointer<Int>
   /// Each bucket's state: its free slots (bits 0-7) and the members that overflowed past it (above).
   let states: UnsafeMutablePointer<Int>
@@ -77,10 +77,7 @@ struct PositionBuckets {
 
   /// The bucket `position` hashes to.
   @inline(__always)
-  func home(_ position: Int) -> Int {
-    let mixed = (UInt64(UInt(bitPattern: position)) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-    return Int(truncatingIfNeeded: mixed.high ^ mixed.low) & mask
-  }
+  func home(_ position: Int) -> Int { PositionWindow.mix(position, seed: seed) & mask }
 
   /// Bit `i` set when slot `i` of `bucket` holds `position`.
   @inline(__always)

@@ -27,8 +27,8 @@ struct PositionWindow: Sendable {
   let capacity: Int
   /// Insertion order, oldest at `head`; `count` entries are live, all of them members.
   private var ring: [Int] = []
-  /// The table's storage (``PositionBuckets``), empty while ``ascending``; `PositionWindow.empty`
-  /// marks a free slot (the position `Int.min` itself is kept in ``holdsEmptyMarker``).
+  /// The table's storage (a ``FillingTable``'s or ``PositionBuckets``'), empty while ``ascending``;
+  /// `PositionWindow.empty` marks a free slot (the position `Int.min` itself is kept in ``holdsEmptyMarker``).
   private var slots: [Int] = []
   private var head = 0
   private(set) var count = 0
@@ -56,6 +56,13 @@ struct PositionWindow: Sendable {
     hasher.combine(0x5EED as UInt64)
     return UInt64(UInt(bitPattern: hasher.finalize()))
   }()
+
+  /// `position` mixed with `seed`: a multiply-fold, the hash both tables mask to their size.
+  @inline(__always)
+  static func mix(_ position: Int, seed: UInt64) -> Int {
+    let mixed = (UInt64(UInt(bitPattern: position)) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+    return Int(truncatingIfNeeded: mixed.high ^ mixed.low)
+  }
 
   /// A window remembering `capacity` positions (at least one); `seed` mixes their hashes (the
   /// process's own unless a test needs to aim positions at one bucket).
@@ -227,11 +234,22 @@ struct PositionWindow: Sendable {
     _ state: inout HashedState
   ) -> Bool {
     guard FillingTable.insert(position, into: storage, seed: state.seed) else { return false }
-    // The place past the newest: `head` and `count` are below the ring's size, one subtraction wraps.
-    let end = state.head + state.count
-    ring[end < ring.count ? end : end - ring.count] = position
-    state.count += 1
+    _ = appendPastNewest(position, ring, &state)
     return true
+  }
+
+  /// Puts `position` in the place past the newest of a ring with room (`count < ring.count`) and
+  /// returns that place.
+  @inline(__always)
+  private static func appendPastNewest(
+    _ position: Int, _ ring: UnsafeMutableBufferPointer<Int>, _ state: inout HashedState
+  ) -> Int {
+    // `head` and `count` are below the ring's size: one subtraction wraps.
+    let end = state.head + state.count
+    let index = end < ring.count ? end : end - ring.count
+    ring[index] = position
+    state.count += 1
+    return index
   }
 
   /// Inserts `position` into a window with its table whose ring has room (`count < ring.count`) or
@@ -260,12 +278,8 @@ struct PositionWindow: Sendable {
     }
     let (head, count) = (state.head, state.count)
     guard count == state.capacity else {
-      // The place past the newest: `head` and `count` are below the ring's size, one subtraction wraps.
-      let end = head + count
-      let index = end < ring.count ? end : end - ring.count
-      ring[index] = position
+      let index = appendPastNewest(position, ring, &state)
       if !state.filling { table.ringSlots[index] = slot }
-      state.count = count + 1
       return true
     }
     // Full: the oldest's place, `head`.
