@@ -11,7 +11,8 @@ import Testing
   /// `count` positions (from `start` up) that hash to bucket `bucket` of a table with `mask + 1`
   /// buckets, under ``seed``.
   static func aimed(at bucket: Int, mask: Int, count: Int, from start: Int = 0) -> [Int] {
-    var storage = PositionBuckets.makeStorage(entries: (mask + 1) * PositionBuckets.width, ringSize: 0)
+    var storage: [Int] = []
+    PositionBuckets.appendStorage(entries: (mask + 1) * PositionBuckets.width, ringSize: 0, to: &storage)
     return storage.withUnsafeMutableBufferPointer { storage in
       let table = PositionBuckets(storage, mask: mask, skew: PositionBuckets.skew(of: storage), seed: seed)
       return Array((start...).lazy.filter { table.home($0) == bucket }.prefix(count))
@@ -27,7 +28,8 @@ import Testing
     let crowded = Self.aimed(at: 6, mask: mask, count: 40)  // bucket 6: overflows wrap past 7 to 0
     let others = Array(1_000..<1_040)
     let candidates = crowded + others
-    var storage = PositionBuckets.makeStorage(entries: 64, ringSize: 0)
+    var storage: [Int] = []
+    PositionBuckets.appendStorage(entries: 64, ringSize: 0, to: &storage)
     var members = Set<Int>()
     var random = PositionWindowTests.Generator(state: 0xB0C7)
     storage.withUnsafeMutableBufferPointer { storage in
@@ -62,7 +64,7 @@ import Testing
 
   /// A window whose every position hashes to one bucket of its table (eight buckets for a ring of
   /// 32): the window fills, overflows and evicts its oldest, freeing each where it went, in single
-  /// inserts and in frames of several (``PositionWindow/insertEach(_:position:outcome:)``); every
+  /// inserts and in frames of several (``PositionWindow/insertEach(_:unordered:position:outcome:)``); every
   /// outcome, the order and every lookup agree with the model.
   @Test func windowOfAimedPositionsAgreesWithModel() {
     let capacity = 32

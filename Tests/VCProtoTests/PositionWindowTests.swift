@@ -91,7 +91,7 @@ import Testing
     }
   }
 
-  /// A frame's positions inserted at once (``PositionWindow/insertEach(_:position:outcome:)``, what
+  /// A frame's positions inserted at once (``PositionWindow/insertEach(_:unordered:position:outcome:)``, what
   /// the client engine does with a `session_history`) against the model inserting them one by one:
   /// batches of random sizes, some without a position, with duplicates inside a batch, the empty
   /// marker and extreme values, into windows that start sorted, make their table inside a batch,
@@ -119,7 +119,8 @@ import Testing
           return random.next(capacity * 3 + 2)
         }
         var outcomes: [Bool?] = []
-        window.insertEach(count, position: { positions[$0] }) { index, inserted in
+        // Told the positions are in no order (as 0.2.0/0.3.0 uuid hashes are) or not: the same outcomes.
+        window.insertEach(count, unordered: random.next(2) == 0, position: { positions[$0] }) { index, inserted in
           #expect(index == outcomes.count, "run \(run) batch \(batch): outcome out of order")
           outcomes.append(inserted)
         }
@@ -200,6 +201,23 @@ import Testing
     // a cache line, a state for each of the 32 buckets of 8, and the slot of each of the ring's 100 places.
     #expect(window.storageSlots == 100 + 256 + 8 + 32 + 100)
     #expect(window.ordered == Array(901..<1_000).map { $0 * 3 } + [2_699])
+  }
+
+  /// A frame of positions in no order (0.2.0/0.3.0 uuid hashes) into an empty window: the ring and
+  /// the table are made together for the frame (12 places, and a table of 32 slots: the power of two
+  /// at least twice the ring), and every position goes in once; the same frame again is all repeats
+  /// (room for it made first: the ring doubles, the table with it).
+  @Test func anUnorderedFirstFrameMakesRingAndTableTogether() {
+    var window = PositionWindow(capacity: 2_048)
+    let positions = [90, 12, 55, 3, 78, 41, 66, 20, 99, 7, 34, 58]
+    for round in 0..<2 {
+      var outcomes: [Bool?] = []
+      window.insertEach(positions.count, unordered: true, position: { positions[$0] }) { outcomes.append($1) }
+      #expect(outcomes == Array(repeating: round == 0, count: positions.count), "round \(round)")
+      #expect(window.storageSlots == (round == 0 ? 12 + 32 : 24 + 64), "round \(round)")
+      #expect(window.ordered == positions, "round \(round)")
+    }
+    #expect(!window.contains(13) && window.contains(58))
   }
 
   /// Equality looks at the live positions in order, not at how the storage grew.

@@ -277,15 +277,15 @@ extension ClientEngine {
     switch messages {
     case .v0_2_0(let records):
       records.withUnsafeBufferPointer { records in
-        record(records.count, into: &update, sub: &sub) { records[$0].uuidPosition }
+        record(records.count, unordered: true, into: &update, sub: &sub) { records[$0].uuidPosition }
       }
     case .v0_3_0(let canonical):
       canonical.withUnsafeBufferPointer { canonical in
-        record(canonical.count, into: &update, sub: &sub) { PositionHash.of(canonical[$0].uuid) }
+        record(canonical.count, unordered: true, into: &update, sub: &sub) { PositionHash.of(canonical[$0].uuid) }
       }
     case .v0_3_0Updated(let either):
       either.withUnsafeBufferPointer { either in
-        record(either.count, into: &update, sub: &sub) {
+        record(either.count, unordered: true, into: &update, sub: &sub) {
           switch either[$0] {
           case .historyMessage(let m): PositionHash.of(m.uuid)
           case .claudeRecord(let r): r.uuidPosition
@@ -318,13 +318,15 @@ extension ClientEngine {
   /// A frame's `count` messages, message `index` at `position(index)`, recorded in order: each is an
   /// insert (never delivered) or a replace; one without a position is dropped. Room for the inserts
   /// is made once, and the window takes the positions in one pass
-  /// (``PositionWindow/insertEach(_:position:outcome:)``).
+  /// (``PositionWindow/insertEach(_:unordered:position:outcome:)``); `unordered`: uuid hashes, in no
+  /// order.
   @inline(__always)
   static func record(
-    _ count: Int, into update: inout SessionUpdate, sub: inout Subscription, position: (Int) -> Int?
+    _ count: Int, unordered: Bool = false, into update: inout SessionUpdate, sub: inout Subscription,
+    position: (Int) -> Int?
   ) {
     update.insertIndices.reserveCapacity(count)
-    sub.delivered.insertEach(count, position: position) { index, inserted in
+    sub.delivered.insertEach(count, unordered: unordered, position: position) { index, inserted in
       switch inserted {
       case true?: update.insertIndices.append(index)
       case false?: update.replaceIndices.append(index)

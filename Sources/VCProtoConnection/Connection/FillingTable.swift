@@ -12,12 +12,9 @@
 /// Storage: one `[Int]` of a power of two of slots (at least 16); ``PositionWindow/empty`` marks a
 /// free one.
 enum FillingTable {
-  /// The storage of an empty table of `entries` slots.
-  static func makeStorage(entries: Int) -> [Int] {
-    var storage: [Int] = []
-    storage.reserveCapacity(entries)
+  /// Appends to `storage` the storage of an empty table of `entries` slots.
+  static func appendStorage(entries: Int, to storage: inout [Int]) {
     storage.append(contentsOf: repeatElement(PositionWindow.empty, count: entries))
-    return storage
   }
 
   /// The slot of `table` holding `position`, or the free slot where it would go (the table has a

@@ -19,7 +19,7 @@
 /// every member stays reachable from its bucket, and a removal frees its slot at once: no tombstone,
 /// no rebuild, no member moved (which is what lets the window keep each member's slot).
 ///
-/// Storage (one `[Int]`, ``makeStorage(entries:ringSize:)``): the `entries` slots, holding positions
+/// Storage (one `[Int]`, ``appendStorage(entries:ringSize:to:)``): the `entries` slots, holding positions
 /// (``PositionWindow/empty`` in a free one, so that it matches no member), starting `skew` slots in
 /// (0 to 7: ``skew(of:)``, the first 64-byte boundary when the table is made, so that each bucket is one
 /// cache line whatever the allocator's alignment); then one state word per bucket (bits 0-7: the free
@@ -46,7 +46,7 @@ struct PositionBuckets {
   let mask: Int
   let seed: UInt64
 
-  /// The table stored in `storage` (made by ``makeStorage(entries:ringSize:)``) with `mask + 1`
+  /// The table stored in `storage` (made by ``appendStorage(entries:ringSize:to:)``) with `mask + 1`
   /// buckets, its slots `skew` slots in (``skew(of:)`` when it was made), hashed with `seed`.
   @inline(__always)
   init(_ storage: UnsafeMutableBufferPointer<Int>, mask: Int, skew: Int, seed: UInt64) {
@@ -64,15 +64,18 @@ struct PositionBuckets {
     (0 &- (Int(bitPattern: storage.baseAddress!) >> 3)) & (width - 1)
   }
 
-  /// The storage of an empty table of `entries` slots (a power of two, at least ``width``) for a
-  /// window whose ring has `ringSize` entries: every slot free, no overflow.
-  static func makeStorage(entries: Int, ringSize: Int) -> [Int] {
-    var storage: [Int] = []
-    storage.reserveCapacity(entries + width + entries / width + ringSize)
+  /// The size of the storage of a table of `entries` slots for a window whose ring has `ringSize`
+  /// entries (``appendStorage(entries:ringSize:to:)``).
+  static func storageSize(entries: Int, ringSize: Int) -> Int {
+    entries + width + entries / width + ringSize
+  }
+
+  /// Appends to `storage` the storage of an empty table of `entries` slots (a power of two, at least
+  /// ``width``) for a window whose ring has `ringSize` entries: every slot free, no overflow.
+  static func appendStorage(entries: Int, ringSize: Int, to storage: inout [Int]) {
     storage.append(contentsOf: repeatElement(PositionWindow.empty, count: entries + width))
     storage.append(contentsOf: repeatElement(freeBits, count: entries / width))
     storage.append(contentsOf: repeatElement(0, count: ringSize))
-    return storage
   }
 
   /// The bucket `position` hashes to.

@@ -25,20 +25,25 @@ import VCProtoJSON
 /// ring hashes nothing: a peer's positions cost it at most a binary search.
 struct PositionWindow: Sendable {
   let capacity: Int
-  /// Insertion order, oldest at `head`; `count` entries are live, all of them members.
-  private var ring: [Int] = []
-  /// The table's storage (a ``FillingTable``'s or ``PositionBuckets``'), empty while ``ascending``;
-  /// `PositionWindow.empty` marks a free slot (the position `Int.min` itself is kept in ``holdsEmptyMarker``).
-  private var slots: [Int] = []
+  /// The ring, then the table's storage, in one allocation (made, filled and freed once for both: a
+  /// new 0.2.0/0.3.0 session's first frame makes both).
+  ///
+  /// The ring (`storage[..<ringSize]`): insertion order, oldest at `head`; `count` entries are live,
+  /// all of them members. The table's storage (`storage[ringSize...]`, a ``FillingTable``'s or
+  /// ``PositionBuckets``'), none while ``ascending``: `PositionWindow.empty` marks a free slot (the
+  /// position `Int.min` itself is kept in ``holdsEmptyMarker``).
+  private var storage: [Int] = []
+  /// The ring's size.
+  private var ringSize = 0
   private var head = 0
   private(set) var count = 0
-  /// The live positions, oldest first, are strictly increasing: `slots` is not used.
+  /// The live positions, oldest first, are strictly increasing: there is no table.
   private var ascending = true
   private var holdsEmptyMarker = false
   /// The bucket count less one of a ``PositionBuckets`` table (with a ``FillingTable``, what its
   /// buckets would be: unused).
   private var bucketMask = 0
-  /// Where a ``PositionBuckets`` table's slots start in ``slots`` (``PositionBuckets/skew(of:)`` when
+  /// Where a ``PositionBuckets`` table's slots start in its storage (``PositionBuckets/skew(of:)`` when
   /// it was made; kept, since a copy of the storage may lie at another alignment).
   private var bucketSkew = 0
 
@@ -74,11 +79,15 @@ struct PositionWindow: Sendable {
   func contains(_ position: Int) -> Bool {
     if ascending { return sortedIndex(of: position) != nil }
     if position == Self.empty { return holdsEmptyMarker }
-    guard !slots.isEmpty else { return false }
-    if isFilling { return slots.withUnsafeBufferPointer { FillingTable.contains(position, in: $0, seed: seed) } }
-    return slots.withUnsafeBufferPointer {
-      PositionBuckets(UnsafeMutableBufferPointer(mutating: $0), mask: bucketMask, skew: bucketSkew, seed: seed)
-        .contains(position)
+    guard storage.count > ringSize else { return false }
+    let size = ringSize
+    return storage.withUnsafeBufferPointer { all in
+      let table = UnsafeBufferPointer(rebasing: all[size...])
+      if isFilling { return FillingTable.contains(position, in: table, seed: seed) }
+      return PositionBuckets(
+        UnsafeMutableBufferPointer(mutating: table), mask: bucketMask, skew: bucketSkew, seed: seed
+      )
+      .contains(position)
     }
   }
 
@@ -87,7 +96,7 @@ struct PositionWindow: Sendable {
   /// logarithmic number of times, not once a frame).
   mutating func reserve(_ additional: Int) {
     let wanted = min(capacity, count + additional)
-    if wanted > ring.count { grow(to: min(capacity, max(wanted, ring.count * 2))) }
+    if wanted > ringSize { grow(to: min(capacity, max(wanted, ringSize * 2))) }
   }
 
   /// Inserts `position`; `true` when it was not there (the oldest position is forgotten when full).
@@ -105,7 +114,7 @@ struct PositionWindow: Sendable {
     // or a full window: one compact call (``insertHashed(_:)``).
     if ascending {
       if count == 0 || position > newest {
-        if count < ring.count {
+        if count < ringSize {
           appendWithRoom(position)
           return true
         }
@@ -114,7 +123,7 @@ struct PositionWindow: Sendable {
           return true
         }
       }
-    } else if position != Self.empty, count < ring.count || count == capacity {
+    } else if position != Self.empty, count < ringSize || count == capacity {
       return insertHashed(position)
     }
     return insertOtherwise(position)
@@ -132,7 +141,7 @@ struct PositionWindow: Sendable {
       if sortedIndex(of: position) != nil { return false }
       makeTable()
     }
-    if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
+    if count == ringSize, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
     guard position == Self.empty else { return insertHashed(position) }
     if holdsEmptyMarker { return false }
     holdsEmptyMarker = true
@@ -147,12 +156,10 @@ struct PositionWindow: Sendable {
   @inline(never)
   private mutating func insertHashed(_ position: Int) -> Bool {
     var state = HashedState(self)
-    let inserted = slots.withUnsafeMutableBufferPointer { table in
-      ring.withUnsafeMutableBufferPointer { ring in
-        Self.insertHashed(
-          position, into: table, PositionBuckets(table, mask: state.mask, skew: state.skew, seed: state.seed), ring,
-          &state)
-      }
+    let inserted = withRingAndTable { ring, table in
+      Self.insertHashed(
+        position, into: table, PositionBuckets(table, mask: state.mask, skew: state.skew, seed: state.seed), ring,
+        &state)
     }
     state.store(in: &self)
     return inserted
@@ -171,8 +178,19 @@ struct PositionWindow: Sendable {
   /// (callgrind, `vcproto-bench engine-profile --protocol 0.2.0 --frames 4000 --only history`). A
   /// sorted window (positions that grow, 0.4.0/0.5.0) inserts them one by one, and so does a window
   /// until it makes its table.
+  ///
+  /// `unordered`: positions in no order (0.2.0/0.3.0 uuid hashes, which leave the sorted mode on a
+  /// frame's second or third message), so that a sorted window leaves the sorted mode first: an empty
+  /// one (each new session's, on its first frame) then makes its ring and table together, in one
+  /// allocation, and takes every position of the frame one way.
   @inline(__always)
-  mutating func insertEach(_ count: Int, position: (Int) -> Int?, outcome: (Int, Bool?) -> Void) {
+  mutating func insertEach(
+    _ count: Int, unordered: Bool = false, position: (Int) -> Int?, outcome: (Int, Bool?) -> Void
+  ) {
+    if unordered, ascending, count > 0 {
+      // An empty ring is made (with the table) by `reserve` just below.
+      if ringSize == 0 { ascending = false } else { makeTable() }
+    }
     reserve(count)
     // Sorted: one by one, until a position out of order makes the table (a new 0.2.0/0.3.0 window's
     // second message); the rest then go in as a window with its table takes them.
@@ -183,26 +201,24 @@ struct PositionWindow: Sendable {
     }
     guard next < count else { return }
     var state = HashedState(self)
-    slots.withUnsafeMutableBufferPointer { table in
+    withRingAndTable { ring, table in
       // (Made once for the frame; a filling table's storage has no buckets, and they are not read.)
       let buckets = PositionBuckets(table, mask: state.mask, skew: state.skew, seed: state.seed)
-      ring.withUnsafeMutableBufferPointer { ring in
-        for index in next..<count {
-          outcome(
-            index,
-            position(index).map {
-              state.filling && $0 != Self.empty
-                ? Self.insertFilling($0, into: table, ring, &state)
-                : Self.insertHashed($0, into: table, buckets, ring, &state)
-            })
-        }
+      for index in next..<count {
+        outcome(
+          index,
+          position(index).map {
+            state.filling && $0 != Self.empty
+              ? Self.insertFilling($0, into: table, ring, &state)
+              : Self.insertHashed($0, into: table, buckets, ring, &state)
+          })
       }
     }
     state.store(in: &self)
   }
 
   /// What an insert into a window with its table changes besides its buffers, held in registers
-  /// while a frame's positions go in (``insertEach(_:position:outcome:)``).
+  /// while a frame's positions go in (``insertEach(_:unordered:position:outcome:)``).
   private struct HashedState {
     var head: Int
     var count: Int
@@ -257,7 +273,7 @@ struct PositionWindow: Sendable {
   /// ring write, noting the slot the position went into, and in a full window the oldest position's
   /// slot freed (where it was noted: no search). `true` when it was not there.
   ///
-  /// Out of line: inlined, it made the loop of ``insertEach(_:position:outcome:)`` too big to be
+  /// Out of line: inlined, it made the loop of ``insertEach(_:unordered:position:outcome:)`` too big to be
   /// inlined into the engine's `classify`, whose position and outcome closures were then called
   /// indirectly for every message.
   @inline(never)
@@ -301,10 +317,10 @@ struct PositionWindow: Sendable {
   }
 
   mutating func removeAll() {
-    slots = []
+    storage = []
+    ringSize = 0
     bucketMask = 0
     bucketSkew = 0
-    ring = []
     head = 0
     count = 0
     ascending = true
@@ -312,11 +328,11 @@ struct PositionWindow: Sendable {
   }
 
   /// Entries allocated (ring and table), for the bound tests.
-  var storageSlots: Int { ring.count + slots.count }
+  var storageSlots: Int { storage.count }
 
   /// The live positions, oldest first.
   var ordered: [Int] {
-    (0..<count).map { ring[(head + $0) % ring.count] }
+    (0..<count).map { storage[(head + $0) % ringSize] }
   }
 
   // MARK: ring
@@ -324,16 +340,16 @@ struct PositionWindow: Sendable {
   /// The newest live position (`count > 0`).
   private var newest: Int {
     let end = head + count - 1
-    return ring[end < ring.count ? end : end - ring.count]
+    return storage[end < ringSize ? end : end - ringSize]
   }
 
   /// Puts `position` last in the ring (growing it, or overwriting the oldest when full) and returns
   /// the position it overwrote.
   @discardableResult
   private mutating func append(_ position: Int) -> Int? {
-    if count == ring.count, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
+    if count == ringSize, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
     if count == capacity {
-      let oldest = ring[head]
+      let oldest = storage[head]
       overwriteOldest(position)
       return oldest
     }
@@ -346,16 +362,16 @@ struct PositionWindow: Sendable {
   private mutating func overwriteOldest(_ position: Int) {
     // `head` is below the ring's size (`capacity` when full).
     let start = head
-    ring.withUnsafeMutableBufferPointer { ring in ring[start] = position }
+    storage.withUnsafeMutableBufferPointer { ring in ring[start] = position }
     head = start + 1 == capacity ? 0 : start + 1
   }
 
   /// Puts `position` last in a ring with room for it (`count < ring.count`).
   @inline(__always)
   private mutating func appendWithRoom(_ position: Int) {
-    // `head` and `count` are both below `ring.count` here: one subtraction wraps (no division).
-    let end = head + count
-    ring.withUnsafeMutableBufferPointer { ring in ring[end < ring.count ? end : end - ring.count] = position }
+    // `head` and `count` are both below `ringSize` here: one subtraction wraps (no division).
+    let (end, size) = (head + count, ringSize)
+    storage.withUnsafeMutableBufferPointer { all in all[end < size ? end : end - size] = position }
     count += 1
   }
 
@@ -366,7 +382,7 @@ struct PositionWindow: Sendable {
     while low < high {
       let middle = low + (high - low) / 2
       let index = head + middle
-      let held = ring[index < ring.count ? index : index - ring.count]
+      let held = storage[index < ringSize ? index : index - ringSize]
       if held < position {
         low = middle + 1
       } else if held > position {
@@ -390,55 +406,75 @@ struct PositionWindow: Sendable {
 
   /// Makes the table for the ring as it is (its size, its live positions), noting where each
   /// position goes: on leaving the sorted mode, and whenever the ring grows (the table notes a slot
-  /// for each place of the ring). Read in place in the ring: no copy of the positions, no generic
-  /// allocation.
+  /// for each place of the ring). The storage holds the ring alone; the table goes after it, in the
+  /// same allocation when ``grow(to:)`` reserved the room (else the storage grows once). Read in
+  /// place in the ring: no copy of the positions, no generic allocation.
   private mutating func rebuildTable() {
-    let entries = Self.tableSize(for: ring.count)
+    assert(storage.count == ringSize, "a table made over another")
+    let entries = Self.tableSize(for: ringSize)
     let (start, live, seed, mask) = (head, count, self.seed, entries / PositionBuckets.width - 1)
+    let (size, filling) = (ringSize, isFilling)
+    storage.reserveCapacity(size + tableStorageSize(ringSize: size))
+    if filling {
+      FillingTable.appendStorage(entries: entries, to: &storage)
+    } else {
+      PositionBuckets.appendStorage(entries: entries, ringSize: size, to: &storage)
+    }
     var marker = false
-    // Visits the live positions, oldest first, with their places in the ring, read in place.
-    func eachLive(_ body: (Int, Int) -> Void) {
-      ring.withUnsafeBufferPointer { ring in
+    var skew = 0
+    withRingAndTable { ring, table in
+      // Visits the live positions, oldest first, with their places in the ring, read in place.
+      func eachLive(_ body: (Int, Int) -> Void) {
         // `start` and `live` are within the ring (both below its size): one subtraction wraps.
         for age in 0..<live {
           let index = start + age
-          let wrapped = index < ring.count ? index : index - ring.count
+          let wrapped = index < size ? index : index - size
           if ring[wrapped] == Self.empty { marker = true } else { body(ring[wrapped], wrapped) }
         }
       }
-    }
-    var table: [Int]
-    var skew = 0
-    if isFilling {
-      table = FillingTable.makeStorage(entries: entries)
-      table.withUnsafeMutableBufferPointer { table in
+      if filling {
         eachLive { position, _ in _ = FillingTable.insert(position, into: table, seed: seed) }
-      }
-    } else {
-      table = PositionBuckets.makeStorage(entries: entries, ringSize: ring.count)
-      table.withUnsafeMutableBufferPointer { table in
+      } else {
         skew = PositionBuckets.skew(of: table)
-        let table = PositionBuckets(table, mask: mask, skew: skew, seed: seed)
+        let buckets = PositionBuckets(table, mask: mask, skew: skew, seed: seed)
         eachLive { position, index in
-          if let slot = table.insert(position) { table.ringSlots[index] = slot }
+          if let slot = buckets.insert(position) { buckets.ringSlots[index] = slot }
         }
       }
     }
-    slots = table
     bucketMask = mask
     bucketSkew = skew
     holdsEmptyMarker = marker
   }
 
+  /// `body` given the ring and the table's storage (empty while ``ascending``), after one uniqueness
+  /// check of their storage.
+  @inline(__always)
+  private mutating func withRingAndTable<Result>(
+    _ body: (UnsafeMutableBufferPointer<Int>, UnsafeMutableBufferPointer<Int>) -> Result
+  ) -> Result {
+    let size = ringSize
+    return storage.withUnsafeMutableBufferPointer { all in
+      body(UnsafeMutableBufferPointer(rebasing: all[..<size]), UnsafeMutableBufferPointer(rebasing: all[size...]))
+    }
+  }
+
   /// The window has a ``FillingTable`` (its ring has not reached the capacity: nothing has been
   /// evicted), else ``PositionBuckets``.
-  private var isFilling: Bool { ring.count < capacity }
+  private var isFilling: Bool { ringSize < capacity }
 
   /// The table size for a ring of `ringSize` entries: the next power of two at least twice that (16 at least).
   private static func tableSize(for ringSize: Int) -> Int {
     var size = 16
     while size < ringSize * 2 { size *= 2 }
     return size
+  }
+
+  /// The storage the table of a ring of `ringSize` places takes: a ``FillingTable``'s while the ring
+  /// is below the capacity, else ``PositionBuckets``'.
+  private func tableStorageSize(ringSize: Int) -> Int {
+    let entries = Self.tableSize(for: ringSize)
+    return ringSize < capacity ? entries : PositionBuckets.storageSize(entries: entries, ringSize: ringSize)
   }
 
   private mutating func removeFromTable(_ position: Int) {
@@ -449,29 +485,32 @@ struct PositionWindow: Sendable {
     // Only a full window forgets a position: its ring is at the capacity, its table has buckets.
     assert(!isFilling)
     let (seed, mask, skew) = (self.seed, bucketMask, bucketSkew)
-    slots.withUnsafeMutableBufferPointer { PositionBuckets($0, mask: mask, skew: skew, seed: seed).remove(position) }
+    withRingAndTable { _, table in PositionBuckets(table, mask: mask, skew: skew, seed: seed).remove(position) }
   }
 
   /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
-  /// match.
+  /// match, both in one new allocation.
   private mutating func grow(to newCapacity: Int) {
-    let (start, live) = (head, count)
+    let (start, live, size) = (head, count, ringSize)
     // Reserved, then appended to: `reserveCapacity` allocates through code specialised for `Int`, where
     // `init(repeating:count:)` and `init(unsafeUninitializedCapacity:)` call the standard library's
     // generic allocation (a metadata lookup: about five hundred instructions for each new
     // subscription's first window).
     var fresh: [Int] = []
-    fresh.reserveCapacity(newCapacity)
-    ring.withUnsafeBufferPointer { old in
-      // `start` and `live` are within `old` (both below its size): the live entries are at most two
-      // runs, each copied at once (a copy of one entry at a time ran once per entry: about ten
-      // instructions each, thousands per window grown).
-      let first = min(live, old.count - start)
-      fresh.append(contentsOf: UnsafeBufferPointer(rebasing: old[start..<(start + first)]))
-      fresh.append(contentsOf: UnsafeBufferPointer(rebasing: old[0..<(live - first)]))
+    fresh.reserveCapacity(newCapacity + (ascending ? 0 : tableStorageSize(ringSize: newCapacity)))
+    if live > 0 {
+      storage.withUnsafeBufferPointer { old in
+        // `start` and `live` are within the ring (both below its size): the live entries are at most
+        // two runs, each copied at once (a copy of one entry at a time ran once per entry: about ten
+        // instructions each, thousands per window grown).
+        let first = min(live, size - start)
+        fresh.append(contentsOf: UnsafeBufferPointer(rebasing: old[start..<(start + first)]))
+        fresh.append(contentsOf: UnsafeBufferPointer(rebasing: old[0..<(live - first)]))
+      }
     }
     fresh.append(contentsOf: repeatElement(0, count: newCapacity - live))
-    ring = fresh
+    storage = consume fresh  // (not a copy: the storage stays unique, and the table goes in its room)
+    ringSize = newCapacity
     head = 0
     if !ascending { rebuildTable() }
   }
