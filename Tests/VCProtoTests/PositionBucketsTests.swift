@@ -77,7 +77,10 @@ import Testing
       let positions = (0..<count).map { _ in aimed[random.next(aimed.count)] }
       var outcomes: [Bool?] = []
       if random.next(2) == 0 {
-        window.insertEach(count, position: { positions[$0] }) { _, inserted in outcomes.append(inserted) }
+        // Told the positions are in no order or not (a frame at step 0 makes the table at once).
+        window.insertEach(count, unordered: random.next(2) == 0, position: { positions[$0] }) { _, inserted in
+          outcomes.append(inserted)
+        }
       } else {
         outcomes = positions.map { window.insert($0) }
       }
@@ -86,6 +89,37 @@ import Testing
       for position in aimed where window.contains(position) != model.items.contains(position) {
         Issue.record("step \(step): contains \(position) should be \(model.items.contains(position))")
       }
+    }
+  }
+
+  /// Copies of a window with its table, filling (its ring below the capacity) or full, each take
+  /// frames (``PositionWindow/insertEach(_:unordered:position:outcome:)``, whose writes go through the
+  /// storage shared until then) as the model does, and the original keeps what it held.
+  @Test(arguments: [2_048, 64])
+  func copiesTakeFramesApart(capacity: Int) {
+    var random = PositionWindowTests.Generator(state: 0xF0A3 &+ UInt64(capacity))
+    var window = PositionWindow(capacity: capacity)
+    var model = PositionWindowTests.Model(capacity: capacity)
+    let first = (0..<100).map { _ in random.next(100_000) }
+    window.insertEach(first.count, unordered: true, position: { first[$0] }) { _, _ in }
+    for position in first { _ = model.insert(position) }
+    for copyIndex in 0..<8 {
+      var copy = window
+      var copyModel = model
+      for _ in 0..<5 {
+        let frame = (0..<(1 + random.next(20))).map { _ in
+          random.next(3) == 0 ? copyModel.items[random.next(copyModel.items.count)] : random.next(100_000)
+        }
+        var outcomes: [Bool?] = []
+        copy.insertEach(frame.count, unordered: true, position: { frame[$0] }) { outcomes.append($1) }
+        #expect(outcomes == frame.map { copyModel.insert($0) }, "copy \(copyIndex)")
+      }
+      #expect(copy.ordered == copyModel.items, "copy \(copyIndex)")
+      for position in copyModel.items where !copy.contains(position) {
+        Issue.record("copy \(copyIndex): \(position) lost")
+      }
+      #expect(window.ordered == model.items, "original after copy \(copyIndex)")
+      for position in model.items where !window.contains(position) { Issue.record("original: \(position) lost") }
     }
   }
 

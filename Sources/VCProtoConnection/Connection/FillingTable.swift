@@ -9,8 +9,9 @@
 /// ring grows to its capacity the window builds its ``PositionBuckets`` instead, whose slots never
 /// move, for a full window's eviction on every insert.
 ///
-/// Storage: one `[Int]` of a power of two of slots (at least 16); ``PositionWindow/empty`` marks a
-/// free one.
+/// Storage: a power of two of slots (at least 16), the tail of the window's array after its ring;
+/// ``PositionWindow/empty`` marks a free one. The buffer given is exactly the table's slots: its count
+/// less one is the mask.
 enum FillingTable {
   /// Appends to `storage` the storage of an empty table of `entries` slots.
   static func appendStorage(entries: Int, to storage: inout [Int]) {

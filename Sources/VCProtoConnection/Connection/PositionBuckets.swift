@@ -19,7 +19,8 @@
 /// every member stays reachable from its bucket, and a removal frees its slot at once: no tombstone,
 /// no rebuild, no member moved (which is what lets the window keep each member's slot).
 ///
-/// Storage (one `[Int]`, ``appendStorage(entries:ringSize:to:)``): the `entries` slots, holding positions
+/// Storage (the tail of the window's array, after its ring: ``appendStorage(entries:ringSize:to:)``;
+/// every offset below is from the table's start): the `entries` slots, holding positions
 /// (``PositionWindow/empty`` in a free one, so that it matches no member), starting `skew` slots in
 /// (0 to 7: ``skew(of:)``, the first 64-byte boundary when the table is made, so that each bucket is one
 /// cache line whatever the allocator's alignment); then one state word per bucket (bits 0-7: the free

@@ -9,8 +9,9 @@ import VCProtoJSON
 /// has been greater than the one before (what a server sends: `seq` and `offset` grow, so a live
 /// session only ever appends), the ring is sorted and is all there is: an insert compares with the
 /// newest position and appends, and a lookup is a binary search. The first insert that breaks the
-/// order (a re-subscribe from an earlier position, a server that reorders, a 0.2.0/0.3.0 uuid hash)
-/// adds a hash table, built from the ring, until ``removeAll()``: while the ring has not reached the
+/// order (a re-subscribe from an earlier position, a server that reorders), or a frame of positions
+/// in no order (0.2.0/0.3.0 uuid hashes: ``insertEach(_:unordered:position:outcome:)``), adds a hash
+/// table, built from the ring and kept after it in the same array, until ``removeAll()``: while the ring has not reached the
 /// capacity nothing is ever forgotten, and the table is insert-only linear probing (``FillingTable``);
 /// from then on (rebuilt when the ring grows to the capacity) it is ``PositionBuckets``, buckets of
 /// eight whose members never move, where the table notes the slot of each place of the ring, so the
@@ -101,8 +102,8 @@ struct PositionWindow: Sendable {
 
   /// Inserts `position`; `true` when it was not there (the oldest position is forgotten when full).
   ///
-  /// The ring write and the probe go through unsafe buffers, each taken once per insert (one
-  /// uniqueness check per array instead of one per write, no bounds checks): every ring index is
+  /// The ring write and the probe go through unsafe buffers, taken once per insert (one uniqueness
+  /// check of the storage instead of one per write, no bounds checks): every ring index is
   /// below the ring's size and every bucket index is masked by the bucket count (a power of two), so
   /// neither can leave its buffer.
   @discardableResult
@@ -150,8 +151,8 @@ struct PositionWindow: Sendable {
   }
 
   /// ``insert(_:)`` of a position other than the empty marker into a window with its table and with
-  /// room in the ring (`count < ring.count`) or full (`count == capacity`): ``insertHashed(_:into:_:_:_:)``
-  /// over unsafe buffers taken once (one uniqueness check per array, no bounds checks: every slot index
+  /// room in the ring (`count < ringSize`) or full (`count == capacity`): ``insertHashed(_:into:_:_:_:)``
+  /// over unsafe buffers taken once (one uniqueness check of the storage, no bounds checks: every slot index
   /// is masked by the bucket count, a power of two, and the ring index is below the ring's size).
   @inline(never)
   private mutating func insertHashed(_ position: Int) -> Bool {
@@ -169,10 +170,10 @@ struct PositionWindow: Sendable {
   /// many ``insert(_:)`` calls would, and tells `outcome` each one's index and what its insert returned
   /// (`nil` for an index without a position, which is not inserted).
   ///
-  /// A window with its table (a 0.2.0/0.3.0 session's after its first message) inserts them all in
+  /// A window with its table (a 0.2.0/0.3.0 session's, from its first frame) inserts them all in
   /// one loop over unsafe buffers taken once: made room for first (``reserve(_:)``), it cannot grow on
   /// the way, so every insert has room in the ring or finds the window full. Inlined into the loop of
-  /// each family's `classify`, that is one uniqueness check per array for a frame's messages, where an
+  /// each family's `classify`, that is one uniqueness check of the storage for a frame's messages, where an
   /// insert each cost a call and two checks a message: on 0.2.0 steady history frames (about 12
   /// messages each) `classify` and the window's inserts fell from 2,609 to 2,123 instructions a frame
   /// (callgrind, `vcproto-bench engine-profile --protocol 0.2.0 --frames 4000 --only history`). A
@@ -188,12 +189,13 @@ struct PositionWindow: Sendable {
     _ count: Int, unordered: Bool = false, position: (Int) -> Int?, outcome: (Int, Bool?) -> Void
   ) {
     if unordered, ascending, count > 0 {
-      // An empty ring is made (with the table) by `reserve` just below.
-      if ringSize == 0 { ascending = false } else { makeTable() }
+      // A ring that `reserve` grows just below (an empty one among them) is made again with the table,
+      // built from its live positions; only a ring with room for the frame makes its table now.
+      if min(capacity, self.count + count) > ringSize { ascending = false } else { makeTable() }
     }
     reserve(count)
-    // Sorted: one by one, until a position out of order makes the table (a new 0.2.0/0.3.0 window's
-    // second message); the rest then go in as a window with its table takes them.
+    // Sorted: one by one, until a position out of order makes the table (a window told nothing of the
+    // order, whose positions stopped growing); the rest then go in as a window with its table takes them.
     var next = 0
     while ascending, next < count {
       outcome(next, position(next).map { insert($0) })
@@ -366,7 +368,7 @@ struct PositionWindow: Sendable {
     head = start + 1 == capacity ? 0 : start + 1
   }
 
-  /// Puts `position` last in a ring with room for it (`count < ring.count`).
+  /// Puts `position` last in a ring with room for it (`count < ringSize`).
   @inline(__always)
   private mutating func appendWithRoom(_ position: Int) {
     // `head` and `count` are both below `ringSize` here: one subtraction wraps (no division).
@@ -396,9 +398,9 @@ struct PositionWindow: Sendable {
 
   // MARK: table
 
-  /// Leaves the sorted mode: the table, built from the live positions, read in place in the ring (a
-  /// 0.2.0/0.3.0 window leaves it on its second position, once per new subscription: no copy of the
-  /// positions, no generic allocation).
+  /// Leaves the sorted mode: the table, built from the live positions, read in place in the ring (no
+  /// copy of the positions, no generic allocation), and appended to the storage (which grows once:
+  /// only ``grow(to:)`` reserves room for a table).
   private mutating func makeTable() {
     ascending = false
     rebuildTable()
