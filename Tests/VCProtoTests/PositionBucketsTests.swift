@@ -11,64 +11,96 @@ import Testing
   /// `count` positions (from `start` up) that hash to bucket `bucket` of a table with `mask + 1`
   /// buckets, under ``seed``.
   static func aimed(at bucket: Int, mask: Int, count: Int, from start: Int = 0) -> [Int] {
-    var storage: [Int] = []
-    PositionBuckets.appendStorage(entries: (mask + 1) * PositionBuckets.width, ringSize: 0, to: &storage)
-    return storage.withUnsafeMutableBufferPointer { storage in
-      let table = PositionBuckets(storage, mask: mask, skew: PositionBuckets.skew(of: storage), seed: seed)
-      return Array((start...).lazy.filter { table.home($0) == bucket }.prefix(count))
+    withTable(buckets: mask + 1, ringSize: 1) { table, _ in
+      Array((start...).lazy.filter { table.home($0) == bucket }.prefix(count))
     }
   }
 
-  /// Positions crowded into one bucket of an eight-bucket table, inserted and removed at random (at
-  /// most half full, as a window keeps it) against a set: what `insert` returns, every lookup, and
-  /// the slot each member is found in. Emptied at the end, every slot is free and no bucket counts
-  /// an overflow.
+  /// `body` given an empty table of `buckets` buckets for a ring of `ringSize` places (the ring
+  /// given too, all `PositionWindow.empty`), hashed with ``seed``.
+  static func withTable<R>(
+    buckets: Int, ringSize: Int, _ body: (PositionBuckets, UnsafeMutableBufferPointer<Int>) -> R
+  ) -> R {
+    var ring = [Int](repeating: PositionWindow.empty, count: ringSize)
+    var storage = [Int](repeating: 0, count: PositionBuckets.storageSize(buckets: buckets))
+    return ring.withUnsafeMutableBufferPointer { ring in
+      storage.withUnsafeMutableBufferPointer { storage in
+        PositionBuckets.format(storage, buckets: buckets)
+        let table = PositionBuckets(
+          storage, ring: ring, mask: buckets - 1, skew: PositionBuckets.skew(of: storage), seed: seed)
+        return body(table, ring)
+      }
+    }
+  }
+
+  /// Positions crowded into one bucket of an eight-bucket table, added and removed at random (at
+  /// most 8/15 full, as a window keeps it) against a set, each at a ring place of its own: every
+  /// lookup agrees with the set. Emptied at the end, every entry is free and no bucket counts an
+  /// overflow.
   @Test func crowdedBucketsAgreeWithASet() {
-    let mask = 7
-    let crowded = Self.aimed(at: 6, mask: mask, count: 40)  // bucket 6: overflows wrap past 7 to 0
-    let others = Array(1_000..<1_040)
+    let buckets = 8
+    let crowded = Self.aimed(at: 6, mask: buckets - 1, count: 60)  // bucket 6: overflows wrap past 7 to 0
+    let others = Array(1_000..<1_060)
     let candidates = crowded + others
-    var storage: [Int] = []
-    PositionBuckets.appendStorage(entries: 64, ringSize: 0, to: &storage)
-    var members = Set<Int>()
+    let places = 64
     var random = PositionWindowTests.Generator(state: 0xB0C7)
-    storage.withUnsafeMutableBufferPointer { storage in
-      let table = PositionBuckets(storage, mask: mask, skew: PositionBuckets.skew(of: storage), seed: Self.seed)
+    Self.withTable(buckets: buckets, ringSize: places) { table, ring in
+      var members: [Int: Int] = [:]  // position: place
+      var freePlaces = Array(0..<places)
       for step in 0..<20_000 {
         let position = random.next(4) == 0 ? others[random.next(others.count)] : crowded[random.next(crowded.count)]
-        if members.contains(position) || members.count == 32 {
+        if members[position] != nil || members.count == places {
           // The position itself, else a member picked by the generator (in a fixed order: replayable).
-          let victim = members.contains(position) ? position : members.sorted()[random.next(members.count)]
-          table.remove(victim)
-          members.remove(victim)
+          let victim = members[position] != nil ? position : members.keys.sorted()[random.next(members.count)]
+          let place = members.removeValue(forKey: victim)!
+          table.remove(victim, place: place)
+          ring[place] = PositionWindow.empty
+          freePlaces.append(place)
         } else {
-          let slot = table.insert(position)
-          #expect(slot != nil, "step \(step): insert \(position)")
-          if let slot { #expect(table.entries[slot] == position) }
-          members.insert(position)
+          #expect(!table.contains(position), "step \(step): \(position) found before it was added")
+          let place = freePlaces.removeLast()
+          ring[place] = position
+          table.add(position, place: place)
+          members[position] = place
         }
-        for candidate in candidates {
-          let slot = table.slot(of: candidate)
-          if members.contains(candidate) {
-            #expect(slot.map { table.entries[$0] } == candidate, "step \(step): \(candidate) lost")
-          } else if slot != nil {
-            Issue.record("step \(step): \(candidate) found but not a member")
-          }
+        for candidate in candidates where table.contains(candidate) != (members[candidate] != nil) {
+          Issue.record("step \(step): contains \(candidate) should be \(members[candidate] != nil)")
         }
       }
-      for member in members { table.remove(member) }
-      for bucket in 0...mask { #expect(table.states[bucket] == PositionBuckets.freeBits, "bucket \(bucket)") }
-      for slot in 0..<64 { #expect(table.entries[slot] == PositionWindow.empty) }
+      for (member, place) in members { table.remove(member, place: place) }
+      for bucket in 0..<buckets { #expect(table.state(bucket) == PositionBuckets.freeBits, "bucket \(bucket)") }
     }
   }
 
-  /// A window whose every position hashes to one bucket of its table (eight buckets for a ring of
+  /// Members whose tags are equal (found knowing the seed) are told apart by the ring: a lookup
+  /// reads the place of each entry whose tag matches. (A ring of 2^20 places leaves 12 bits of tag,
+  /// and a table of one bucket puts every position in it.)
+  @Test func equalTagsAreToldApartByTheRing() {
+    Self.withTable(buckets: 1, ringSize: 1 << 20) { table, ring in
+      let first = 7
+      let tag = table.tag(table.hash(first))
+      let same = [first] + Array((0...).lazy.filter { $0 != first && table.tag(table.hash($0)) == tag }.prefix(2))
+      #expect(same.count == 3)
+      for (place, position) in same.prefix(2).enumerated() {
+        ring[place] = position
+        table.add(position, place: place)
+      }
+      #expect(table.contains(same[0]) && table.contains(same[1]))
+      #expect(!table.contains(same[2]), "a position of the same tag, not a member")
+      table.remove(same[0], place: 0)
+      ring[0] = PositionWindow.empty
+      #expect(!table.contains(same[0]) && table.contains(same[1]))
+      #expect(table.state(0) == PositionBuckets.freeBits & ~2, "one entry left, the second")
+    }
+  }
+
+  /// A window whose every position hashes to one bucket of its table (four buckets for a ring of
   /// 32): the window fills, overflows and evicts its oldest, freeing each where it went, in single
   /// inserts and in frames of several (``PositionWindow/insertEach(_:unordered:position:outcome:)``); every
   /// outcome, the order and every lookup agree with the model.
   @Test func windowOfAimedPositionsAgreesWithModel() {
     let capacity = 32
-    let aimed = Self.aimed(at: 7, mask: 7, count: 64)  // the last bucket: overflow wraps to bucket 0
+    let aimed = Self.aimed(at: 3, mask: 3, count: 64)  // the last bucket: overflow wraps to bucket 0
     var window = PositionWindow(capacity: capacity, seed: Self.seed)
     var model = PositionWindowTests.Model(capacity: capacity)
     var random = PositionWindowTests.Generator(state: 0xA1ED)

@@ -174,12 +174,12 @@ import Testing
     }
   }
 
-  /// The most a table of a window whose ring has `ringSize` places may store: at most four slots for
-  /// each place (the power of two at least twice the ring; 16 at least), 8 to align them, a state per
-  /// bucket of 8 slots, and a slot noted for each place of the ring.
+  /// The most a table of a window whose ring has `ringSize` places may store: a filling table's at
+  /// most four slots for each place (the power of two at least twice the ring; 16 at least), or, for
+  /// a full ring, buckets of 8 `Int`s (one for every 8 places, rounded up to a power of two: at most
+  /// one for every 4) and 8 to align them.
   static func tableStorageBound(ringSize: Int) -> Int {
-    let slots = max(16, ringSize * 4)
-    return slots + 8 + slots / 8 + ringSize
+    max(max(16, ringSize * 4), 8 * max(1, ringSize / 4 + 1) + 8)
   }
 
   /// Increasing positions use no table: the storage is the ring alone, whatever the number inserted;
@@ -197,9 +197,9 @@ import Testing
     #expect(window.storageSlots == 100)
     let forgotten = window.insert(2_699)  // forgotten long ago: new, and out of order
     #expect(forgotten)
-    // The ring, and the table: 256 slots (the power of two at least twice the ring), 8 to align them to
-    // a cache line, a state for each of the 32 buckets of 8, and the slot of each of the ring's 100 places.
-    #expect(window.storageSlots == 100 + 256 + 8 + 32 + 100)
+    // The ring, and the table: 16 buckets (a power of two, one at least for every 8 of the ring's 100
+    // places) of 8 `Int`s each, and 8 to align them to a cache line.
+    #expect(window.storageSlots == 100 + 16 * 8 + 8)
     #expect(window.ordered == Array(901..<1_000).map { $0 * 3 } + [2_699])
   }
 
@@ -218,6 +218,16 @@ import Testing
       #expect(window.ordered == positions, "round \(round)")
     }
     #expect(!window.contains(13) && window.contains(58))
+  }
+
+  /// The capacity is at least one and at most ``PositionWindow/maxCapacity``, whose places take 24
+  /// bits of a bucket entry and leave it 8 bits of tag.
+  @Test func capacityIsClamped() {
+    #expect(PositionWindow(capacity: 0).capacity == 1)
+    #expect(PositionWindow(capacity: .max).capacity == PositionWindow.maxCapacity)
+    #expect(PositionBuckets.placeBits(ringSize: PositionWindow.maxCapacity) == 24)
+    #expect(PositionBuckets.placeBits(ringSize: 2_048) == 11)
+    #expect(PositionBuckets.placeBits(ringSize: 1) == 1)
   }
 
   /// Equality looks at the live positions in order, not at how the storage grew.

@@ -126,7 +126,7 @@ public struct ClientEngine: Sendable {
     configuration.capabilities = Capability.negotiable(configuration.capabilities, envelopes: configuration.envelopes)
     self.configuration = configuration
     rng = SplitMix64(state: configuration.randomSeed)
-    seenMessageIds = MessageIDMemory(capacity: configuration.dedupWindow)
+    seenMessageIds = MessageIDMemory(capacity: min(configuration.dedupWindow, PositionWindow.maxCapacity))
   }
 
   /// Takes one event at time `now` (milliseconds on the host's clock) and returns what to do, in

@@ -1,188 +1,283 @@
-/// The hash table of a ``PositionWindow`` that has left its sorted mode: open addressing over buckets
-/// of eight positions, each bucket one 64-byte cache line, with a word of state per bucket (which of
-/// its slots are free, and how many members overflowed past it) in place of tombstones.
+/// The hash table of a ``PositionWindow`` whose ring has reached its capacity: open addressing over
+/// buckets of one 64-byte cache line, each a state word and fifteen 32-bit entries, every entry a
+/// ring place and a tag of the position's hash (the position itself is read in the ring).
 ///
-/// Why buckets. The window's table is at most half full, so in a table of single slots a position's
-/// first slot is taken about half the time: every probe, and every removal of the oldest position
-/// (backward-shift deletion walking the run after it), ended on a branch no predictor can learn,
-/// waiting on a multiply and a load. On 0.2.0 history, where every message is hashed into its
-/// session's table, that was most of the window's cost: about 35 ns an insert into a full window,
-/// against 9.5 ns here (Benchmarks/RESULTS.md, "Session 45"). Here a position is compared with the
-/// eight slots of its bucket (found in its own bucket, or absent: the branches almost always go the
-/// same way), it goes into the bucket's first free slot (from the bucket's free mask: no search), and
-/// the window's oldest position is freed where the window noted it went (``ringSlots``: no search at
-/// all). At most half full, a bucket of eight is full about one time in fifty.
+/// Why so small. A full window's insert touches its table at two random places (the new position's
+/// bucket, the oldest position's), so the table's size decides how many of those miss the cache; and
+/// a client follows several sessions, each with its own window. A table of the positions themselves
+/// (8 bytes a slot, at most half full) and a note of each ring place's slot took 52 KiB of a
+/// 2,048-position window besides its ring; this one takes 16 KiB. With the windows of four sessions
+/// followed, the smaller window was about two points cheaper over decoding on 0.2.0 steady traffic
+/// (Benchmarks/RESULTS.md, "Session 47").
 ///
-/// Overflow. A position whose bucket is full goes in the next bucket with a free slot (wrapping), and
-/// every full bucket it passed counts one more overflow. A lookup moves past a bucket only while its
-/// count is above zero; freeing a position takes one off the count of each bucket it had passed. So
-/// every member stays reachable from its bucket, and a removal frees its slot at once: no tombstone,
-/// no rebuild, no member moved (which is what lets the window keep each member's slot).
+/// An entry is `tag << placeBits | place`: the ring place (below the ring's size, `placeBits` bits)
+/// and the top `32 - placeBits` bits of the position's hash (at least 8: ``PositionWindow/maxCapacity``).
+/// A lookup compares the tags of its bucket's occupied entries (all fifteen at once: the branches
+/// almost always go the same way) and reads the ring only for an entry whose tag matches, so a
+/// position is found or not by its exact value, never by its hash. Removal looks for the exact entry
+/// (the place is unique among the members), and needs no ring read.
 ///
-/// Storage (the tail of the window's array, after its ring: ``appendStorage(entries:ringSize:to:)``;
-/// every offset below is from the table's start): the `entries` slots, holding positions
-/// (``PositionWindow/empty`` in a free one, so that it matches no member), starting `skew` slots in
-/// (0 to 7: ``skew(of:)``, the first 64-byte boundary when the table is made, so that each bucket is one
-/// cache line whatever the allocator's alignment); then one state word per bucket (bits 0-7: the free
-/// slots; above: the overflow count); then, for each entry of the window's ring, the slot its position
-/// is in. The skew is kept with the table, not found again from the storage's address: a copy of the
-/// storage (an array copied on write when a window is copied) has the same layout at another address,
-/// perhaps no longer aligned; it stays right, only its buckets may straddle two lines.
+/// Buckets. A position goes into its bucket's first free entry (from the bucket's free mask: no
+/// search). With at least one bucket for every eight ring places (at most 8/15 full: eight members a
+/// bucket on average at the default 2,048 positions), a bucket is full about one time in sixty.
+///
+/// Overflow. A position whose bucket is full goes in the next bucket with a free entry (wrapping),
+/// and every full bucket it passed counts one more overflow. A lookup moves past a bucket only while
+/// its count is above zero; freeing an entry takes one off the count of each bucket it had passed. So
+/// every member stays reachable from its bucket, and a removal frees its entry at once: no tombstone,
+/// no rebuild, no member moved. A count that reaches its maximum (``overflowMax``, only ever under
+/// positions aimed at one bucket) stays there: a count never falls below the members that passed,
+/// at worst a lookup walks on.
+///
+/// Storage (the tail of the window's array, after its ring: ``storageSize(buckets:)`` `Int`s, zeros,
+/// then ``format(_:buckets:)``): the buckets, starting `skew` `Int`s in (0 to 7: ``skew(of:)``, the
+/// first 64-byte boundary when the table is made, so that each bucket is one cache line whatever the
+/// allocator's alignment). In each bucket, 32-bit word 0 is the state (bits 0-14: the free entries;
+/// above: the overflow count) and words 1-15 the entries. The words are read and written as raw
+/// memory. The skew is kept with the table, not found again from the storage's address: a copy of
+/// the storage (an array copied on write when a window is copied) has the same layout at another
+/// address, perhaps no longer aligned; it stays right, only its buckets may straddle two lines.
 struct PositionBuckets {
-  /// Positions in a bucket: one 64-byte cache line of `Int`s.
-  static let width = 8
-  /// A bucket state's free-slot bits.
-  static let freeBits = 0xFF
+  /// Entries in a bucket (after its state word).
+  static let width = 15
+  /// A bucket in 32-bit words: its state and its entries, one 64-byte cache line.
+  static let words = 16
+  /// A bucket in the window's `Int`s.
+  static let ints = 8
+  /// A bucket state's free-entry bits (bit `i`: entry `i`, word `i + 1`).
+  static let freeBits: UInt32 = 0x7FFF
   /// One overflow in a bucket state.
-  static let overflowUnit = 0x100
+  static let overflowUnit: UInt32 = 0x8000
+  /// The largest overflow count a state holds (and keeps).
+  static let overflowMax: UInt32 = 0xFFFF_8000
 
-  /// The first slot of bucket 0 (64-byte aligned in the storage the table was made in).
-  let entries: UnsafeMutablePointer<Int>
-  /// Each bucket's state: its free slots (bits 0-7) and the members that overflowed past it (above).
-  let states: UnsafeMutablePointer<Int>
-  /// For each index of the window's ring, the slot of the position there (for the empty marker,
-  /// which the table does not hold: unused).
-  let ringSlots: UnsafeMutablePointer<Int>
+  /// Bucket 0's first word (64-byte aligned in the storage the table was made in).
+  let base: UnsafeMutableRawPointer
+  /// The window's ring: the position at each place.
+  let ring: UnsafeMutablePointer<Int>
   /// The bucket count less one (the count is a power of two).
   let mask: Int
   let seed: UInt64
+  /// The bits of an entry's place (enough for every place of the ring).
+  let placeBits: UInt32
 
-  /// The table stored in `storage` (made by ``appendStorage(entries:ringSize:to:)``) with `mask + 1`
-  /// buckets, its slots `skew` slots in (``skew(of:)`` when it was made), hashed with `seed`.
+  /// The table stored in `storage` with `mask + 1` buckets, starting `skew` `Int`s in (``skew(of:)``
+  /// when it was made), for the window whose ring is `ring`, hashed with `seed`.
   @inline(__always)
-  init(_ storage: UnsafeMutableBufferPointer<Int>, mask: Int, skew: Int, seed: UInt64) {
-    let base = storage.baseAddress!
-    entries = base + skew
-    states = base + (mask + 1) * Self.width + Self.width
-    ringSlots = states + mask + 1
+  init(
+    _ storage: UnsafeMutableBufferPointer<Int>, ring: UnsafeMutableBufferPointer<Int>, mask: Int, skew: Int,
+    seed: UInt64
+  ) {
+    base = UnsafeMutableRawPointer(storage.baseAddress! + skew)
+    self.ring = ring.baseAddress!
     self.mask = mask
     self.seed = seed
+    placeBits = Self.placeBits(ringSize: ring.count)
   }
 
-  /// The slots to skip in `storage` to a 64-byte boundary (`Int`s are 8-byte aligned: 0 to 7), for
+  /// The bits a place of a ring of `ringSize` places takes (one at least).
+  static func placeBits(ringSize: Int) -> UInt32 {
+    UInt32(max(1, Int.bitWidth - (ringSize - 1).leadingZeroBitCount))
+  }
+
+  /// The buckets of a table for a ring of `ringSize` places: the power of two at least one for every
+  /// eight places.
+  static func bucketCount(ringSize: Int) -> Int {
+    var count = 1
+    while count * 8 < ringSize { count *= 2 }
+    return count
+  }
+
+  /// The `Int`s of the storage of a table of `buckets` buckets, room to align them included.
+  static func storageSize(buckets: Int) -> Int {
+    buckets * ints + ints
+  }
+
+  /// The `Int`s to skip in `storage` to a 64-byte boundary (`Int`s are 8-byte aligned: 0 to 7), for
   /// the table made in it.
   static func skew(of storage: UnsafeMutableBufferPointer<Int>) -> Int {
-    (0 &- (Int(bitPattern: storage.baseAddress!) >> 3)) & (width - 1)
+    (0 &- (Int(bitPattern: storage.baseAddress!) >> 3)) & (ints - 1)
   }
 
-  /// The size of the storage of a table of `entries` slots for a window whose ring has `ringSize`
-  /// entries (``appendStorage(entries:ringSize:to:)``).
-  static func storageSize(entries: Int, ringSize: Int) -> Int {
-    entries + width + entries / width + ringSize
+  /// Makes the zeroed storage of a table of `buckets` buckets, at `table`'s skew, an empty table:
+  /// every entry free, no overflow.
+  static func format(_ table: UnsafeMutableBufferPointer<Int>, buckets: Int) {
+    let base = UnsafeMutableRawPointer(table.baseAddress! + skew(of: table))
+    for bucket in 0..<buckets { base.storeBytes(of: freeBits, toByteOffset: bucket &* words &* 4, as: UInt32.self) }
   }
 
-  /// Appends to `storage` the storage of an empty table of `entries` slots (a power of two, at least
-  /// ``width``) for a window whose ring has `ringSize` entries: every slot free, no overflow.
-  static func appendStorage(entries: Int, ringSize: Int, to storage: inout [Int]) {
-    storage.append(contentsOf: repeatElement(PositionWindow.empty, count: entries + width))
-    storage.append(contentsOf: repeatElement(freeBits, count: entries / width))
-    storage.append(contentsOf: repeatElement(0, count: ringSize))
+  // MARK: words
+
+  @inline(__always)
+  func state(_ bucket: Int) -> UInt32 { base.load(fromByteOffset: bucket &* Self.words &* 4, as: UInt32.self) }
+
+  @inline(__always)
+  func setState(_ bucket: Int, _ state: UInt32) {
+    base.storeBytes(of: state, toByteOffset: bucket &* Self.words &* 4, as: UInt32.self)
   }
+
+  /// Entry `lane` (0 to 14) of `bucket`.
+  @inline(__always)
+  func entry(_ bucket: Int, _ lane: Int) -> UInt32 {
+    base.load(fromByteOffset: (bucket &* Self.words &+ 1 &+ lane) &* 4, as: UInt32.self)
+  }
+
+  @inline(__always)
+  func setEntry(_ bucket: Int, _ lane: Int, _ entry: UInt32) {
+    base.storeBytes(of: entry, toByteOffset: (bucket &* Self.words &+ 1 &+ lane) &* 4, as: UInt32.self)
+  }
+
+  // MARK: hashing
+
+  /// `position`'s hash: its bucket is the low bits, its tag the high ones.
+  @inline(__always)
+  func hash(_ position: Int) -> UInt { UInt(bitPattern: PositionWindow.mix(position, seed: seed)) }
 
   /// The bucket `position` hashes to.
   @inline(__always)
-  func home(_ position: Int) -> Int { PositionWindow.mix(position, seed: seed) & mask }
+  func home(_ position: Int) -> Int { Int(bitPattern: hash(position)) & mask }
 
-  /// Bit `i` set when slot `i` of `bucket` holds `position`.
+  /// The tag of a hash: its top `32 - placeBits` bits.
   @inline(__always)
-  func lanes(of bucket: Int, holding position: Int) -> UInt32 {
-    let slots = entries + bucket &* Self.width
+  func tag(_ hash: UInt) -> UInt32 { UInt32(truncatingIfNeeded: hash &>> (32 &+ UInt(placeBits))) }
+
+  /// Bit `i` set when entry `i` of `bucket` is occupied and holds `tag`. (A loop of plain compares:
+  /// the compiler makes it a few vector compares.)
+  @inline(__always)
+  func lanes(of bucket: Int, tagged tag: UInt32) -> UInt32 {
     var bits: UInt32 = 0
-    for lane in 0..<Self.width { bits |= UInt32(truncatingIfNeeded: (slots[lane] == position) ? 1 : 0) << lane }
-    return bits
+    for lane in 0..<Self.width {
+      bits |= UInt32(truncatingIfNeeded: (entry(bucket, lane) &>> placeBits == tag) ? 1 : 0) << lane
+    }
+    return bits & ~state(bucket) & Self.freeBits
   }
 
-  /// The slot holding `position`, if it is a member (an index into ``entries``).
+  // MARK: lookup
+
+  /// Whether `position` (not ``PositionWindow/empty``) is a member.
   ///
   /// The common cases (found in its own bucket, or absent from a bucket nothing overflowed past) are
-  /// in line; the walk past overflowed buckets is out of line (``slotPast(_:)``), so that the code
-  /// inlined into a frame's loop stays small.
+  /// in line; the walk past overflowed buckets is out of line (``containsPast(_:)``), so that the
+  /// code inlined into a frame's loop stays small.
   @inline(__always)
-  func slot(of position: Int) -> Int? {
-    let bucket = home(position)
-    let held = lanes(of: bucket, holding: position)
-    if held != 0 { return bucket &* Self.width + held.trailingZeroBitCount }
-    return states[bucket] < Self.overflowUnit ? nil : slotPast(position)
+  func contains(_ position: Int) -> Bool {
+    let h = hash(position)
+    let bucket = Int(bitPattern: h) & mask
+    let matches = lanes(of: bucket, tagged: tag(h))
+    if matches != 0, holds(position, in: bucket, matches) { return true }
+    return state(bucket) < Self.overflowUnit ? false : containsPast(position)
   }
 
-  /// ``slot(of:)`` of a position not in its own bucket, which has overflowed: the buckets past it,
-  /// while each has overflowed in turn.
+  /// Whether an entry of `matches` (lanes of `bucket` with `position`'s tag) has `position` at its
+  /// ring place (a tag matches a non-member about once in 2^(32 - placeBits)).
+  @inline(__always)
+  func holds(_ position: Int, in bucket: Int, _ matches: UInt32) -> Bool {
+    let placeMask = (UInt32(1) &<< placeBits) &- 1
+    var matches = matches
+    while matches != 0 {
+      let lane = matches.trailingZeroBitCount
+      if ring[Int(entry(bucket, lane) & placeMask)] == position { return true }
+      matches &= matches &- 1
+    }
+    return false
+  }
+
+  /// ``contains(_:)`` of a position not in its own bucket, which has overflowed: the buckets past
+  /// it, while each has overflowed in turn.
   @inline(never)
-  func slotPast(_ position: Int) -> Int? {
-    var bucket = home(position)
+  func containsPast(_ position: Int) -> Bool {
+    let h = hash(position)
+    let tag = tag(h)
+    var bucket = Int(bitPattern: h) & mask
     // At most every bucket once: the counts cannot send a lookup round the table forever.
     for _ in 0...mask {
-      let held = lanes(of: bucket, holding: position)
-      if held != 0 { return bucket &* Self.width + held.trailingZeroBitCount }
-      if states[bucket] < Self.overflowUnit { return nil }
-      bucket = (bucket + 1) & mask
+      if holds(position, in: bucket, lanes(of: bucket, tagged: tag)) { return true }
+      if state(bucket) < Self.overflowUnit { return false }
+      bucket = (bucket &+ 1) & mask
     }
-    return nil
+    return false
   }
 
-  /// Whether `position` is a member.
-  func contains(_ position: Int) -> Bool { slot(of: position) != nil }
+  // MARK: changes
 
-  /// Puts `position` (not the empty marker) in the table and returns its slot; `nil` when it was
-  /// there. The table must have a free slot (it is at most half full).
+  /// Puts `position` (not ``PositionWindow/empty``, not a member), which is at ring place `place`, in
+  /// the table. The table must have a free entry (it is at most 8/15 full).
   @inline(__always)
-  func insert(_ position: Int) -> Int? {
-    let bucket = home(position)
-    if lanes(of: bucket, holding: position) != 0 { return nil }
-    let state = states[bucket]
-    // Not overflowed (nothing above the free bits) and a slot free: 1...0xFF.
-    guard UInt(bitPattern: state &- 1) < UInt(Self.freeBits) else { return insertPast(position) }
-    // The first free slot, and the state without it (its lowest set bit cleared).
-    let lane = state.trailingZeroBitCount
-    states[bucket] = state & (state &- 1)
-    let slot = bucket &* Self.width + lane
-    entries[slot] = position
-    return slot
+  func add(_ position: Int, place: Int) {
+    let h = hash(position)
+    let bucket = Int(bitPattern: h) & mask
+    let entry = tag(h) &<< placeBits | UInt32(truncatingIfNeeded: place)
+    let state = state(bucket)
+    // Not overflowed (nothing above the free bits) and an entry free: 1...0x7FFF.
+    guard state &- 1 < Self.freeBits else { return addPast(entry, from: bucket) }
+    // The first free entry, and the state without it (its lowest set bit cleared).
+    setState(bucket, state & (state &- 1))
+    setEntry(bucket, state.trailingZeroBitCount, entry)
   }
 
-  /// ``insert(_:)`` of a position whose bucket is full or has overflowed (out of line: about one in
-  /// fifty): looked for past it, else put in the first bucket with a free slot, each full bucket
-  /// passed counting one more overflow.
+  /// ``add(_:place:)`` of an entry whose bucket is full or has overflowed (out of line: about one in
+  /// sixty): put in the first bucket with a free entry, each full bucket passed counting one more
+  /// overflow.
   @inline(never)
-  func insertPast(_ position: Int) -> Int? {
-    if slotPast(position) != nil { return nil }
-    var bucket = home(position)
+  func addPast(_ entry: UInt32, from home: Int) {
+    var bucket = home
     while true {
-      let free = states[bucket] & Self.freeBits
+      let state = state(bucket)
+      let free = state & Self.freeBits
       if free != 0 {
-        let lane = free.trailingZeroBitCount
-        states[bucket] &= ~(1 << lane)
-        let slot = bucket &* Self.width + lane
-        entries[slot] = position
-        return slot
+        setState(bucket, state & ~(1 << free.trailingZeroBitCount))
+        setEntry(bucket, free.trailingZeroBitCount, entry)
+        return
       }
-      states[bucket] += Self.overflowUnit
-      bucket = (bucket + 1) & mask
+      if state < Self.overflowMax { setState(bucket, state &+ Self.overflowUnit) }
+      bucket = (bucket &+ 1) & mask
     }
   }
 
-  /// Frees `slot`, which holds the member `position`.
+  /// Takes out the member `position` (not ``PositionWindow/empty``), at ring place `place`: its entry,
+  /// looked for from its bucket on (it is there: no ring read), freed, and the overflow it counted
+  /// taken off the buckets it passed.
   @inline(__always)
-  func free(_ slot: Int, holding position: Int) {
-    entries[slot] = PositionWindow.empty
-    let bucket = slot / Self.width
-    states[bucket] |= 1 << (slot & (Self.width - 1))
-    if home(position) != bucket { uncount(position, past: bucket) }
+  func remove(_ position: Int, place: Int) {
+    let h = hash(position)
+    let home = Int(bitPattern: h) & mask
+    let entry = tag(h) &<< placeBits | UInt32(truncatingIfNeeded: place)
+    let lanes = exact(entry, in: home)
+    guard lanes != 0 else { return removePast(entry, from: home) }
+    setState(home, state(home) | (1 << lanes.trailingZeroBitCount))
   }
 
-  /// One overflow less on each bucket a member in `bucket` had passed, from its own (out of line:
-  /// rare).
-  @inline(never)
-  func uncount(_ position: Int, past bucket: Int) {
-    var passed = home(position)
-    while passed != bucket {
-      states[passed] -= Self.overflowUnit
-      passed = (passed + 1) & mask
+  /// Bit `i` set when entry `i` of `bucket` is occupied and is `entry`.
+  @inline(__always)
+  func exact(_ entry: UInt32, in bucket: Int) -> UInt32 {
+    var bits: UInt32 = 0
+    for lane in 0..<Self.width {
+      bits |= UInt32(truncatingIfNeeded: (self.entry(bucket, lane) == entry) ? 1 : 0) << lane
     }
+    return bits & ~state(bucket) & Self.freeBits
   }
 
-  /// Takes `position` (not the empty marker) out of the table, if there.
-  func remove(_ position: Int) {
-    if let slot = slot(of: position) { free(slot, holding: position) }
+  /// ``remove(_:place:)`` of an entry past its bucket (out of line: rare): freed where it is, one
+  /// overflow less on each bucket it passed (a count at its maximum stays).
+  @inline(never)
+  func removePast(_ entry: UInt32, from home: Int) {
+    var bucket = (home &+ 1) & mask
+    var found: UInt32 = 0
+    for _ in 0..<mask {
+      found = exact(entry, in: bucket)
+      if found != 0 { break }
+      bucket = (bucket &+ 1) & mask
+    }
+    guard found != 0 else {
+      assertionFailure("a member not in its table")
+      return
+    }
+    setState(bucket, state(bucket) | (1 << found.trailingZeroBitCount))
+    var passed = home
+    while passed != bucket {
+      let state = state(passed)
+      if state < Self.overflowMax { setState(passed, state &- Self.overflowUnit) }
+      passed = (passed &+ 1) & mask
+    }
   }
 }

@@ -14,10 +14,10 @@ import VCProtoJSON
 /// table, built from the ring and kept after it in the same array, until ``removeAll()``: while the ring has not reached the
 /// capacity nothing is ever forgotten, and the table is insert-only linear probing (``FillingTable``);
 /// from then on (rebuilt when the ring grows to the capacity) it is ``PositionBuckets``, buckets of
-/// eight whose members never move, where the table notes the slot of each place of the ring, so the
-/// oldest is freed on every insert without a search. Either is at most half full. Ring and table
-/// grow by doubling up to their bound (`capacity` positions; a table of the next power of two at
-/// least twice that), so a window that sees few messages stays small.
+/// fifteen entries that note each member's ring place and a tag of its hash (16 KiB for 2,048
+/// positions), where the oldest is found by its place and freed on every insert. The filling table
+/// is at most half full, the buckets at most 8/15. Ring and table grow by doubling up to their bound
+/// (`capacity` positions), so a window that sees few messages stays small.
 ///
 /// Hashing mixes the position with a per-process random seed (taken from `Hasher`), so a peer that
 /// chooses `seq`/`offset` values cannot aim them at one bucket without the seed. The mix is a
@@ -31,8 +31,8 @@ struct PositionWindow: Sendable {
   ///
   /// The ring (`storage[..<ringSize]`): insertion order, oldest at `head`; `count` entries are live,
   /// all of them members. The table's storage (`storage[ringSize...]`, a ``FillingTable``'s or
-  /// ``PositionBuckets``'), none while ``ascending``: `PositionWindow.empty` marks a free slot (the
-  /// position `Int.min` itself is kept in ``holdsEmptyMarker``).
+  /// ``PositionBuckets``'), none while ``ascending``. Neither table holds `PositionWindow.empty`
+  /// (a filling table's free slot; the position `Int.min` itself is kept in ``holdsEmptyMarker``).
   private var storage: [Int] = []
   /// The ring's size.
   private var ringSize = 0
@@ -41,10 +41,9 @@ struct PositionWindow: Sendable {
   /// The live positions, oldest first, are strictly increasing: there is no table.
   private var ascending = true
   private var holdsEmptyMarker = false
-  /// The bucket count less one of a ``PositionBuckets`` table (with a ``FillingTable``, what its
-  /// buckets would be: unused).
+  /// The bucket count less one of a ``PositionBuckets`` table (with a ``FillingTable``: unused).
   private var bucketMask = 0
-  /// Where a ``PositionBuckets`` table's slots start in its storage (``PositionBuckets/skew(of:)`` when
+  /// Where a ``PositionBuckets`` table's buckets start in its storage (``PositionBuckets/skew(of:)`` when
   /// it was made; kept, since a copy of the storage may lie at another alignment).
   private var bucketSkew = 0
 
@@ -70,10 +69,14 @@ struct PositionWindow: Sendable {
     return Int(truncatingIfNeeded: mixed.high ^ mixed.low)
   }
 
-  /// A window remembering `capacity` positions (at least one); `seed` mixes their hashes (the
-  /// process's own unless a test needs to aim positions at one bucket).
+  /// The most positions a window remembers: 2^24 (16,777,216), so that a ``PositionBuckets`` entry
+  /// keeps at least 8 bits of tag beside the ring place.
+  static let maxCapacity = 1 << 24
+
+  /// A window remembering `capacity` positions (at least one, at most ``maxCapacity``); `seed` mixes
+  /// their hashes (the process's own unless a test needs to aim positions at one bucket).
   init(capacity: Int, seed: UInt64 = processSeed) {
-    self.capacity = max(1, capacity)
+    self.capacity = min(Self.maxCapacity, max(1, capacity))
     self.seed = seed
   }
 
@@ -86,7 +89,9 @@ struct PositionWindow: Sendable {
       let table = UnsafeBufferPointer(rebasing: all[size...])
       if isFilling { return FillingTable.contains(position, in: table, seed: seed) }
       return PositionBuckets(
-        UnsafeMutableBufferPointer(mutating: table), mask: bucketMask, skew: bucketSkew, seed: seed
+        UnsafeMutableBufferPointer(mutating: table),
+        ring: UnsafeMutableBufferPointer(mutating: UnsafeBufferPointer(rebasing: all[..<size])), mask: bucketMask,
+        skew: bucketSkew, seed: seed
       )
       .contains(position)
     }
@@ -143,14 +148,10 @@ struct PositionWindow: Sendable {
       makeTable()
     }
     if count == ringSize, count < capacity { grow(to: min(capacity, max(8, count * 2))) }
-    guard position == Self.empty else { return insertHashed(position) }
-    if holdsEmptyMarker { return false }
-    holdsEmptyMarker = true
-    if let oldest = append(position) { removeFromTable(oldest) }
-    return true
+    return insertHashed(position)
   }
 
-  /// ``insert(_:)`` of a position other than the empty marker into a window with its table and with
+  /// ``insert(_:)`` into a window with its table and with
   /// room in the ring (`count < ringSize`) or full (`count == capacity`): ``insertHashed(_:into:_:_:_:)``
   /// over unsafe buffers taken once (one uniqueness check of the storage, no bounds checks: every slot index
   /// is masked by the bucket count, a power of two, and the ring index is below the ring's size).
@@ -159,8 +160,8 @@ struct PositionWindow: Sendable {
     var state = HashedState(self)
     let inserted = withRingAndTable { ring, table in
       Self.insertHashed(
-        position, into: table, PositionBuckets(table, mask: state.mask, skew: state.skew, seed: state.seed), ring,
-        &state)
+        position, into: table,
+        PositionBuckets(table, ring: ring, mask: state.mask, skew: state.skew, seed: state.seed), ring, &state)
     }
     state.store(in: &self)
     return inserted
@@ -205,7 +206,7 @@ struct PositionWindow: Sendable {
     var state = HashedState(self)
     withRingAndTable { ring, table in
       // (Made once for the frame; a filling table's storage has no buckets, and they are not read.)
-      let buckets = PositionBuckets(table, mask: state.mask, skew: state.skew, seed: state.seed)
+      let buckets = PositionBuckets(table, ring: ring, mask: state.mask, skew: state.skew, seed: state.seed)
       for index in next..<count {
         outcome(
           index,
@@ -271,9 +272,9 @@ struct PositionWindow: Sendable {
   }
 
   /// Inserts `position` into a window with its table whose ring has room (`count < ring.count`) or
-  /// is full (`count == capacity`): one probe (none for the empty marker, which is a flag), then the
-  /// ring write, noting the slot the position went into, and in a full window the oldest position's
-  /// slot freed (where it was noted: no search). `true` when it was not there.
+  /// is full (`count == capacity`): one lookup (none for the empty marker, which is a flag); in a
+  /// full window the oldest position (read in the ring) taken out of the table; then the ring write
+  /// and, with buckets, the entry noting the position's place. `true` when it was not there.
   ///
   /// Out of line: inlined, it made the loop of ``insertEach(_:unordered:position:outcome:)`` too big to be
   /// inlined into the engine's `classify`, whose position and outcome closures were then called
@@ -283,29 +284,30 @@ struct PositionWindow: Sendable {
     _ position: Int, into storage: UnsafeMutableBufferPointer<Int>, _ table: PositionBuckets,
     _ ring: UnsafeMutableBufferPointer<Int>, _ state: inout HashedState
   ) -> Bool {
-    var slot = -1  // the empty marker's: the table does not hold it
-    if position == empty {
+    let marker = position == empty
+    if marker {
       if state.holdsEmptyMarker { return false }
       state.holdsEmptyMarker = true
     } else if state.filling {
-      // Never full while filling (`count < ring.count < capacity`): no slot to note, nothing to free.
+      // Never full while filling (`count < ring.count < capacity`): nothing to free.
       guard FillingTable.insert(position, into: storage, seed: state.seed) else { return false }
-    } else {
-      guard let placed = table.insert(position) else { return false }
-      slot = placed
+      _ = appendPastNewest(position, ring, &state)
+      return true
+    } else if table.contains(position) {
+      return false
     }
     let (head, count) = (state.head, state.count)
     guard count == state.capacity else {
-      let index = appendPastNewest(position, ring, &state)
-      if !state.filling { table.ringSlots[index] = slot }
+      let place = appendPastNewest(position, ring, &state)
+      if !marker { table.add(position, place: place) }
       return true
     }
-    // Full: the oldest's place, `head`.
-    let (oldest, oldestSlot) = (ring[head], table.ringSlots[head])
+    // Full: the oldest's place, `head`, freed (its entry found by the place) and taken.
+    let oldest = ring[head]
+    if oldest == empty { state.holdsEmptyMarker = false } else { table.remove(oldest, place: head) }
     ring[head] = position
-    table.ringSlots[head] = slot
+    if !marker { table.add(position, place: head) }
     state.head = head + 1 == count ? 0 : head + 1
-    if oldest == empty { state.holdsEmptyMarker = false } else { table.free(oldestSlot, holding: oldest) }
     return true
   }
 
@@ -406,21 +408,21 @@ struct PositionWindow: Sendable {
     rebuildTable()
   }
 
-  /// Makes the table for the ring as it is (its size, its live positions), noting where each
-  /// position goes: on leaving the sorted mode, and whenever the ring grows (the table notes a slot
-  /// for each place of the ring). The storage holds the ring alone; the table goes after it, in the
+  /// Makes the table for the ring as it is (its size, its live positions): on leaving the sorted
+  /// mode, and whenever the ring grows (to a ``PositionBuckets`` when it reaches the capacity). The
+  /// storage holds the ring alone; the table goes after it, in the
   /// same allocation when ``grow(to:)`` reserved the room (else the storage grows once). Read in
   /// place in the ring: no copy of the positions, no generic allocation.
   private mutating func rebuildTable() {
     assert(storage.count == ringSize, "a table made over another")
-    let entries = Self.tableSize(for: ringSize)
-    let (start, live, seed, mask) = (head, count, self.seed, entries / PositionBuckets.width - 1)
-    let (size, filling) = (ringSize, isFilling)
+    let (start, live, seed, size, filling) = (head, count, self.seed, ringSize, isFilling)
+    let buckets = PositionBuckets.bucketCount(ringSize: size)
+    let mask = buckets - 1
     storage.reserveCapacity(size + tableStorageSize(ringSize: size))
     if filling {
-      FillingTable.appendStorage(entries: entries, to: &storage)
+      FillingTable.appendStorage(entries: Self.tableSize(for: size), to: &storage)
     } else {
-      PositionBuckets.appendStorage(entries: entries, ringSize: size, to: &storage)
+      storage.append(contentsOf: repeatElement(0, count: PositionBuckets.storageSize(buckets: buckets)))
     }
     var marker = false
     var skew = 0
@@ -438,10 +440,9 @@ struct PositionWindow: Sendable {
         eachLive { position, _ in _ = FillingTable.insert(position, into: table, seed: seed) }
       } else {
         skew = PositionBuckets.skew(of: table)
-        let buckets = PositionBuckets(table, mask: mask, skew: skew, seed: seed)
-        eachLive { position, index in
-          if let slot = buckets.insert(position) { buckets.ringSlots[index] = slot }
-        }
+        PositionBuckets.format(table, buckets: buckets)
+        let table = PositionBuckets(table, ring: ring, mask: mask, skew: skew, seed: seed)
+        eachLive { position, place in table.add(position, place: place) }
       }
     }
     bucketMask = mask
@@ -465,7 +466,8 @@ struct PositionWindow: Sendable {
   /// evicted), else ``PositionBuckets``.
   private var isFilling: Bool { ringSize < capacity }
 
-  /// The table size for a ring of `ringSize` entries: the next power of two at least twice that (16 at least).
+  /// The size of a ``FillingTable`` for a ring of `ringSize` entries: the next power of two at least
+  /// twice that (16 at least).
   private static func tableSize(for ringSize: Int) -> Int {
     var size = 16
     while size < ringSize * 2 { size *= 2 }
@@ -475,19 +477,9 @@ struct PositionWindow: Sendable {
   /// The storage the table of a ring of `ringSize` places takes: a ``FillingTable``'s while the ring
   /// is below the capacity, else ``PositionBuckets``'.
   private func tableStorageSize(ringSize: Int) -> Int {
-    let entries = Self.tableSize(for: ringSize)
-    return ringSize < capacity ? entries : PositionBuckets.storageSize(entries: entries, ringSize: ringSize)
-  }
-
-  private mutating func removeFromTable(_ position: Int) {
-    if position == Self.empty {
-      holdsEmptyMarker = false
-      return
-    }
-    // Only a full window forgets a position: its ring is at the capacity, its table has buckets.
-    assert(!isFilling)
-    let (seed, mask, skew) = (self.seed, bucketMask, bucketSkew)
-    withRingAndTable { _, table in PositionBuckets(table, mask: mask, skew: skew, seed: seed).remove(position) }
+    ringSize < capacity
+      ? Self.tableSize(for: ringSize)
+      : PositionBuckets.storageSize(buckets: PositionBuckets.bucketCount(ringSize: ringSize))
   }
 
   /// Resizes the ring to `newCapacity` entries (oldest first) and, past the sorted mode, the table to
