@@ -94,6 +94,36 @@ import Testing
     }
   }
 
+  /// An overflow count at its maximum stays there: members that pass a bucket whose count is full
+  /// (set here; reached only under positions aimed at one bucket past 131,071 members) stay found, and
+  /// their removal leaves the count (never below the members that passed) and the free bits right.
+  @Test func aFullOverflowCountStays() {
+    let aimed = Self.aimed(at: 0, mask: 1, count: 17)
+    Self.withTable(buckets: 2, ringSize: 32) { table, ring in
+      for (place, position) in aimed.prefix(15).enumerated() {
+        ring[place] = position
+        table.add(position, place: place)
+      }
+      #expect(table.state(0) == 0, "bucket 0 full, nothing passed it")
+      table.setState(0, PositionBuckets.overflowMax &- PositionBuckets.overflowUnit)
+      for place in 15..<17 {
+        ring[place] = aimed[place]
+        table.add(aimed[place], place: place)  // past bucket 0, into bucket 1
+      }
+      #expect(table.state(0) == PositionBuckets.overflowMax, "counted up to the maximum, not past it")
+      #expect(aimed.allSatisfy { table.contains($0) })
+      table.remove(aimed[16], place: 16)
+      ring[16] = PositionWindow.empty
+      #expect(table.state(0) == PositionBuckets.overflowMax, "a full count is not taken off")
+      #expect(table.contains(aimed[15]) && !table.contains(aimed[16]))
+      table.remove(aimed[3], place: 3)
+      ring[3] = PositionWindow.empty
+      #expect(table.state(0) == PositionBuckets.overflowMax | 1 << 3, "the freed entry, the count kept")
+      #expect(!table.contains(aimed[3]) && table.contains(aimed[15]))
+      #expect(table.state(1) == PositionBuckets.freeBits & ~1, "bucket 1 holds the one left that passed")
+    }
+  }
+
   /// A window whose every position hashes to one bucket of its table (four buckets for a ring of
   /// 32): the window fills, overflows and evicts its oldest, freeing each where it went, in single
   /// inserts and in frames of several (``PositionWindow/insertEach(_:unordered:position:outcome:)``); every

@@ -44,8 +44,9 @@ public struct ClientConfiguration: Sendable {
   public var outboxCapacity: Int
   /// Most sessions subscribed at once: 256.
   public var maxSubscriptions: Int
-  /// Delivered message positions remembered per session for deduplication: 2,048 (at least 1, at
-  /// most 16,777,216: a value outside is taken as the nearer bound).
+  /// Delivered message positions remembered per session for deduplication, and `message_id`s for
+  /// replay deduplication: 2,048. The engine remembers at least 1 and at most 16,777,216 (a value
+  /// outside counts as the nearer bound; this property keeps the value given).
   public var dedupWindow: Int
   /// Opens the compression envelopes the server sends (STANDARDS.md#compression): `EnvelopeCodec()`
   /// of VCProtoEnvelope, or `nil` (the default), with which the engine does not ask for compression

@@ -34,7 +34,9 @@
 /// first 64-byte boundary when the table is made, so that each bucket is one cache line whatever the
 /// allocator's alignment). In each bucket, 32-bit word 0 is the state (bits 0-14: the free entries;
 /// above: the overflow count) and words 1-15 the entries. The words are read and written as raw
-/// memory. The skew is kept with the table, not found again from the storage's address: a copy of
+/// memory (`load` and `storeBytes` of `UInt32` on the `Int`s' bytes: trivial values, the raw-memory
+/// way to view them otherwise; rebinding the memory for each frame's loop would say the same with
+/// more nesting). The skew is kept with the table, not found again from the storage's address: a copy of
 /// the storage (an array copied on write when a window is copied) has the same layout at another
 /// address, perhaps no longer aligned; it stays right, only its buckets may straddle two lines.
 struct PositionBuckets {
@@ -42,8 +44,8 @@ struct PositionBuckets {
   static let width = 15
   /// A bucket in 32-bit words: its state and its entries, one 64-byte cache line.
   static let words = 16
-  /// A bucket in the window's `Int`s.
-  static let ints = 8
+  /// A bucket in the window's `Int`s (8 where `Int` is 64 bits).
+  static let ints = 64 / MemoryLayout<Int>.stride
   /// A bucket state's free-entry bits (bit `i`: entry `i`, word `i + 1`).
   static let freeBits: UInt32 = 0x7FFF
   /// One overflow in a bucket state.
@@ -93,10 +95,10 @@ struct PositionBuckets {
     buckets * ints + ints
   }
 
-  /// The `Int`s to skip in `storage` to a 64-byte boundary (`Int`s are 8-byte aligned: 0 to 7), for
-  /// the table made in it.
+  /// The `Int`s to skip in `storage` to a 64-byte boundary (fewer than a bucket's: `Int`s are
+  /// aligned to their size), for the table made in it.
   static func skew(of storage: UnsafeMutableBufferPointer<Int>) -> Int {
-    (0 &- (Int(bitPattern: storage.baseAddress!) >> 3)) & (ints - 1)
+    (0 &- Int(bitPattern: storage.baseAddress!) / MemoryLayout<Int>.stride) & (ints - 1)
   }
 
   /// Makes the zeroed storage of a table of `buckets` buckets, at `table`'s skew, an empty table:

@@ -153,8 +153,8 @@ struct PositionWindow: Sendable {
 
   /// ``insert(_:)`` into a window with its table and with
   /// room in the ring (`count < ringSize`) or full (`count == capacity`): ``insertHashed(_:into:_:_:_:)``
-  /// over unsafe buffers taken once (one uniqueness check of the storage, no bounds checks: every slot index
-  /// is masked by the bucket count, a power of two, and the ring index is below the ring's size).
+  /// over unsafe buffers taken once (one uniqueness check of the storage, no bounds checks: every bucket
+  /// index is masked by the bucket count, a power of two, and every ring index is below the ring's size).
   @inline(never)
   private mutating func insertHashed(_ position: Int) -> Bool {
     var state = HashedState(self)
@@ -302,7 +302,8 @@ struct PositionWindow: Sendable {
       if !marker { table.add(position, place: place) }
       return true
     }
-    // Full: the oldest's place, `head`, freed (its entry found by the place) and taken.
+    // Full: the oldest's place, `head`, freed (its entry found by its tag and place, from its bucket)
+    // and taken.
     let oldest = ring[head]
     if oldest == empty { state.holdsEmptyMarker = false } else { table.remove(oldest, place: head) }
     ring[head] = position
