@@ -124,6 +124,40 @@ import Testing
     }
   }
 
+  /// A table's bytes copied to another alignment (as a copy-on-write copy of a window's storage may
+  /// lie) are read with the skew the table was made with: every member is still found, and the copy
+  /// takes and gives up members as the original would.
+  @Test func aTableCopiedToAnotherAlignmentKeepsItsLayout() {
+    let buckets = 4
+    let ringSize = 24
+    var ring = (0..<ringSize).map { $0 * 7_919 + 1 }
+    var storage = [Int](repeating: 0, count: PositionBuckets.storageSize(buckets: buckets))
+    // Room for the copy one or two `Int`s in: whichever puts it at another alignment than the original.
+    var moved = [Int](repeating: 0, count: storage.count + 2)
+    ring.withUnsafeMutableBufferPointer { ring in
+      storage.withUnsafeMutableBufferPointer { storage in
+        PositionBuckets.format(storage, buckets: buckets)
+        let skew = PositionBuckets.skew(of: storage)
+        let table = PositionBuckets(storage, ring: ring, mask: buckets - 1, skew: skew, seed: Self.seed)
+        for place in 0..<20 { table.add(ring[place], place: place) }
+        moved.withUnsafeMutableBufferPointer { moved in
+          let one = UnsafeMutableBufferPointer(rebasing: moved[1..<(1 + storage.count)])
+          let copy =
+            PositionBuckets.skew(of: one) != skew ? one : UnsafeMutableBufferPointer(rebasing: moved[2...])
+          _ = copy.initialize(fromContentsOf: storage)
+          #expect(PositionBuckets.skew(of: copy) != skew, "the copy lies at another alignment")
+          let copied = PositionBuckets(copy, ring: ring, mask: buckets - 1, skew: skew, seed: Self.seed)
+          #expect(ring.prefix(20).allSatisfy { copied.contains($0) })
+          #expect(!ring.suffix(4).contains { copied.contains($0) })
+          copied.remove(ring[0], place: 0)
+          copied.add(ring[20], place: 20)
+          #expect(!copied.contains(ring[0]) && copied.contains(ring[20]) && copied.contains(ring[19]))
+          #expect(table.contains(ring[0]) && !table.contains(ring[20]), "the original unchanged")
+        }
+      }
+    }
+  }
+
   /// A window whose every position hashes to one bucket of its table (four buckets for a ring of
   /// 32): the window fills, overflows and evicts its oldest, freeing each where it went, in single
   /// inserts and in frames of several (``PositionWindow/insertEach(_:unordered:position:outcome:)``); every
