@@ -3,10 +3,10 @@
 ///
 /// A window still filling its ring never forgets a position (only a full window evicts its oldest),
 /// so its table needs no deletion, and a fresh table's probe mostly ends on the first slot: an
-/// insert is a hash, a compare or two and a store, cheaper than a bucket's eight compares and state
-/// word (``PositionBuckets``). That is every window of a session's first frames, such as the one
+/// insert is a hash, a compare or two and a store, cheaper than a bucket's compares, state word and
+/// ring reads (``PositionBuckets``). That is every window of a session's first frames, such as the one
 /// history frame a client reads on first contact (Benchmarks/RESULTS.md, "Session 45"). When the
-/// ring grows to its capacity the window builds its ``PositionBuckets`` instead, whose slots never
+/// ring grows to its capacity the window builds its ``PositionBuckets`` instead, whose entries never
 /// move, for a full window's eviction on every insert.
 ///
 /// Storage: a power of two of slots (at least 16), the tail of the window's array after its ring;

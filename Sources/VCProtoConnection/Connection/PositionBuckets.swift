@@ -135,22 +135,41 @@ struct PositionBuckets {
   @inline(__always)
   func hash(_ position: Int) -> UInt { UInt(bitPattern: PositionWindow.mix(position, seed: seed)) }
 
+  /// The bucket of a hash: its low bits.
+  @inline(__always)
+  func bucket(of hash: UInt) -> Int { Int(bitPattern: hash) & mask }
+
   /// The bucket `position` hashes to.
   @inline(__always)
-  func home(_ position: Int) -> Int { Int(bitPattern: hash(position)) & mask }
+  func home(_ position: Int) -> Int { bucket(of: hash(position)) }
 
   /// The tag of a hash: its top `32 - placeBits` bits.
   @inline(__always)
   func tag(_ hash: UInt) -> UInt32 { UInt32(truncatingIfNeeded: hash &>> (32 &+ UInt(placeBits))) }
 
-  /// Bit `i` set when entry `i` of `bucket` is occupied and holds `tag`. (A loop of plain compares:
-  /// the compiler makes it a few vector compares.)
+  /// The entry of a member whose hash is `h`, at ring place `place`: `tag << placeBits | place`.
+  @inline(__always)
+  func entry(hash h: UInt, place: Int) -> UInt32 { tag(h) &<< placeBits | UInt32(truncatingIfNeeded: place) }
+
+  /// Bit `i` set when entry `i` of `bucket` is occupied and holds `tag`.
   @inline(__always)
   func lanes(of bucket: Int, tagged tag: UInt32) -> UInt32 {
+    let placeBits = placeBits
+    return occupied(bucket) { $0 &>> placeBits == tag }
+  }
+
+  /// Bit `i` set when entry `i` of `bucket` is occupied and is `entry`.
+  @inline(__always)
+  func exact(_ entry: UInt32, in bucket: Int) -> UInt32 {
+    occupied(bucket) { $0 == entry }
+  }
+
+  /// Bit `i` set when entry `i` of `bucket` is occupied and `test` accepts it. (A loop of plain
+  /// compares: the compiler makes it a few vector compares.)
+  @inline(__always)
+  func occupied(_ bucket: Int, _ test: (UInt32) -> Bool) -> UInt32 {
     var bits: UInt32 = 0
-    for lane in 0..<Self.width {
-      bits |= UInt32(truncatingIfNeeded: (entry(bucket, lane) &>> placeBits == tag) ? 1 : 0) << lane
-    }
+    for lane in 0..<Self.width { bits |= UInt32(truncatingIfNeeded: test(entry(bucket, lane)) ? 1 : 0) << lane }
     return bits & ~state(bucket) & Self.freeBits
   }
 
@@ -164,7 +183,7 @@ struct PositionBuckets {
   @inline(__always)
   func contains(_ position: Int) -> Bool {
     let h = hash(position)
-    let bucket = Int(bitPattern: h) & mask
+    let bucket = bucket(of: h)
     let matches = lanes(of: bucket, tagged: tag(h))
     if matches != 0, holds(position, in: bucket, matches) { return true }
     return state(bucket) < Self.overflowUnit ? false : containsPast(position)
@@ -190,7 +209,7 @@ struct PositionBuckets {
   func containsPast(_ position: Int) -> Bool {
     let h = hash(position)
     let tag = tag(h)
-    var bucket = Int(bitPattern: h) & mask
+    var bucket = bucket(of: h)
     // At most every bucket once: the counts cannot send a lookup round the table forever.
     for _ in 0...mask {
       if holds(position, in: bucket, lanes(of: bucket, tagged: tag)) { return true }
@@ -207,8 +226,8 @@ struct PositionBuckets {
   @inline(__always)
   func add(_ position: Int, place: Int) {
     let h = hash(position)
-    let bucket = Int(bitPattern: h) & mask
-    let entry = tag(h) &<< placeBits | UInt32(truncatingIfNeeded: place)
+    let bucket = bucket(of: h)
+    let entry = entry(hash: h, place: place)
     let state = state(bucket)
     // Not overflowed (nothing above the free bits) and an entry free: 1...0x7FFF.
     guard state &- 1 < Self.freeBits else { return addPast(entry, from: bucket) }
@@ -242,21 +261,11 @@ struct PositionBuckets {
   @inline(__always)
   func remove(_ position: Int, place: Int) {
     let h = hash(position)
-    let home = Int(bitPattern: h) & mask
-    let entry = tag(h) &<< placeBits | UInt32(truncatingIfNeeded: place)
+    let home = bucket(of: h)
+    let entry = entry(hash: h, place: place)
     let lanes = exact(entry, in: home)
     guard lanes != 0 else { return removePast(entry, from: home) }
     setState(home, state(home) | (1 << lanes.trailingZeroBitCount))
-  }
-
-  /// Bit `i` set when entry `i` of `bucket` is occupied and is `entry`.
-  @inline(__always)
-  func exact(_ entry: UInt32, in bucket: Int) -> UInt32 {
-    var bits: UInt32 = 0
-    for lane in 0..<Self.width {
-      bits |= UInt32(truncatingIfNeeded: (self.entry(bucket, lane) == entry) ? 1 : 0) << lane
-    }
-    return bits & ~state(bucket) & Self.freeBits
   }
 
   /// ``remove(_:place:)`` of an entry past its bucket (out of line: rare): freed where it is, one
