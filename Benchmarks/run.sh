@@ -4,8 +4,9 @@
 # of RESULTS.md (`--protocol 0.5.0` for the 0.5.0 corpus). `peers [options of peers.py]`: vcproto against
 # msgspec, orjson and pysimdjson (Benchmarks/peers.py: every ratio, both corpora, in one run); the smoke
 # run checks those contenders too (a contender whose pip package is missing is skipped with a message).
-# `validate [--protocol V] [--megabytes M] [--before BINARY] [--full]`: `vcproto validate` end to end
-# against jsonschema-rs (whole processes, alternately: Benchmarks/python_baseline.py --whole-only) on
+# The smoke run also checks the release build's generated readers for whole-value copies
+# (reader-copies.sh). `validate [--protocol V] [--megabytes M] [--before BINARY] [--full]`:
+# `vcproto validate` end to end against jsonschema-rs (whole processes, alternately: Benchmarks/python_baseline.py --whole-only) on
 # the M MB corpus of V (default: 100 MB of 0.5.0) with the release `vcproto` of this checkout; `--full`
 # times Python's jsonschema and fastjsonschema too (minutes).
 set -euo pipefail
@@ -29,6 +30,7 @@ if [ "${1:-}" = "validate" ]; then
   exec python3 python_baseline.py $only "$capture" ../.build/release/vcproto 0 "$version" $before
 fi
 if [ "${1:-}" = "--smoke" ]; then
+  ./reader-copies.sh
   .build/release/vcproto-bench --smoke
   .build/release/vcproto-bench --smoke --protocol 0.5.0
   .build/release/vcproto-bench engine --smoke

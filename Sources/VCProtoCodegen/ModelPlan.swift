@@ -18,7 +18,7 @@ import VCProtoJSON
 /// Handshake messages (``Validator/handshakeTypes``) are the exception: one struct for every version,
 /// with the union of the versions' members (a member optional unless every version requires it, null
 /// allowed when any version allows it), because negotiation builds and reads them before a version is
-/// chosen. Their decoder (`init(reading:typeConsumed:version:)`) checks the exact rules of the
+/// chosen. Their decoder (`reading(_:typeConsumed:version:)`) checks the exact rules of the
 /// connection's version: presence and null per version (``MemberVersions``), the handshake's version rules
 /// and list bound (``HandshakeRules``).
 package struct ModelPlan: Sendable {

@@ -247,7 +247,7 @@ package struct SwiftModelGenerator: Sendable {
           let test = versions.versions.map { "version == .\(ModelPlan.caseName($0))" }.joined(separator: " || ")
           s += "        guard \(test) else { return nil }\n"
         }
-        let payload = "try \(Self.payloadName(m.type))(reading: &r, typeConsumed: typeConsumed\(versionArg))"
+        let payload = "try \(Self.payloadName(m.type)).reading(&r, typeConsumed: typeConsumed\(versionArg))"
         s += "        return .\(Self.identifier(m.type))(\(payload))\n"
         s += "      }\n"
       }
@@ -288,7 +288,7 @@ package struct SwiftModelGenerator: Sendable {
       var d = "    switch version {\n"
       for version in ProtocolVersion.allCases {
         if let v = variants.first(where: { $0.versions.contains(version) }) {
-          d += "    case .\(ModelPlan.caseName(version)): self = .\(ModelPlan.caseName(v.versions[0]))(\(make(v)))\n"
+          d += "    case .\(ModelPlan.caseName(version)): return .\(ModelPlan.caseName(v.versions[0]))(\(make(v)))\n"
         } else {
           d += "    case .\(ModelPlan.caseName(version)): \(missing)\n"
         }
@@ -296,11 +296,11 @@ package struct SwiftModelGenerator: Sendable {
       return d + "    }\n"
     }
     s += "  /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).\n"
-    s += "  init<R: ModelReader>(\n"
-    s += "    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion\n"
-    s += "  ) throws(DirectPathError) {\n"
+    s += "  static func reading<R: ModelReader>(\n"
+    s += "    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion\n"
+    s += "  ) throws(DirectPathError) -> Self {\n"
     s += dispatch(
-      { "try \($0.name)(reading: &r, typeConsumed: typeConsumed)" }, missing: "throw r.miss()")
+      { "try \($0.name).reading(&r, typeConsumed: typeConsumed)" }, missing: "throw r.miss()")
     s += "  }\n\n"
     s += "  /// Writes the payload's frame.\n"
     s += "  public func encode(to writer: inout JSONWriter) {\n    switch self {\n"
@@ -429,6 +429,15 @@ package struct SwiftModelGenerator: Sendable {
     for f in fields {
       if let values = Self.enumValues(f) { s += enumDecl(f, values: values) }
     }
+    // `additionalMembers` is declared first, so that the memberwise initializer Swift makes for the
+    // struct (internal: `init(additionalMembers:...)`) differs from the public one, which lives in the
+    // extension below with the reader (an initializer in the struct's body would stop Swift making the
+    // memberwise one). The reader, a static function, makes the value with the memberwise one in one
+    // step: in an initializer of ours (member by member, or `self = ...`), Swift 6.3 copies the whole
+    // value at its end (a retain and a release of every member) when the struct has several optional
+    // members. Benchmarks/reader-copies.sh (in CI's benchmark smoke run) checks a release build for it.
+    s += "  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.\n"
+    s += "  public var additionalMembers: JSONObject\n"
     for f in fields {
       var doc = f.doc.isEmpty ? "`\(f.name)`" : "`\(f.name)`: \(f.doc)"
       if !f.required { doc += " Optional." }
@@ -454,22 +463,13 @@ package struct SwiftModelGenerator: Sendable {
         s += "    return capabilities\n  }\n\n"
       }
     }
-    s += "  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.\n"
-    s += "  public var additionalMembers: JSONObject\n\n"
-    // Memberwise init.
-    s += "  /// Creates the value; optional members default to absent.\n"
-    s += "  public init(\n"
-    var params: [String] = []
-    for f in fields {
-      params.append(
-        "    \(Self.identifier(f.name)): \(propertyType(f))" + (isOptional(f) ? " = nil" : ""))
+    if wireType == nil { s += "\n" }  // after the members, as after `requiredCapabilities`
+    if fields.isEmpty {  // no memberwise initializer to differ from: the public one is the only one
+      s += "  /// Creates the value.\n  public init(additionalMembers: JSONObject = JSONObject()) {\n"
+      s += "    self.additionalMembers = additionalMembers\n  }\n\n"
     }
-    params.append("    additionalMembers: JSONObject = JSONObject()")
-    s += params.joined(separator: ",\n") + "\n  ) {\n"
-    for f in fields { s += "    self.\(Self.bare(f.name)) = \(Self.identifier(f.name))\n" }
-    s += "    self.additionalMembers = additionalMembers\n  }\n\n"
-    // Decode: the one decoder, over any reader.
-    s += readInit(
+    // Decode: the one decoder, over any reader (in the extension, with the public initializer).
+    let reading = readInit(
       fields: fields, wireType: wireType, rules: rules,
       handshake: memberVersions.map { (versions: versions, members: $0) })
     // Encode.
@@ -523,8 +523,24 @@ package struct SwiftModelGenerator: Sendable {
     body += "    writer.writeMembers(additionalMembers, first: \(extraFirst))\n"
     if usesFirst { s += "    var first = true\n" }
     s += body
-    s += "    writer.endObject()\n  }\n}\n"
-    return s
+    s += "    writer.endObject()\n  }\n}\n\nextension \(name) {\n"
+    if !fields.isEmpty { s += publicInit(fields: fields) + "\n" }
+    // `readInit` ends with a blank line; the extension's closing brace takes its place.
+    return s + reading.dropLast() + "}\n"
+  }
+
+  /// The public initializer: every member, optional ones defaulting to absent, made with the
+  /// memberwise initializer (see `structDecl`).
+  func publicInit(fields: [FieldSpec]) -> String {
+    var s = "  /// Creates the value; optional members default to absent.\n  public init(\n"
+    var params: [String] = []
+    for f in fields {
+      params.append("    \(Self.identifier(f.name)): \(propertyType(f))" + (isOptional(f) ? " = nil" : ""))
+    }
+    params.append("    additionalMembers: JSONObject = JSONObject()")
+    s += params.joined(separator: ",\n") + "\n  ) {\n    self.init(\n      additionalMembers: additionalMembers"
+    for f in fields { s += ",\n      \(Self.bare(f.name)): \(Self.identifier(f.name))" }
+    return s + ")\n  }\n"
   }
 
   /// A Swift literal of `json`, a fragment of JSON written as it is (punctuation and member names).
@@ -599,8 +615,11 @@ package struct SwiftModelGenerator: Sendable {
     }
   }
 
-  /// `init(reading:)`: the struct's one decoder, generic over the ``ModelReader`` (the frame's bytes or
-  /// its parsed tree), checking every catalog rule as it reads.
+  /// `reading(_:)`: the struct's one decoder, generic over the ``ModelReader`` (the frame's bytes or
+  /// its parsed tree), checking every catalog rule as it reads. A static function, not an initializer:
+  /// an initializer first sets each optional member to `nil` (its implicit initial value), and with
+  /// several of them Swift 6.3 then copies the whole value where the initializer assigns it (a retain
+  /// and a release of every member).
   func readInit(
     fields: [FieldSpec], wireType: String?, rules: [FieldRule],
     handshake: (versions: [ProtocolVersion], members: [String: ModelPlan.MemberVersions])? = nil
@@ -615,13 +634,15 @@ package struct SwiftModelGenerator: Sendable {
       s += "  /// `version`: the connection's; its rules for each member (presence, null), the handshake's version\n"
       s += "  /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.\n"
       s += "  /// `nil` (no version negotiated yet): the rules every version shares.\n"
-      s += "  init<R: ModelReader>(\n"
-      s += "    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?\n"
-      s += "  ) throws(DirectPathError) {\n"
+      s += "  static func reading<R: ModelReader>(\n"
+      s += "    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?\n"
+      s += "  ) throws(DirectPathError) -> Self {\n"
     } else if wireType != nil {
-      s += "  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {\n"
+      s += "  static func reading<R: ModelReader>(\n"
+      s += "    _ r: inout R, typeConsumed: Bool = false\n"
+      s += "  ) throws(DirectPathError) -> Self {\n"
     } else {
-      s += "  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {\n"
+      s += "  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {\n"
     }
     for f in fields { s += "    var _\(Self.bare(f.name)): \(fieldType(f))? = nil\n" }
     s += "    var extra: [JSONObject.Member] = []\n"
@@ -706,14 +727,16 @@ package struct SwiftModelGenerator: Sendable {
     for f in fields where !isOptional(f) {
       s += "    guard let _\(Self.bare(f.name)) else { throw r.miss() }\n"
     }
-    for f in fields { s += "    self.\(Self.bare(f.name)) = _\(Self.bare(f.name))\n" }
-    s += "    self.additionalMembers = JSONObject(extra)\n  }\n\n"
+    // One value made by the memberwise initializer (see `structDecl`), not member by member.
+    s += "    return Self(\n      additionalMembers: JSONObject(extra)"
+    for f in fields { s += ",\n      \(Self.bare(f.name)): _\(Self.bare(f.name))" }
+    s += ")\n  }\n\n"
     if handshake == nil {
       s += "  package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {\n"
-      s += "    try Self(reading: &r)\n  }\n\n"
+      s += "    try reading(&r)\n  }\n\n"
     }
     if !rules.isEmpty {
-      s += "  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).\n"
+      s += "  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).\n"
       s += "  private static let readRules: [FieldRule] = [\n"
       // One element: no trailing comma (swift-format's rule for a one-line collection); several: each has one.
       s += rules.map { "    \(Self.ruleLiteral($0))" }.joined(separator: ",\n") + (rules.count > 1 ? ",\n" : "\n")

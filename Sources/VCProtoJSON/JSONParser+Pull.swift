@@ -262,7 +262,7 @@ extension JSONParser {
 
   /// Where the top-level `type` value's characters are, when the frame is an object whose first member
   /// is `"type"` with a string of plain ASCII (no escapes); `nil` otherwise. On success the object's
-  /// opening and that member are consumed (the generated `init(reading:typeConsumed:)` goes on from
+  /// opening and that member are consumed (the generated `reading(_:typeConsumed:)` goes on from
   /// there); on failure the position is where it was.
   package mutating func pullLeadingType() -> Key? {
     if let type = pullCompactLeadingType() { return type }

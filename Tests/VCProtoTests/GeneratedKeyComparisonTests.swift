@@ -7,7 +7,7 @@ import Testing
 @testable import VCProtoJSON
 
 /// Member names are compared as sequences of Unicode scalars (STANDARDS.md#exact-member-names) by the
-/// validator and by every generated `init(reading:)` (through its reader's `keyIs`), never with Swift's `==`.
+/// validator and by every generated `reading(_:)` (through its reader's `keyIs`), never with Swift's `==`.
 @Suite struct GeneratedKeyComparisonTests {
   /// Why `==` is not enough, even after the generated code's dispatch on the key's UTF-8 length:
   /// String equality is canonical equivalence, and some canonically equivalent names have the same

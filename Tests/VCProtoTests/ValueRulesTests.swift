@@ -306,7 +306,7 @@ import VCProtoCodegen
 
   // MARK: - The generated decoder
 
-  /// The generated `init(reading:)` calls the rules rather than restating them: every value check is a
+  /// The generated `reading(_:)` calls the rules rather than restating them: every value check is a
   /// `ValueRules.accepts` call and every cross-member check `FieldRule`'s own, never a comparison or a
   /// format check written out in the generated source.
   @Test func generatedCodeCallsTheRulesAndNeverRestatesThem() {

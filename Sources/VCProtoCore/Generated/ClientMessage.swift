@@ -168,100 +168,100 @@ public enum ClientMessage: Sendable, Hashable {
     switch r.length(of: type) {
     case 4:
       if r.keyIs(type, "ping") {
-        return .ping(try PingMessage(reading: &r, typeConsumed: typeConsumed))
+        return .ping(try PingMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 6:
       if r.keyIs(type, "prompt") {
-        return .prompt(try PromptMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .prompt(try PromptMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
     case 7:
       if r.keyIs(type, "connect") {
-        return .connect(try ConnectMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .connect(try ConnectMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
     case 9:
       if r.keyIs(type, "subscribe") {
-        return .subscribe(try SubscribeMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .subscribe(try SubscribeMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
     case 10:
       if r.keyIs(type, "disconnect") {
-        return .disconnect(try DisconnectMessage(reading: &r, typeConsumed: typeConsumed))
+        return .disconnect(try DisconnectMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 11:
       if r.keyIs(type, "unsubscribe") {
-        return .unsubscribe(try UnsubscribeMessage(reading: &r, typeConsumed: typeConsumed))
+        return .unsubscribe(try UnsubscribeMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "message_ack") {
-        return .messageAck(try MessageAckMessage(reading: &r, typeConsumed: typeConsumed))
+        return .messageAck(try MessageAckMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "upload_file") {
-        return .uploadFile(try UploadFileMessage(reading: &r, typeConsumed: typeConsumed))
+        return .uploadFile(try UploadFileMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "exit_recipe") {
-        return .exitRecipe(try ExitRecipeMessage(reading: &r, typeConsumed: typeConsumed))
+        return .exitRecipe(try ExitRecipeMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 12:
       if r.keyIs(type, "kill_session") {
-        return .killSession(try KillSessionMessage(reading: &r, typeConsumed: typeConsumed))
+        return .killSession(try KillSessionMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "start_recipe") {
-        return .startRecipe(try StartRecipeMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .startRecipe(try StartRecipeMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
     case 13:
       if r.keyIs(type, "set_directory") {
         guard version == .v0_2_0 else { return nil }
-        return .setDirectory(try SetDirectoryMessage(reading: &r, typeConsumed: typeConsumed))
+        return .setDirectory(try SetDirectoryMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "canvas_action") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .canvasAction(try CanvasActionMessage(reading: &r, typeConsumed: typeConsumed))
+        return .canvasAction(try CanvasActionMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 14:
       if r.keyIs(type, "list_resources") {
-        return .listResources(try ListResourcesMessage(reading: &r, typeConsumed: typeConsumed))
+        return .listResources(try ListResourcesMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 15:
       if r.keyIs(type, "session_deleted") {
-        return .sessionDeleted(try SessionDeletedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .sessionDeleted(try SessionDeletedMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "compact_session") {
-        return .compactSession(try CompactSessionMessage(reading: &r, typeConsumed: typeConsumed))
+        return .compactSession(try CompactSessionMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "execute_command") {
-        return .executeCommand(try ExecuteCommandMessage(reading: &r, typeConsumed: typeConsumed))
+        return .executeCommand(try ExecuteCommandMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "delete_resource") {
-        return .deleteResource(try DeleteResourceMessage(reading: &r, typeConsumed: typeConsumed))
+        return .deleteResource(try DeleteResourceMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 16:
       if r.keyIs(type, "refresh_sessions") {
-        return .refreshSessions(try RefreshSessionsMessage(reading: &r, typeConsumed: typeConsumed))
+        return .refreshSessions(try RefreshSessionsMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 18:
       if r.keyIs(type, "infer_session_name") {
-        return .inferSessionName(try InferSessionNameMessage(reading: &r, typeConsumed: typeConsumed))
+        return .inferSessionName(try InferSessionNameMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "get_command_output") {
-        return .getCommandOutput(try GetCommandOutputMessage(reading: &r, typeConsumed: typeConsumed))
+        return .getCommandOutput(try GetCommandOutputMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "supervisor_message") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .supervisorMessage(try SupervisorMessageMessage(reading: &r, typeConsumed: typeConsumed))
+        return .supervisorMessage(try SupervisorMessageMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 19:
       if r.keyIs(type, "get_command_history") {
-        return .getCommandHistory(try GetCommandHistoryMessage(reading: &r, typeConsumed: typeConsumed))
+        return .getCommandHistory(try GetCommandHistoryMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 20:
       if r.keyIs(type, "set_max_message_size") {
-        return .setMaxMessageSize(try SetMaxMessageSizeMessage(reading: &r, typeConsumed: typeConsumed))
+        return .setMaxMessageSize(try SetMaxMessageSizeMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 21:
       if r.keyIs(type, "get_available_recipes") {
-        return .getAvailableRecipes(try GetAvailableRecipesMessage(reading: &r, typeConsumed: typeConsumed))
+        return .getAvailableRecipes(try GetAvailableRecipesMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 23:
       if r.keyIs(type, "create_worktree_session") {
-        return .createWorktreeSession(try CreateWorktreeSessionMessage(reading: &r, typeConsumed: typeConsumed))
+        return .createWorktreeSession(try CreateWorktreeSessionMessage.reading(&r, typeConsumed: typeConsumed))
       }
     default: break
     }

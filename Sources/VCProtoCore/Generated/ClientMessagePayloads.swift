@@ -7,6 +7,8 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
   /// The `type` value of this message.
   public static let type = "connect"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `api_key`: Auth v1: the pre-shared key (`untethered-` + 32 lowercase hex). Required unless auth_response is sent. Optional. Secret: never logged.
   public var apiKey: String?
   /// `session_id` Optional.
@@ -30,9 +32,51 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"connect\"")
+    if let value = self.apiKey {
+      writer.appendRaw(",\"api_key\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.recentSessionsLimit {
+      writer.appendRaw(",\"recent_sessions_limit\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.protocolVersion {
+      writer.appendRaw(",\"protocol_version\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.protocolVersions {
+      writer.appendRaw(",\"protocol_versions\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.capabilities {
+      writer.appendRaw(",\"capabilities\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.authVersion {
+      writer.appendRaw(",\"auth_version\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.clientNonce {
+      writer.appendRaw(",\"client_nonce\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.authResponse {
+      writer.appendRaw(",\"auth_response\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ConnectMessage {
   /// Creates the value; optional members default to absent.
   public init(
     apiKey: String? = nil,
@@ -46,16 +90,17 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
     authResponse: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.apiKey = apiKey
-    self.sessionId = sessionId
-    self.recentSessionsLimit = recentSessionsLimit
-    self.protocolVersion = protocolVersion
-    self.protocolVersions = protocolVersions
-    self.capabilities = capabilities
-    self.authVersion = authVersion
-    self.clientNonce = clientNonce
-    self.authResponse = authResponse
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      apiKey: apiKey,
+      sessionId: sessionId,
+      recentSessionsLimit: recentSessionsLimit,
+      protocolVersion: protocolVersion,
+      protocolVersions: protocolVersions,
+      capabilities: capabilities,
+      authVersion: authVersion,
+      clientNonce: clientNonce,
+      authResponse: authResponse)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
@@ -64,9 +109,9 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
   /// `nil` (no version negotiated yet): the rules every version shares.
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) -> Self {
     var _apiKey: String? = nil
     var _sessionId: String? = nil
     var _recentSessionsLimit: Int? = nil
@@ -189,66 +234,24 @@ public struct ConnectMessage: Sendable, Hashable, JSONModel {
         count: 2,
         bits: (_authResponse != nil ? 1 : 0)
           | (_clientNonce != nil ? 2 : 0)))
-    self.apiKey = _apiKey
-    self.sessionId = _sessionId
-    self.recentSessionsLimit = _recentSessionsLimit
-    self.protocolVersion = _protocolVersion
-    self.protocolVersions = _protocolVersions
-    self.capabilities = _capabilities
-    self.authVersion = _authVersion
-    self.clientNonce = _clientNonce
-    self.authResponse = _authResponse
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      apiKey: _apiKey,
+      sessionId: _sessionId,
+      recentSessionsLimit: _recentSessionsLimit,
+      protocolVersion: _protocolVersion,
+      protocolVersions: _protocolVersions,
+      capabilities: _capabilities,
+      authVersion: _authVersion,
+      clientNonce: _clientNonce,
+      authResponse: _authResponse)
   }
 
-  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .exactlyOne(["api_key", "auth_response"]),
     .requires("auth_response", "client_nonce"),
   ]
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"connect\"")
-    if let value = self.apiKey {
-      writer.appendRaw(",\"api_key\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.recentSessionsLimit {
-      writer.appendRaw(",\"recent_sessions_limit\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.protocolVersion {
-      writer.appendRaw(",\"protocol_version\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.protocolVersions {
-      writer.appendRaw(",\"protocol_versions\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.capabilities {
-      writer.appendRaw(",\"capabilities\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.authVersion {
-      writer.appendRaw(",\"auth_version\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.clientNonce {
-      writer.appendRaw(",\"client_nonce\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.authResponse {
-      writer.appendRaw(",\"auth_response\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
-  }
 }
 
 /// The payload of `ping`: Application-level keepalive; answered with pong. Allowed before authentication.
@@ -256,25 +259,33 @@ public struct PingMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "ping"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
-  /// Creates the value; optional members default to absent.
-  public init(
-    additionalMembers: JSONObject = JSONObject()
-  ) {
+  /// Creates the value.
+  public init(additionalMembers: JSONObject = JSONObject()) {
     self.additionalMembers = additionalMembers
   }
 
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"ping\"")
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension PingMessage {
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
     var cursor = try r.beginObject(typeConsumed: typeConsumed)
@@ -290,18 +301,12 @@ public struct PingMessage: Sendable, Hashable, JSONModel, ModelReadable {
       }
       try r.readExtra(key, into: &extra)
     }
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra))
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"ping\"")
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -310,6 +315,8 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadab
   /// The `type` value of this message.
   public static let type = "subscribe"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `last_message_id`: The newest message the client holds; an unknown id means the full history. Optional.
@@ -319,24 +326,39 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadab
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"subscribe\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    if let value = self.lastMessageId {
+      writer.appendRaw(",\"last_message_id\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SubscribeMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     lastMessageId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.lastMessageId = lastMessageId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      lastMessageId: lastMessageId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var extra: [JSONObject.Member] = []
@@ -372,26 +394,14 @@ public struct SubscribeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadab
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.lastMessageId = _lastMessageId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      lastMessageId: _lastMessageId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"subscribe\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    if let value = self.lastMessageId {
-      writer.appendRaw(",\"last_message_id\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -400,6 +410,8 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadab
   /// The `type` value of this message.
   public static let type = "subscribe"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `last_message_id`: Gone in 0.4.0: the server answers a non-null value with error unsupported_subscribe_field (null is tolerated). Use last_seq. Optional.
@@ -411,9 +423,25 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadab
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"subscribe\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    if let value = self.lastMessageId {
+      writer.appendRaw(",\"last_message_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.lastSeq {
+      writer.appendRaw(",\"last_seq\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SubscribeMessageV0_4_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -421,16 +449,19 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadab
     lastSeq: Int? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.lastMessageId = lastMessageId
-    self.lastSeq = lastSeq
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      lastMessageId: lastMessageId,
+      lastSeq: lastSeq)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _lastMessageId: String? = nil
     var _lastSeq: Int? = nil
@@ -478,31 +509,15 @@ public struct SubscribeMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadab
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.lastMessageId = _lastMessageId
-    self.lastSeq = _lastSeq
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      lastMessageId: _lastMessageId,
+      lastSeq: _lastSeq)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"subscribe\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    if let value = self.lastMessageId {
-      writer.appendRaw(",\"last_message_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.lastSeq {
-      writer.appendRaw(",\"last_seq\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -511,6 +526,8 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
   /// The `type` value of this message.
   public static let type = "subscribe"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `from_offset`: The raw line offset to read from (the highest next_offset merged; 0 or null: from the start). Not a non-negative integer: error invalid_subscribe. Optional.
@@ -522,9 +539,25 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"subscribe\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    if let value = self.fromOffset {
+      writer.appendRaw(",\"from_offset\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.fileSignatureSeen {
+      writer.appendRaw(",\"file_signature_seen\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SubscribeMessageV0_5_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -532,16 +565,19 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
     fileSignatureSeen: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.fromOffset = fromOffset
-    self.fileSignatureSeen = fileSignatureSeen
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      fromOffset: fromOffset,
+      fileSignatureSeen: fileSignatureSeen)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _fromOffset: Int? = nil
     var _fileSignatureSeen: String? = nil
@@ -588,31 +624,15 @@ public struct SubscribeMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadab
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.fromOffset = _fromOffset
-    self.fileSignatureSeen = _fileSignatureSeen
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      fromOffset: _fromOffset,
+      fileSignatureSeen: _fileSignatureSeen)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"subscribe\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    if let value = self.fromOffset {
-      writer.appendRaw(",\"from_offset\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.fileSignatureSeen {
-      writer.appendRaw(",\"file_signature_seen\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -648,14 +668,14 @@ public enum SubscribeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SubscribeMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_2_0(try SubscribeMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_4_0(try SubscribeMessageV0_4_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_5_0(try SubscribeMessageV0_5_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try SubscribeMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_2_0(try SubscribeMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_4_0(try SubscribeMessageV0_4_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_5_0(try SubscribeMessageV0_5_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -674,6 +694,8 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "unsubscribe"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id` Optional.
   public var sessionId: String?
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -681,22 +703,35 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"unsubscribe\"")
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension UnsubscribeMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -722,17 +757,33 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, ModelReadable {
       }
       try r.readExtra(key, into: &extra)
     }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
+  }
+}
+
+/// The payload of `session_deleted`: Tells the backend the client removed a session locally, so it stops pushing it.
+public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The `type` value of this message.
+  public static let type = "session_deleted"
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `session_id` Optional.
+  public var sessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
   }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"unsubscribe\"")
+    writer.appendRaw("{\"type\":\"session_deleted\"")
     if let value = self.sessionId {
       writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
@@ -742,34 +793,23 @@ public struct UnsubscribeMessage: Sendable, Hashable, JSONModel, ModelReadable {
   }
 }
 
-/// The payload of `session_deleted`: Tells the backend the client removed a session locally, so it stops pushing it.
-public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The `type` value of this message.
-  public static let type = "session_deleted"
-
-  /// `session_id` Optional.
-  public var sessionId: String?
-  /// The capabilities needed to send this value: the message's own and those of set extension members.
-  public var requiredCapabilities: [String] {
-    []
-  }
-
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension SessionDeletedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -795,23 +835,13 @@ public struct SessionDeletedMessage: Sendable, Hashable, JSONModel, ModelReadabl
       }
       try r.readExtra(key, into: &extra)
     }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_deleted\"")
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -820,6 +850,8 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "prompt"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `text`
   public var text: String
   /// `new_session_id` Optional.
@@ -843,9 +875,45 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
     return capabilities
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"prompt\"")
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    if let value = self.newSessionId {
+      writer.appendRaw(",\"new_session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.resumeSessionId {
+      writer.appendRaw(",\"resume_session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.workingDirectory {
+      writer.appendRaw(",\"working_directory\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.systemPrompt {
+      writer.appendRaw(",\"system_prompt\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.iosSessionId {
+      writer.appendRaw(",\"ios_session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.idempotencyKey {
+      writer.appendRaw(",\"idempotency_key\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension PromptMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     text: String,
@@ -858,21 +926,24 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
     idempotencyKey: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.text = text
-    self.newSessionId = newSessionId
-    self.resumeSessionId = resumeSessionId
-    self.workingDirectory = workingDirectory
-    self.systemPrompt = systemPrompt
-    self.sessionId = sessionId
-    self.iosSessionId = iosSessionId
-    self.idempotencyKey = idempotencyKey
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      text: text,
+      newSessionId: newSessionId,
+      resumeSessionId: resumeSessionId,
+      workingDirectory: workingDirectory,
+      systemPrompt: systemPrompt,
+      sessionId: sessionId,
+      iosSessionId: iosSessionId,
+      idempotencyKey: idempotencyKey)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -970,62 +1041,26 @@ public struct PromptMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
         bits: (_newSessionId != nil ? 1 : 0)
           | (_resumeSessionId != nil ? 2 : 0)))
     guard let _text else { throw r.miss() }
-    self.text = _text
-    self.newSessionId = _newSessionId
-    self.resumeSessionId = _resumeSessionId
-    self.workingDirectory = _workingDirectory
-    self.systemPrompt = _systemPrompt
-    self.sessionId = _sessionId
-    self.iosSessionId = _iosSessionId
-    self.idempotencyKey = _idempotencyKey
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      text: _text,
+      newSessionId: _newSessionId,
+      resumeSessionId: _resumeSessionId,
+      workingDirectory: _workingDirectory,
+      systemPrompt: _systemPrompt,
+      sessionId: _sessionId,
+      iosSessionId: _iosSessionId,
+      idempotencyKey: _idempotencyKey)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
 
-  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .mutuallyExclusive(["new_session_id", "resume_session_id"])
   ]
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"prompt\"")
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    if let value = self.newSessionId {
-      writer.appendRaw(",\"new_session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.resumeSessionId {
-      writer.appendRaw(",\"resume_session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.workingDirectory {
-      writer.appendRaw(",\"working_directory\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.systemPrompt {
-      writer.appendRaw(",\"system_prompt\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.iosSessionId {
-      writer.appendRaw(",\"ios_session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.idempotencyKey {
-      writer.appendRaw(",\"idempotency_key\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
-  }
 }
 
 /// The payload of `prompt` (protocol 0.3.0-0.5.0): Sends user text to a Claude session: a new one (new_session_id) or an existing one (resume_session_id).
@@ -1045,6 +1080,8 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
     case opencode = "opencode"
   }
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `text`
   public var text: String
   /// `new_session_id` Optional.
@@ -1070,9 +1107,49 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
     return capabilities
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"prompt\"")
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    if let value = self.newSessionId {
+      writer.appendRaw(",\"new_session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.resumeSessionId {
+      writer.appendRaw(",\"resume_session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.workingDirectory {
+      writer.appendRaw(",\"working_directory\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.provider {
+      writer.appendRaw(",\"provider\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.systemPrompt {
+      writer.appendRaw(",\"system_prompt\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.iosSessionId {
+      writer.appendRaw(",\"ios_session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.idempotencyKey {
+      writer.appendRaw(",\"idempotency_key\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension PromptMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     text: String,
@@ -1086,22 +1163,25 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
     idempotencyKey: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.text = text
-    self.newSessionId = newSessionId
-    self.resumeSessionId = resumeSessionId
-    self.workingDirectory = workingDirectory
-    self.provider = provider
-    self.systemPrompt = systemPrompt
-    self.sessionId = sessionId
-    self.iosSessionId = iosSessionId
-    self.idempotencyKey = idempotencyKey
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      text: text,
+      newSessionId: newSessionId,
+      resumeSessionId: resumeSessionId,
+      workingDirectory: workingDirectory,
+      provider: provider,
+      systemPrompt: systemPrompt,
+      sessionId: sessionId,
+      iosSessionId: iosSessionId,
+      idempotencyKey: idempotencyKey)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _text: String? = nil
     var _newSessionId: String? = nil
     var _resumeSessionId: String? = nil
@@ -1209,67 +1289,27 @@ public struct PromptMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
         bits: (_newSessionId != nil ? 1 : 0)
           | (_resumeSessionId != nil ? 2 : 0)))
     guard let _text else { throw r.miss() }
-    self.text = _text
-    self.newSessionId = _newSessionId
-    self.resumeSessionId = _resumeSessionId
-    self.workingDirectory = _workingDirectory
-    self.provider = _provider
-    self.systemPrompt = _systemPrompt
-    self.sessionId = _sessionId
-    self.iosSessionId = _iosSessionId
-    self.idempotencyKey = _idempotencyKey
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      text: _text,
+      newSessionId: _newSessionId,
+      resumeSessionId: _resumeSessionId,
+      workingDirectory: _workingDirectory,
+      provider: _provider,
+      systemPrompt: _systemPrompt,
+      sessionId: _sessionId,
+      iosSessionId: _iosSessionId,
+      idempotencyKey: _idempotencyKey)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
 
-  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .mutuallyExclusive(["new_session_id", "resume_session_id"])
   ]
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"prompt\"")
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    if let value = self.newSessionId {
-      writer.appendRaw(",\"new_session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.resumeSessionId {
-      writer.appendRaw(",\"resume_session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.workingDirectory {
-      writer.appendRaw(",\"working_directory\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.provider {
-      writer.appendRaw(",\"provider\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.systemPrompt {
-      writer.appendRaw(",\"system_prompt\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.iosSessionId {
-      writer.appendRaw(",\"ios_session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.idempotencyKey {
-      writer.appendRaw(",\"idempotency_key\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
-  }
 }
 
 /// The payload of `prompt`, whose members differ between protocol versions: one case per span of
@@ -1300,14 +1340,14 @@ public enum PromptMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try PromptMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try PromptMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try PromptMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try PromptMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try PromptMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try PromptMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try PromptMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try PromptMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -1325,6 +1365,8 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "set_directory"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `path`
   public var path: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -1332,22 +1374,33 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"set_directory\"")
+    writer.appendRaw(",\"path\":")
+    self.path.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SetDirectoryMessage {
   /// Creates the value; optional members default to absent.
   public init(
     path: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.path = path
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      path: path)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _path: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -1372,21 +1425,13 @@ public struct SetDirectoryMessage: Sendable, Hashable, JSONModel, ModelReadable 
       try r.readExtra(key, into: &extra)
     }
     guard let _path else { throw r.miss() }
-    self.path = _path
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      path: _path)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"set_directory\"")
-    writer.appendRaw(",\"path\":")
-    self.path.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1395,6 +1440,8 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "set_max_message_size"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `size_kb`
   public var sizeKb: Int
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -1402,22 +1449,33 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"set_max_message_size\"")
+    writer.appendRaw(",\"size_kb\":")
+    self.sizeKb.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SetMaxMessageSizeMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sizeKb: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sizeKb = sizeKb
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sizeKb: sizeKb)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sizeKb: Int? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -1444,21 +1502,13 @@ public struct SetMaxMessageSizeMessage: Sendable, Hashable, JSONModel, ModelRead
       try r.readExtra(key, into: &extra)
     }
     guard let _sizeKb else { throw r.miss() }
-    self.sizeKb = _sizeKb
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sizeKb: _sizeKb)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"set_max_message_size\"")
-    writer.appendRaw(",\"size_kb\":")
-    self.sizeKb.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1467,6 +1517,8 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "message_ack"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message_id`: The message_id of the frame being acknowledged.
   public var messageId: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -1474,22 +1526,33 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"message_ack\"")
+    writer.appendRaw(",\"message_id\":")
+    self.messageId.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension MessageAckMessage {
   /// Creates the value; optional members default to absent.
   public init(
     messageId: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.messageId = messageId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      messageId: messageId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _messageId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -1515,21 +1578,13 @@ public struct MessageAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _messageId else { throw r.miss() }
-    self.messageId = _messageId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      messageId: _messageId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"message_ack\"")
-    writer.appendRaw(",\"message_id\":")
-    self.messageId.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1538,6 +1593,8 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, ModelReadabl
   /// The `type` value of this message.
   public static let type = "compact_session"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -1545,22 +1602,33 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, ModelReadabl
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"compact_session\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CompactSessionMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -1586,21 +1654,13 @@ public struct CompactSessionMessage: Sendable, Hashable, JSONModel, ModelReadabl
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"compact_session\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1609,6 +1669,8 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "kill_session"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -1616,22 +1678,33 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"kill_session\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension KillSessionMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -1657,21 +1730,13 @@ public struct KillSessionMessage: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"kill_session\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1680,6 +1745,8 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
   /// The `type` value of this message.
   public static let type = "infer_session_name"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `message_text`
@@ -1689,24 +1756,37 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"infer_session_name\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"message_text\":")
+    self.messageText.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension InferSessionNameMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     messageText: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.messageText = messageText
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      messageText: messageText)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _messageText: String? = nil
     var extra: [JSONObject.Member] = []
@@ -1742,24 +1822,14 @@ public struct InferSessionNameMessage: Sendable, Hashable, JSONModel, ModelReada
     }
     guard let _sessionId else { throw r.miss() }
     guard let _messageText else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.messageText = _messageText
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      messageText: _messageText)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"infer_session_name\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"message_text\":")
-    self.messageText.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1768,6 +1838,8 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
   /// The `type` value of this message.
   public static let type = "create_worktree_session"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_name`
   public var sessionName: String
   /// `parent_directory`
@@ -1777,24 +1849,37 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"create_worktree_session\"")
+    writer.appendRaw(",\"session_name\":")
+    self.sessionName.encodeField(to: &writer)
+    writer.appendRaw(",\"parent_directory\":")
+    self.parentDirectory.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CreateWorktreeSessionMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionName: String,
     parentDirectory: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionName = sessionName
-    self.parentDirectory = parentDirectory
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionName: sessionName,
+      parentDirectory: parentDirectory)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionName: String? = nil
     var _parentDirectory: String? = nil
     var extra: [JSONObject.Member] = []
@@ -1830,24 +1915,14 @@ public struct CreateWorktreeSessionMessage: Sendable, Hashable, JSONModel, Model
     }
     guard let _sessionName else { throw r.miss() }
     guard let _parentDirectory else { throw r.miss() }
-    self.sessionName = _sessionName
-    self.parentDirectory = _parentDirectory
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionName: _sessionName,
+      parentDirectory: _parentDirectory)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"create_worktree_session\"")
-    writer.appendRaw(",\"session_name\":")
-    self.sessionName.encodeField(to: &writer)
-    writer.appendRaw(",\"parent_directory\":")
-    self.parentDirectory.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1856,6 +1931,8 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
   /// The `type` value of this message.
   public static let type = "execute_command"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_id`
   public var commandId: String
   /// `working_directory`
@@ -1865,24 +1942,37 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"execute_command\"")
+    writer.appendRaw(",\"command_id\":")
+    self.commandId.encodeField(to: &writer)
+    writer.appendRaw(",\"working_directory\":")
+    self.workingDirectory.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ExecuteCommandMessage {
   /// Creates the value; optional members default to absent.
   public init(
     commandId: String,
     workingDirectory: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandId = commandId
-    self.workingDirectory = workingDirectory
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandId: commandId,
+      workingDirectory: workingDirectory)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _commandId: String? = nil
     var _workingDirectory: String? = nil
     var extra: [JSONObject.Member] = []
@@ -1918,24 +2008,14 @@ public struct ExecuteCommandMessage: Sendable, Hashable, JSONModel, ModelReadabl
     }
     guard let _commandId else { throw r.miss() }
     guard let _workingDirectory else { throw r.miss() }
-    self.commandId = _commandId
-    self.workingDirectory = _workingDirectory
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandId: _commandId,
+      workingDirectory: _workingDirectory)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"execute_command\"")
-    writer.appendRaw(",\"command_id\":")
-    self.commandId.encodeField(to: &writer)
-    writer.appendRaw(",\"working_directory\":")
-    self.workingDirectory.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1944,6 +2024,8 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "get_command_history"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `working_directory` Optional.
   public var workingDirectory: String?
   /// `limit` Optional.
@@ -1953,24 +2035,41 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"get_command_history\"")
+    if let value = self.workingDirectory {
+      writer.appendRaw(",\"working_directory\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.limit {
+      writer.appendRaw(",\"limit\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension GetCommandHistoryMessage {
   /// Creates the value; optional members default to absent.
   public init(
     workingDirectory: String? = nil,
     limit: Int? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.workingDirectory = workingDirectory
-    self.limit = limit
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      workingDirectory: workingDirectory,
+      limit: limit)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _workingDirectory: String? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
@@ -2006,28 +2105,14 @@ public struct GetCommandHistoryMessage: Sendable, Hashable, JSONModel, ModelRead
       }
       try r.readExtra(key, into: &extra)
     }
-    self.workingDirectory = _workingDirectory
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      workingDirectory: _workingDirectory,
+      limit: _limit)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"get_command_history\"")
-    if let value = self.workingDirectory {
-      writer.appendRaw(",\"working_directory\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.limit {
-      writer.appendRaw(",\"limit\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2036,6 +2121,8 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, ModelReada
   /// The `type` value of this message.
   public static let type = "get_command_output"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_session_id`
   public var commandSessionId: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -2043,22 +2130,33 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, ModelReada
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"get_command_output\"")
+    writer.appendRaw(",\"command_session_id\":")
+    self.commandSessionId.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension GetCommandOutputMessage {
   /// Creates the value; optional members default to absent.
   public init(
     commandSessionId: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandSessionId = commandSessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandSessionId: commandSessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _commandSessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -2084,21 +2182,13 @@ public struct GetCommandOutputMessage: Sendable, Hashable, JSONModel, ModelReada
       try r.readExtra(key, into: &extra)
     }
     guard let _commandSessionId else { throw r.miss() }
-    self.commandSessionId = _commandSessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandSessionId: _commandSessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"get_command_output\"")
-    writer.appendRaw(",\"command_session_id\":")
-    self.commandSessionId.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2107,6 +2197,8 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "upload_file"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `filename`
   public var filename: String
   /// `content`
@@ -2118,9 +2210,21 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"upload_file\"")
+    writer.appendRaw(",\"filename\":")
+    self.filename.encodeField(to: &writer)
+    writer.appendRaw(",\"content\":")
+    self.content.encodeField(to: &writer)
+    writer.appendRaw(",\"storage_location\":")
+    self.storageLocation.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension UploadFileMessage {
   /// Creates the value; optional members default to absent.
   public init(
     filename: String,
@@ -2128,16 +2232,19 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
     storageLocation: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.filename = filename
-    self.content = content
-    self.storageLocation = storageLocation
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      filename: filename,
+      content: content,
+      storageLocation: storageLocation)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _filename: String? = nil
     var _content: String? = nil
     var _storageLocation: String? = nil
@@ -2183,27 +2290,15 @@ public struct UploadFileMessage: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _filename else { throw r.miss() }
     guard let _content else { throw r.miss() }
     guard let _storageLocation else { throw r.miss() }
-    self.filename = _filename
-    self.content = _content
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      filename: _filename,
+      content: _content,
+      storageLocation: _storageLocation)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"upload_file\"")
-    writer.appendRaw(",\"filename\":")
-    self.filename.encodeField(to: &writer)
-    writer.appendRaw(",\"content\":")
-    self.content.encodeField(to: &writer)
-    writer.appendRaw(",\"storage_location\":")
-    self.storageLocation.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2212,6 +2307,8 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, ModelReadable
   /// The `type` value of this message.
   public static let type = "list_resources"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `storage_location`
   public var storageLocation: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -2219,22 +2316,33 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, ModelReadable
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"list_resources\"")
+    writer.appendRaw(",\"storage_location\":")
+    self.storageLocation.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ListResourcesMessage {
   /// Creates the value; optional members default to absent.
   public init(
     storageLocation: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.storageLocation = storageLocation
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      storageLocation: storageLocation)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -2260,21 +2368,13 @@ public struct ListResourcesMessage: Sendable, Hashable, JSONModel, ModelReadable
       try r.readExtra(key, into: &extra)
     }
     guard let _storageLocation else { throw r.miss() }
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      storageLocation: _storageLocation)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"list_resources\"")
-    writer.appendRaw(",\"storage_location\":")
-    self.storageLocation.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2283,6 +2383,8 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
   /// The `type` value of this message.
   public static let type = "delete_resource"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `filename`
   public var filename: String
   /// `storage_location`
@@ -2292,24 +2394,37 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"delete_resource\"")
+    writer.appendRaw(",\"filename\":")
+    self.filename.encodeField(to: &writer)
+    writer.appendRaw(",\"storage_location\":")
+    self.storageLocation.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension DeleteResourceMessage {
   /// Creates the value; optional members default to absent.
   public init(
     filename: String,
     storageLocation: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.filename = filename
-    self.storageLocation = storageLocation
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      filename: filename,
+      storageLocation: storageLocation)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _filename: String? = nil
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
@@ -2345,24 +2460,14 @@ public struct DeleteResourceMessage: Sendable, Hashable, JSONModel, ModelReadabl
     }
     guard let _filename else { throw r.miss() }
     guard let _storageLocation else { throw r.miss() }
-    self.filename = _filename
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      filename: _filename,
+      storageLocation: _storageLocation)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"delete_resource\"")
-    writer.appendRaw(",\"filename\":")
-    self.filename.encodeField(to: &writer)
-    writer.appendRaw(",\"storage_location\":")
-    self.storageLocation.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2371,6 +2476,8 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "start_recipe"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `recipe_id`
@@ -2382,9 +2489,23 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"start_recipe\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"recipe_id\":")
+    self.recipeId.encodeField(to: &writer)
+    if let value = self.workingDirectory {
+      writer.appendRaw(",\"working_directory\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension StartRecipeMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -2392,16 +2513,19 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
     workingDirectory: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.recipeId = recipeId
-    self.workingDirectory = workingDirectory
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      recipeId: recipeId,
+      workingDirectory: workingDirectory)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
@@ -2447,29 +2571,15 @@ public struct StartRecipeMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
     }
     guard let _sessionId else { throw r.miss() }
     guard let _recipeId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.recipeId = _recipeId
-    self.workingDirectory = _workingDirectory
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      recipeId: _recipeId,
+      workingDirectory: _workingDirectory)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"start_recipe\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"recipe_id\":")
-    self.recipeId.encodeField(to: &writer)
-    if let value = self.workingDirectory {
-      writer.appendRaw(",\"working_directory\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2478,6 +2588,8 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "start_recipe"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `recipe_id`
@@ -2491,9 +2603,27 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"start_recipe\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"recipe_id\":")
+    self.recipeId.encodeField(to: &writer)
+    if let value = self.workingDirectory {
+      writer.appendRaw(",\"working_directory\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.provider {
+      writer.appendRaw(",\"provider\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension StartRecipeMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -2502,17 +2632,20 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
     provider: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.recipeId = recipeId
-    self.workingDirectory = workingDirectory
-    self.provider = provider
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      recipeId: recipeId,
+      workingDirectory: workingDirectory,
+      provider: provider)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _recipeId: String? = nil
     var _workingDirectory: String? = nil
@@ -2568,34 +2701,16 @@ public struct StartRecipeMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
     }
     guard let _sessionId else { throw r.miss() }
     guard let _recipeId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.recipeId = _recipeId
-    self.workingDirectory = _workingDirectory
-    self.provider = _provider
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      recipeId: _recipeId,
+      workingDirectory: _workingDirectory,
+      provider: _provider)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"start_recipe\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"recipe_id\":")
-    self.recipeId.encodeField(to: &writer)
-    if let value = self.workingDirectory {
-      writer.appendRaw(",\"working_directory\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.provider {
-      writer.appendRaw(",\"provider\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2627,14 +2742,14 @@ public enum StartRecipeMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try StartRecipeMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try StartRecipeMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try StartRecipeMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try StartRecipeMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try StartRecipeMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try StartRecipeMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -2652,6 +2767,8 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "exit_recipe"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -2659,22 +2776,33 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"exit_recipe\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ExitRecipeMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -2700,21 +2828,13 @@ public struct ExitRecipeMessage: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"exit_recipe\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2723,25 +2843,33 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelRe
   /// The `type` value of this message.
   public static let type = "get_available_recipes"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
-  /// Creates the value; optional members default to absent.
-  public init(
-    additionalMembers: JSONObject = JSONObject()
-  ) {
+  /// Creates the value.
+  public init(additionalMembers: JSONObject = JSONObject()) {
     self.additionalMembers = additionalMembers
   }
 
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"get_available_recipes\"")
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension GetAvailableRecipesMessage {
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
     var cursor = try r.beginObject(typeConsumed: typeConsumed)
@@ -2757,18 +2885,12 @@ public struct GetAvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelRe
       }
       try r.readExtra(key, into: &extra)
     }
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra))
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"get_available_recipes\"")
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2777,6 +2899,8 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, ModelReadab
   /// The `type` value of this message.
   public static let type = "refresh_sessions"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `recent_sessions_limit` Optional.
   public var recentSessionsLimit: Int?
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -2784,22 +2908,35 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, ModelReadab
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"refresh_sessions\"")
+    if let value = self.recentSessionsLimit {
+      writer.appendRaw(",\"recent_sessions_limit\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension RefreshSessionsMessage {
   /// Creates the value; optional members default to absent.
   public init(
     recentSessionsLimit: Int? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.recentSessionsLimit = recentSessionsLimit
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      recentSessionsLimit: recentSessionsLimit)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _recentSessionsLimit: Int? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -2825,23 +2962,13 @@ public struct RefreshSessionsMessage: Sendable, Hashable, JSONModel, ModelReadab
       }
       try r.readExtra(key, into: &extra)
     }
-    self.recentSessionsLimit = _recentSessionsLimit
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      recentSessionsLimit: _recentSessionsLimit)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"refresh_sessions\"")
-    if let value = self.recentSessionsLimit {
-      writer.appendRaw(",\"recent_sessions_limit\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2850,6 +2977,8 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "supervisor_message"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `text`
   public var text: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -2857,22 +2986,33 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"supervisor_message\"")
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SupervisorMessageMessage {
   /// Creates the value; optional members default to absent.
   public init(
     text: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.text = text
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      text: text)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _text: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -2897,21 +3037,13 @@ public struct SupervisorMessageMessage: Sendable, Hashable, JSONModel, ModelRead
       try r.readExtra(key, into: &extra)
     }
     guard let _text else { throw r.miss() }
-    self.text = _text
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      text: _text)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"supervisor_message\"")
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2920,6 +3052,8 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "canvas_action"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `callback_id`
   public var callbackId: String
   /// `action`
@@ -2929,24 +3063,37 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"canvas_action\"")
+    writer.appendRaw(",\"callback_id\":")
+    self.callbackId.encodeField(to: &writer)
+    writer.appendRaw(",\"action\":")
+    self.action.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CanvasActionMessage {
   /// Creates the value; optional members default to absent.
   public init(
     callbackId: String,
     action: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.callbackId = callbackId
-    self.action = action
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      callbackId: callbackId,
+      action: action)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _callbackId: String? = nil
     var _action: String? = nil
     var extra: [JSONObject.Member] = []
@@ -2982,24 +3129,14 @@ public struct CanvasActionMessage: Sendable, Hashable, JSONModel, ModelReadable 
     }
     guard let _callbackId else { throw r.miss() }
     guard let _action else { throw r.miss() }
-    self.callbackId = _callbackId
-    self.action = _action
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      callbackId: _callbackId,
+      action: _action)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"canvas_action\"")
-    writer.appendRaw(",\"callback_id\":")
-    self.callbackId.encodeField(to: &writer)
-    writer.appendRaw(",\"action\":")
-    self.action.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3008,6 +3145,8 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "disconnect"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `reason`: Why the client disconnects (open set).
   public var reason: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -3016,22 +3155,33 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, ModelReadable {
     return capabilities
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"disconnect\"")
+    writer.appendRaw(",\"reason\":")
+    self.reason.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension DisconnectMessage {
   /// Creates the value; optional members default to absent.
   public init(
     reason: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.reason = reason
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      reason: reason)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _reason: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -3057,20 +3207,12 @@ public struct DisconnectMessage: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _reason else { throw r.miss() }
-    self.reason = _reason
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      reason: _reason)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"disconnect\"")
-    writer.appendRaw(",\"reason\":")
-    self.reason.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }

@@ -263,162 +263,162 @@ public enum ServerMessage: Sendable, Hashable {
     switch r.length(of: type) {
     case 3:
       if r.keyIs(type, "ack") {
-        return .ack(try AckMessage(reading: &r, typeConsumed: typeConsumed))
+        return .ack(try AckMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 4:
       if r.keyIs(type, "pong") {
-        return .pong(try PongMessage(reading: &r, typeConsumed: typeConsumed))
+        return .pong(try PongMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 5:
       if r.keyIs(type, "hello") {
-        return .hello(try HelloMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .hello(try HelloMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "error") {
-        return .error(try ErrorMessage(reading: &r, typeConsumed: typeConsumed))
+        return .error(try ErrorMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 6:
       if r.keyIs(type, "replay") {
-        return .replay(try ReplayMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .replay(try ReplayMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
     case 8:
       if r.keyIs(type, "response") {
-        return .response(try ResponseMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .response(try ResponseMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "draining") {
-        return .draining(try DrainingMessage(reading: &r, typeConsumed: typeConsumed))
+        return .draining(try DrainingMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 9:
       if r.keyIs(type, "connected") {
-        return .connected(try ConnectedMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .connected(try ConnectedMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "tts_speak") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .ttsSpeak(try TtsSpeakMessage(reading: &r, typeConsumed: typeConsumed))
+        return .ttsSpeak(try TtsSpeakMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "heartbeat") {
-        return .heartbeat(try HeartbeatMessage(reading: &r, typeConsumed: typeConsumed))
+        return .heartbeat(try HeartbeatMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 10:
       if r.keyIs(type, "auth_error") {
-        return .authError(try AuthErrorMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .authError(try AuthErrorMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
     case 11:
       if r.keyIs(type, "connect_ack") {
         guard version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .connectAck(try ConnectAckMessage(reading: &r, typeConsumed: typeConsumed))
+        return .connectAck(try ConnectAckMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 12:
       if r.keyIs(type, "session_list") {
-        return .sessionList(try SessionListMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .sessionList(try SessionListMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
     case 13:
       if r.keyIs(type, "session_ready") {
-        return .sessionReady(try SessionReadyMessage(reading: &r, typeConsumed: typeConsumed))
+        return .sessionReady(try SessionReadyMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "turn_complete") {
-        return .turnComplete(try TurnCompleteMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .turnComplete(try TurnCompleteMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "command_error") {
-        return .commandError(try CommandErrorMessage(reading: &r, typeConsumed: typeConsumed))
+        return .commandError(try CommandErrorMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "file_uploaded") {
-        return .fileUploaded(try FileUploadedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .fileUploaded(try FileUploadedMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "recipe_exited") {
-        return .recipeExited(try RecipeExitedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .recipeExited(try RecipeExitedMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "canvas_update") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .canvasUpdate(try CanvasUpdateMessage(reading: &r, typeConsumed: typeConsumed))
+        return .canvasUpdate(try CanvasUpdateMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 14:
       if r.keyIs(type, "session_locked") {
         guard version == .v0_2_0 else { return nil }
-        return .sessionLocked(try SessionLockedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .sessionLocked(try SessionLockedMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "session_killed") {
-        return .sessionKilled(try SessionKilledMessage(reading: &r, typeConsumed: typeConsumed))
+        return .sessionKilled(try SessionKilledMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "command_output") {
-        return .commandOutput(try CommandOutputMessage(reading: &r, typeConsumed: typeConsumed))
+        return .commandOutput(try CommandOutputMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "resources_list") {
-        return .resourcesList(try ResourcesListMessage(reading: &r, typeConsumed: typeConsumed))
+        return .resourcesList(try ResourcesListMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "recipe_started") {
-        return .recipeStarted(try RecipeStartedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .recipeStarted(try RecipeStartedMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 15:
       if r.keyIs(type, "recent_sessions") {
-        return .recentSessions(try RecentSessionsMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .recentSessions(try RecentSessionsMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "session_history") {
-        return .sessionHistory(try SessionHistoryMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .sessionHistory(try SessionHistoryMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "session_updated") {
-        return .sessionUpdated(try SessionUpdatedMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .sessionUpdated(try SessionUpdatedMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "session_created") {
-        return .sessionCreated(try SessionCreatedMessage(reading: &r, typeConsumed: typeConsumed, version: version))
+        return .sessionCreated(try SessionCreatedMessage.reading(&r, typeConsumed: typeConsumed, version: version))
       }
       if r.keyIs(type, "command_started") {
-        return .commandStarted(try CommandStartedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .commandStarted(try CommandStartedMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "command_history") {
-        return .commandHistory(try CommandHistoryMessage(reading: &r, typeConsumed: typeConsumed))
+        return .commandHistory(try CommandHistoryMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 16:
       if r.keyIs(type, "infer_name_error") {
-        return .inferNameError(try InferNameErrorMessage(reading: &r, typeConsumed: typeConsumed))
+        return .inferNameError(try InferNameErrorMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "compaction_error") {
-        return .compactionError(try CompactionErrorMessage(reading: &r, typeConsumed: typeConsumed))
+        return .compactionError(try CompactionErrorMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "command_complete") {
-        return .commandComplete(try CommandCompleteMessage(reading: &r, typeConsumed: typeConsumed))
+        return .commandComplete(try CommandCompleteMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "resource_deleted") {
-        return .resourceDeleted(try ResourceDeletedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .resourceDeleted(try ResourceDeletedMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 17:
       if r.keyIs(type, "available_recipes") {
-        return .availableRecipes(try AvailableRecipesMessage(reading: &r, typeConsumed: typeConsumed))
+        return .availableRecipes(try AvailableRecipesMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 18:
       if r.keyIs(type, "available_commands") {
-        return .availableCommands(try AvailableCommandsMessage(reading: &r, typeConsumed: typeConsumed))
+        return .availableCommands(try AvailableCommandsMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 19:
       if r.keyIs(type, "compaction_complete") {
-        return .compactionComplete(try CompactionCompleteMessage(reading: &r, typeConsumed: typeConsumed))
+        return .compactionComplete(try CompactionCompleteMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "command_output_full") {
-        return .commandOutputFull(try CommandOutputFullMessage(reading: &r, typeConsumed: typeConsumed))
+        return .commandOutputFull(try CommandOutputFullMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "recipe_step_started") {
-        return .recipeStepStarted(try RecipeStepStartedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .recipeStepStarted(try RecipeStepStartedMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "orchestration_retry") {
-        return .orchestrationRetry(try OrchestrationRetryMessage(reading: &r, typeConsumed: typeConsumed))
+        return .orchestrationRetry(try OrchestrationRetryMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "supervisor_thinking") {
         guard version == .v0_3_0 || version == .v0_4_0 || version == .v0_5_0 else { return nil }
-        return .supervisorThinking(try SupervisorThinkingMessage(reading: &r, typeConsumed: typeConsumed))
+        return .supervisorThinking(try SupervisorThinkingMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 21:
       if r.keyIs(type, "session_name_inferred") {
-        return .sessionNameInferred(try SessionNameInferredMessage(reading: &r, typeConsumed: typeConsumed))
+        return .sessionNameInferred(try SessionNameInferredMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 22:
       if r.keyIs(type, "worktree_session_error") {
-        return .worktreeSessionError(try WorktreeSessionErrorMessage(reading: &r, typeConsumed: typeConsumed))
+        return .worktreeSessionError(try WorktreeSessionErrorMessage.reading(&r, typeConsumed: typeConsumed))
       }
       if r.keyIs(type, "recipe_step_transition") {
-        return .recipeStepTransition(try RecipeStepTransitionMessage(reading: &r, typeConsumed: typeConsumed))
+        return .recipeStepTransition(try RecipeStepTransitionMessage.reading(&r, typeConsumed: typeConsumed))
       }
     case 24:
       if r.keyIs(type, "worktree_session_created") {
-        return .worktreeSessionCreated(try WorktreeSessionCreatedMessage(reading: &r, typeConsumed: typeConsumed))
+        return .worktreeSessionCreated(try WorktreeSessionCreatedMessage.reading(&r, typeConsumed: typeConsumed))
       }
     default: break
     }

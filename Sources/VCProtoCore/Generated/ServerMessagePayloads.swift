@@ -7,6 +7,8 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
   /// The `type` value of this message.
   public static let type = "hello"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message`
   public var message: String
   /// `version`: The server's highest protocol version (its ceiling; 0.2.0 and 0.3.0 servers spoke only that one). A client compares it with its own floor.
@@ -28,9 +30,39 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"hello\"")
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.appendRaw(",\"version\":")
+    self.version.encodeField(to: &writer)
+    writer.appendRaw(",\"auth_version\":")
+    self.authVersion.encodeField(to: &writer)
+    writer.appendRaw(",\"instructions\":")
+    self.instructions.encodeField(to: &writer)
+    if let value = self.protocolVersions {
+      writer.appendRaw(",\"protocol_versions\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.authVersions {
+      writer.appendRaw(",\"auth_versions\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.capabilities {
+      writer.appendRaw(",\"capabilities\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.challenge {
+      writer.appendRaw(",\"challenge\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension HelloMessage {
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
@@ -43,15 +75,16 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
     challenge: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.message = message
-    self.version = version
-    self.authVersion = authVersion
-    self.instructions = instructions
-    self.protocolVersions = protocolVersions
-    self.authVersions = authVersions
-    self.capabilities = capabilities
-    self.challenge = challenge
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      message: message,
+      version: version,
+      authVersion: authVersion,
+      instructions: instructions,
+      protocolVersions: protocolVersions,
+      authVersions: authVersions,
+      capabilities: capabilities,
+      challenge: challenge)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
@@ -60,9 +93,9 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
   /// `nil` (no version negotiated yet): the rules every version shares.
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) -> Self {
     var _message: String? = nil
     var _version: String? = nil
     var _authVersion: Int? = nil
@@ -168,46 +201,16 @@ public struct HelloMessage: Sendable, Hashable, JSONModel {
     guard let _version else { throw r.miss() }
     guard let _authVersion else { throw r.miss() }
     guard let _instructions else { throw r.miss() }
-    self.message = _message
-    self.version = _version
-    self.authVersion = _authVersion
-    self.instructions = _instructions
-    self.protocolVersions = _protocolVersions
-    self.authVersions = _authVersions
-    self.capabilities = _capabilities
-    self.challenge = _challenge
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"hello\"")
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.appendRaw(",\"version\":")
-    self.version.encodeField(to: &writer)
-    writer.appendRaw(",\"auth_version\":")
-    self.authVersion.encodeField(to: &writer)
-    writer.appendRaw(",\"instructions\":")
-    self.instructions.encodeField(to: &writer)
-    if let value = self.protocolVersions {
-      writer.appendRaw(",\"protocol_versions\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.authVersions {
-      writer.appendRaw(",\"auth_versions\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.capabilities {
-      writer.appendRaw(",\"capabilities\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.challenge {
-      writer.appendRaw(",\"challenge\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    return Self(
+      additionalMembers: JSONObject(extra),
+      message: _message,
+      version: _version,
+      authVersion: _authVersion,
+      instructions: _instructions,
+      protocolVersions: _protocolVersions,
+      authVersions: _authVersions,
+      capabilities: _capabilities,
+      challenge: _challenge)
   }
 }
 
@@ -216,6 +219,8 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
   /// The `type` value of this message.
   public static let type = "connected"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message`
   public var message: String
   /// `session_id`: The connect frame's session_id, or null when it had none. Always written; `nil` is sent as null.
@@ -233,9 +238,35 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"connected\"")
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.appendRaw(",\"session_id\":")
+    if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
+    if let value = self.negotiatedProtocolVersion {
+      writer.appendRaw(",\"negotiated_protocol_version\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.capabilities {
+      writer.appendRaw(",\"capabilities\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.authVersion {
+      writer.appendRaw(",\"auth_version\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.serverProof {
+      writer.appendRaw(",\"server_proof\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ConnectedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
@@ -246,13 +277,14 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
     serverProof: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.message = message
-    self.sessionId = sessionId
-    self.negotiatedProtocolVersion = negotiatedProtocolVersion
-    self.capabilities = capabilities
-    self.authVersion = authVersion
-    self.serverProof = serverProof
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      message: message,
+      sessionId: sessionId,
+      negotiatedProtocolVersion: negotiatedProtocolVersion,
+      capabilities: capabilities,
+      authVersion: authVersion,
+      serverProof: serverProof)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
@@ -261,9 +293,9 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
   /// `nil` (no version negotiated yet): the rules every version shares.
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) -> Self {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _negotiatedProtocolVersion: String? = nil
@@ -346,40 +378,14 @@ public struct ConnectedMessage: Sendable, Hashable, JSONModel {
     guard seen & 2 != 0 else { throw r.miss() }
     guard seen & 4 != 0 || !(version == .v0_4_0 || version == .v0_5_0) else { throw r.miss() }
     guard let _message else { throw r.miss() }
-    self.message = _message
-    self.sessionId = _sessionId
-    self.negotiatedProtocolVersion = _negotiatedProtocolVersion
-    self.capabilities = _capabilities
-    self.authVersion = _authVersion
-    self.serverProof = _serverProof
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"connected\"")
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.appendRaw(",\"session_id\":")
-    if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    if let value = self.negotiatedProtocolVersion {
-      writer.appendRaw(",\"negotiated_protocol_version\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.capabilities {
-      writer.appendRaw(",\"capabilities\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.authVersion {
-      writer.appendRaw(",\"auth_version\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.serverProof {
-      writer.appendRaw(",\"server_proof\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    return Self(
+      additionalMembers: JSONObject(extra),
+      message: _message,
+      sessionId: _sessionId,
+      negotiatedProtocolVersion: _negotiatedProtocolVersion,
+      capabilities: _capabilities,
+      authVersion: _authVersion,
+      serverProof: _serverProof)
   }
 }
 
@@ -388,6 +394,8 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
   /// The `type` value of this message.
   public static let type = "auth_error"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message`
   public var message: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -395,16 +403,25 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"auth_error\"")
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension AuthErrorMessage {
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.message = message
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      message: message)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
@@ -413,9 +430,9 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
   /// `version`: the connection's; its rules for each member (presence, null), the handshake's version
   /// rules and the bound on lists (``HandshakeRules``) are checked too, as the validator checks them.
   /// `nil` (no version negotiated yet): the rules every version shares.
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion?
+  ) throws(DirectPathError) -> Self {
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -441,17 +458,9 @@ public struct AuthErrorMessage: Sendable, Hashable, JSONModel {
       try r.readExtra(key, into: &extra)
     }
     guard let _message else { throw r.miss() }
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"auth_error\"")
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    return Self(
+      additionalMembers: JSONObject(extra),
+      message: _message)
   }
 }
 
@@ -460,25 +469,33 @@ public struct PongMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "pong"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// The capabilities needed to send this value: the message's own and those of set extension members.
   public var requiredCapabilities: [String] {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
-  /// Creates the value; optional members default to absent.
-  public init(
-    additionalMembers: JSONObject = JSONObject()
-  ) {
+  /// Creates the value.
+  public init(additionalMembers: JSONObject = JSONObject()) {
     self.additionalMembers = additionalMembers
   }
 
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"pong\"")
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension PongMessage {
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
     var cursor = try r.beginObject(typeConsumed: typeConsumed)
@@ -494,18 +511,12 @@ public struct PongMessage: Sendable, Hashable, JSONModel, ModelReadable {
       }
       try r.readExtra(key, into: &extra)
     }
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra))
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"pong\"")
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -514,6 +525,8 @@ public struct AckMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "ack"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message`
   public var message: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -521,22 +534,33 @@ public struct AckMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"ack\"")
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension AckMessage {
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.message = message
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      message: message)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -562,21 +586,13 @@ public struct AckMessage: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _message else { throw r.miss() }
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      message: _message)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"ack\"")
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -585,6 +601,8 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "error"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message`: Human-readable; the real backend's texts are listed in STANDARDS.md.
   public var message: String
   /// `session_id`: The session the failure concerns, when there is one. Optional.
@@ -608,9 +626,45 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
     return capabilities
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"error\"")
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.code {
+      writer.appendRaw(",\"code\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.required {
+      writer.appendRaw(",\"required\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.received {
+      writer.appendRaw(",\"received\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.supported {
+      writer.appendRaw(",\"supported\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.requested {
+      writer.appendRaw(",\"requested\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.messageId {
+      writer.appendRaw(",\"message_id\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ErrorMessage {
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
@@ -623,21 +677,24 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
     messageId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.message = message
-    self.sessionId = sessionId
-    self.code = code
-    self.required = `required`
-    self.received = received
-    self.supported = supported
-    self.requested = requested
-    self.messageId = messageId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      message: message,
+      sessionId: sessionId,
+      code: code,
+      required: `required`,
+      received: received,
+      supported: supported,
+      requested: requested,
+      messageId: messageId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _message: String? = nil
     var _sessionId: String? = nil
     var _code: String? = nil
@@ -732,62 +789,26 @@ public struct ErrorMessage: Sendable, Hashable, JSONModel, ModelReadable {
           | (_required != nil ? 2 : 0)
           | (_received != nil ? 4 : 0)))
     guard let _message else { throw r.miss() }
-    self.message = _message
-    self.sessionId = _sessionId
-    self.code = _code
-    self.required = _required
-    self.received = _received
-    self.supported = _supported
-    self.requested = _requested
-    self.messageId = _messageId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      message: _message,
+      sessionId: _sessionId,
+      code: _code,
+      required: _required,
+      received: _received,
+      supported: _supported,
+      requested: _requested,
+      messageId: _messageId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
 
-  /// The cross-member rules ``init(reading:)`` checks, made once (not an array per frame).
+  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"])
   ]
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"error\"")
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.code {
-      writer.appendRaw(",\"code\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.required {
-      writer.appendRaw(",\"required\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.received {
-      writer.appendRaw(",\"received\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.supported {
-      writer.appendRaw(",\"supported\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.requested {
-      writer.appendRaw(",\"requested\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.messageId {
-      writer.appendRaw(",\"message_id\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
-  }
 }
 
 /// The payload of `session_list` (protocol 0.2.0): All sessions the backend knows, sent after connect and on refresh.
@@ -795,6 +816,8 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "session_list"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `sessions`
   public var sessions: [SessionSummary]
   /// `total_count`
@@ -804,24 +827,37 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_list\"")
+    writer.appendRaw(",\"sessions\":")
+    self.sessions.encodeField(to: &writer)
+    writer.appendRaw(",\"total_count\":")
+    self.totalCount.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionListMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessions: [SessionSummary],
     totalCount: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessions = sessions
-    self.totalCount = totalCount
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessions: sessions,
+      totalCount: totalCount)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessions: [SessionSummary]? = nil
     var _totalCount: Int? = nil
     var extra: [JSONObject.Member] = []
@@ -858,13 +894,31 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
     }
     guard let _sessions else { throw r.miss() }
     guard let _totalCount else { throw r.miss() }
-    self.sessions = _sessions
-    self.totalCount = _totalCount
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessions: _sessions,
+      totalCount: _totalCount)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
+  }
+}
+
+/// The payload of `session_list` (protocol 0.3.0-0.5.0): All sessions the backend knows, sent after connect and on refresh.
+public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The `type` value of this message.
+  public static let type = "session_list"
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `sessions`
+  public var sessions: [SessionSummaryV0_3_0]
+  /// `total_count`
+  public var totalCount: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
   }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
@@ -879,38 +933,25 @@ public struct SessionListMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRead
   }
 }
 
-/// The payload of `session_list` (protocol 0.3.0-0.5.0): All sessions the backend knows, sent after connect and on refresh.
-public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The `type` value of this message.
-  public static let type = "session_list"
-
-  /// `sessions`
-  public var sessions: [SessionSummaryV0_3_0]
-  /// `total_count`
-  public var totalCount: Int
-  /// The capabilities needed to send this value: the message's own and those of set extension members.
-  public var requiredCapabilities: [String] {
-    []
-  }
-
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension SessionListMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessions: [SessionSummaryV0_3_0],
     totalCount: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessions = sessions
-    self.totalCount = totalCount
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessions: sessions,
+      totalCount: totalCount)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessions: [SessionSummaryV0_3_0]? = nil
     var _totalCount: Int? = nil
     var extra: [JSONObject.Member] = []
@@ -947,24 +988,14 @@ public struct SessionListMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRead
     }
     guard let _sessions else { throw r.miss() }
     guard let _totalCount else { throw r.miss() }
-    self.sessions = _sessions
-    self.totalCount = _totalCount
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessions: _sessions,
+      totalCount: _totalCount)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_list\"")
-    writer.appendRaw(",\"sessions\":")
-    self.sessions.encodeField(to: &writer)
-    writer.appendRaw(",\"total_count\":")
-    self.totalCount.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -996,14 +1027,14 @@ public enum SessionListMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionListMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionListMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try SessionListMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try SessionListMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try SessionListMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try SessionListMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try SessionListMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try SessionListMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -1021,6 +1052,8 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "recent_sessions"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `sessions`
   public var sessions: [RecentSession]
   /// `limit`
@@ -1030,24 +1063,37 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"recent_sessions\"")
+    writer.appendRaw(",\"sessions\":")
+    self.sessions.encodeField(to: &writer)
+    writer.appendRaw(",\"limit\":")
+    self.limit.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension RecentSessionsMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessions: [RecentSession],
     limit: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessions = sessions
-    self.limit = limit
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessions: sessions,
+      limit: limit)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessions: [RecentSession]? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
@@ -1083,13 +1129,31 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     }
     guard let _sessions else { throw r.miss() }
     guard let _limit else { throw r.miss() }
-    self.sessions = _sessions
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessions: _sessions,
+      limit: _limit)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
+  }
+}
+
+/// The payload of `recent_sessions` (protocol 0.3.0-0.5.0): The most recently modified sessions, up to the client's limit.
+public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The `type` value of this message.
+  public static let type = "recent_sessions"
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `sessions`
+  public var sessions: [RecentSessionV0_3_0]
+  /// `limit`
+  public var limit: Int
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
   }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
@@ -1104,38 +1168,25 @@ public struct RecentSessionsMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
   }
 }
 
-/// The payload of `recent_sessions` (protocol 0.3.0-0.5.0): The most recently modified sessions, up to the client's limit.
-public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The `type` value of this message.
-  public static let type = "recent_sessions"
-
-  /// `sessions`
-  public var sessions: [RecentSessionV0_3_0]
-  /// `limit`
-  public var limit: Int
-  /// The capabilities needed to send this value: the message's own and those of set extension members.
-  public var requiredCapabilities: [String] {
-    []
-  }
-
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension RecentSessionsMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessions: [RecentSessionV0_3_0],
     limit: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessions = sessions
-    self.limit = limit
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessions: sessions,
+      limit: limit)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessions: [RecentSessionV0_3_0]? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
@@ -1171,24 +1222,14 @@ public struct RecentSessionsMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
     }
     guard let _sessions else { throw r.miss() }
     guard let _limit else { throw r.miss() }
-    self.sessions = _sessions
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessions: _sessions,
+      limit: _limit)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"recent_sessions\"")
-    writer.appendRaw(",\"sessions\":")
-    self.sessions.encodeField(to: &writer)
-    writer.appendRaw(",\"limit\":")
-    self.limit.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1220,14 +1261,14 @@ public enum RecentSessionsMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try RecentSessionsMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try RecentSessionsMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try RecentSessionsMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try RecentSessionsMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try RecentSessionsMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try RecentSessionsMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -1245,6 +1286,8 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "available_commands"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `working_directory` Always written; `nil` is sent as null.
   public var workingDirectory: String?
   /// `project_commands`
@@ -1256,9 +1299,21 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"available_commands\"")
+    writer.appendRaw(",\"working_directory\":")
+    if let value = self.workingDirectory { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"project_commands\":")
+    self.projectCommands.encodeField(to: &writer)
+    writer.appendRaw(",\"general_commands\":")
+    self.generalCommands.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension AvailableCommandsMessage {
   /// Creates the value; optional members default to absent.
   public init(
     workingDirectory: String? = nil,
@@ -1266,16 +1321,19 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
     generalCommands: [CommandNode],
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.workingDirectory = workingDirectory
-    self.projectCommands = projectCommands
-    self.generalCommands = generalCommands
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      workingDirectory: workingDirectory,
+      projectCommands: projectCommands,
+      generalCommands: generalCommands)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _workingDirectory: String? = nil
     var _projectCommands: [CommandNode]? = nil
     var _generalCommands: [CommandNode]? = nil
@@ -1321,27 +1379,15 @@ public struct AvailableCommandsMessage: Sendable, Hashable, JSONModel, ModelRead
     guard seen & 1 != 0 else { throw r.miss() }
     guard let _projectCommands else { throw r.miss() }
     guard let _generalCommands else { throw r.miss() }
-    self.workingDirectory = _workingDirectory
-    self.projectCommands = _projectCommands
-    self.generalCommands = _generalCommands
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      workingDirectory: _workingDirectory,
+      projectCommands: _projectCommands,
+      generalCommands: _generalCommands)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"available_commands\"")
-    writer.appendRaw(",\"working_directory\":")
-    if let value = self.workingDirectory { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"project_commands\":")
-    self.projectCommands.encodeField(to: &writer)
-    writer.appendRaw(",\"general_commands\":")
-    self.generalCommands.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1350,6 +1396,8 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "session_history"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `messages`
@@ -1367,9 +1415,27 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_history\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"messages\":")
+    self.messages.encodeField(to: &writer)
+    writer.appendRaw(",\"total_count\":")
+    self.totalCount.encodeField(to: &writer)
+    writer.appendRaw(",\"oldest_message_id\":")
+    if let value = self.oldestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"newest_message_id\":")
+    if let value = self.newestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"is_complete\":")
+    self.isComplete.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionHistoryMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -1380,19 +1446,22 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     isComplete: Bool,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.messages = messages
-    self.totalCount = totalCount
-    self.oldestMessageId = oldestMessageId
-    self.newestMessageId = newestMessageId
-    self.isComplete = isComplete
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      messages: messages,
+      totalCount: totalCount,
+      oldestMessageId: oldestMessageId,
+      newestMessageId: newestMessageId,
+      isComplete: isComplete)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var _totalCount: Int? = nil
@@ -1469,17 +1538,43 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     guard let _messages else { throw r.miss() }
     guard let _totalCount else { throw r.miss() }
     guard let _isComplete else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.totalCount = _totalCount
-    self.oldestMessageId = _oldestMessageId
-    self.newestMessageId = _newestMessageId
-    self.isComplete = _isComplete
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      messages: _messages,
+      totalCount: _totalCount,
+      oldestMessageId: _oldestMessageId,
+      newestMessageId: _newestMessageId,
+      isComplete: _isComplete)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
+  }
+}
+
+/// The payload of `session_history` (protocol 0.3.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
+public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The `type` value of this message.
+  public static let type = "session_history"
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `session_id`
+  public var sessionId: String
+  /// `messages`
+  public var messages: [HistoryMessage]
+  /// `total_count`
+  public var totalCount: Int
+  /// `oldest_message_id` Always written; `nil` is sent as null.
+  public var oldestMessageId: String?
+  /// `newest_message_id` Always written; `nil` is sent as null.
+  public var newestMessageId: String?
+  /// `is_complete`: 0.4.0: false means the budget cut the reply; re-subscribe with last_seq. Before: false means the oldest messages were dropped.
+  public var isComplete: Bool
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
   }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
@@ -1502,31 +1597,7 @@ public struct SessionHistoryMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
   }
 }
 
-/// The payload of `session_history` (protocol 0.3.0): A session's messages, answering subscribe (and from 0.4.0 also the live push). 0.2.0: raw Claude Code records; from 0.3.0 canonical messages. The envelope's cursor members changed in 0.4.0 (seq) and 0.5.0 (offset).
-public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The `type` value of this message.
-  public static let type = "session_history"
-
-  /// `session_id`
-  public var sessionId: String
-  /// `messages`
-  public var messages: [HistoryMessage]
-  /// `total_count`
-  public var totalCount: Int
-  /// `oldest_message_id` Always written; `nil` is sent as null.
-  public var oldestMessageId: String?
-  /// `newest_message_id` Always written; `nil` is sent as null.
-  public var newestMessageId: String?
-  /// `is_complete`: 0.4.0: false means the budget cut the reply; re-subscribe with last_seq. Before: false means the oldest messages were dropped.
-  public var isComplete: Bool
-  /// The capabilities needed to send this value: the message's own and those of set extension members.
-  public var requiredCapabilities: [String] {
-    []
-  }
-
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension SessionHistoryMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -1537,19 +1608,22 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
     isComplete: Bool,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.messages = messages
-    self.totalCount = totalCount
-    self.oldestMessageId = oldestMessageId
-    self.newestMessageId = newestMessageId
-    self.isComplete = isComplete
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      messages: messages,
+      totalCount: totalCount,
+      oldestMessageId: oldestMessageId,
+      newestMessageId: newestMessageId,
+      isComplete: isComplete)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _messages: [HistoryMessage]? = nil
     var _totalCount: Int? = nil
@@ -1626,36 +1700,18 @@ public struct SessionHistoryMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
     guard let _messages else { throw r.miss() }
     guard let _totalCount else { throw r.miss() }
     guard let _isComplete else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.totalCount = _totalCount
-    self.oldestMessageId = _oldestMessageId
-    self.newestMessageId = _newestMessageId
-    self.isComplete = _isComplete
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      messages: _messages,
+      totalCount: _totalCount,
+      oldestMessageId: _oldestMessageId,
+      newestMessageId: _newestMessageId,
+      isComplete: _isComplete)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_history\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"messages\":")
-    self.messages.encodeField(to: &writer)
-    writer.appendRaw(",\"total_count\":")
-    self.totalCount.encodeField(to: &writer)
-    writer.appendRaw(",\"oldest_message_id\":")
-    if let value = self.oldestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"newest_message_id\":")
-    if let value = self.newestMessageId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"is_complete\":")
-    self.isComplete.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1664,6 +1720,8 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "session_history"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `messages`
@@ -1683,9 +1741,29 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_history\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"messages\":")
+    self.messages.encodeField(to: &writer)
+    writer.appendRaw(",\"first_seq\":")
+    if let value = self.firstSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"last_seq\":")
+    if let value = self.lastSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"next_seq\":")
+    self.nextSeq.encodeField(to: &writer)
+    writer.appendRaw(",\"is_complete\":")
+    self.isComplete.encodeField(to: &writer)
+    writer.appendRaw(",\"gap\":")
+    if let value = self.gap { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionHistoryMessageV0_4_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -1697,20 +1775,23 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
     gap: HistoryGap? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.messages = messages
-    self.firstSeq = firstSeq
-    self.lastSeq = lastSeq
-    self.nextSeq = nextSeq
-    self.isComplete = isComplete
-    self.gap = gap
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      messages: messages,
+      firstSeq: firstSeq,
+      lastSeq: lastSeq,
+      nextSeq: nextSeq,
+      isComplete: isComplete,
+      gap: gap)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_4_0]? = nil
     var _firstSeq: Int? = nil
@@ -1800,39 +1881,19 @@ public struct SessionHistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelR
     guard let _messages else { throw r.miss() }
     guard let _nextSeq else { throw r.miss() }
     guard let _isComplete else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.firstSeq = _firstSeq
-    self.lastSeq = _lastSeq
-    self.nextSeq = _nextSeq
-    self.isComplete = _isComplete
-    self.gap = _gap
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      messages: _messages,
+      firstSeq: _firstSeq,
+      lastSeq: _lastSeq,
+      nextSeq: _nextSeq,
+      isComplete: _isComplete,
+      gap: _gap)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_history\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"messages\":")
-    self.messages.encodeField(to: &writer)
-    writer.appendRaw(",\"first_seq\":")
-    if let value = self.firstSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"last_seq\":")
-    if let value = self.lastSeq { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"next_seq\":")
-    self.nextSeq.encodeField(to: &writer)
-    writer.appendRaw(",\"is_complete\":")
-    self.isComplete.encodeField(to: &writer)
-    writer.appendRaw(",\"gap\":")
-    if let value = self.gap { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1841,6 +1902,8 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "session_history"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `messages`
@@ -1858,9 +1921,29 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_history\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"messages\":")
+    self.messages.encodeField(to: &writer)
+    writer.appendRaw(",\"next_offset\":")
+    self.nextOffset.encodeField(to: &writer)
+    writer.appendRaw(",\"end_of_file\":")
+    self.endOfFile.encodeField(to: &writer)
+    writer.appendRaw(",\"file_signature\":")
+    if let value = self.fileSignature { value.encodeField(to: &writer) } else { writer.writeNull() }
+    if let value = self.fileReplaced {
+      writer.appendRaw(",\"file_replaced\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionHistoryMessageV0_5_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -1871,19 +1954,22 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
     fileReplaced: Bool? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.messages = messages
-    self.nextOffset = nextOffset
-    self.endOfFile = endOfFile
-    self.fileSignature = fileSignature
-    self.fileReplaced = fileReplaced
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      messages: messages,
+      nextOffset: nextOffset,
+      endOfFile: endOfFile,
+      fileSignature: fileSignature,
+      fileReplaced: fileReplaced)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageV0_5_0]? = nil
     var _nextOffset: Int? = nil
@@ -1960,38 +2046,18 @@ public struct SessionHistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelR
     guard let _messages else { throw r.miss() }
     guard let _nextOffset else { throw r.miss() }
     guard let _endOfFile else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.nextOffset = _nextOffset
-    self.endOfFile = _endOfFile
-    self.fileSignature = _fileSignature
-    self.fileReplaced = _fileReplaced
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      messages: _messages,
+      nextOffset: _nextOffset,
+      endOfFile: _endOfFile,
+      fileSignature: _fileSignature,
+      fileReplaced: _fileReplaced)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_history\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"messages\":")
-    self.messages.encodeField(to: &writer)
-    writer.appendRaw(",\"next_offset\":")
-    self.nextOffset.encodeField(to: &writer)
-    writer.appendRaw(",\"end_of_file\":")
-    self.endOfFile.encodeField(to: &writer)
-    writer.appendRaw(",\"file_signature\":")
-    if let value = self.fileSignature { value.encodeField(to: &writer) } else { writer.writeNull() }
-    if let value = self.fileReplaced {
-      writer.appendRaw(",\"file_replaced\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2031,14 +2097,14 @@ public enum SessionHistoryMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionHistoryMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionHistoryMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_4_0(try SessionHistoryMessageV0_4_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_5_0(try SessionHistoryMessageV0_5_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try SessionHistoryMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try SessionHistoryMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_4_0(try SessionHistoryMessageV0_4_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_5_0(try SessionHistoryMessageV0_5_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -2058,6 +2124,8 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "session_updated"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `messages`
@@ -2067,24 +2135,37 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_updated\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"messages\":")
+    self.messages.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionUpdatedMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     messages: [ClaudeRecord],
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.messages = messages
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      messages: messages)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _messages: [ClaudeRecord]? = nil
     var extra: [JSONObject.Member] = []
@@ -2120,13 +2201,31 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     }
     guard let _sessionId else { throw r.miss() }
     guard let _messages else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      messages: _messages)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
+  }
+}
+
+/// The payload of `session_updated` (protocol 0.3.0): New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
+public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The `type` value of this message.
+  public static let type = "session_updated"
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `session_id`
+  public var sessionId: String
+  /// `messages`: Canonical messages; the just-created-session path still sends raw records.
+  public var messages: [HistoryMessageOrClaudeRecord]
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
   }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
@@ -2141,38 +2240,25 @@ public struct SessionUpdatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
   }
 }
 
-/// The payload of `session_updated` (protocol 0.3.0): New messages of a subscribed session. The live push until 0.3.0 (raw records in 0.2.0, canonical in 0.3.0); from 0.4.0 only the raw records of a just-created session (session_history carries the pushes).
-public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The `type` value of this message.
-  public static let type = "session_updated"
-
-  /// `session_id`
-  public var sessionId: String
-  /// `messages`: Canonical messages; the just-created-session path still sends raw records.
-  public var messages: [HistoryMessageOrClaudeRecord]
-  /// The capabilities needed to send this value: the message's own and those of set extension members.
-  public var requiredCapabilities: [String] {
-    []
-  }
-
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension SessionUpdatedMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     messages: [HistoryMessageOrClaudeRecord],
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.messages = messages
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      messages: messages)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _messages: [HistoryMessageOrClaudeRecord]? = nil
     var extra: [JSONObject.Member] = []
@@ -2208,24 +2294,14 @@ public struct SessionUpdatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
     }
     guard let _sessionId else { throw r.miss() }
     guard let _messages else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.messages = _messages
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      messages: _messages)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_updated\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"messages\":")
-    self.messages.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2257,14 +2333,14 @@ public enum SessionUpdatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionUpdatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_2_0(try SessionUpdatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try SessionUpdatedMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try SessionUpdatedMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_2_0(try SessionUpdatedMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_2_0(try SessionUpdatedMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -2282,6 +2358,8 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "session_created"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `name`
@@ -2299,9 +2377,27 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_created\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"name\":")
+    self.name.encodeField(to: &writer)
+    writer.appendRaw(",\"working_directory\":")
+    self.workingDirectory.encodeField(to: &writer)
+    writer.appendRaw(",\"last_modified\":")
+    self.lastModified.encodeField(to: &writer)
+    writer.appendRaw(",\"message_count\":")
+    self.messageCount.encodeField(to: &writer)
+    writer.appendRaw(",\"preview\":")
+    if let value = self.preview { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionCreatedMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -2312,19 +2408,22 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     preview: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.name = name
-    self.workingDirectory = workingDirectory
-    self.lastModified = lastModified
-    self.messageCount = messageCount
-    self.preview = preview
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      name: name,
+      workingDirectory: workingDirectory,
+      lastModified: lastModified,
+      messageCount: messageCount,
+      preview: preview)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -2400,36 +2499,18 @@ public struct SessionCreatedMessageV0_2_0: Sendable, Hashable, JSONModel, ModelR
     guard let _workingDirectory else { throw r.miss() }
     guard let _lastModified else { throw r.miss() }
     guard let _messageCount else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.messageCount = _messageCount
-    self.preview = _preview
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      name: _name,
+      workingDirectory: _workingDirectory,
+      lastModified: _lastModified,
+      messageCount: _messageCount,
+      preview: _preview)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_created\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"name\":")
-    self.name.encodeField(to: &writer)
-    writer.appendRaw(",\"working_directory\":")
-    self.workingDirectory.encodeField(to: &writer)
-    writer.appendRaw(",\"last_modified\":")
-    self.lastModified.encodeField(to: &writer)
-    writer.appendRaw(",\"message_count\":")
-    self.messageCount.encodeField(to: &writer)
-    writer.appendRaw(",\"preview\":")
-    if let value = self.preview { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2438,6 +2519,8 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "session_created"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `name`
@@ -2457,9 +2540,29 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_created\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"name\":")
+    self.name.encodeField(to: &writer)
+    writer.appendRaw(",\"working_directory\":")
+    self.workingDirectory.encodeField(to: &writer)
+    writer.appendRaw(",\"last_modified\":")
+    self.lastModified.encodeField(to: &writer)
+    writer.appendRaw(",\"message_count\":")
+    self.messageCount.encodeField(to: &writer)
+    writer.appendRaw(",\"preview\":")
+    if let value = self.preview { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"provider\":")
+    self.provider.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionCreatedMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -2471,20 +2574,23 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
     provider: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.name = name
-    self.workingDirectory = workingDirectory
-    self.lastModified = lastModified
-    self.messageCount = messageCount
-    self.preview = preview
-    self.provider = provider
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      name: name,
+      workingDirectory: workingDirectory,
+      lastModified: lastModified,
+      messageCount: messageCount,
+      preview: preview,
+      provider: provider)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -2570,39 +2676,19 @@ public struct SessionCreatedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelR
     guard let _lastModified else { throw r.miss() }
     guard let _messageCount else { throw r.miss() }
     guard let _provider else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.messageCount = _messageCount
-    self.preview = _preview
-    self.provider = _provider
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      name: _name,
+      workingDirectory: _workingDirectory,
+      lastModified: _lastModified,
+      messageCount: _messageCount,
+      preview: _preview,
+      provider: _provider)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_created\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"name\":")
-    self.name.encodeField(to: &writer)
-    writer.appendRaw(",\"working_directory\":")
-    self.workingDirectory.encodeField(to: &writer)
-    writer.appendRaw(",\"last_modified\":")
-    self.lastModified.encodeField(to: &writer)
-    writer.appendRaw(",\"message_count\":")
-    self.messageCount.encodeField(to: &writer)
-    writer.appendRaw(",\"preview\":")
-    if let value = self.preview { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"provider\":")
-    self.provider.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2634,14 +2720,14 @@ public enum SessionCreatedMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try SessionCreatedMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try SessionCreatedMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try SessionCreatedMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try SessionCreatedMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try SessionCreatedMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try SessionCreatedMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -2659,6 +2745,8 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "session_ready"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `message`
@@ -2668,24 +2756,37 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_ready\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionReadyMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     message: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.message = message
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      message: message)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
@@ -2721,24 +2822,14 @@ public struct SessionReadyMessage: Sendable, Hashable, JSONModel, ModelReadable 
     }
     guard let _sessionId else { throw r.miss() }
     guard let _message else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      message: _message)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_ready\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2747,6 +2838,8 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRea
   /// The `type` value of this message.
   public static let type = "turn_complete"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id` Always written; `nil` is sent as null.
   public var sessionId: String?
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -2754,22 +2847,33 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRea
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"turn_complete\"")
+    writer.appendRaw(",\"session_id\":")
+    if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension TurnCompleteMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -2796,21 +2900,13 @@ public struct TurnCompleteMessageV0_2_0: Sendable, Hashable, JSONModel, ModelRea
       try r.readExtra(key, into: &extra)
     }
     guard seen & 1 != 0 else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"turn_complete\"")
-    writer.appendRaw(",\"session_id\":")
-    if let value = self.sessionId { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2819,6 +2915,8 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRea
   /// The `type` value of this message.
   public static let type = "turn_complete"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `aborted`: Only true: the turn was cut short (kill_session or compaction killed the live window). Optional.
@@ -2828,24 +2926,39 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRea
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"turn_complete\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    if let value = self.aborted {
+      writer.appendRaw(",\"aborted\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension TurnCompleteMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     aborted: Bool? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.aborted = aborted
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      aborted: aborted)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _aborted: Bool? = nil
     var extra: [JSONObject.Member] = []
@@ -2881,26 +2994,14 @@ public struct TurnCompleteMessageV0_3_0: Sendable, Hashable, JSONModel, ModelRea
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.aborted = _aborted
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      aborted: _aborted)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"turn_complete\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    if let value = self.aborted {
-      writer.appendRaw(",\"aborted\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -2932,14 +3033,14 @@ public enum TurnCompleteMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try TurnCompleteMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try TurnCompleteMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try TurnCompleteMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try TurnCompleteMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try TurnCompleteMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try TurnCompleteMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -2957,6 +3058,8 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
   /// The `type` value of this message.
   public static let type = "session_locked"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message`
   public var message: String
   /// `session_id`
@@ -2966,24 +3069,37 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_locked\"")
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionLockedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
     sessionId: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.message = message
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      message: message,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _message: String? = nil
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
@@ -3019,24 +3135,14 @@ public struct SessionLockedMessage: Sendable, Hashable, JSONModel, ModelReadable
     }
     guard let _message else { throw r.miss() }
     guard let _sessionId else { throw r.miss() }
-    self.message = _message
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      message: _message,
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_locked\"")
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3045,6 +3151,8 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
   /// The `type` value of this message.
   public static let type = "session_killed"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `message`
@@ -3054,24 +3162,37 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_killed\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionKilledMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     message: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.message = message
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      message: message)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _message: String? = nil
     var extra: [JSONObject.Member] = []
@@ -3107,24 +3228,14 @@ public struct SessionKilledMessage: Sendable, Hashable, JSONModel, ModelReadable
     }
     guard let _sessionId else { throw r.miss() }
     guard let _message else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      message: _message)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_killed\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3133,6 +3244,8 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
   /// The `type` value of this message.
   public static let type = "session_name_inferred"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `name`
@@ -3142,24 +3255,37 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"session_name_inferred\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"name\":")
+    self.name.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SessionNameInferredMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     name: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.name = name
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      name: name)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _name: String? = nil
     var extra: [JSONObject.Member] = []
@@ -3194,24 +3320,14 @@ public struct SessionNameInferredMessage: Sendable, Hashable, JSONModel, ModelRe
     }
     guard let _sessionId else { throw r.miss() }
     guard let _name else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      name: _name)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"session_name_inferred\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"name\":")
-    self.name.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3220,6 +3336,8 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
   /// The `type` value of this message.
   public static let type = "infer_name_error"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `error`
   public var error: String
   /// `session_id` Optional.
@@ -3229,24 +3347,39 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"infer_name_error\"")
+    writer.appendRaw(",\"error\":")
+    self.error.encodeField(to: &writer)
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension InferNameErrorMessage {
   /// Creates the value; optional members default to absent.
   public init(
     error: String,
     sessionId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.error = error
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      error: error,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _error: String? = nil
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
@@ -3281,26 +3414,14 @@ public struct InferNameErrorMessage: Sendable, Hashable, JSONModel, ModelReadabl
       try r.readExtra(key, into: &extra)
     }
     guard let _error else { throw r.miss() }
-    self.error = _error
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      error: _error,
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"infer_name_error\"")
-    writer.appendRaw(",\"error\":")
-    self.error.encodeField(to: &writer)
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3309,6 +3430,8 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, ModelRea
   /// The `type` value of this message.
   public static let type = "compaction_complete"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -3316,22 +3439,33 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, ModelRea
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"compaction_complete\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CompactionCompleteMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -3357,21 +3491,13 @@ public struct CompactionCompleteMessage: Sendable, Hashable, JSONModel, ModelRea
       try r.readExtra(key, into: &extra)
     }
     guard let _sessionId else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"compaction_complete\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3380,6 +3506,8 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
   /// The `type` value of this message.
   public static let type = "compaction_error"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `error`
@@ -3389,24 +3517,37 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"compaction_error\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"error\":")
+    self.error.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CompactionErrorMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
     error: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.error = error
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      error: error)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
@@ -3442,24 +3583,14 @@ public struct CompactionErrorMessage: Sendable, Hashable, JSONModel, ModelReadab
     }
     guard let _sessionId else { throw r.miss() }
     guard let _error else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      error: _error)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"compaction_error\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"error\":")
-    self.error.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3468,6 +3599,8 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
   /// The `type` value of this message.
   public static let type = "worktree_session_created"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `success`
   public var success: Bool
   /// `session_id`
@@ -3481,9 +3614,23 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"worktree_session_created\"")
+    writer.appendRaw(",\"success\":")
+    self.success.encodeField(to: &writer)
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"worktree_path\":")
+    self.worktreePath.encodeField(to: &writer)
+    writer.appendRaw(",\"branch_name\":")
+    self.branchName.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension WorktreeSessionCreatedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     success: Bool,
@@ -3492,17 +3639,20 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
     branchName: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.success = success
-    self.sessionId = sessionId
-    self.worktreePath = worktreePath
-    self.branchName = branchName
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      success: success,
+      sessionId: sessionId,
+      worktreePath: worktreePath,
+      branchName: branchName)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _success: Bool? = nil
     var _sessionId: String? = nil
     var _worktreePath: String? = nil
@@ -3559,30 +3709,16 @@ public struct WorktreeSessionCreatedMessage: Sendable, Hashable, JSONModel, Mode
     guard let _sessionId else { throw r.miss() }
     guard let _worktreePath else { throw r.miss() }
     guard let _branchName else { throw r.miss() }
-    self.success = _success
-    self.sessionId = _sessionId
-    self.worktreePath = _worktreePath
-    self.branchName = _branchName
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      success: _success,
+      sessionId: _sessionId,
+      worktreePath: _worktreePath,
+      branchName: _branchName)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"worktree_session_created\"")
-    writer.appendRaw(",\"success\":")
-    self.success.encodeField(to: &writer)
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"worktree_path\":")
-    self.worktreePath.encodeField(to: &writer)
-    writer.appendRaw(",\"branch_name\":")
-    self.branchName.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3591,6 +3727,8 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "worktree_session_error"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `success`
   public var success: Bool
   /// `error`
@@ -3604,9 +3742,25 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"worktree_session_error\"")
+    writer.appendRaw(",\"success\":")
+    self.success.encodeField(to: &writer)
+    writer.appendRaw(",\"error\":")
+    self.error.encodeField(to: &writer)
+    writer.appendRaw(",\"error_type\":")
+    self.errorType.encodeField(to: &writer)
+    if let value = self.details {
+      writer.appendRaw(",\"details\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension WorktreeSessionErrorMessage {
   /// Creates the value; optional members default to absent.
   public init(
     success: Bool,
@@ -3615,17 +3769,20 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
     details: WorktreeErrorDetails? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.success = success
-    self.error = error
-    self.errorType = errorType
-    self.details = details
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      success: success,
+      error: error,
+      errorType: errorType,
+      details: details)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _success: Bool? = nil
     var _error: String? = nil
     var _errorType: String? = nil
@@ -3681,32 +3838,16 @@ public struct WorktreeSessionErrorMessage: Sendable, Hashable, JSONModel, ModelR
     guard let _success else { throw r.miss() }
     guard let _error else { throw r.miss() }
     guard let _errorType else { throw r.miss() }
-    self.success = _success
-    self.error = _error
-    self.errorType = _errorType
-    self.details = _details
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      success: _success,
+      error: _error,
+      errorType: _errorType,
+      details: _details)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"worktree_session_error\"")
-    writer.appendRaw(",\"success\":")
-    self.success.encodeField(to: &writer)
-    writer.appendRaw(",\"error\":")
-    self.error.encodeField(to: &writer)
-    writer.appendRaw(",\"error_type\":")
-    self.errorType.encodeField(to: &writer)
-    if let value = self.details {
-      writer.appendRaw(",\"details\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3715,6 +3856,8 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
   /// The `type` value of this message.
   public static let type = "command_started"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_session_id`
   public var commandSessionId: String
   /// `command_id`
@@ -3726,9 +3869,21 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"command_started\"")
+    writer.appendRaw(",\"command_session_id\":")
+    self.commandSessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"command_id\":")
+    self.commandId.encodeField(to: &writer)
+    writer.appendRaw(",\"shell_command\":")
+    self.shellCommand.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CommandStartedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     commandSessionId: String,
@@ -3736,16 +3891,19 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
     shellCommand: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandSessionId = commandSessionId
-    self.commandId = commandId
-    self.shellCommand = shellCommand
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandSessionId: commandSessionId,
+      commandId: commandId,
+      shellCommand: shellCommand)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _commandSessionId: String? = nil
     var _commandId: String? = nil
     var _shellCommand: String? = nil
@@ -3791,27 +3949,15 @@ public struct CommandStartedMessage: Sendable, Hashable, JSONModel, ModelReadabl
     guard let _commandSessionId else { throw r.miss() }
     guard let _commandId else { throw r.miss() }
     guard let _shellCommand else { throw r.miss() }
-    self.commandSessionId = _commandSessionId
-    self.commandId = _commandId
-    self.shellCommand = _shellCommand
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandSessionId: _commandSessionId,
+      commandId: _commandId,
+      shellCommand: _shellCommand)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"command_started\"")
-    writer.appendRaw(",\"command_session_id\":")
-    self.commandSessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"command_id\":")
-    self.commandId.encodeField(to: &writer)
-    writer.appendRaw(",\"shell_command\":")
-    self.shellCommand.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3828,6 +3974,8 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
     case stderr = "stderr"
   }
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_session_id`
   public var commandSessionId: String
   /// `stream`
@@ -3839,9 +3987,21 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"command_output\"")
+    writer.appendRaw(",\"command_session_id\":")
+    self.commandSessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"stream\":")
+    self.stream.encodeField(to: &writer)
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CommandOutputMessage {
   /// Creates the value; optional members default to absent.
   public init(
     commandSessionId: String,
@@ -3849,16 +4009,19 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
     text: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandSessionId = commandSessionId
-    self.stream = stream
-    self.text = text
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandSessionId: commandSessionId,
+      stream: stream,
+      text: text)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _commandSessionId: String? = nil
     var _stream: Stream? = nil
     var _text: String? = nil
@@ -3903,27 +4066,15 @@ public struct CommandOutputMessage: Sendable, Hashable, JSONModel, ModelReadable
     guard let _commandSessionId else { throw r.miss() }
     guard let _stream else { throw r.miss() }
     guard let _text else { throw r.miss() }
-    self.commandSessionId = _commandSessionId
-    self.stream = _stream
-    self.text = _text
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandSessionId: _commandSessionId,
+      stream: _stream,
+      text: _text)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"command_output\"")
-    writer.appendRaw(",\"command_session_id\":")
-    self.commandSessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"stream\":")
-    self.stream.encodeField(to: &writer)
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -3932,6 +4083,8 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
   /// The `type` value of this message.
   public static let type = "command_complete"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_session_id`
   public var commandSessionId: String
   /// `exit_code`
@@ -3943,9 +4096,21 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"command_complete\"")
+    writer.appendRaw(",\"command_session_id\":")
+    self.commandSessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"exit_code\":")
+    self.exitCode.encodeField(to: &writer)
+    writer.appendRaw(",\"duration_ms\":")
+    self.durationMs.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CommandCompleteMessage {
   /// Creates the value; optional members default to absent.
   public init(
     commandSessionId: String,
@@ -3953,16 +4118,19 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
     durationMs: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandSessionId = commandSessionId
-    self.exitCode = exitCode
-    self.durationMs = durationMs
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandSessionId: commandSessionId,
+      exitCode: exitCode,
+      durationMs: durationMs)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _commandSessionId: String? = nil
     var _exitCode: Int? = nil
     var _durationMs: Int? = nil
@@ -4008,27 +4176,15 @@ public struct CommandCompleteMessage: Sendable, Hashable, JSONModel, ModelReadab
     guard let _commandSessionId else { throw r.miss() }
     guard let _exitCode else { throw r.miss() }
     guard let _durationMs else { throw r.miss() }
-    self.commandSessionId = _commandSessionId
-    self.exitCode = _exitCode
-    self.durationMs = _durationMs
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandSessionId: _commandSessionId,
+      exitCode: _exitCode,
+      durationMs: _durationMs)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"command_complete\"")
-    writer.appendRaw(",\"command_session_id\":")
-    self.commandSessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"exit_code\":")
-    self.exitCode.encodeField(to: &writer)
-    writer.appendRaw(",\"duration_ms\":")
-    self.durationMs.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4037,6 +4193,8 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "command_error"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_id`
   public var commandId: String
   /// `error`
@@ -4046,24 +4204,37 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"command_error\"")
+    writer.appendRaw(",\"command_id\":")
+    self.commandId.encodeField(to: &writer)
+    writer.appendRaw(",\"error\":")
+    self.error.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CommandErrorMessage {
   /// Creates the value; optional members default to absent.
   public init(
     commandId: String,
     error: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandId = commandId
-    self.error = error
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandId: commandId,
+      error: error)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _commandId: String? = nil
     var _error: String? = nil
     var extra: [JSONObject.Member] = []
@@ -4099,24 +4270,14 @@ public struct CommandErrorMessage: Sendable, Hashable, JSONModel, ModelReadable 
     }
     guard let _commandId else { throw r.miss() }
     guard let _error else { throw r.miss() }
-    self.commandId = _commandId
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandId: _commandId,
+      error: _error)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"command_error\"")
-    writer.appendRaw(",\"command_id\":")
-    self.commandId.encodeField(to: &writer)
-    writer.appendRaw(",\"error\":")
-    self.error.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4125,6 +4286,8 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadabl
   /// The `type` value of this message.
   public static let type = "command_history"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `sessions`
   public var sessions: [CommandHistoryEntry]
   /// `limit`
@@ -4134,24 +4297,37 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadabl
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"command_history\"")
+    writer.appendRaw(",\"sessions\":")
+    self.sessions.encodeField(to: &writer)
+    writer.appendRaw(",\"limit\":")
+    self.limit.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CommandHistoryMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessions: [CommandHistoryEntry],
     limit: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessions = sessions
-    self.limit = limit
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessions: sessions,
+      limit: limit)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessions: [CommandHistoryEntry]? = nil
     var _limit: Int? = nil
     var extra: [JSONObject.Member] = []
@@ -4187,24 +4363,14 @@ public struct CommandHistoryMessage: Sendable, Hashable, JSONModel, ModelReadabl
     }
     guard let _sessions else { throw r.miss() }
     guard let _limit else { throw r.miss() }
-    self.sessions = _sessions
-    self.limit = _limit
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessions: _sessions,
+      limit: _limit)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"command_history\"")
-    writer.appendRaw(",\"sessions\":")
-    self.sessions.encodeField(to: &writer)
-    writer.appendRaw(",\"limit\":")
-    self.limit.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4213,6 +4379,8 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "command_output_full"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_session_id`
   public var commandSessionId: String
   /// `output`
@@ -4234,9 +4402,31 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"command_output_full\"")
+    writer.appendRaw(",\"command_session_id\":")
+    self.commandSessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"output\":")
+    self.output.encodeField(to: &writer)
+    writer.appendRaw(",\"exit_code\":")
+    if let value = self.exitCode { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"timestamp\":")
+    self.timestamp.encodeField(to: &writer)
+    writer.appendRaw(",\"duration_ms\":")
+    if let value = self.durationMs { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"command_id\":")
+    self.commandId.encodeField(to: &writer)
+    writer.appendRaw(",\"shell_command\":")
+    self.shellCommand.encodeField(to: &writer)
+    writer.appendRaw(",\"working_directory\":")
+    self.workingDirectory.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CommandOutputFullMessage {
   /// Creates the value; optional members default to absent.
   public init(
     commandSessionId: String,
@@ -4249,21 +4439,24 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
     workingDirectory: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandSessionId = commandSessionId
-    self.output = output
-    self.exitCode = exitCode
-    self.timestamp = timestamp
-    self.durationMs = durationMs
-    self.commandId = commandId
-    self.shellCommand = shellCommand
-    self.workingDirectory = workingDirectory
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandSessionId: commandSessionId,
+      output: output,
+      exitCode: exitCode,
+      timestamp: timestamp,
+      durationMs: durationMs,
+      commandId: commandId,
+      shellCommand: shellCommand,
+      workingDirectory: workingDirectory)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _commandSessionId: String? = nil
     var _output: String? = nil
     var _exitCode: Int? = nil
@@ -4361,42 +4554,20 @@ public struct CommandOutputFullMessage: Sendable, Hashable, JSONModel, ModelRead
     guard let _commandId else { throw r.miss() }
     guard let _shellCommand else { throw r.miss() }
     guard let _workingDirectory else { throw r.miss() }
-    self.commandSessionId = _commandSessionId
-    self.output = _output
-    self.exitCode = _exitCode
-    self.timestamp = _timestamp
-    self.durationMs = _durationMs
-    self.commandId = _commandId
-    self.shellCommand = _shellCommand
-    self.workingDirectory = _workingDirectory
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandSessionId: _commandSessionId,
+      output: _output,
+      exitCode: _exitCode,
+      timestamp: _timestamp,
+      durationMs: _durationMs,
+      commandId: _commandId,
+      shellCommand: _shellCommand,
+      workingDirectory: _workingDirectory)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"command_output_full\"")
-    writer.appendRaw(",\"command_session_id\":")
-    self.commandSessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"output\":")
-    self.output.encodeField(to: &writer)
-    writer.appendRaw(",\"exit_code\":")
-    if let value = self.exitCode { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"timestamp\":")
-    self.timestamp.encodeField(to: &writer)
-    writer.appendRaw(",\"duration_ms\":")
-    if let value = self.durationMs { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"command_id\":")
-    self.commandId.encodeField(to: &writer)
-    writer.appendRaw(",\"shell_command\":")
-    self.shellCommand.encodeField(to: &writer)
-    writer.appendRaw(",\"working_directory\":")
-    self.workingDirectory.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4405,6 +4576,8 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "file_uploaded"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `filename`
   public var filename: String
   /// `path`
@@ -4418,9 +4591,23 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"file_uploaded\"")
+    writer.appendRaw(",\"filename\":")
+    self.filename.encodeField(to: &writer)
+    writer.appendRaw(",\"path\":")
+    self.path.encodeField(to: &writer)
+    writer.appendRaw(",\"size\":")
+    self.size.encodeField(to: &writer)
+    writer.appendRaw(",\"timestamp\":")
+    self.timestamp.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension FileUploadedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     filename: String,
@@ -4429,17 +4616,20 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
     timestamp: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.filename = filename
-    self.path = path
-    self.size = size
-    self.timestamp = timestamp
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      filename: filename,
+      path: path,
+      size: size,
+      timestamp: timestamp)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _filename: String? = nil
     var _path: String? = nil
     var _size: Int? = nil
@@ -4495,30 +4685,16 @@ public struct FileUploadedMessage: Sendable, Hashable, JSONModel, ModelReadable 
     guard let _path else { throw r.miss() }
     guard let _size else { throw r.miss() }
     guard let _timestamp else { throw r.miss() }
-    self.filename = _filename
-    self.path = _path
-    self.size = _size
-    self.timestamp = _timestamp
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      filename: _filename,
+      path: _path,
+      size: _size,
+      timestamp: _timestamp)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"file_uploaded\"")
-    writer.appendRaw(",\"filename\":")
-    self.filename.encodeField(to: &writer)
-    writer.appendRaw(",\"path\":")
-    self.path.encodeField(to: &writer)
-    writer.appendRaw(",\"size\":")
-    self.size.encodeField(to: &writer)
-    writer.appendRaw(",\"timestamp\":")
-    self.timestamp.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4527,6 +4703,8 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable
   /// The `type` value of this message.
   public static let type = "resources_list"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `resources`
   public var resources: [Resource]
   /// `storage_location`
@@ -4536,24 +4714,37 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"resources_list\"")
+    writer.appendRaw(",\"resources\":")
+    self.resources.encodeField(to: &writer)
+    writer.appendRaw(",\"storage_location\":")
+    self.storageLocation.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ResourcesListMessage {
   /// Creates the value; optional members default to absent.
   public init(
     resources: [Resource],
     storageLocation: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.resources = resources
-    self.storageLocation = storageLocation
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      resources: resources,
+      storageLocation: storageLocation)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _resources: [Resource]? = nil
     var _storageLocation: String? = nil
     var extra: [JSONObject.Member] = []
@@ -4589,24 +4780,14 @@ public struct ResourcesListMessage: Sendable, Hashable, JSONModel, ModelReadable
     }
     guard let _resources else { throw r.miss() }
     guard let _storageLocation else { throw r.miss() }
-    self.resources = _resources
-    self.storageLocation = _storageLocation
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      resources: _resources,
+      storageLocation: _storageLocation)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"resources_list\"")
-    writer.appendRaw(",\"resources\":")
-    self.resources.encodeField(to: &writer)
-    writer.appendRaw(",\"storage_location\":")
-    self.storageLocation.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4615,6 +4796,8 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
   /// The `type` value of this message.
   public static let type = "resource_deleted"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `filename`
   public var filename: String
   /// `path`
@@ -4624,24 +4807,37 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"resource_deleted\"")
+    writer.appendRaw(",\"filename\":")
+    self.filename.encodeField(to: &writer)
+    writer.appendRaw(",\"path\":")
+    self.path.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ResourceDeletedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     filename: String,
     path: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.filename = filename
-    self.path = path
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      filename: filename,
+      path: path)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _filename: String? = nil
     var _path: String? = nil
     var extra: [JSONObject.Member] = []
@@ -4676,24 +4872,14 @@ public struct ResourceDeletedMessage: Sendable, Hashable, JSONModel, ModelReadab
     }
     guard let _filename else { throw r.miss() }
     guard let _path else { throw r.miss() }
-    self.filename = _filename
-    self.path = _path
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      filename: _filename,
+      path: _path)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"resource_deleted\"")
-    writer.appendRaw(",\"filename\":")
-    self.filename.encodeField(to: &writer)
-    writer.appendRaw(",\"path\":")
-    self.path.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4702,6 +4888,8 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelReada
   /// The `type` value of this message.
   public static let type = "available_recipes"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `recipes`
   public var recipes: [Recipe]
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -4709,22 +4897,33 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelReada
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"available_recipes\"")
+    writer.appendRaw(",\"recipes\":")
+    self.recipes.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension AvailableRecipesMessage {
   /// Creates the value; optional members default to absent.
   public init(
     recipes: [Recipe],
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.recipes = recipes
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      recipes: recipes)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _recipes: [Recipe]? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -4750,21 +4949,13 @@ public struct AvailableRecipesMessage: Sendable, Hashable, JSONModel, ModelReada
       try r.readExtra(key, into: &extra)
     }
     guard let _recipes else { throw r.miss() }
-    self.recipes = _recipes
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      recipes: _recipes)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"available_recipes\"")
-    writer.appendRaw(",\"recipes\":")
-    self.recipes.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4773,6 +4964,8 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
   /// The `type` value of this message.
   public static let type = "recipe_started"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `recipe_id`
   public var recipeId: String
   /// `recipe_label`
@@ -4788,9 +4981,25 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"recipe_started\"")
+    writer.appendRaw(",\"recipe_id\":")
+    self.recipeId.encodeField(to: &writer)
+    writer.appendRaw(",\"recipe_label\":")
+    self.recipeLabel.encodeField(to: &writer)
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"current_step\":")
+    self.currentStep.encodeField(to: &writer)
+    writer.appendRaw(",\"step_count\":")
+    self.stepCount.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension RecipeStartedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     recipeId: String,
@@ -4800,18 +5009,21 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
     stepCount: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.recipeId = recipeId
-    self.recipeLabel = recipeLabel
-    self.sessionId = sessionId
-    self.currentStep = currentStep
-    self.stepCount = stepCount
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      recipeId: recipeId,
+      recipeLabel: recipeLabel,
+      sessionId: sessionId,
+      currentStep: currentStep,
+      stepCount: stepCount)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _recipeId: String? = nil
     var _recipeLabel: String? = nil
     var _sessionId: String? = nil
@@ -4876,33 +5088,17 @@ public struct RecipeStartedMessage: Sendable, Hashable, JSONModel, ModelReadable
     guard let _sessionId else { throw r.miss() }
     guard let _currentStep else { throw r.miss() }
     guard let _stepCount else { throw r.miss() }
-    self.recipeId = _recipeId
-    self.recipeLabel = _recipeLabel
-    self.sessionId = _sessionId
-    self.currentStep = _currentStep
-    self.stepCount = _stepCount
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      recipeId: _recipeId,
+      recipeLabel: _recipeLabel,
+      sessionId: _sessionId,
+      currentStep: _currentStep,
+      stepCount: _stepCount)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"recipe_started\"")
-    writer.appendRaw(",\"recipe_id\":")
-    self.recipeId.encodeField(to: &writer)
-    writer.appendRaw(",\"recipe_label\":")
-    self.recipeLabel.encodeField(to: &writer)
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"current_step\":")
-    self.currentStep.encodeField(to: &writer)
-    writer.appendRaw(",\"step_count\":")
-    self.stepCount.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -4911,6 +5107,8 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
   /// The `type` value of this message.
   public static let type = "recipe_step_started"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `step`
@@ -4922,9 +5120,21 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"recipe_step_started\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"step\":")
+    self.step.encodeField(to: &writer)
+    writer.appendRaw(",\"step_count\":")
+    self.stepCount.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension RecipeStepStartedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -4932,16 +5142,19 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
     stepCount: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.step = step
-    self.stepCount = stepCount
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      step: step,
+      stepCount: stepCount)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _stepCount: Int? = nil
@@ -4986,27 +5199,15 @@ public struct RecipeStepStartedMessage: Sendable, Hashable, JSONModel, ModelRead
     guard let _sessionId else { throw r.miss() }
     guard let _step else { throw r.miss() }
     guard let _stepCount else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.step = _step
-    self.stepCount = _stepCount
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      step: _step,
+      stepCount: _stepCount)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"recipe_step_started\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"step\":")
-    self.step.encodeField(to: &writer)
-    writer.appendRaw(",\"step_count\":")
-    self.stepCount.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -5015,6 +5216,8 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
   /// The `type` value of this message.
   public static let type = "recipe_step_transition"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `from_step`
@@ -5026,9 +5229,21 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"recipe_step_transition\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"from_step\":")
+    self.fromStep.encodeField(to: &writer)
+    writer.appendRaw(",\"to_step\":")
+    self.toStep.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension RecipeStepTransitionMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -5036,16 +5251,19 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
     toStep: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.fromStep = fromStep
-    self.toStep = toStep
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      fromStep: fromStep,
+      toStep: toStep)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _fromStep: String? = nil
     var _toStep: String? = nil
@@ -5091,27 +5309,15 @@ public struct RecipeStepTransitionMessage: Sendable, Hashable, JSONModel, ModelR
     guard let _sessionId else { throw r.miss() }
     guard let _fromStep else { throw r.miss() }
     guard let _toStep else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.fromStep = _fromStep
-    self.toStep = _toStep
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      fromStep: _fromStep,
+      toStep: _toStep)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"recipe_step_transition\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"from_step\":")
-    self.fromStep.encodeField(to: &writer)
-    writer.appendRaw(",\"to_step\":")
-    self.toStep.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -5120,6 +5326,8 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
   /// The `type` value of this message.
   public static let type = "orchestration_retry"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `step`
@@ -5131,9 +5339,21 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"orchestration_retry\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"step\":")
+    self.step.encodeField(to: &writer)
+    writer.appendRaw(",\"error\":")
+    if let value = self.error { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension OrchestrationRetryMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -5141,16 +5361,19 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
     error: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.step = step
-    self.error = error
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      step: step,
+      error: error)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _step: String? = nil
     var _error: String? = nil
@@ -5196,27 +5419,15 @@ public struct OrchestrationRetryMessage: Sendable, Hashable, JSONModel, ModelRea
     guard seen & 4 != 0 else { throw r.miss() }
     guard let _sessionId else { throw r.miss() }
     guard let _step else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.step = _step
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      step: _step,
+      error: _error)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"orchestration_retry\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"step\":")
-    self.step.encodeField(to: &writer)
-    writer.appendRaw(",\"error\":")
-    if let value = self.error { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -5225,6 +5436,8 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "recipe_exited"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `reason`
@@ -5236,9 +5449,23 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"recipe_exited\"")
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"reason\":")
+    self.reason.encodeField(to: &writer)
+    if let value = self.error {
+      writer.appendRaw(",\"error\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension RecipeExitedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -5246,16 +5473,19 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
     error: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.reason = reason
-    self.error = error
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      reason: reason,
+      error: error)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _reason: String? = nil
     var _error: String? = nil
@@ -5300,29 +5530,15 @@ public struct RecipeExitedMessage: Sendable, Hashable, JSONModel, ModelReadable 
     }
     guard let _sessionId else { throw r.miss() }
     guard let _reason else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.reason = _reason
-    self.error = _error
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      reason: _reason,
+      error: _error)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"recipe_exited\"")
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"reason\":")
-    self.reason.encodeField(to: &writer)
-    if let value = self.error {
-      writer.appendRaw(",\"error\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -5331,6 +5547,8 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
   /// The `type` value of this message.
   public static let type = "response"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message_id`: Acknowledge with message_ack. Optional.
   public var messageId: String?
   /// `success`
@@ -5352,9 +5570,45 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"response\"")
+    if let value = self.messageId {
+      writer.appendRaw(",\"message_id\":")
+      value.encodeField(to: &writer)
+    }
+    writer.appendRaw(",\"success\":")
+    self.success.encodeField(to: &writer)
+    if let value = self.text {
+      writer.appendRaw(",\"text\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.error {
+      writer.appendRaw(",\"error\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.usage {
+      writer.appendRaw(",\"usage\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.cost {
+      writer.appendRaw(",\"cost\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.iosSessionId {
+      writer.appendRaw(",\"ios_session_id\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ResponseMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     messageId: String? = nil,
@@ -5367,21 +5621,24 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
     iosSessionId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.messageId = messageId
-    self.success = success
-    self.text = text
-    self.error = error
-    self.sessionId = sessionId
-    self.usage = usage
-    self.cost = cost
-    self.iosSessionId = iosSessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      messageId: messageId,
+      success: success,
+      text: text,
+      error: error,
+      sessionId: sessionId,
+      usage: usage,
+      cost: cost,
+      iosSessionId: iosSessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -5468,19 +5725,45 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
       try r.readExtra(key, into: &extra)
     }
     guard let _success else { throw r.miss() }
-    self.messageId = _messageId
-    self.success = _success
-    self.text = _text
-    self.error = _error
-    self.sessionId = _sessionId
-    self.usage = _usage
-    self.cost = _cost
-    self.iosSessionId = _iosSessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      messageId: _messageId,
+      success: _success,
+      text: _text,
+      error: _error,
+      sessionId: _sessionId,
+      usage: _usage,
+      cost: _cost,
+      iosSessionId: _iosSessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
+  }
+}
+
+/// The payload of `response` (protocol 0.3.0-0.5.0): Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
+public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The `type` value of this message.
+  public static let type = "response"
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `message_id`: Acknowledge with message_ack. Optional.
+  public var messageId: String?
+  /// `success`
+  public var success: Bool
+  /// `text` Optional.
+  public var text: String?
+  /// `error` Optional.
+  public var error: String?
+  /// `session_id` Optional.
+  public var sessionId: String?
+  /// `ios_session_id` Optional.
+  public var iosSessionId: String?
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
   }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
@@ -5504,14 +5787,6 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
       writer.appendRaw(",\"session_id\":")
       value.encodeField(to: &writer)
     }
-    if let value = self.usage {
-      writer.appendRaw(",\"usage\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.cost {
-      writer.appendRaw(",\"cost\":")
-      value.encodeField(to: &writer)
-    }
     if let value = self.iosSessionId {
       writer.appendRaw(",\"ios_session_id\":")
       value.encodeField(to: &writer)
@@ -5521,31 +5796,7 @@ public struct ResponseMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadabl
   }
 }
 
-/// The payload of `response` (protocol 0.3.0-0.5.0): Claude's answer to a prompt. Documented and handled by clients but never sent by the real backend; carries message_id for acknowledgement.
-public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The `type` value of this message.
-  public static let type = "response"
-
-  /// `message_id`: Acknowledge with message_ack. Optional.
-  public var messageId: String?
-  /// `success`
-  public var success: Bool
-  /// `text` Optional.
-  public var text: String?
-  /// `error` Optional.
-  public var error: String?
-  /// `session_id` Optional.
-  public var sessionId: String?
-  /// `ios_session_id` Optional.
-  public var iosSessionId: String?
-  /// The capabilities needed to send this value: the message's own and those of set extension members.
-  public var requiredCapabilities: [String] {
-    []
-  }
-
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension ResponseMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     messageId: String? = nil,
@@ -5556,19 +5807,22 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
     iosSessionId: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.messageId = messageId
-    self.success = success
-    self.text = text
-    self.error = error
-    self.sessionId = sessionId
-    self.iosSessionId = iosSessionId
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      messageId: messageId,
+      success: success,
+      text: text,
+      error: error,
+      sessionId: sessionId,
+      iosSessionId: iosSessionId)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _messageId: String? = nil
     var _success: Bool? = nil
     var _text: String? = nil
@@ -5637,46 +5891,18 @@ public struct ResponseMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
       try r.readExtra(key, into: &extra)
     }
     guard let _success else { throw r.miss() }
-    self.messageId = _messageId
-    self.success = _success
-    self.text = _text
-    self.error = _error
-    self.sessionId = _sessionId
-    self.iosSessionId = _iosSessionId
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      messageId: _messageId,
+      success: _success,
+      text: _text,
+      error: _error,
+      sessionId: _sessionId,
+      iosSessionId: _iosSessionId)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"response\"")
-    if let value = self.messageId {
-      writer.appendRaw(",\"message_id\":")
-      value.encodeField(to: &writer)
-    }
-    writer.appendRaw(",\"success\":")
-    self.success.encodeField(to: &writer)
-    if let value = self.text {
-      writer.appendRaw(",\"text\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.error {
-      writer.appendRaw(",\"error\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.iosSessionId {
-      writer.appendRaw(",\"ios_session_id\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -5708,14 +5934,14 @@ public enum ResponseMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try ResponseMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try ResponseMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try ResponseMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try ResponseMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try ResponseMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try ResponseMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try ResponseMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try ResponseMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -5733,6 +5959,8 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "replay"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message_id`: Acknowledge with message_ack.
   public var messageId: String
   /// `message`
@@ -5742,24 +5970,37 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"replay\"")
+    writer.appendRaw(",\"message_id\":")
+    self.messageId.encodeField(to: &writer)
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ReplayMessageV0_2_0 {
   /// Creates the value; optional members default to absent.
   public init(
     messageId: String,
     message: ReplayedMessage,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.messageId = messageId
-    self.message = message
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      messageId: messageId,
+      message: message)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _messageId: String? = nil
     var _message: ReplayedMessage? = nil
     var extra: [JSONObject.Member] = []
@@ -5796,13 +6037,31 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
     }
     guard let _messageId else { throw r.miss() }
     guard let _message else { throw r.miss() }
-    self.messageId = _messageId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      messageId: _messageId,
+      message: _message)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
+  }
+}
+
+/// The payload of `replay` (protocol 0.3.0-0.5.0): A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
+public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The `type` value of this message.
+  public static let type = "replay"
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `message_id`: Acknowledge with message_ack.
+  public var messageId: String
+  /// `message`
+  public var message: ReplayedMessageV0_3_0
+  /// The capabilities needed to send this value: the message's own and those of set extension members.
+  public var requiredCapabilities: [String] {
+    []
   }
 
   /// Writes the object: `type`, then members in catalog order, then additional members.
@@ -5817,38 +6076,25 @@ public struct ReplayMessageV0_2_0: Sendable, Hashable, JSONModel, ModelReadable 
   }
 }
 
-/// The payload of `replay` (protocol 0.3.0-0.5.0): A buffered message re-sent after reconnect, to be acknowledged with message_ack. Documented, never sent by the real backend.
-public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The `type` value of this message.
-  public static let type = "replay"
-
-  /// `message_id`: Acknowledge with message_ack.
-  public var messageId: String
-  /// `message`
-  public var message: ReplayedMessageV0_3_0
-  /// The capabilities needed to send this value: the message's own and those of set extension members.
-  public var requiredCapabilities: [String] {
-    []
-  }
-
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension ReplayMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     messageId: String,
     message: ReplayedMessageV0_3_0,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.messageId = messageId
-    self.message = message
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      messageId: messageId,
+      message: message)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _messageId: String? = nil
     var _message: ReplayedMessageV0_3_0? = nil
     var extra: [JSONObject.Member] = []
@@ -5885,24 +6131,14 @@ public struct ReplayMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
     }
     guard let _messageId else { throw r.miss() }
     guard let _message else { throw r.miss() }
-    self.messageId = _messageId
-    self.message = _message
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      messageId: _messageId,
+      message: _message)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"replay\"")
-    writer.appendRaw(",\"message_id\":")
-    self.messageId.encodeField(to: &writer)
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -5934,14 +6170,14 @@ public enum ReplayMessage: Sendable, Hashable {
   }
 
   /// Reads the payload of `version` from `r` (the frame's bytes, or its parsed tree).
-  init<R: ModelReader>(
-    reading r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
-  ) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false, version: ProtocolVersion
+  ) throws(DirectPathError) -> Self {
     switch version {
-    case .v0_2_0: self = .v0_2_0(try ReplayMessageV0_2_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_3_0: self = .v0_3_0(try ReplayMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_4_0: self = .v0_3_0(try ReplayMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
-    case .v0_5_0: self = .v0_3_0(try ReplayMessageV0_3_0(reading: &r, typeConsumed: typeConsumed))
+    case .v0_2_0: return .v0_2_0(try ReplayMessageV0_2_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_3_0: return .v0_3_0(try ReplayMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_4_0: return .v0_3_0(try ReplayMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
+    case .v0_5_0: return .v0_3_0(try ReplayMessageV0_3_0.reading(&r, typeConsumed: typeConsumed))
     }
   }
 
@@ -5959,6 +6195,8 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, ModelReadable 
   /// The `type` value of this message.
   public static let type = "canvas_update"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `components`
   public var components: [CanvasComponent]
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -5966,22 +6204,33 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, ModelReadable 
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"canvas_update\"")
+    writer.appendRaw(",\"components\":")
+    self.components.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension CanvasUpdateMessage {
   /// Creates the value; optional members default to absent.
   public init(
     components: [CanvasComponent],
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.components = components
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      components: components)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _components: [CanvasComponent]? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -6007,21 +6256,13 @@ public struct CanvasUpdateMessage: Sendable, Hashable, JSONModel, ModelReadable 
       try r.readExtra(key, into: &extra)
     }
     guard let _components else { throw r.miss() }
-    self.components = _components
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      components: _components)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"canvas_update\"")
-    writer.appendRaw(",\"components\":")
-    self.components.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -6030,6 +6271,8 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "tts_speak"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `text`
   public var text: String
   /// `streaming`: Only true: one delta of a streamed answer. Optional.
@@ -6041,9 +6284,25 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"tts_speak\"")
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    if let value = self.streaming {
+      writer.appendRaw(",\"streaming\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.priority {
+      writer.appendRaw(",\"priority\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension TtsSpeakMessage {
   /// Creates the value; optional members default to absent.
   public init(
     text: String,
@@ -6051,16 +6310,19 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
     priority: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.text = text
-    self.streaming = streaming
-    self.priority = priority
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      text: text,
+      streaming: streaming,
+      priority: priority)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _text: String? = nil
     var _streaming: Bool? = nil
     var _priority: String? = nil
@@ -6104,31 +6366,15 @@ public struct TtsSpeakMessage: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _text else { throw r.miss() }
-    self.text = _text
-    self.streaming = _streaming
-    self.priority = _priority
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      text: _text,
+      streaming: _streaming,
+      priority: _priority)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"tts_speak\"")
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    if let value = self.streaming {
-      writer.appendRaw(",\"streaming\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.priority {
-      writer.appendRaw(",\"priority\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -6137,6 +6383,8 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, ModelRea
   /// The `type` value of this message.
   public static let type = "supervisor_thinking"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `active`
   public var active: Bool
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -6144,22 +6392,33 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, ModelRea
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"supervisor_thinking\"")
+    writer.appendRaw(",\"active\":")
+    self.active.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension SupervisorThinkingMessage {
   /// Creates the value; optional members default to absent.
   public init(
     active: Bool,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.active = active
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      active: active)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _active: Bool? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -6185,21 +6444,13 @@ public struct SupervisorThinkingMessage: Sendable, Hashable, JSONModel, ModelRea
       try r.readExtra(key, into: &extra)
     }
     guard let _active else { throw r.miss() }
-    self.active = _active
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      active: _active)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"supervisor_thinking\"")
-    writer.appendRaw(",\"active\":")
-    self.active.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -6208,6 +6459,8 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "connect_ack"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `negotiated_protocol_version` Optional.
   public var negotiatedProtocolVersion: String?
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -6215,22 +6468,35 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
     []
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"connect_ack\"")
+    if let value = self.negotiatedProtocolVersion {
+      writer.appendRaw(",\"negotiated_protocol_version\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension ConnectAckMessage {
   /// Creates the value; optional members default to absent.
   public init(
     negotiatedProtocolVersion: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.negotiatedProtocolVersion = negotiatedProtocolVersion
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      negotiatedProtocolVersion: negotiatedProtocolVersion)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _negotiatedProtocolVersion: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -6256,23 +6522,13 @@ public struct ConnectAckMessage: Sendable, Hashable, JSONModel, ModelReadable {
       }
       try r.readExtra(key, into: &extra)
     }
-    self.negotiatedProtocolVersion = _negotiatedProtocolVersion
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      negotiatedProtocolVersion: _negotiatedProtocolVersion)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"connect_ack\"")
-    if let value = self.negotiatedProtocolVersion {
-      writer.appendRaw(",\"negotiated_protocol_version\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -6281,6 +6537,8 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "heartbeat"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `timestamp`: When the server sent it (UTC).
   public var timestamp: String
   /// The capabilities needed to send this value: the message's own and those of set extension members.
@@ -6289,22 +6547,33 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, ModelReadable {
     return capabilities
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"heartbeat\"")
+    writer.appendRaw(",\"timestamp\":")
+    self.timestamp.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension HeartbeatMessage {
   /// Creates the value; optional members default to absent.
   public init(
     timestamp: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.timestamp = timestamp
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      timestamp: timestamp)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _timestamp: String? = nil
     var extra: [JSONObject.Member] = []
     var seen: UInt64 = typeConsumed ? 1 << 63 : 0
@@ -6331,21 +6600,13 @@ public struct HeartbeatMessage: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _timestamp else { throw r.miss() }
-    self.timestamp = _timestamp
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      timestamp: _timestamp)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"heartbeat\"")
-    writer.appendRaw(",\"timestamp\":")
-    self.timestamp.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -6354,6 +6615,8 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
   /// The `type` value of this message.
   public static let type = "draining"
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `message`: Human-readable reason.
   public var message: String
   /// `retry_after_ms`: How long to wait before reconnecting, in milliseconds.
@@ -6364,24 +6627,37 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
     return capabilities
   }
 
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
+  /// Writes the object: `type`, then members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.appendRaw("{\"type\":\"draining\"")
+    writer.appendRaw(",\"message\":")
+    self.message.encodeField(to: &writer)
+    writer.appendRaw(",\"retry_after_ms\":")
+    self.retryAfterMs.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
 
+extension DrainingMessage {
   /// Creates the value; optional members default to absent.
   public init(
     message: String,
     retryAfterMs: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.message = message
-    self.retryAfterMs = retryAfterMs
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      message: message,
+      retryAfterMs: retryAfterMs)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
   /// `typeConsumed`: the bytes reader has already read the object's opening and its leading `type`.
-  init<R: ModelReader>(reading r: inout R, typeConsumed: Bool = false) throws(DirectPathError) {
+  static func reading<R: ModelReader>(
+    _ r: inout R, typeConsumed: Bool = false
+  ) throws(DirectPathError) -> Self {
     var _message: String? = nil
     var _retryAfterMs: Int? = nil
     var extra: [JSONObject.Member] = []
@@ -6418,23 +6694,13 @@ public struct DrainingMessage: Sendable, Hashable, JSONModel, ModelReadable {
     }
     guard let _message else { throw r.miss() }
     guard let _retryAfterMs else { throw r.miss() }
-    self.message = _message
-    self.retryAfterMs = _retryAfterMs
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      message: _message,
+      retryAfterMs: _retryAfterMs)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: `type`, then members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.appendRaw("{\"type\":\"draining\"")
-    writer.appendRaw(",\"message\":")
-    self.message.encodeField(to: &writer)
-    writer.appendRaw(",\"retry_after_ms\":")
-    self.retryAfterMs.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }

@@ -4,6 +4,8 @@ import VCProtoJSON
 // Sources/VCProtoCore/Catalog/ and regenerate (a test fails when this file is stale).
 /// One session in session_list; last_modified is epoch milliseconds. (protocol 0.2.0)
 public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `session_id`
   public var sessionId: String
   /// `name`
@@ -14,9 +16,26 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
   public var lastModified: Int
   /// `message_count`
   public var messageCount: Int
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"name\":")
+    self.name.encodeField(to: &writer)
+    writer.appendRaw(",\"working_directory\":")
+    self.workingDirectory.encodeField(to: &writer)
+    writer.appendRaw(",\"last_modified\":")
+    self.lastModified.encodeField(to: &writer)
+    writer.appendRaw(",\"message_count\":")
+    self.messageCount.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension SessionSummary {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -26,17 +45,18 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
     messageCount: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.name = name
-    self.workingDirectory = workingDirectory
-    self.lastModified = lastModified
-    self.messageCount = messageCount
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      name: name,
+      workingDirectory: workingDirectory,
+      lastModified: lastModified,
+      messageCount: messageCount)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -96,17 +116,36 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _workingDirectory else { throw r.miss() }
     guard let _lastModified else { throw r.miss() }
     guard let _messageCount else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.messageCount = _messageCount
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      name: _name,
+      workingDirectory: _workingDirectory,
+      lastModified: _lastModified,
+      messageCount: _messageCount)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
+}
+
+/// One session in session_list; last_modified is epoch milliseconds. (protocol 0.3.0-0.5.0)
+public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `session_id`
+  public var sessionId: String
+  /// `name`
+  public var name: String
+  /// `working_directory`
+  public var workingDirectory: String
+  /// `last_modified`
+  public var lastModified: Int
+  /// `message_count`
+  public var messageCount: Int
+  /// `provider`: Absent when the index has no provider. Optional.
+  public var provider: String?
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -121,28 +160,16 @@ public struct SessionSummary: Sendable, Hashable, JSONModel, ModelReadable {
     self.lastModified.encodeField(to: &writer)
     writer.appendRaw(",\"message_count\":")
     self.messageCount.encodeField(to: &writer)
+    if let value = self.provider {
+      writer.appendRaw(",\"provider\":")
+      value.encodeField(to: &writer)
+    }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
 
-/// One session in session_list; last_modified is epoch milliseconds. (protocol 0.3.0-0.5.0)
-public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// `session_id`
-  public var sessionId: String
-  /// `name`
-  public var name: String
-  /// `working_directory`
-  public var workingDirectory: String
-  /// `last_modified`
-  public var lastModified: Int
-  /// `message_count`
-  public var messageCount: Int
-  /// `provider`: Absent when the index has no provider. Optional.
-  public var provider: String?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension SessionSummaryV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -153,18 +180,19 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
     provider: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.name = name
-    self.workingDirectory = workingDirectory
-    self.lastModified = lastModified
-    self.messageCount = messageCount
-    self.provider = provider
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      name: name,
+      workingDirectory: workingDirectory,
+      lastModified: lastModified,
+      messageCount: messageCount,
+      provider: provider)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -233,18 +261,33 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
     guard let _workingDirectory else { throw r.miss() }
     guard let _lastModified else { throw r.miss() }
     guard let _messageCount else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.messageCount = _messageCount
-    self.provider = _provider
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      name: _name,
+      workingDirectory: _workingDirectory,
+      lastModified: _lastModified,
+      messageCount: _messageCount,
+      provider: _provider)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
+}
+
+/// One session in recent_sessions; last_modified is an ISO-8601 string, with or without fraction. (protocol 0.2.0)
+public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `session_id`
+  public var sessionId: String
+  /// `name`
+  public var name: String
+  /// `working_directory`
+  public var workingDirectory: String
+  /// `last_modified`
+  public var lastModified: String
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -257,30 +300,12 @@ public struct SessionSummaryV0_3_0: Sendable, Hashable, JSONModel, ModelReadable
     self.workingDirectory.encodeField(to: &writer)
     writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
-    writer.appendRaw(",\"message_count\":")
-    self.messageCount.encodeField(to: &writer)
-    if let value = self.provider {
-      writer.appendRaw(",\"provider\":")
-      value.encodeField(to: &writer)
-    }
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
 
-/// One session in recent_sessions; last_modified is an ISO-8601 string, with or without fraction. (protocol 0.2.0)
-public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
-  /// `session_id`
-  public var sessionId: String
-  /// `name`
-  public var name: String
-  /// `working_directory`
-  public var workingDirectory: String
-  /// `last_modified`
-  public var lastModified: String
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension RecentSession {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -289,16 +314,17 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
     lastModified: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.name = name
-    self.workingDirectory = workingDirectory
-    self.lastModified = lastModified
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      name: name,
+      workingDirectory: workingDirectory,
+      lastModified: lastModified)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -349,16 +375,33 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _name else { throw r.miss() }
     guard let _workingDirectory else { throw r.miss() }
     guard let _lastModified else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      name: _name,
+      workingDirectory: _workingDirectory,
+      lastModified: _lastModified)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
+}
+
+/// One session in recent_sessions; last_modified is an ISO-8601 string, with or without fraction. (protocol 0.3.0-0.5.0)
+public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `session_id`
+  public var sessionId: String
+  /// `name`
+  public var name: String
+  /// `working_directory`
+  public var workingDirectory: String
+  /// `last_modified`
+  public var lastModified: String
+  /// `provider`
+  public var provider: String
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -371,26 +414,14 @@ public struct RecentSession: Sendable, Hashable, JSONModel, ModelReadable {
     self.workingDirectory.encodeField(to: &writer)
     writer.appendRaw(",\"last_modified\":")
     self.lastModified.encodeField(to: &writer)
+    writer.appendRaw(",\"provider\":")
+    self.provider.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
 
-/// One session in recent_sessions; last_modified is an ISO-8601 string, with or without fraction. (protocol 0.3.0-0.5.0)
-public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// `session_id`
-  public var sessionId: String
-  /// `name`
-  public var name: String
-  /// `working_directory`
-  public var workingDirectory: String
-  /// `last_modified`
-  public var lastModified: String
-  /// `provider`
-  public var provider: String
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension RecentSessionV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     sessionId: String,
@@ -400,17 +431,18 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
     provider: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.sessionId = sessionId
-    self.name = name
-    self.workingDirectory = workingDirectory
-    self.lastModified = lastModified
-    self.provider = provider
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      sessionId: sessionId,
+      name: name,
+      workingDirectory: workingDirectory,
+      lastModified: lastModified,
+      provider: provider)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _sessionId: String? = nil
     var _name: String? = nil
     var _workingDirectory: String? = nil
@@ -471,33 +503,17 @@ public struct RecentSessionV0_3_0: Sendable, Hashable, JSONModel, ModelReadable 
     guard let _workingDirectory else { throw r.miss() }
     guard let _lastModified else { throw r.miss() }
     guard let _provider else { throw r.miss() }
-    self.sessionId = _sessionId
-    self.name = _name
-    self.workingDirectory = _workingDirectory
-    self.lastModified = _lastModified
-    self.provider = _provider
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      sessionId: _sessionId,
+      name: _name,
+      workingDirectory: _workingDirectory,
+      lastModified: _lastModified,
+      provider: _provider)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"name\":")
-    self.name.encodeField(to: &writer)
-    writer.appendRaw(",\"working_directory\":")
-    self.workingDirectory.encodeField(to: &writer)
-    writer.appendRaw(",\"last_modified\":")
-    self.lastModified.encodeField(to: &writer)
-    writer.appendRaw(",\"provider\":")
-    self.provider.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -511,6 +527,8 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
     case group = "group"
   }
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `id`
   public var id: String
   /// `label`
@@ -521,9 +539,30 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
   public var description: String?
   /// `children` Optional.
   public var children: [CommandNode]?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"id\":")
+    self.id.encodeField(to: &writer)
+    writer.appendRaw(",\"label\":")
+    self.label.encodeField(to: &writer)
+    writer.appendRaw(",\"type\":")
+    self.type.encodeField(to: &writer)
+    if let value = self.description {
+      writer.appendRaw(",\"description\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.children {
+      writer.appendRaw(",\"children\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension CommandNode {
   /// Creates the value; optional members default to absent.
   public init(
     id: String,
@@ -533,17 +572,18 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
     children: [CommandNode]? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.id = id
-    self.label = label
-    self.type = type
-    self.description = description
-    self.children = children
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      id: id,
+      label: label,
+      type: type,
+      description: description,
+      children: children)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _id: String? = nil
     var _label: String? = nil
     var _type: Kind? = nil
@@ -601,37 +641,17 @@ public struct CommandNode: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _id else { throw r.miss() }
     guard let _label else { throw r.miss() }
     guard let _type else { throw r.miss() }
-    self.id = _id
-    self.label = _label
-    self.type = _type
-    self.description = _description
-    self.children = _children
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      id: _id,
+      label: _label,
+      type: _type,
+      description: _description,
+      children: _children)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"id\":")
-    self.id.encodeField(to: &writer)
-    writer.appendRaw(",\"label\":")
-    self.label.encodeField(to: &writer)
-    writer.appendRaw(",\"type\":")
-    self.type.encodeField(to: &writer)
-    if let value = self.description {
-      writer.appendRaw(",\"description\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.children {
-      writer.appendRaw(",\"children\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -645,6 +665,8 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
     case assistant = "assistant"
   }
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `uuid`
   public var uuid: String
   /// `role`
@@ -655,9 +677,26 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
   public var timestamp: String?
   /// `provider`
   public var provider: String
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"uuid\":")
+    self.uuid.encodeField(to: &writer)
+    writer.appendRaw(",\"role\":")
+    self.role.encodeField(to: &writer)
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    writer.appendRaw(",\"timestamp\":")
+    if let value = self.timestamp { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"provider\":")
+    self.provider.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension HistoryMessage {
   /// Creates the value; optional members default to absent.
   public init(
     uuid: String,
@@ -667,17 +706,18 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
     provider: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.uuid = uuid
-    self.role = role
-    self.text = text
-    self.timestamp = timestamp
-    self.provider = provider
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      uuid: uuid,
+      role: role,
+      text: text,
+      timestamp: timestamp,
+      provider: provider)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _uuid: String? = nil
     var _role: Role? = nil
     var _text: String? = nil
@@ -736,33 +776,17 @@ public struct HistoryMessage: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _role else { throw r.miss() }
     guard let _text else { throw r.miss() }
     guard let _provider else { throw r.miss() }
-    self.uuid = _uuid
-    self.role = _role
-    self.text = _text
-    self.timestamp = _timestamp
-    self.provider = _provider
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      uuid: _uuid,
+      role: _role,
+      text: _text,
+      timestamp: _timestamp,
+      provider: _provider)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"uuid\":")
-    self.uuid.encodeField(to: &writer)
-    writer.appendRaw(",\"role\":")
-    self.role.encodeField(to: &writer)
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    writer.appendRaw(",\"timestamp\":")
-    if let value = self.timestamp { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"provider\":")
-    self.provider.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -776,6 +800,8 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
     case assistant = "assistant"
   }
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `uuid`
   public var uuid: String
   /// `role`
@@ -790,9 +816,30 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
   public var sessionId: String
   /// `seq`: 1-based, monotonic per session.
   public var seq: Int
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"uuid\":")
+    self.uuid.encodeField(to: &writer)
+    writer.appendRaw(",\"role\":")
+    self.role.encodeField(to: &writer)
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    writer.appendRaw(",\"timestamp\":")
+    if let value = self.timestamp { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.appendRaw(",\"provider\":")
+    self.provider.encodeField(to: &writer)
+    writer.appendRaw(",\"session_id\":")
+    self.sessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"seq\":")
+    self.seq.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension HistoryMessageV0_4_0 {
   /// Creates the value; optional members default to absent.
   public init(
     uuid: String,
@@ -804,19 +851,20 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
     seq: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.uuid = uuid
-    self.role = role
-    self.text = text
-    self.timestamp = timestamp
-    self.provider = provider
-    self.sessionId = sessionId
-    self.seq = seq
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      uuid: uuid,
+      role: role,
+      text: text,
+      timestamp: timestamp,
+      provider: provider,
+      sessionId: sessionId,
+      seq: seq)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _uuid: String? = nil
     var _role: Role? = nil
     var _text: String? = nil
@@ -896,19 +944,48 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
     guard let _provider else { throw r.miss() }
     guard let _sessionId else { throw r.miss() }
     guard let _seq else { throw r.miss() }
-    self.uuid = _uuid
-    self.role = _role
-    self.text = _text
-    self.timestamp = _timestamp
-    self.provider = _provider
-    self.sessionId = _sessionId
-    self.seq = _seq
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      uuid: _uuid,
+      role: _role,
+      text: _text,
+      timestamp: _timestamp,
+      provider: _provider,
+      sessionId: _sessionId,
+      seq: _seq)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
+}
+
+/// A canonical history message (0.3.0 on): one user or assistant turn of any provider. 0.4.0 numbers it with seq (gaps are normal); 0.5.0 with offset, the raw line index in the provider's file (gaps are normal). (protocol 0.5.0)
+public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// The closed set of `role` values the protocol defines; any other value is `invalid_value`.
+  public enum Role: String, Sendable, Hashable, CaseIterable, JSONStringEnum, ModelReadable {
+    /// `"user"` on the wire.
+    case user = "user"
+    /// `"assistant"` on the wire.
+    case assistant = "assistant"
+  }
+
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `uuid`
+  public var uuid: String
+  /// `role`
+  public var role: Role
+  /// `text`
+  public var text: String
+  /// `timestamp`: ISO-8601, or null when the source record has none. Always written; `nil` is sent as null.
+  public var timestamp: String?
+  /// `provider`
+  public var provider: String
+  /// `session_id`
+  public var sessionId: String
+  /// `offset`: The line's index in the provider's file; not contiguous.
+  public var offset: Int
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -925,40 +1002,14 @@ public struct HistoryMessageV0_4_0: Sendable, Hashable, JSONModel, ModelReadable
     self.provider.encodeField(to: &writer)
     writer.appendRaw(",\"session_id\":")
     self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"seq\":")
-    self.seq.encodeField(to: &writer)
+    writer.appendRaw(",\"offset\":")
+    self.offset.encodeField(to: &writer)
     writer.writeMembers(additionalMembers, first: false)
     writer.endObject()
   }
 }
 
-/// A canonical history message (0.3.0 on): one user or assistant turn of any provider. 0.4.0 numbers it with seq (gaps are normal); 0.5.0 with offset, the raw line index in the provider's file (gaps are normal). (protocol 0.5.0)
-public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// The closed set of `role` values the protocol defines; any other value is `invalid_value`.
-  public enum Role: String, Sendable, Hashable, CaseIterable, JSONStringEnum, ModelReadable {
-    /// `"user"` on the wire.
-    case user = "user"
-    /// `"assistant"` on the wire.
-    case assistant = "assistant"
-  }
-
-  /// `uuid`
-  public var uuid: String
-  /// `role`
-  public var role: Role
-  /// `text`
-  public var text: String
-  /// `timestamp`: ISO-8601, or null when the source record has none. Always written; `nil` is sent as null.
-  public var timestamp: String?
-  /// `provider`
-  public var provider: String
-  /// `session_id`
-  public var sessionId: String
-  /// `offset`: The line's index in the provider's file; not contiguous.
-  public var offset: Int
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension HistoryMessageV0_5_0 {
   /// Creates the value; optional members default to absent.
   public init(
     uuid: String,
@@ -970,19 +1021,20 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
     offset: Int,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.uuid = uuid
-    self.role = role
-    self.text = text
-    self.timestamp = timestamp
-    self.provider = provider
-    self.sessionId = sessionId
-    self.offset = offset
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      uuid: uuid,
+      role: role,
+      text: text,
+      timestamp: timestamp,
+      provider: provider,
+      sessionId: sessionId,
+      offset: offset)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _uuid: String? = nil
     var _role: Role? = nil
     var _text: String? = nil
@@ -1062,39 +1114,19 @@ public struct HistoryMessageV0_5_0: Sendable, Hashable, JSONModel, ModelReadable
     guard let _provider else { throw r.miss() }
     guard let _sessionId else { throw r.miss() }
     guard let _offset else { throw r.miss() }
-    self.uuid = _uuid
-    self.role = _role
-    self.text = _text
-    self.timestamp = _timestamp
-    self.provider = _provider
-    self.sessionId = _sessionId
-    self.offset = _offset
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      uuid: _uuid,
+      role: _role,
+      text: _text,
+      timestamp: _timestamp,
+      provider: _provider,
+      sessionId: _sessionId,
+      offset: _offset)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"uuid\":")
-    self.uuid.encodeField(to: &writer)
-    writer.appendRaw(",\"role\":")
-    self.role.encodeField(to: &writer)
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    writer.appendRaw(",\"timestamp\":")
-    if let value = self.timestamp { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.appendRaw(",\"provider\":")
-    self.provider.encodeField(to: &writer)
-    writer.appendRaw(",\"session_id\":")
-    self.sessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"offset\":")
-    self.offset.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1108,15 +1140,30 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, ModelReadable {
     case clientAhead = "client_ahead"
   }
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `requested_last_seq`
   public var requestedLastSeq: Int
   /// `min_available_seq`
   public var minAvailableSeq: Int
   /// `reason`
   public var reason: Reason
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"requested_last_seq\":")
+    self.requestedLastSeq.encodeField(to: &writer)
+    writer.appendRaw(",\"min_available_seq\":")
+    self.minAvailableSeq.encodeField(to: &writer)
+    writer.appendRaw(",\"reason\":")
+    self.reason.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension HistoryGap {
   /// Creates the value; optional members default to absent.
   public init(
     requestedLastSeq: Int,
@@ -1124,15 +1171,16 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, ModelReadable {
     reason: Reason,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.requestedLastSeq = requestedLastSeq
-    self.minAvailableSeq = minAvailableSeq
-    self.reason = reason
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      requestedLastSeq: requestedLastSeq,
+      minAvailableSeq: minAvailableSeq,
+      reason: reason)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _requestedLastSeq: Int? = nil
     var _minAvailableSeq: Int? = nil
     var _reason: Reason? = nil
@@ -1174,53 +1222,57 @@ public struct HistoryGap: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _requestedLastSeq else { throw r.miss() }
     guard let _minAvailableSeq else { throw r.miss() }
     guard let _reason else { throw r.miss() }
-    self.requestedLastSeq = _requestedLastSeq
-    self.minAvailableSeq = _minAvailableSeq
-    self.reason = _reason
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      requestedLastSeq: _requestedLastSeq,
+      minAvailableSeq: _minAvailableSeq,
+      reason: _reason)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"requested_last_seq\":")
-    self.requestedLastSeq.encodeField(to: &writer)
-    writer.appendRaw(",\"min_available_seq\":")
-    self.minAvailableSeq.encodeField(to: &writer)
-    writer.appendRaw(",\"reason\":")
-    self.reason.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
 /// One component of the supervisor's canvas.
 public struct CanvasComponent: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `type`
   public var type: String
   /// `props` Optional.
   public var props: JSONObject?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"type\":")
+    self.type.encodeField(to: &writer)
+    if let value = self.props {
+      writer.appendRaw(",\"props\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension CanvasComponent {
   /// Creates the value; optional members default to absent.
   public init(
     type: String,
     props: JSONObject? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.type = type
-    self.props = props
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      type: type,
+      props: props)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _type: String? = nil
     var _props: JSONObject? = nil
     var extra: [JSONObject.Member] = []
@@ -1250,31 +1302,21 @@ public struct CanvasComponent: Sendable, Hashable, JSONModel, ModelReadable {
       try r.readExtra(key, into: &extra)
     }
     guard let _type else { throw r.miss() }
-    self.type = _type
-    self.props = _props
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      type: _type,
+      props: _props)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"type\":")
-    self.type.encodeField(to: &writer)
-    if let value = self.props {
-      writer.appendRaw(",\"props\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
 /// What failed while creating a worktree.
 public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `step` Optional.
   public var step: String?
   /// `stderr` Optional.
@@ -1283,9 +1325,37 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
   public var branchName: String?
   /// `suggestion` Optional.
   public var suggestion: String?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    var first = true
+    writer.beginObject()
+    if let value = self.step {
+      writer.appendRaw("\"step\":")
+      first = false
+      value.encodeField(to: &writer)
+    }
+    if let value = self.stderr {
+      writer.appendRaw(first ? "\"stderr\":" : ",\"stderr\":")
+      first = false
+      value.encodeField(to: &writer)
+    }
+    if let value = self.branchName {
+      writer.appendRaw(first ? "\"branch_name\":" : ",\"branch_name\":")
+      first = false
+      value.encodeField(to: &writer)
+    }
+    if let value = self.suggestion {
+      writer.appendRaw(first ? "\"suggestion\":" : ",\"suggestion\":")
+      first = false
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: first)
+    writer.endObject()
+  }
+}
+
+extension WorktreeErrorDetails {
   /// Creates the value; optional members default to absent.
   public init(
     step: String? = nil,
@@ -1294,16 +1364,17 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
     suggestion: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.step = step
-    self.stderr = stderr
-    self.branchName = branchName
-    self.suggestion = suggestion
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      step: step,
+      stderr: stderr,
+      branchName: branchName,
+      suggestion: suggestion)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _step: String? = nil
     var _stderr: String? = nil
     var _branchName: String? = nil
@@ -1349,48 +1420,23 @@ public struct WorktreeErrorDetails: Sendable, Hashable, JSONModel, ModelReadable
       }
       try r.readExtra(key, into: &extra)
     }
-    self.step = _step
-    self.stderr = _stderr
-    self.branchName = _branchName
-    self.suggestion = _suggestion
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      step: _step,
+      stderr: _stderr,
+      branchName: _branchName,
+      suggestion: _suggestion)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    var first = true
-    writer.beginObject()
-    if let value = self.step {
-      writer.appendRaw("\"step\":")
-      first = false
-      value.encodeField(to: &writer)
-    }
-    if let value = self.stderr {
-      writer.appendRaw(first ? "\"stderr\":" : ",\"stderr\":")
-      first = false
-      value.encodeField(to: &writer)
-    }
-    if let value = self.branchName {
-      writer.appendRaw(first ? "\"branch_name\":" : ",\"branch_name\":")
-      first = false
-      value.encodeField(to: &writer)
-    }
-    if let value = self.suggestion {
-      writer.appendRaw(first ? "\"suggestion\":" : ",\"suggestion\":")
-      first = false
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: first)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
 /// One past command run.
 public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `command_session_id`
   public var commandSessionId: String
   /// `command_id`
@@ -1409,9 +1455,40 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
   public var endTime: String?
   /// `output_preview` Always written; `nil` is sent as null.
   public var outputPreview: String?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"command_session_id\":")
+    self.commandSessionId.encodeField(to: &writer)
+    writer.appendRaw(",\"command_id\":")
+    self.commandId.encodeField(to: &writer)
+    writer.appendRaw(",\"shell_command\":")
+    self.shellCommand.encodeField(to: &writer)
+    writer.appendRaw(",\"working_directory\":")
+    self.workingDirectory.encodeField(to: &writer)
+    writer.appendRaw(",\"timestamp\":")
+    self.timestamp.encodeField(to: &writer)
+    if let value = self.exitCode {
+      writer.appendRaw(",\"exit_code\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.durationMs {
+      writer.appendRaw(",\"duration_ms\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.endTime {
+      writer.appendRaw(",\"end_time\":")
+      value.encodeField(to: &writer)
+    }
+    writer.appendRaw(",\"output_preview\":")
+    if let value = self.outputPreview { value.encodeField(to: &writer) } else { writer.writeNull() }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension CommandHistoryEntry {
   /// Creates the value; optional members default to absent.
   public init(
     commandSessionId: String,
@@ -1425,21 +1502,22 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
     outputPreview: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.commandSessionId = commandSessionId
-    self.commandId = commandId
-    self.shellCommand = shellCommand
-    self.workingDirectory = workingDirectory
-    self.timestamp = timestamp
-    self.exitCode = exitCode
-    self.durationMs = durationMs
-    self.endTime = endTime
-    self.outputPreview = outputPreview
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      commandSessionId: commandSessionId,
+      commandId: commandId,
+      shellCommand: shellCommand,
+      workingDirectory: workingDirectory,
+      timestamp: timestamp,
+      exitCode: exitCode,
+      durationMs: durationMs,
+      endTime: endTime,
+      outputPreview: outputPreview)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _commandSessionId: String? = nil
     var _commandId: String? = nil
     var _shellCommand: String? = nil
@@ -1538,56 +1616,28 @@ public struct CommandHistoryEntry: Sendable, Hashable, JSONModel, ModelReadable 
     guard let _shellCommand else { throw r.miss() }
     guard let _workingDirectory else { throw r.miss() }
     guard let _timestamp else { throw r.miss() }
-    self.commandSessionId = _commandSessionId
-    self.commandId = _commandId
-    self.shellCommand = _shellCommand
-    self.workingDirectory = _workingDirectory
-    self.timestamp = _timestamp
-    self.exitCode = _exitCode
-    self.durationMs = _durationMs
-    self.endTime = _endTime
-    self.outputPreview = _outputPreview
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      commandSessionId: _commandSessionId,
+      commandId: _commandId,
+      shellCommand: _shellCommand,
+      workingDirectory: _workingDirectory,
+      timestamp: _timestamp,
+      exitCode: _exitCode,
+      durationMs: _durationMs,
+      endTime: _endTime,
+      outputPreview: _outputPreview)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"command_session_id\":")
-    self.commandSessionId.encodeField(to: &writer)
-    writer.appendRaw(",\"command_id\":")
-    self.commandId.encodeField(to: &writer)
-    writer.appendRaw(",\"shell_command\":")
-    self.shellCommand.encodeField(to: &writer)
-    writer.appendRaw(",\"working_directory\":")
-    self.workingDirectory.encodeField(to: &writer)
-    writer.appendRaw(",\"timestamp\":")
-    self.timestamp.encodeField(to: &writer)
-    if let value = self.exitCode {
-      writer.appendRaw(",\"exit_code\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.durationMs {
-      writer.appendRaw(",\"duration_ms\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.endTime {
-      writer.appendRaw(",\"end_time\":")
-      value.encodeField(to: &writer)
-    }
-    writer.appendRaw(",\"output_preview\":")
-    if let value = self.outputPreview { value.encodeField(to: &writer) } else { writer.writeNull() }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
 /// One uploaded file.
 public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `filename`
   public var filename: String
   /// `path`
@@ -1596,9 +1646,24 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
   public var size: Int
   /// `timestamp`
   public var timestamp: String
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"filename\":")
+    self.filename.encodeField(to: &writer)
+    writer.appendRaw(",\"path\":")
+    self.path.encodeField(to: &writer)
+    writer.appendRaw(",\"size\":")
+    self.size.encodeField(to: &writer)
+    writer.appendRaw(",\"timestamp\":")
+    self.timestamp.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension Resource {
   /// Creates the value; optional members default to absent.
   public init(
     filename: String,
@@ -1607,16 +1672,17 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
     timestamp: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.filename = filename
-    self.path = path
-    self.size = size
-    self.timestamp = timestamp
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      filename: filename,
+      path: path,
+      size: size,
+      timestamp: timestamp)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _filename: String? = nil
     var _path: String? = nil
     var _size: Int? = nil
@@ -1667,44 +1733,45 @@ public struct Resource: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _path else { throw r.miss() }
     guard let _size else { throw r.miss() }
     guard let _timestamp else { throw r.miss() }
-    self.filename = _filename
-    self.path = _path
-    self.size = _size
-    self.timestamp = _timestamp
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      filename: _filename,
+      path: _path,
+      size: _size,
+      timestamp: _timestamp)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"filename\":")
-    self.filename.encodeField(to: &writer)
-    writer.appendRaw(",\"path\":")
-    self.path.encodeField(to: &writer)
-    writer.appendRaw(",\"size\":")
-    self.size.encodeField(to: &writer)
-    writer.appendRaw(",\"timestamp\":")
-    self.timestamp.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
 /// A recipe the backend offers; id is kebab-case.
 public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `id`
   public var id: String
   /// `label`
   public var label: String
   /// `description`
   public var description: String
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"id\":")
+    self.id.encodeField(to: &writer)
+    writer.appendRaw(",\"label\":")
+    self.label.encodeField(to: &writer)
+    writer.appendRaw(",\"description\":")
+    self.description.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension Recipe {
   /// Creates the value; optional members default to absent.
   public init(
     id: String,
@@ -1712,15 +1779,16 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
     description: String,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.id = id
-    self.label = label
-    self.description = description
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      id: id,
+      label: label,
+      description: description)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _id: String? = nil
     var _label: String? = nil
     var _description: String? = nil
@@ -1760,32 +1828,22 @@ public struct Recipe: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _id else { throw r.miss() }
     guard let _label else { throw r.miss() }
     guard let _description else { throw r.miss() }
-    self.id = _id
-    self.label = _label
-    self.description = _description
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      id: _id,
+      label: _label,
+      description: _description)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"id\":")
-    self.id.encodeField(to: &writer)
-    writer.appendRaw(",\"label\":")
-    self.label.encodeField(to: &writer)
-    writer.appendRaw(",\"description\":")
-    self.description.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
 /// Token counts of a response.
 public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `input_tokens`
   public var inputTokens: Int
   /// `output_tokens`
@@ -1794,9 +1852,28 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
   public var cacheReadInputTokens: Int?
   /// `cache_creation_input_tokens` Optional.
   public var cacheCreationInputTokens: Int?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"input_tokens\":")
+    self.inputTokens.encodeField(to: &writer)
+    writer.appendRaw(",\"output_tokens\":")
+    self.outputTokens.encodeField(to: &writer)
+    if let value = self.cacheReadInputTokens {
+      writer.appendRaw(",\"cache_read_input_tokens\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.cacheCreationInputTokens {
+      writer.appendRaw(",\"cache_creation_input_tokens\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension Usage {
   /// Creates the value; optional members default to absent.
   public init(
     inputTokens: Int,
@@ -1805,16 +1882,17 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
     cacheCreationInputTokens: Int? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.inputTokens = inputTokens
-    self.outputTokens = outputTokens
-    self.cacheReadInputTokens = cacheReadInputTokens
-    self.cacheCreationInputTokens = cacheCreationInputTokens
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      inputTokens: inputTokens,
+      outputTokens: outputTokens,
+      cacheReadInputTokens: cacheReadInputTokens,
+      cacheCreationInputTokens: cacheCreationInputTokens)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _inputTokens: Int? = nil
     var _outputTokens: Int? = nil
     var _cacheReadInputTokens: Int? = nil
@@ -1862,48 +1940,45 @@ public struct Usage: Sendable, Hashable, JSONModel, ModelReadable {
     }
     guard let _inputTokens else { throw r.miss() }
     guard let _outputTokens else { throw r.miss() }
-    self.inputTokens = _inputTokens
-    self.outputTokens = _outputTokens
-    self.cacheReadInputTokens = _cacheReadInputTokens
-    self.cacheCreationInputTokens = _cacheCreationInputTokens
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      inputTokens: _inputTokens,
+      outputTokens: _outputTokens,
+      cacheReadInputTokens: _cacheReadInputTokens,
+      cacheCreationInputTokens: _cacheCreationInputTokens)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"input_tokens\":")
-    self.inputTokens.encodeField(to: &writer)
-    writer.appendRaw(",\"output_tokens\":")
-    self.outputTokens.encodeField(to: &writer)
-    if let value = self.cacheReadInputTokens {
-      writer.appendRaw(",\"cache_read_input_tokens\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.cacheCreationInputTokens {
-      writer.appendRaw(",\"cache_creation_input_tokens\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
 /// Cost of a response in US dollars.
 public struct Cost: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `input_cost`
   public var inputCost: Double
   /// `output_cost`
   public var outputCost: Double
   /// `total_cost`
   public var totalCost: Double
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"input_cost\":")
+    self.inputCost.encodeField(to: &writer)
+    writer.appendRaw(",\"output_cost\":")
+    self.outputCost.encodeField(to: &writer)
+    writer.appendRaw(",\"total_cost\":")
+    self.totalCost.encodeField(to: &writer)
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension Cost {
   /// Creates the value; optional members default to absent.
   public init(
     inputCost: Double,
@@ -1911,15 +1986,16 @@ public struct Cost: Sendable, Hashable, JSONModel, ModelReadable {
     totalCost: Double,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.inputCost = inputCost
-    self.outputCost = outputCost
-    self.totalCost = totalCost
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      inputCost: inputCost,
+      outputCost: outputCost,
+      totalCost: totalCost)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _inputCost: Double? = nil
     var _outputCost: Double? = nil
     var _totalCost: Double? = nil
@@ -1958,27 +2034,15 @@ public struct Cost: Sendable, Hashable, JSONModel, ModelReadable {
     guard let _inputCost else { throw r.miss() }
     guard let _outputCost else { throw r.miss() }
     guard let _totalCost else { throw r.miss() }
-    self.inputCost = _inputCost
-    self.outputCost = _outputCost
-    self.totalCost = _totalCost
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      inputCost: _inputCost,
+      outputCost: _outputCost,
+      totalCost: _totalCost)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"input_cost\":")
-    self.inputCost.encodeField(to: &writer)
-    writer.appendRaw(",\"output_cost\":")
-    self.outputCost.encodeField(to: &writer)
-    writer.appendRaw(",\"total_cost\":")
-    self.totalCost.encodeField(to: &writer)
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }
 
@@ -1992,6 +2056,8 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
     case assistant = "assistant"
   }
 
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
   /// `role`
   public var role: Role
   /// `text`
@@ -2000,9 +2066,28 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   public var sessionId: String?
   /// `timestamp` Optional.
   public var timestamp: String?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
 
+  /// Writes the object: members in catalog order, then additional members.
+  public func encode(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.appendRaw("\"role\":")
+    self.role.encodeField(to: &writer)
+    writer.appendRaw(",\"text\":")
+    self.text.encodeField(to: &writer)
+    if let value = self.sessionId {
+      writer.appendRaw(",\"session_id\":")
+      value.encodeField(to: &writer)
+    }
+    if let value = self.timestamp {
+      writer.appendRaw(",\"timestamp\":")
+      value.encodeField(to: &writer)
+    }
+    writer.writeMembers(additionalMembers, first: false)
+    writer.endObject()
+  }
+}
+
+extension ReplayedMessage {
   /// Creates the value; optional members default to absent.
   public init(
     role: Role,
@@ -2011,16 +2096,17 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
     timestamp: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.role = role
-    self.text = text
-    self.sessionId = sessionId
-    self.timestamp = timestamp
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      role: role,
+      text: text,
+      sessionId: sessionId,
+      timestamp: timestamp)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _role: Role? = nil
     var _text: String? = nil
     var _sessionId: String? = nil
@@ -2068,16 +2154,31 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
     }
     guard let _role else { throw r.miss() }
     guard let _text else { throw r.miss() }
-    self.role = _role
-    self.text = _text
-    self.sessionId = _sessionId
-    self.timestamp = _timestamp
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      role: _role,
+      text: _text,
+      sessionId: _sessionId,
+      timestamp: _timestamp)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
+    try reading(&r)
   }
+}
+
+/// The buffered message inside replay. (protocol 0.3.0-0.5.0)
+public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
+  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
+  public var additionalMembers: JSONObject
+  /// `role`: The 0.3.0 documentation no longer closes the set.
+  public var role: String
+  /// `text`
+  public var text: String
+  /// `session_id` Optional.
+  public var sessionId: String?
+  /// `timestamp` Optional.
+  public var timestamp: String?
 
   /// Writes the object: members in catalog order, then additional members.
   public func encode(to writer: inout JSONWriter) {
@@ -2099,19 +2200,7 @@ public struct ReplayedMessage: Sendable, Hashable, JSONModel, ModelReadable {
   }
 }
 
-/// The buffered message inside replay. (protocol 0.3.0-0.5.0)
-public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadable {
-  /// `role`: The 0.3.0 documentation no longer closes the set.
-  public var role: String
-  /// `text`
-  public var text: String
-  /// `session_id` Optional.
-  public var sessionId: String?
-  /// `timestamp` Optional.
-  public var timestamp: String?
-  /// Members the catalog does not declare, kept in wire order so decode -> encode round-trips them.
-  public var additionalMembers: JSONObject
-
+extension ReplayedMessageV0_3_0 {
   /// Creates the value; optional members default to absent.
   public init(
     role: String,
@@ -2120,16 +2209,17 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
     timestamp: String? = nil,
     additionalMembers: JSONObject = JSONObject()
   ) {
-    self.role = role
-    self.text = text
-    self.sessionId = sessionId
-    self.timestamp = timestamp
-    self.additionalMembers = additionalMembers
+    self.init(
+      additionalMembers: additionalMembers,
+      role: role,
+      text: text,
+      sessionId: sessionId,
+      timestamp: timestamp)
   }
 
   /// Reads the value from `r` (the frame's bytes, or its parsed tree), checking every catalog rule;
   /// throws ``DirectPathError`` for anything else (the validator then explains it).
-  init<R: ModelReader>(reading r: inout R) throws(DirectPathError) {
+  static func reading<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
     var _role: String? = nil
     var _text: String? = nil
     var _sessionId: String? = nil
@@ -2177,33 +2267,15 @@ public struct ReplayedMessageV0_3_0: Sendable, Hashable, JSONModel, ModelReadabl
     }
     guard let _role else { throw r.miss() }
     guard let _text else { throw r.miss() }
-    self.role = _role
-    self.text = _text
-    self.sessionId = _sessionId
-    self.timestamp = _timestamp
-    self.additionalMembers = JSONObject(extra)
+    return Self(
+      additionalMembers: JSONObject(extra),
+      role: _role,
+      text: _text,
+      sessionId: _sessionId,
+      timestamp: _timestamp)
   }
 
   package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {
-    try Self(reading: &r)
-  }
-
-  /// Writes the object: members in catalog order, then additional members.
-  public func encode(to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.appendRaw("\"role\":")
-    self.role.encodeField(to: &writer)
-    writer.appendRaw(",\"text\":")
-    self.text.encodeField(to: &writer)
-    if let value = self.sessionId {
-      writer.appendRaw(",\"session_id\":")
-      value.encodeField(to: &writer)
-    }
-    if let value = self.timestamp {
-      writer.appendRaw(",\"timestamp\":")
-      value.encodeField(to: &writer)
-    }
-    writer.writeMembers(additionalMembers, first: false)
-    writer.endObject()
+    try reading(&r)
   }
 }

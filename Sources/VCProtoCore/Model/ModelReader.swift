@@ -2,7 +2,7 @@ import VCProtoJSON
 
 /// The one source the generated model decodes from, whatever the input's form.
 ///
-/// Each generated struct has a single decoder, `init(reading:)`, written against this protocol (as
+/// Each generated struct has a single decoder, `reading(_:)`, written against this protocol (as
 /// swift-protobuf drives one generated `decodeMessage` from every wire format): it walks the members,
 /// matches their names, reads each value with its type's ``ModelReadable`` witness and checks every
 /// catalog rule (formats, ranges, closed sets, cross-member rules, a handshake's version rules) by

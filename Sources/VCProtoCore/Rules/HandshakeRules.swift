@@ -5,7 +5,7 @@ import VCProtoJSON
 /// STANDARDS.md#negotiation).
 ///
 /// Stated here once: the ``Validator`` applies them to a parsed frame (and explains a broken one), the
-/// generated decoder of the handshake messages (`init(reading:typeConsumed:version:)`) calls the
+/// generated decoder of the handshake messages (`reading(_:typeConsumed:version:)`) calls the
 /// same predicates on the values it reads, so the two cannot disagree.
 package enum HandshakeRules {
   /// A rule on a version string that a handshake member carries.

@@ -1,7 +1,7 @@
 import VCProtoJSON
 
 /// The scalar rules of the catalog as typed predicates. ``ValueRules`` applies them to parsed values,
-/// and the generated decoder (`init(reading:)`, over either reader) calls them on the typed values it reads, so
+/// and the generated decoder (`reading(_:)`, over either reader) calls them on the typed values it reads, so
 /// the rules are stated here once and never restated as inline expressions in generated code.
 extension ValueRules {
   /// An integer satisfies a declared minimum (none: every integer).

@@ -6,7 +6,7 @@ import VCProtoJSON
 ///
 /// The walk reports every broken rule as a typed ``ValueViolation`` to a ``ValueRuleSink``: the
 /// ``Validator`` maps them to findings, ``RuleBreak`` to a yes/no verdict. The scalar rules themselves
-/// are the predicates of `ValueRules+Predicates.swift`, which the generated decoder (`init(reading:)`)
+/// are the predicates of `ValueRules+Predicates.swift`, which the generated decoder (`reading(_:)`)
 /// calls too; cross-member rules are ``FieldRule/violation(set:)``.
 package enum ValueRules {
   /// Walks a non-null `value` of the declared `type`, reporting each broken rule to `sink`. Returns
