@@ -8,9 +8,10 @@ import VCProto
 ///   vcproto-bench peer-server --protocol V --frames N --output corpus.jsonl
 ///
 /// writes the corpus (`Corpus.generate`, the frames every other benchmark measures) as JSON Lines, prints
-/// `ready FRAMES BYTES`, then answers each line `decode all|small` or `encode all|small` read from standard
-/// input with the thread CPU seconds of one pass over those frames (`small`: the frames under 1 KB), and
-/// `quit` by exiting. Encoding encodes the typed messages decoded beforehand, as MessageEncoder is used.
+/// `ready FRAMES BYTES`, then answers each line `decode SET` or `encode SET` read from standard input
+/// with the thread CPU seconds of one pass over those frames (`all`; `small`: the frames under 1 KB;
+/// `small/TYPE`: those of one `type`), and `quit` by exiting. Encoding encodes the typed messages
+/// decoded beforehand, as MessageEncoder is used.
 enum PeerServer {
   static func run(count: Int, version: String, output: String) throws {
     let corpus = Corpus.generate(count: count, protocolVersion: version)
@@ -26,7 +27,8 @@ enum PeerServer {
     }
     let decoder = MessageDecoder(options: ValidationOptions(version: ProtocolVersion(rawValue: version)!))
     let encoder = MessageEncoder()
-    let sets = ["all": corpus.frames, "small": corpus.frames.filter { $0.count < 1024 }]
+    var sets = ["all": corpus.frames, "small": corpus.frames.filter { $0.count < 1024 }]
+    for frame in sets["small"]! { sets["small/" + typeName(frame), default: []].append(frame) }
     var typed: [String: [AnyMessage]] = [:]
     for (name, frames) in sets { typed[name] = try frames.map { try decoder.decode($0) } }
     print("ready \(corpus.frames.count) \(corpus.bytes)")
@@ -51,6 +53,12 @@ enum PeerServer {
       print(String(format: "%.9f", seconds))
       fflush(nil)  // every stream: standard output is what the driver waits on
     }
+  }
+
+  /// The `type` of a corpus frame (each opens with `{"type":"`).
+  static func typeName(_ frame: [UInt8]) -> String {
+    let value = frame.dropFirst(9).prefix { $0 != UInt8(ascii: "\"") }
+    return String(decoding: value, as: UTF8.self)
   }
 
   /// Thread CPU seconds of one run of `body`.

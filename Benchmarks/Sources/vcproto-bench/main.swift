@@ -44,16 +44,18 @@ if arguments.first == "corpus" {
   exit(0)
 }
 
-// `vcproto-bench profile --frames N --min-bytes A --max-bytes B --rounds R [--contender C]`: one
-// contender only (vcproto's decode by default; jsondecoder, vcproto-encode, jsonencoder), for
+// `vcproto-bench profile --frames N --min-bytes A --max-bytes B --rounds R [--contender C] [--type T]`: one
+// contender only (vcproto's decode by default; jsondecoder, vcproto-encode, jsonencoder; T: frames of
+// that `type` only), for
 // `valgrind --tool=callgrind` (instruction counts do not depend on the machine's load).
 if arguments.first == "profile" {
   let count = Int(option("--frames") ?? "4000") ?? 4000
   let maxBytes = Int(option("--max-bytes") ?? "1023") ?? 1023
   let rounds = Int(option("--rounds") ?? "5") ?? 5
   let minBytes = Int(option("--min-bytes") ?? "0") ?? 0
+  let type = option("--type")
   let frames = Corpus.generate(count: count, protocolVersion: protocolVersion).frames.filter {
-    $0.count <= maxBytes && $0.count >= minBytes
+    $0.count <= maxBytes && $0.count >= minBytes && (type == nil || PeerServer.typeName($0) == type)
   }
   let decoder = MessageDecoder(options: options)
   var processed = 0
