@@ -39,6 +39,7 @@ import glob
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -94,8 +95,11 @@ class VCProto:
         return float(answer)
 
     def close(self):
-        self.process.stdin.write("quit\n")
-        self.process.stdin.close()
+        try:  # a server that died (the error being reported) has no pipe left to write to
+            self.process.stdin.write("quit\n")
+            self.process.stdin.close()
+        except OSError:
+            self.process.kill()
         self.process.wait()
 
 
@@ -245,9 +249,13 @@ def by_type(vcs, contenders, small, rounds):
     well under a millisecond, and the first after another contender ran on the CPU is a cold start."""
     types = {}
     for f in small:
-        types.setdefault(json.loads(f)["type"], []).append(f)
+        name = json.loads(f)["type"]
+        # The peer-server groups frames by the bytes after `{"type":"`: both must find the same sets.
+        if not f.startswith(b'{"type":"' + name.encode() + b'"'):
+            raise SystemExit(f"--by-type: a frame does not open with its type: {f[:60]!r}")
+        types.setdefault(name, []).append(f)
     total = sum(len(f) for f in small)
-    print("\n| type (frames < 1 KB) | frames | bytes | vcproto ns a frame | vcproto / msgspec | vcproto / orjson |")
+    print("\n| type (frames < 1 KB) | frames | share of bytes | vcproto ns a frame | vcproto / msgspec | vcproto / orjson |")
     print("|---|---|---|---|---|---|")
     for name, fs in sorted(types.items(), key=lambda item: -sum(len(f) for f in item[1])):
         best = {}
@@ -258,7 +266,7 @@ def by_type(vcs, contenders, small, rounds):
             for peer, body in contenders.decode.items():
                 body(fs)
                 best[peer] = min(best.get(peer, float("inf")), cpu(lambda: body(fs)))
-        ours = sorted(best[k] for k in range(len(vcs)))[len(vcs) // 2]
+        ours = statistics.median(best[k] for k in range(len(vcs)))
         ratio = ["n/a" if peer not in best else f"{best[peer] / ours:.2f}x" for peer in ("msgspec", "orjson")]
         share = sum(len(f) for f in fs) / total * 100
         print(f"| {name} | {len(fs)} | {share:.1f} % | {ours / len(fs) * 1e9:.0f} | {ratio[0]} | {ratio[1]} |")
@@ -270,10 +278,13 @@ def run(version, args, binary):
     vcs = []
     try:
         for k in range(args.processes):
-            vcs.append(VCProto(binary, version, args.frames, f"{path}.{k}"))
-            with open(f"{path}.{k}", "rb") as f:
-                corpus = f.read()
-            os.remove(f"{path}.{k}")
+            try:
+                vcs.append(VCProto(binary, version, args.frames, f"{path}.{k}"))
+                with open(f"{path}.{k}", "rb") as f:
+                    corpus = f.read()
+            finally:
+                if os.path.exists(f"{path}.{k}"):
+                    os.remove(f"{path}.{k}")
             if k == 0:
                 first = corpus
             elif corpus != first:
@@ -314,7 +325,7 @@ def run(version, args, binary):
     for operation in ("decode", "encode"):
         for s in sets:
             each_process = sorted(best.pop(("vcproto", k, operation, s)) for k in range(len(vcs)))
-            best[("vcproto", operation, s)] = each_process[len(each_process) // 2]
+            best[("vcproto", operation, s)] = statistics.median(each_process)
             spreads[(operation, s)] = [sizes[s] / t / 1e6 for t in reversed(each_process)]
     rows = []
     for operation in ("decode", "encode"):
@@ -349,6 +360,8 @@ def main():
     parser.add_argument("--smoke", action="store_true", help="400 frames, one round: the checks (CI)")
     parser.add_argument("--bench", default=os.path.join(HERE, ".build", "release", "vcproto-bench"))
     args = parser.parse_args()
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
     if args.smoke:
         args.frames, args.rounds, args.processes = 400, 1, 1
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):

@@ -9,9 +9,16 @@ set -euo pipefail
 cd "$(dirname "$0")"
 binary=${1:-.build/release/vcproto-bench}
 command -v objdump >/dev/null || { echo "reader-copies: objdump not found (binutils)" >&2; exit 2; }
+# The functions looked at: VCProtoCore's readers (`reading`) and what a reader may be inlined into (the
+# versioned enums' `reading`, the message enums' and ModelReadable's `read`); on Apple platforms symbols
+# start with `_`, and arm64 calls with `bl`.
 objdump -d --no-show-raw-insn "$binary" | awk '
-  /^[0-9a-f]+ <.*>:$/ { fn = $2; reader = (fn ~ /^<\$s11VCProtoCore/ && fn ~ /V7reading/) ; if (reader) readers++ }
-  reader && /call.*VWOc>/ { print "copy in " fn ": " $NF; copies++ }
+  /^[0-9a-f]+ <.*>:$/ {
+    fn = substr($2, 1, length($2) - 1)
+    reader = (fn ~ /^<_?\$s11VCProtoCore/ && fn ~ /(7reading|4read)/)
+    if (reader) readers++
+  }
+  reader && /(call|bl)[^<]*<[^>]*V(Sg)?WOc>/ { print "copy in " fn ": " $NF; copies++ }
   END {
     if (readers < 50) { print "reader-copies: only " readers + 0 " reader functions found; symbol names changed?"; exit 2 }
     printf "reader-copies: %d reader functions, %d whole-value copies\n", readers, copies

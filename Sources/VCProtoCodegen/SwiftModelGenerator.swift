@@ -469,7 +469,7 @@ package struct SwiftModelGenerator: Sendable {
       s += "    self.additionalMembers = additionalMembers\n  }\n\n"
     }
     // Decode: the one decoder, over any reader (in the extension, with the public initializer).
-    let reading = readInit(
+    let reading = readerDecl(
       fields: fields, wireType: wireType, rules: rules,
       handshake: memberVersions.map { (versions: versions, members: $0) })
     // Encode.
@@ -525,7 +525,7 @@ package struct SwiftModelGenerator: Sendable {
     s += body
     s += "    writer.endObject()\n  }\n}\n\nextension \(name) {\n"
     if !fields.isEmpty { s += publicInit(fields: fields) + "\n" }
-    // `readInit` ends with a blank line; the extension's closing brace takes its place.
+    // `readerDecl` ends with a blank line; the extension's closing brace takes its place.
     return s + reading.dropLast() + "}\n"
   }
 
@@ -620,7 +620,7 @@ package struct SwiftModelGenerator: Sendable {
   /// an initializer first sets each optional member to `nil` (its implicit initial value), and with
   /// several of them Swift 6.3 then copies the whole value where the initializer assigns it (a retain
   /// and a release of every member).
-  func readInit(
+  func readerDecl(
     fields: [FieldSpec], wireType: String?, rules: [FieldRule],
     handshake: (versions: [ProtocolVersion], members: [String: ModelPlan.MemberVersions])? = nil
   ) -> String {
@@ -736,7 +736,7 @@ package struct SwiftModelGenerator: Sendable {
       s += "    try reading(&r)\n  }\n\n"
     }
     if !rules.isEmpty {
-      s += "  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).\n"
+      s += "  /// The cross-member rules the reader checks, made once (not an array per frame).\n"
       s += "  private static let readRules: [FieldRule] = [\n"
       // One element: no trailing comma (swift-format's rule for a one-line collection); several: each has one.
       s += rules.map { "    \(Self.ruleLiteral($0))" }.joined(separator: ",\n") + (rules.count > 1 ? ",\n" : "\n")

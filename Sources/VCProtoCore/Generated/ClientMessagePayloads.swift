@@ -247,7 +247,7 @@ extension ConnectMessage {
       authResponse: _authResponse)
   }
 
-  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
+  /// The cross-member rules the reader checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .exactlyOne(["api_key", "auth_response"]),
     .requires("auth_response", "client_nonce"),
@@ -1057,7 +1057,7 @@ extension PromptMessageV0_2_0 {
     try reading(&r)
   }
 
-  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
+  /// The cross-member rules the reader checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .mutuallyExclusive(["new_session_id", "resume_session_id"])
   ]
@@ -1306,7 +1306,7 @@ extension PromptMessageV0_3_0 {
     try reading(&r)
   }
 
-  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
+  /// The cross-member rules the reader checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .mutuallyExclusive(["new_session_id", "resume_session_id"])
   ]

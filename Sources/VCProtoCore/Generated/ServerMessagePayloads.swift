@@ -805,7 +805,7 @@ extension ErrorMessage {
     try reading(&r)
   }
 
-  /// The cross-member rules ``reading(_:)`` checks, made once (not an array per frame).
+  /// The cross-member rules the reader checks, made once (not an array per frame).
   private static let readRules: [FieldRule] = [
     .requiredWhen("code", equals: "unsupported_protocol_version", ["required", "received"])
   ]
