@@ -12,14 +12,14 @@ the ones every other benchmark measures, and times vcproto's passes in its own p
 - orjson: `orjson.loads` (untyped, no validation) and `orjson.dumps` of its result;
 - pysimdjson: `Parser.parse`, the parsing ceiling (a tape, no Python objects; decode only).
 Each round runs every contender once, one after another; each keeps its fastest round of thread CPU
-time. vcproto runs in several processes (`--processes`, 3 by default), each measured in every round; its
-figure is the median of the processes' fastest rounds, as the engine benchmark takes the median of its
-processes, so that one process whose memory layout makes it slower in every round does not decide a
-run (the spread is printed). Every process of the run, this one and vcproto's, is pinned to one CPU
-(`--cpu`, Linux): the contenders run one at a time anyway, and the VM's two CPUs are not equally fast
-at every moment (one ran this benchmark 30 % slower than the other for minutes on 2026-11-30), so a
-contender on the other CPU would be measured on another machine. Frames "small" are those under 1 KB. Ratios are vcproto's speed over the peer's (>= 1.0: vcproto
-is ahead). Python's garbage collector stays on, as a user has it; the decoded values that the encoders
+time. Every process of the run, this one and vcproto's, is pinned to one CPU (`--cpu`, Linux): the
+contenders run one at a time anyway, and the VM's two CPUs are not equally fast at every moment (one ran
+this benchmark 30 % slower than the other for minutes on 2026-11-30), so a contender on the other CPU
+would be measured on another machine. vcproto runs in several processes (`--processes`, 3 by default),
+each measured in every round; its figure is the median of the processes' fastest rounds, as the engine
+benchmark takes the median of its processes, so that one process slower in every round does not decide
+a run (the spread is printed). Frames "small" are those under 1 KB. Ratios are vcproto's speed over the
+peer's (>= 1.0: vcproto is ahead). Python's garbage collector stays on, as a user has it; the decoded values that the encoders
 are given are frozen out of its sight (`gc.freeze()`), and no pass keeps its results.
 
 Before timing, each contender is checked on the corpus and the message vectors: msgspec must accept
@@ -364,13 +364,14 @@ def main():
         parser.error("--processes must be at least 1")
     if args.smoke:
         args.frames, args.rounds, args.processes = 400, 1, 1
-    if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
+    pinned = args.cpu >= 0 and hasattr(os, "sched_setaffinity")
+    if pinned:
         os.sched_setaffinity(0, {args.cpu})  # the peer-server processes inherit it
     gc.collect()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     print(f"peers: {args.frames} frames per corpus, fastest of {args.rounds} alternating rounds, thread CPU time, "
           f"vcproto in {args.processes} processes (median), "
-          f"{'on CPU ' + str(args.cpu) if args.cpu >= 0 and hasattr(os, 'sched_setaffinity') else 'not pinned'}; {started}")
+          f"{f'on CPU {args.cpu}' if pinned else 'not pinned'}; {started}")
     rows = []
     for version in args.protocol or ["0.5.0", "0.2.0"]:
         rows += run(version, args, args.bench)

@@ -6,9 +6,10 @@
 # run checks those contenders too (a contender whose pip package is missing is skipped with a message).
 # The smoke run also checks the release build's generated readers for whole-value copies
 # (reader-copies.sh). `validate [--protocol V] [--megabytes M] [--before BINARY] [--full]`:
-# `vcproto validate` end to end against jsonschema-rs (whole processes, alternately: Benchmarks/python_baseline.py --whole-only) on
-# the M MB corpus of V (default: 100 MB of 0.5.0) with the release `vcproto` of this checkout; `--full`
-# times Python's jsonschema and fastjsonschema too (minutes).
+# `vcproto validate` end to end against jsonschema-rs (whole processes, alternately:
+# Benchmarks/python_baseline.py --whole-only) on the M MB corpus of V (default: 100 MB of 0.5.0) with
+# the release `vcproto` of this checkout; `--full` times Python's jsonschema and fastjsonschema too
+# (minutes).
 set -euo pipefail
 cd "$(dirname "$0")"
 ../tools/swift-build-fresh.sh .build release --product vcproto-bench | tail -1

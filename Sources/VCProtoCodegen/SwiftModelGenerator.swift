@@ -538,9 +538,16 @@ package struct SwiftModelGenerator: Sendable {
       params.append("    \(Self.identifier(f.name)): \(propertyType(f))" + (isOptional(f) ? " = nil" : ""))
     }
     params.append("    additionalMembers: JSONObject = JSONObject()")
-    s += params.joined(separator: ",\n") + "\n  ) {\n    self.init(\n      additionalMembers: additionalMembers"
-    for f in fields { s += ",\n      \(Self.bare(f.name)): \(Self.identifier(f.name))" }
-    return s + ")\n  }\n"
+    s += params.joined(separator: ",\n") + "\n  ) {\n    self.init"
+    return s + memberwiseArguments(fields, extra: "additionalMembers") { Self.identifier($0.name) } + "\n  }\n"
+  }
+
+  /// The arguments of a call of the memberwise initializer, `(\n      additionalMembers: extra,\n
+  /// member: value(member)...)`: `additionalMembers` first, as the struct declares it.
+  func memberwiseArguments(_ fields: [FieldSpec], extra: String, value: (FieldSpec) -> String) -> String {
+    var s = "(\n      additionalMembers: \(extra)"
+    for f in fields { s += ",\n      \(Self.bare(f.name)): \(value(f))" }
+    return s + ")"
   }
 
   /// A Swift literal of `json`, a fragment of JSON written as it is (punctuation and member names).
@@ -728,9 +735,8 @@ package struct SwiftModelGenerator: Sendable {
       s += "    guard let _\(Self.bare(f.name)) else { throw r.miss() }\n"
     }
     // One value made by the memberwise initializer (see `structDecl`), not member by member.
-    s += "    return Self(\n      additionalMembers: JSONObject(extra)"
-    for f in fields { s += ",\n      \(Self.bare(f.name)): _\(Self.bare(f.name))" }
-    s += ")\n  }\n\n"
+    s += "    return Self" + memberwiseArguments(fields, extra: "JSONObject(extra)") { "_\(Self.bare($0.name))" }
+    s += "\n  }\n\n"
     if handshake == nil {
       s += "  package static func read<R: ModelReader>(_ r: inout R) throws(DirectPathError) -> Self {\n"
       s += "    try reading(&r)\n  }\n\n"

@@ -44,10 +44,10 @@ if arguments.first == "corpus" {
   exit(0)
 }
 
-// `vcproto-bench profile --frames N --min-bytes A --max-bytes B --rounds R [--contender C] [--type T]`: one
-// contender only (vcproto's decode by default; jsondecoder, vcproto-encode, jsonencoder; T: frames of
-// that `type` only), for
-// `valgrind --tool=callgrind` (instruction counts do not depend on the machine's load).
+// `vcproto-bench profile --frames N --min-bytes A --max-bytes B --rounds R [--contender C] [--type T]`:
+// one contender only (vcproto's decode by default; jsondecoder, vcproto-encode, jsonencoder), on the
+// frames of one `type` with `--type`, for `valgrind --tool=callgrind` (instruction counts do not depend
+// on the machine's load).
 if arguments.first == "profile" {
   let count = Int(option("--frames") ?? "4000") ?? 4000
   let maxBytes = Int(option("--max-bytes") ?? "1023") ?? 1023
